@@ -1,0 +1,5 @@
+//! toolpath: a conformance suite and executable reference spec for how
+//! AI coding-agent tools handle path parameters.
+
+pub mod protocol;
+pub mod reference;

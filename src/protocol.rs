@@ -1,0 +1,203 @@
+//! Messages of the adapter protocol (`spec/protocol.md`), version 1.
+//!
+//! These types are shared by everything that produces or consumes a tool
+//! result: the in-process reference, the stdio adapter client, `toolpath
+//! serve`, and the comparison. Keeping one definition means the in-process
+//! run and the stdio run cannot drift apart.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The protocol version this build speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A tool an implementation may provide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tool {
+    Resolve,
+    Grep,
+    Ripgrep,
+    Shell,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 4] = [Tool::Resolve, Tool::Grep, Tool::Ripgrep, Tool::Shell];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Resolve => "resolve",
+            Tool::Grep => "grep",
+            Tool::Ripgrep => "ripgrep",
+            Tool::Shell => "shell",
+        }
+    }
+}
+
+impl std::fmt::Display for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a search target resolved to (spec RES-7, SEARCH-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    File,
+    Directory,
+    AllWorkspaces,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Directory => "directory",
+            Kind::AllWorkspaces => "all-workspaces",
+        }
+    }
+}
+
+/// The closed set of error codes (spec ERR-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    InvalidParams,
+    OutsideWorkspace,
+    NotFound,
+    PermissionDenied,
+    NotADirectory,
+    UnsupportedFileType,
+    AmbiguousName,
+}
+
+impl ErrorCode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidParams => "invalid_params",
+            ErrorCode::OutsideWorkspace => "outside_workspace",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::PermissionDenied => "permission_denied",
+            ErrorCode::NotADirectory => "not_a_directory",
+            ErrorCode::UnsupportedFileType => "unsupported_file_type",
+            ErrorCode::AmbiguousName => "ambiguous_name",
+        }
+    }
+}
+
+/// How a call ended, as the implementation reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Ok,
+    Error,
+    Unsupported,
+}
+
+/// The workspace of one call: absolute roots in order and the target directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Workspace {
+    pub roots: Vec<String>,
+    pub target: String,
+}
+
+/// Who is answering; shown in every report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Implementation {
+    pub name: String,
+    pub version: String,
+    pub language: String,
+}
+
+/// The harness's greeting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HarnessHello {
+    pub protocol: u32,
+    pub suite: String,
+}
+
+/// The adapter's answer to `hello`: who it is and what it can do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AdapterHello {
+    pub protocol: u32,
+    pub implementation: Implementation,
+    pub tools: Vec<Tool>,
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// Result fields the implementation cannot observe; never counted as passed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unobservable: Vec<String>,
+    /// Tool name to that tool's parameter JSON Schema, as a model sees it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub schemas: BTreeMap<String, Value>,
+}
+
+/// One tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Call {
+    pub seq: u64,
+    /// The case instance id, for the adapter's logs.
+    pub case: String,
+    pub workspace: Workspace,
+    pub tool: Tool,
+    pub params: Map<String, Value>,
+}
+
+/// One line of a search result.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Match {
+    pub path: String,
+    pub line: u64,
+    pub text: String,
+}
+
+/// An error the tool reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// What the implementation answered to one call. Fields it leaves out are
+/// `None`; the comparison decides what that means for each expectation.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ToolResult {
+    #[serde(default)]
+    pub seq: u64,
+    pub outcome: Option<Outcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<Vec<Match>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl ToolResult {
+    /// An error result with the given code and message.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> Self {
+        ToolResult {
+            outcome: Some(Outcome::Error),
+            error: Some(ErrorBody { code, message: message.into() }),
+            ..ToolResult::default()
+        }
+    }
+}
