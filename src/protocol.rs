@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A tool an implementation may provide.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tool {
     Resolve,
@@ -63,7 +65,9 @@ impl Kind {
 }
 
 /// The closed set of error codes (spec ERR-1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     InvalidParams,
@@ -196,7 +200,10 @@ impl ToolResult {
     pub fn error(code: ErrorCode, message: impl Into<String>) -> Self {
         ToolResult {
             outcome: Some(Outcome::Error),
-            error: Some(ErrorBody { code, message: message.into() }),
+            error: Some(ErrorBody {
+                code,
+                message: message.into(),
+            }),
             ..ToolResult::default()
         }
     }

@@ -1,1 +1,227 @@
 //! The reference implementation: what `spec/README.md` means where its prose is unclear.
+//!
+//! One concept per file:
+//! - [`params`]: parameter validation, before any file system access;
+//! - [`resolve`]: the shared resolver (lexical path, real path, containment,
+//!   classification) and the `resolve` tool's core;
+//! - [`search`]: `grep` and `ripgrep`, which share one contract;
+//! - [`glob`]: the search tools' `include` glob;
+//! - [`shell`]: the shell tool's directory rules and execution.
+
+pub mod glob;
+pub mod params;
+pub mod resolve;
+pub mod search;
+pub mod shell;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::protocol::{
+    AdapterHello, ErrorCode, Implementation, Kind, Outcome, PROTOCOL_VERSION, Tool, ToolResult,
+    Workspace,
+};
+use resolve::Target;
+
+/// An error a tool reports: a spec code (ERR-1) and a message for humans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ToolError> for ToolResult {
+    fn from(err: ToolError) -> Self {
+        ToolResult::error(err.code, err.message)
+    }
+}
+
+/// Description of the search tools' path parameter (DESC-1, DESC-3).
+const SEARCH_PATH: &str = "Optional: the path to search within. It can be a directory (searched \
+    recursively) or a file (only that file is searched), given as an absolute path or as a path \
+    relative to the target directory. If omitted, all workspace directories are searched.";
+
+/// Description of the shell's directory parameter (DESC-2, DESC-3).
+const SHELL_DIR: &str = "Optional: the directory to run the command in. Give a path relative to \
+    the target directory (e.g. \"src/utils\"), a workspace directory name (e.g. \"packages\"), or \
+    an absolute path inside the workspace. If omitted, the command runs in the target directory.";
+
+/// The reference's `hello`: every tool and fixture feature, and the parameter
+/// schemas the DESC cases read.
+pub fn hello() -> AdapterHello {
+    let search = schema(
+        &[
+            (
+                "pattern",
+                "The regular expression to search for, matched against each line.",
+            ),
+            ("dir_path", SEARCH_PATH),
+            ("path", &format!("Alias of dir_path. {SEARCH_PATH}")),
+            (
+                "include",
+                "Optional: a glob matched against file names, e.g. \"*.ts\" or \"*.{ts,md}\".",
+            ),
+        ],
+        &["pattern"],
+    );
+    let shell = schema(
+        &[
+            ("command", "The command to run with sh -c."),
+            ("dir_path", SHELL_DIR),
+            (
+                "directory",
+                &format!("Legacy alias of dir_path. {SHELL_DIR}"),
+            ),
+        ],
+        &["command"],
+    );
+    let resolve = schema(
+        &[(
+            "path",
+            "Optional: a file or directory, absolute or relative to the target directory.",
+        )],
+        &[],
+    );
+    let schemas = BTreeMap::from([
+        ("resolve".to_owned(), resolve),
+        ("grep".to_owned(), search.clone()),
+        ("ripgrep".to_owned(), search),
+        ("shell".to_owned(), shell),
+    ]);
+    AdapterHello {
+        protocol: PROTOCOL_VERSION,
+        implementation: Implementation {
+            name: "toolpath-reference".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            language: "rust".to_owned(),
+        },
+        tools: Tool::ALL.to_vec(),
+        features: ["symlinks", "fifos", "sockets", "devices"]
+            .map(String::from)
+            .to_vec(),
+        unobservable: Vec::new(),
+        schemas,
+    }
+}
+
+/// A JSON Schema object with string properties.
+fn schema(properties: &[(&str, &str)], required: &[&str]) -> Value {
+    let properties: Map<String, Value> = properties
+        .iter()
+        .map(|(name, description)| {
+            (
+                name.to_string(),
+                json!({"type": "string", "description": description}),
+            )
+        })
+        .collect();
+    json!({"type": "object", "properties": properties, "required": required})
+}
+
+/// Answers one call. `seq` is left 0 for the caller to fill in; `outcome` is
+/// always set.
+pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> ToolResult {
+    match tool {
+        Tool::Resolve => resolve_tool(workspace, params),
+        Tool::Grep | Tool::Ripgrep => search::run(workspace, params),
+        Tool::Shell => shell::run(workspace, params),
+    }
+}
+
+/// The `resolve` tool: the shared resolver on its own (RES).
+fn resolve_tool(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
+    let target = params::path(params, &["path"])
+        .and_then(|path| resolve::resolve_target(workspace, path.as_deref()));
+    let (kind, path, parent) = match target {
+        Err(err) => return err.into(),
+        Ok(Target::AllWorkspaces) => (Kind::AllWorkspaces, None, None),
+        Ok(Target::Directory(path)) => (Kind::Directory, Some(path), None),
+        Ok(Target::File { path, parent }) => (Kind::File, Some(path), Some(parent)),
+    };
+    ToolResult {
+        outcome: Some(Outcome::Ok),
+        kind: Some(kind),
+        path,
+        parent,
+        ..ToolResult::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn descriptions_say_what_is_accepted() {
+        let hello = hello();
+        for tool in ["grep", "ripgrep", "shell"] {
+            let props = &hello.schemas[tool]["properties"];
+            let description = props["dir_path"]["description"]
+                .as_str()
+                .unwrap()
+                .to_lowercase();
+            let words: &[&str] = if tool == "shell" {
+                &["relative", "workspace"]
+            } else {
+                &["file", "directory", "relative"]
+            };
+            for word in words {
+                assert!(description.contains(word), "{tool}: {word}");
+            }
+            for prop in props.as_object().unwrap().values() {
+                let d = prop["description"].as_str().unwrap().to_lowercase();
+                assert!(!d.contains("absolute path to the directory"), "{tool}: {d}");
+            }
+        }
+        assert_eq!(hello.tools, Tool::ALL);
+    }
+
+    #[test]
+    fn resolve_tool_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path())
+            .unwrap()
+            .display()
+            .to_string();
+        std::fs::write(format!("{root}/a.ts"), "x\n").unwrap();
+        let ws = Workspace {
+            roots: vec![root.clone()],
+            target: root.clone(),
+        };
+        let call = |p: Value| call(&ws, Tool::Resolve, p.as_object().unwrap());
+        let r = call(json!({"path": "a.ts"}));
+        assert_eq!(
+            (r.kind, r.path, r.parent),
+            (
+                Some(Kind::File),
+                Some(format!("{root}/a.ts")),
+                Some(root.clone())
+            )
+        );
+        let r = call(json!({}));
+        assert_eq!(
+            (r.outcome, r.kind, r.path),
+            (Some(Outcome::Ok), Some(Kind::AllWorkspaces), None)
+        );
+        assert_eq!(
+            call(json!({"path": 7})).error.unwrap().code,
+            ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            call(json!({"path": "a\u{0}"})).error.unwrap().code,
+            ErrorCode::InvalidParams
+        );
+    }
+}

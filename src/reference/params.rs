@@ -1,0 +1,133 @@
+//! Parameter validation, done before any file system access (ERR-2).
+//!
+//! Conventions shared by every tool:
+//! - a parameter that is absent, JSON `null` or the empty string is not given
+//!   (RES-1); any other non-string value is malformed (`invalid_params`);
+//! - strings are taken as they are: no trimming (RES-5);
+//! - a path containing a NUL byte is malformed (ERR-7);
+//! - a path parameter and its alias may not both be given (SEARCH-1,
+//!   SHELL-1).
+
+use serde_json::{Map, Value};
+
+use super::ToolError;
+use crate::protocol::ErrorCode;
+
+type Params = Map<String, Value>;
+
+/// An optional string parameter; `None` when not given.
+pub fn optional(params: &Params, name: &str) -> Result<Option<String>, ToolError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(invalid(format!("{name} must be a string, not {other}"))),
+    }
+}
+
+/// A required, non-empty string parameter (`pattern`, `command`).
+pub fn required(params: &Params, name: &str) -> Result<String, ToolError> {
+    optional(params, name)?
+        .ok_or_else(|| invalid(format!("{name} is required and must not be empty")))
+}
+
+/// The path given under `names` (a parameter and its aliases), if any.
+pub fn path(params: &Params, names: &[&str]) -> Result<Option<String>, ToolError> {
+    let mut given = Vec::new();
+    for name in names {
+        if let Some(value) = optional(params, name)? {
+            if value.contains('\0') {
+                return Err(invalid(format!(
+                    "{name} contains a NUL byte, which no path can contain"
+                )));
+            }
+            given.push((name, value));
+        }
+    }
+    if given.len() > 1 {
+        let names: Vec<String> = given.iter().map(|(n, _)| n.to_string()).collect();
+        return Err(invalid(format!(
+            "give only one of {}: they are the same parameter",
+            names.join(" and ")
+        )));
+    }
+    Ok(given.pop().map(|(_, value)| value))
+}
+
+fn invalid(message: String) -> ToolError {
+    ToolError::new(ErrorCode::InvalidParams, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn params(v: Value) -> Params {
+        v.as_object().unwrap().clone()
+    }
+
+    fn code<T: std::fmt::Debug>(r: Result<T, ToolError>) -> ErrorCode {
+        r.unwrap_err().code
+    }
+
+    #[test]
+    fn paths() {
+        let names = ["dir_path", "path"];
+        assert_eq!(path(&params(json!({})), &names), Ok(None));
+        assert_eq!(path(&params(json!({"dir_path": ""})), &names), Ok(None));
+        assert_eq!(path(&params(json!({"dir_path": null})), &names), Ok(None));
+        assert_eq!(
+            path(&params(json!({"path": " "})), &names),
+            Ok(Some(" ".into()))
+        );
+        assert_eq!(
+            path(&params(json!({"dir_path": "a", "path": ""})), &names),
+            Ok(Some("a".into()))
+        );
+        assert_eq!(
+            path(&params(json!({"dir_path": "", "path": "b"})), &names),
+            Ok(Some("b".into()))
+        );
+        assert_eq!(
+            code(path(&params(json!({"dir_path": "a", "path": "a"})), &names)),
+            ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            code(path(&params(json!({"dir_path": 1})), &names)),
+            ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            code(path(&params(json!({"path": ["a"]})), &names)),
+            ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            code(path(&params(json!({"path": "a\u{0}b"})), &names)),
+            ErrorCode::InvalidParams
+        );
+    }
+
+    #[test]
+    fn required_strings() {
+        assert_eq!(
+            required(&params(json!({"pattern": "x"})), "pattern"),
+            Ok("x".into())
+        );
+        assert_eq!(
+            required(&params(json!({"pattern": " "})), "pattern"),
+            Ok(" ".into())
+        );
+        for bad in [
+            json!({}),
+            json!({"pattern": ""}),
+            json!({"pattern": null}),
+            json!({"pattern": 3}),
+        ] {
+            assert_eq!(
+                code(required(&params(bad), "pattern")),
+                ErrorCode::InvalidParams
+            );
+        }
+    }
+}

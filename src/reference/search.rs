@@ -1,0 +1,371 @@
+//! `grep` and `ripgrep`: one contract, one implementation (SEARCH).
+
+use std::fs;
+
+use regex::bytes::Regex;
+use serde_json::{Map, Value};
+
+use super::resolve::{self, Target};
+use super::{ToolError, glob, params};
+use crate::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
+
+/// The note for an `include` that a file target made pointless (SEARCH-6).
+pub const INCLUDE_IGNORED: &str = "include_ignored";
+
+/// Validated search parameters (SEARCH-1, SEARCH-7).
+struct Query {
+    regex: Regex,
+    pattern: String,
+    path: Option<String>,
+    include: Option<String>,
+}
+
+/// Runs a search: validate the parameters, resolve the target, search it.
+pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
+    match parse(params).and_then(|query| search(workspace, &query)) {
+        Ok(result) => result,
+        Err(err) => err.into(),
+    }
+}
+
+fn parse(params: &Map<String, Value>) -> Result<Query, ToolError> {
+    let pattern = params::required(params, "pattern")?;
+    let path = params::path(params, &["dir_path", "path"])?;
+    let include = params::optional(params, "include")?;
+    let regex = Regex::new(&pattern).map_err(|e| {
+        ToolError::new(
+            ErrorCode::InvalidParams,
+            format!("pattern does not compile: {e}"),
+        )
+    })?;
+    Ok(Query {
+        regex,
+        pattern,
+        path,
+        include,
+    })
+}
+
+fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError> {
+    let target = resolve::resolve_target(workspace, query.path.as_deref())?;
+    let include = query.include.as_deref();
+    let mut matches = Vec::new();
+    let mut notes = Vec::new();
+    let (kind, path, parent) = match target {
+        Target::AllWorkspaces => {
+            for root in &workspace.roots {
+                walk(root, include, &query.regex, &mut matches);
+            }
+            (Kind::AllWorkspaces, None, None)
+        }
+        Target::Directory(dir) => {
+            // The walk skips unreadable directories below; the one asked for
+            // must be readable, like a file target (SEARCH-11).
+            fs::read_dir(&dir).map_err(|e| resolve::io_error(&dir, &e))?;
+            walk(&dir, include, &query.regex, &mut matches);
+            (Kind::Directory, Some(dir), None)
+        }
+        Target::File { path, parent } => {
+            // The file alone, never its directory (SEARCH-5).
+            let bytes = fs::read(&path).map_err(|e| resolve::io_error(&path, &e))?;
+            search_bytes(&path, &bytes, &query.regex, &mut matches);
+            if include.is_some() {
+                notes.push(INCLUDE_IGNORED.to_owned());
+            }
+            (Kind::File, Some(path), Some(parent))
+        }
+    };
+    // Nested roots can reach one file twice; report each line once (SEARCH-10).
+    matches.sort();
+    matches.dedup();
+    let place = query.path.as_deref().unwrap_or("all workspace directories");
+    Ok(ToolResult {
+        outcome: Some(Outcome::Ok),
+        kind: Some(kind),
+        path,
+        parent,
+        matches: Some(matches),
+        notes: Some(notes),
+        description: Some(format!("'{}' in {place}", query.pattern)),
+        ..ToolResult::default()
+    })
+}
+
+/// Searches every regular file below `dir` (SEARCH-4), reported under the
+/// lexical `dir` (OUT-4). Symbolic links below `dir` are never followed, not
+/// even to report them (SEC-7): `DirEntry::file_type` does not follow links.
+/// FIFOs and other special files are skipped without being opened (RES-10);
+/// unreadable entries are skipped silently (SEARCH-11).
+fn walk(dir: &str, include: Option<&str>, regex: &Regex, matches: &mut Vec<Match>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = resolve::join(dir, &name);
+        if file_type.is_dir() {
+            walk(&path, include, regex, matches);
+        } else if file_type.is_file()
+            && include.is_none_or(|glob| glob::matches(glob, &name))
+            && let Ok(bytes) = fs::read(&path)
+        {
+            search_bytes(&path, &bytes, regex, matches);
+        }
+    }
+}
+
+/// Adds the matching lines of one file's content (SEARCH-7, SEARCH-8,
+/// SEARCH-10).
+///
+/// A file containing a NUL byte is binary and contributes nothing. Lines are
+/// split on `\n` alone, so a `\r` before it stays part of the line's text (as
+/// with `grep` and `rg` without `--crlf`), and `$` does not match before it.
+/// A final `\n` ends the last line rather than starting an empty one. Text
+/// that is not UTF-8 is reported with replacement characters.
+fn search_bytes(path: &str, bytes: &[u8], regex: &Regex, matches: &mut Vec<Match>) {
+    if bytes.is_empty() || bytes.contains(&0) {
+        return;
+    }
+    let content = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    for (i, line) in content.split(|&b| b == b'\n').enumerate() {
+        if regex.is_match(line) {
+            matches.push(Match {
+                path: path.to_owned(),
+                line: i as u64 + 1,
+                text: String::from_utf8_lossy(line).into_owned(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::symlink;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn lines(bytes: &[u8], pattern: &str) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        search_bytes("/f", bytes, &Regex::new(pattern).unwrap(), &mut out);
+        out.into_iter().map(|m| (m.line, m.text)).collect()
+    }
+
+    #[test]
+    fn line_splitting() {
+        assert_eq!(lines(b"a\nb\na", "a"), [(1, "a".into()), (3, "a".into())]);
+        assert_eq!(lines(b"a\n", "^$"), []);
+        assert_eq!(lines(b"a\n\nb\n", "^$"), [(2, String::new())]);
+        assert_eq!(lines(b"", "^$"), []);
+        assert_eq!(lines(b"\n", "^$"), [(1, String::new())]);
+        assert_eq!(lines(b"x\r\n", "x\r"), [(1, "x\r".into())]);
+        assert_eq!(lines(b"x\r\n", "x$"), []);
+        assert_eq!(lines(b"Hello\n", "hello"), []);
+        assert_eq!(lines(b"hello\0\n", "hello"), []);
+    }
+
+    fn call(ws: &Workspace, p: Value) -> ToolResult {
+        run(ws, p.as_object().unwrap())
+    }
+
+    fn found(r: &ToolResult) -> Vec<String> {
+        r.matches
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|m| format!("{}:{}", m.path, m.line))
+            .collect()
+    }
+
+    fn fixture() -> (tempfile::TempDir, String, Workspace) {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = fs::canonicalize(dir.path()).unwrap();
+        for (p, text) in [
+            ("ws/src/a.ts", "hello world\nbye\n"),
+            ("ws/src/b.md", "hello md\n"),
+            ("ws/src/deep/c.ts", "x\nhello deep\n"),
+            ("ws/bin.dat", "hello\0binary\n"),
+            ("other/o.ts", "hello other\n"),
+            ("outside/secret.ts", "hello secret\n"),
+        ] {
+            let p = tmp.join(p);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        }
+        symlink("../outside", tmp.join("ws/out")).unwrap();
+        symlink("../../outside/secret.ts", tmp.join("ws/src/s.ts")).unwrap();
+        // A FIFO in the walk must be skipped, not opened (it would block).
+        let fifo = std::ffi::CString::new(tmp.join("ws/src/pipe.ts").to_str().unwrap()).unwrap();
+        // SAFETY: `fifo` is a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let tmp = tmp.display().to_string();
+        let ws = Workspace {
+            roots: vec![format!("{tmp}/ws"), format!("{tmp}/other")],
+            target: format!("{tmp}/ws"),
+        };
+        (dir, tmp, ws)
+    }
+
+    #[test]
+    fn directory_search_does_not_follow_links() {
+        let (_d, tmp, ws) = fixture();
+        let r = call(&ws, json!({"pattern": "hello", "dir_path": "src"}));
+        assert_eq!(r.kind, Some(Kind::Directory));
+        assert_eq!(r.path.as_deref(), Some(&*format!("{tmp}/ws/src")));
+        assert_eq!(
+            found(&r),
+            [
+                format!("{tmp}/ws/src/a.ts:1"),
+                format!("{tmp}/ws/src/b.md:1"),
+                format!("{tmp}/ws/src/deep/c.ts:2")
+            ]
+        );
+        assert_eq!(r.notes, Some(vec![]));
+        let r = call(
+            &ws,
+            json!({"pattern": "hello", "path": "./", "include": "*.{ts,dat}"}),
+        );
+        assert_eq!(
+            found(&r),
+            [
+                format!("{tmp}/ws/src/a.ts:1"),
+                format!("{tmp}/ws/src/deep/c.ts:2")
+            ]
+        );
+    }
+
+    #[test]
+    fn file_search_ignores_include_and_siblings() {
+        let (_d, tmp, ws) = fixture();
+        let r = call(
+            &ws,
+            json!({"pattern": "hello", "dir_path": "src/a.ts", "include": "*.md"}),
+        );
+        assert_eq!(r.outcome, Some(Outcome::Ok));
+        assert_eq!(r.kind, Some(Kind::File));
+        assert_eq!(r.parent.as_deref(), Some(&*format!("{tmp}/ws/src")));
+        assert_eq!(found(&r), [format!("{tmp}/ws/src/a.ts:1")]);
+        assert_eq!(r.notes, Some(vec![INCLUDE_IGNORED.to_owned()]));
+        assert_eq!(r.description.as_deref(), Some("'hello' in src/a.ts"));
+        let r = call(&ws, json!({"pattern": "hello", "dir_path": "bin.dat"}));
+        assert_eq!((r.kind, found(&r)), (Some(Kind::File), vec![]));
+    }
+
+    #[test]
+    fn all_workspaces() {
+        let (_d, tmp, ws) = fixture();
+        let r = call(
+            &ws,
+            json!({"pattern": "hello (other|deep)", "dir_path": ""}),
+        );
+        assert_eq!(r.kind, Some(Kind::AllWorkspaces));
+        assert_eq!(r.path, None);
+        assert_eq!(
+            found(&r),
+            [
+                format!("{tmp}/other/o.ts:1"),
+                format!("{tmp}/ws/src/deep/c.ts:2")
+            ]
+        );
+        // Nested roots report each line once.
+        let nested = Workspace {
+            roots: vec![format!("{tmp}/ws"), format!("{tmp}/ws/src")],
+            ..ws
+        };
+        assert_eq!(
+            found(&call(&nested, json!({"pattern": "deep"}))),
+            [format!("{tmp}/ws/src/deep/c.ts:2")]
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let (_d, _tmp, ws) = fixture();
+        let code = |p: Value| call(&ws, p).error.unwrap().code;
+        assert_eq!(code(json!({"pattern": "("})), ErrorCode::InvalidParams);
+        assert_eq!(code(json!({"pattern": ""})), ErrorCode::InvalidParams);
+        assert_eq!(
+            code(json!({"pattern": "x", "dir_path": "src", "path": "src"})),
+            ErrorCode::InvalidParams
+        );
+        // invalid_params comes before outside_workspace.
+        assert_eq!(
+            code(json!({"pattern": "(", "dir_path": "/"})),
+            ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            code(json!({"pattern": "x", "dir_path": "out"})),
+            ErrorCode::OutsideWorkspace
+        );
+        assert_eq!(
+            code(json!({"pattern": "x", "dir_path": "src/s.ts"})),
+            ErrorCode::OutsideWorkspace
+        );
+        assert_eq!(
+            code(json!({"pattern": "x", "dir_path": "nope"})),
+            ErrorCode::NotFound
+        );
+        assert!(Path::new(&ws.target).is_dir());
+    }
+}
+
+/// Permission cases; root ignores permission bits, so they only run
+/// unprivileged (the fixture changes are then observable).
+#[cfg(test)]
+mod permission_tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn unreadable_targets_are_permission_denied() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = fs::canonicalize(dir.path()).unwrap().display().to_string();
+        let ws = Workspace {
+            roots: vec![tmp.clone()],
+            target: tmp.clone(),
+        };
+        for p in ["locked/a.ts", "open/secret.ts", "open/ok.ts", "shut/a.ts"] {
+            fs::create_dir_all(Path::new(&format!("{tmp}/{p}")).parent().unwrap()).unwrap();
+            fs::write(format!("{tmp}/{p}"), "hello\n").unwrap();
+        }
+        let mode =
+            |p: &str, m| fs::set_permissions(format!("{tmp}/{p}"), fs::Permissions::from_mode(m));
+        mode("locked", 0o000).unwrap();
+        mode("open/secret.ts", 0o000).unwrap();
+        mode("shut", 0o311).unwrap();
+        let code = |p: &str| {
+            let r = run(
+                &ws,
+                json!({"pattern": "hello", "dir_path": p})
+                    .as_object()
+                    .unwrap(),
+            );
+            r.error.map(|e| e.code)
+        };
+        // stat through an unsearchable directory: EACCES, not ENOENT (ERR-5).
+        assert_eq!(code("locked/a.ts"), Some(ErrorCode::PermissionDenied));
+        assert_eq!(code("locked/missing"), Some(ErrorCode::PermissionDenied));
+        // Open fails on the file target (SEARCH-11) and on a directory target.
+        assert_eq!(code("open/secret.ts"), Some(ErrorCode::PermissionDenied));
+        assert_eq!(code("shut"), Some(ErrorCode::PermissionDenied));
+        // Below a directory target, unreadable entries are skipped silently.
+        let r = run(&ws, json!({"pattern": "hello"}).as_object().unwrap());
+        let paths: Vec<_> = r.matches.unwrap().into_iter().map(|m| m.path).collect();
+        assert_eq!(paths, [format!("{tmp}/open/ok.ts")]);
+        mode("locked", 0o755).unwrap();
+        mode("shut", 0o755).unwrap();
+    }
+}
