@@ -1,0 +1,283 @@
+//! The case file as written on disk: raw YAML types, nothing validated yet.
+//!
+//! These types mirror the file exactly (`deny_unknown_fields`, no `flatten`,
+//! no `untagged`), so serde-saphyr can report the line and column of any bad
+//! field. Values that later checks may reject carry their location in a
+//! [`Spanned`]. [`crate::model`] turns a [`RawCase`] into a validated case.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use schemars::JsonSchema;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use serde_saphyr::Spanned;
+
+use crate::protocol::{ErrorCode, Kind};
+
+/// One case file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolpath case")]
+pub struct RawCase {
+    /// Stable, unique, never renumbered: dotted lower-case words (`search.file.relative`).
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// One sentence: what the case shows.
+    pub summary: String,
+    /// Requirement IDs from `spec/README.md` that this case pins; at least one.
+    #[schemars(with = "Vec<String>")]
+    pub spec: Vec<Spanned<String>>,
+    /// Free labels from the closed list in `cases/README.md`.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub tags: Vec<Spanned<String>>,
+    /// Capabilities the case needs from the adapter or the machine.
+    #[serde(default)]
+    #[schemars(with = "Vec<Feature>")]
+    pub requires: Vec<Spanned<Feature>>,
+    pub fixture: RawFixture,
+    #[schemars(with = "RawCall")]
+    pub call: Spanned<RawCall>,
+    #[schemars(with = "RawExpect")]
+    pub expect: Spanned<RawExpect>,
+}
+
+/// Something a case needs that not every adapter or machine has.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Feature {
+    /// Symbolic links in the fixture (adapter feature).
+    Symlinks,
+    /// Named pipes in the fixture (adapter feature).
+    Fifos,
+    /// Unix sockets in the fixture (adapter feature).
+    Sockets,
+    /// Character devices in the fixture (adapter feature; creating them needs root).
+    Devices,
+    /// Permission bits that deny access; root ignores them, so such cases
+    /// cannot be observed when the harness runs as root.
+    Permissions,
+    /// Parameter schemas published in the adapter's `hello` (Change C).
+    Schemas,
+}
+
+impl Feature {
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Symlinks => "symlinks",
+            Feature::Fifos => "fifos",
+            Feature::Sockets => "sockets",
+            Feature::Devices => "devices",
+            Feature::Permissions => "permissions",
+            Feature::Schemas => "schemas",
+        }
+    }
+}
+
+/// The workspace to build on disk, relative to a fresh temporary directory.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFixture {
+    /// Workspace roots, in order, relative to the fixture directory; created if absent.
+    #[schemars(with = "Vec<String>")]
+    pub roots: Vec<Spanned<String>>,
+    /// The tool's target directory; defaults to the first root.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub target: Option<Spanned<String>>,
+    /// File path to content: a string (UTF-8) or `{base64: ...}`.
+    #[serde(default)]
+    pub files: SpannedMap<FileContent>,
+    /// Empty directories.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub dirs: Vec<Spanned<String>>,
+    /// Link path to link target, written into the link as given.
+    #[serde(default)]
+    pub symlinks: SpannedMap<String>,
+    /// Named pipes.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub fifos: Vec<Spanned<String>>,
+    /// Unix domain sockets (left bound to nothing).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub sockets: Vec<Spanned<String>>,
+    /// Character devices, each a copy of `/dev/null` (major 1, minor 3).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub devices: Vec<Spanned<String>>,
+    /// Octal permission bits (`"0000"`), applied after everything else exists.
+    #[serde(default)]
+    pub modes: SpannedMap<String>,
+}
+
+/// A file's content.
+///
+/// Written by hand rather than as an untagged enum so that a bad value keeps
+/// its location.
+#[derive(Debug, Clone, PartialEq, Eq, JsonSchema)]
+#[schemars(untagged)]
+pub enum FileContent {
+    /// UTF-8 text, written as is.
+    Text(String),
+    /// Arbitrary bytes, base64-encoded (standard alphabet, padding optional).
+    Base64 { base64: String },
+}
+
+impl<'de> Deserialize<'de> for FileContent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ContentVisitor;
+        impl<'de> Visitor<'de> for ContentVisitor {
+            type Value = FileContent;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a map {base64: ...}")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<FileContent, E> {
+                Ok(FileContent::Text(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FileContent, A::Error> {
+                let mut base64 = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key != "base64" {
+                        return Err(de::Error::unknown_field(&key, &["base64"]));
+                    }
+                    if base64.is_some() {
+                        return Err(de::Error::duplicate_field("base64"));
+                    }
+                    base64 = Some(map.next_value::<String>()?);
+                }
+                base64
+                    .map(|base64| FileContent::Base64 { base64 })
+                    .ok_or_else(|| de::Error::missing_field("base64"))
+            }
+        }
+        deserializer.deserialize_any(ContentVisitor)
+    }
+}
+
+/// A YAML mapping whose keys keep their locations and their order.
+#[derive(Debug)]
+pub struct SpannedMap<V>(pub Vec<(Spanned<String>, V)>);
+
+impl<V> Default for SpannedMap<V> {
+    fn default() -> Self {
+        SpannedMap(Vec::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
+            type Value = SpannedMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SpannedMap<V>, A::Error> {
+                let mut entries: Vec<(Spanned<String>, V)> = Vec::new();
+                while let Some(key) = map.next_key::<Spanned<String>>()? {
+                    if entries.iter().any(|(k, _)| k.value == key.value) {
+                        return Err(de::Error::custom(format!("duplicate key `{}`", key.value)));
+                    }
+                    let value = map.next_value()?;
+                    entries.push((key, value));
+                }
+                Ok(SpannedMap(entries))
+            }
+        }
+        deserializer.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
+impl<V: JsonSchema> JsonSchema for SpannedMap<V> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Map_of_{}", V::schema_name()).into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let value = generator.subschema_for::<V>();
+        schemars::json_schema!({"type": "object", "additionalProperties": value})
+    }
+}
+
+/// Which tool a case calls. `search` stands for both `grep` and `ripgrep`:
+/// the case runs against each, as two instances (`ID@grep`, `ID@ripgrep`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolSelector {
+    Resolve,
+    Grep,
+    Ripgrep,
+    Search,
+    Shell,
+}
+
+/// The tool call.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCall {
+    pub tool: ToolSelector,
+    /// Parameters as sent to the tool, with placeholders expanded in strings.
+    /// For `shell` the harness adds `command: pwd` unless given.
+    #[serde(default)]
+    pub params: Map<String, Value>,
+    /// Instead of calling the tool, check the description of this parameter
+    /// in the tool's published schema (spec DESC).
+    #[serde(default)]
+    pub describe: Option<String>,
+}
+
+/// `ok` or `error`: what the case expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectedOutcome {
+    Ok,
+    Error,
+}
+
+/// What the call must answer. A field left out is not checked.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawExpect {
+    pub outcome: ExpectedOutcome,
+    #[serde(default)]
+    pub kind: Option<Kind>,
+    /// The lexical absolute path echoed back.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// For kind `file`: the file's parent directory.
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// For `shell`: the directory the command ran in.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Exact set of matches, each `PATH:LINE`; `[]` means none.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub matches: Option<Vec<Spanned<String>>>,
+    /// Exact set of notes; `[]` means none.
+    #[serde(default)]
+    pub notes: Option<Vec<String>>,
+    #[serde(default)]
+    pub error: Option<RawErrorExpect>,
+    /// For `describe`: words the description must contain (case-insensitive).
+    #[serde(default)]
+    pub mentions: Option<Vec<String>>,
+    /// For `describe`: phrases the description must not contain (case-insensitive).
+    #[serde(default)]
+    pub excludes: Option<Vec<String>>,
+}
+
+/// The expected error.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawErrorExpect {
+    pub code: ErrorCode,
+    /// Substrings the message must contain, after placeholder expansion.
+    #[serde(default)]
+    pub message_contains: Vec<String>,
+}

@@ -1,0 +1,460 @@
+//! Builds a case's workspace on disk, in a fresh temporary directory.
+//!
+//! Case files come from strangers, so the builder trusts nothing: every path
+//! was already checked to be relative and free of `..` ([`FixturePath`]), and
+//! before each entry is created every existing ancestor is checked with
+//! `lstat` to be a real directory, so nothing is ever written through a
+//! symbolic link. Symbolic links are created after all other entries, and
+//! `modes` last of all; a mode on a symbolic link is refused (chmod would
+//! follow it).
+
+use std::fs;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::model::{Fixture, FixturePath};
+use crate::protocol::Workspace;
+
+/// Why a fixture could not be built. Names the entry; the caller adds the case file.
+#[derive(Debug)]
+pub struct FixtureError {
+    pub entry: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for FixtureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "fixture entry `{}`: {}", self.entry, self.message)
+    }
+}
+
+impl std::error::Error for FixtureError {}
+
+fn fail(entry: &FixturePath, message: impl std::fmt::Display) -> FixtureError {
+    FixtureError {
+        entry: entry.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// A built fixture. Dropping it removes the directory (also during a panic).
+#[derive(Debug)]
+pub struct BuiltFixture {
+    dir: Option<tempfile::TempDir>,
+    /// The fixture directory, canonical (`{tmp}`).
+    pub root: PathBuf,
+    pub workspace: Workspace,
+    pub vars: Placeholders,
+    restore_modes: Vec<PathBuf>,
+}
+
+impl BuiltFixture {
+    /// Keeps the directory on disk (for `--keep-fixtures`) and returns its path.
+    pub fn keep(mut self) -> PathBuf {
+        self.restore_permissions();
+        if let Some(dir) = self.dir.take() {
+            let _ = dir.keep();
+        }
+        self.root.clone()
+    }
+
+    /// Hands the whole tree to another user, so an unprivileged process can
+    /// observe the permission bits that root would ignore.
+    pub fn chown_all(&self, uid: u32, gid: u32) -> io::Result<()> {
+        fn walk(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
+            std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
+            let meta = fs::symlink_metadata(path)?;
+            if meta.is_dir() {
+                for entry in fs::read_dir(path)? {
+                    walk(&entry?.path(), uid, gid)?;
+                }
+            }
+            Ok(())
+        }
+        walk(&self.root, uid, gid)
+    }
+
+    /// Gives directories whose mode a case restricted their access back, so
+    /// the temporary directory can always be removed.
+    fn restore_permissions(&mut self) {
+        for path in self.restore_modes.drain(..) {
+            if let Ok(meta) = fs::symlink_metadata(&path) {
+                let mode = if meta.is_dir() { 0o700 } else { 0o600 };
+                let _ = fs::set_permissions(&path, fs::Permissions::from_mode(mode));
+            }
+        }
+    }
+}
+
+impl Drop for BuiltFixture {
+    fn drop(&mut self) {
+        self.restore_permissions();
+    }
+}
+
+/// The `{name}` placeholders of one built fixture and their values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placeholders {
+    pairs: Vec<(String, String)>,
+}
+
+impl Placeholders {
+    pub fn new(tmp: &str, target: &str, roots: &[(String, String)]) -> Placeholders {
+        let mut pairs = vec![
+            ("{tmp}".to_owned(), tmp.to_owned()),
+            ("{target}".to_owned(), target.to_owned()),
+        ];
+        pairs.extend(
+            roots
+                .iter()
+                .map(|(name, path)| (format!("{{{name}}}"), path.clone())),
+        );
+        Placeholders { pairs }
+    }
+
+    /// Replaces every known placeholder; other braces (`*.{ts,md}`) stay.
+    pub fn expand(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for (name, value) in &self.pairs {
+            if out.contains(name.as_str()) {
+                out = out.replace(name.as_str(), value);
+            }
+        }
+        out
+    }
+
+    /// Expands placeholders in every string inside a JSON value.
+    pub fn expand_json(&self, value: &serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match value {
+            Value::String(s) => Value::String(self.expand(s)),
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| self.expand_json(v)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), self.expand_json(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// The reverse of [`expand`](Self::expand), for reports: machine paths
+    /// become placeholders again, longest value first so `{ws}` wins over `{tmp}`.
+    pub fn collapse(&self, text: &str) -> String {
+        let mut pairs: Vec<_> = self.pairs.iter().filter(|(n, _)| n != "{target}").collect();
+        pairs.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+        let mut out = text.to_owned();
+        for (name, value) in pairs {
+            if !value.is_empty() {
+                out = out.replace(value.as_str(), name);
+            }
+        }
+        out
+    }
+}
+
+/// Builds `fixture` in a new temporary directory under `parent` (the system
+/// temporary directory when `None`).
+pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, FixtureError> {
+    let whole = FixturePath::parse("fixture").expect("static path");
+    let dir = match parent {
+        Some(p) => tempfile::Builder::new().prefix("toolpath-").tempdir_in(p),
+        None => tempfile::Builder::new().prefix("toolpath-").tempdir(),
+    }
+    .map_err(|e| fail(&whole, format!("cannot create a temporary directory: {e}")))?;
+    // Canonical, so lexical paths under it are also real paths (`{tmp}`).
+    let root = dir.path().canonicalize().map_err(|e| fail(&whole, e))?;
+    let mut built = BuiltFixture {
+        dir: Some(dir),
+        root: root.clone(),
+        workspace: Workspace {
+            roots: Vec::new(),
+            target: String::new(),
+        },
+        vars: Placeholders::default(),
+        restore_modes: Vec::new(),
+    };
+    let at = |p: &FixturePath| root.join(p.as_str());
+
+    for path in fixture
+        .roots
+        .iter()
+        .chain(&fixture.dirs)
+        .chain(std::iter::once(&fixture.target))
+    {
+        ensure_dir(&root, path)?;
+    }
+    for (path, bytes) in &fixture.files {
+        let file = prepare(&root, path)?;
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&file)
+            .and_then(|mut f| io::Write::write_all(&mut f, bytes))
+            .map_err(|e| fail(path, e))?;
+    }
+    for path in &fixture.fifos {
+        let file = prepare(&root, path)?;
+        make_node(&file, libc::S_IFIFO | 0o644, 0).map_err(|e| fail(path, e))?;
+    }
+    for path in &fixture.sockets {
+        let file = prepare(&root, path)?;
+        // Binding creates the socket file; it stays after the listener closes.
+        std::os::unix::net::UnixListener::bind(&file).map_err(|e| fail(path, e))?;
+    }
+    for path in &fixture.devices {
+        let file = prepare(&root, path)?;
+        make_node(&file, libc::S_IFCHR | 0o666, libc::makedev(1, 3)).map_err(|e| fail(path, e))?;
+    }
+    for (path, target) in &fixture.symlinks {
+        let link = prepare(&root, path)?;
+        std::os::unix::fs::symlink(target, &link).map_err(|e| fail(path, e))?;
+    }
+    for (path, mode) in &fixture.modes {
+        let file = at(path);
+        check_ancestors(&root, path)?;
+        let meta = fs::symlink_metadata(&file)
+            .map_err(|e| fail(path, format!("cannot set a mode: {e}")))?;
+        if meta.file_type().is_symlink() {
+            return Err(fail(
+                path,
+                "a mode cannot be set on a symbolic link (chmod would follow it)",
+            ));
+        }
+        fs::set_permissions(&file, fs::Permissions::from_mode(*mode)).map_err(|e| fail(path, e))?;
+        built.restore_modes.push(file);
+    }
+
+    let roots: Vec<(String, String)> = fixture
+        .roots
+        .iter()
+        .map(|r| (r.to_string(), at(r).to_string_lossy().into_owned()))
+        .collect();
+    let target = at(&fixture.target).to_string_lossy().into_owned();
+    built.vars = Placeholders::new(&root.to_string_lossy(), &target, &roots);
+    built.workspace = Workspace {
+        roots: roots.into_iter().map(|(_, p)| p).collect(),
+        target,
+    };
+    Ok(built)
+}
+
+/// Checks that every existing proper ancestor of `path` below `root` is a
+/// real directory, never a symbolic link or anything else.
+fn check_ancestors(root: &Path, path: &FixturePath) -> Result<(), FixtureError> {
+    let mut current = root.to_path_buf();
+    let segments: Vec<&str> = path.as_str().split('/').collect();
+    for (i, segment) in segments[..segments.len() - 1].iter().enumerate() {
+        current.push(segment);
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(fail(
+                    path,
+                    format!(
+                        "`{}` is a symbolic link of the fixture; nothing is written through one",
+                        segments[..=i].join("/")
+                    ),
+                ));
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(fail(
+                    path,
+                    format!("`{}` is not a directory", segments[..=i].join("/")),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(fail(path, e)),
+        }
+    }
+    Ok(())
+}
+
+/// Creates the parents of `path` (checked) and returns where the entry goes,
+/// which must not exist yet.
+fn prepare(root: &Path, path: &FixturePath) -> Result<PathBuf, FixtureError> {
+    check_ancestors(root, path)?;
+    if let Some((parent, _)) = path.as_str().rsplit_once('/') {
+        ensure_dir(
+            root,
+            &FixturePath::parse(parent).expect("parent of a valid path is valid"),
+        )?;
+    }
+    let full = root.join(path.as_str());
+    if fs::symlink_metadata(&full).is_ok() {
+        return Err(fail(path, "already exists (created by another entry)"));
+    }
+    Ok(full)
+}
+
+/// Creates `path` and its parents as real directories, one checked step at a time.
+fn ensure_dir(root: &Path, path: &FixturePath) -> Result<(), FixtureError> {
+    check_ancestors(root, path)?;
+    let mut current = root.to_path_buf();
+    for segment in path.as_str().split('/') {
+        current.push(segment);
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink() => {}
+            Ok(_) => {
+                return Err(fail(
+                    path,
+                    format!("`{}` exists and is not a directory", current.display()),
+                ));
+            }
+            Err(_) => fs::DirBuilder::new()
+                .mode(0o755)
+                .create(&current)
+                .map_err(|e| fail(path, e))?,
+        }
+    }
+    Ok(())
+}
+
+fn make_node(path: &Path, mode: libc::mode_t, dev: libc::dev_t) -> io::Result<()> {
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: `c_path` is a valid NUL-terminated string that outlives the call.
+    let rc = unsafe { libc::mknod(c_path.as_ptr(), mode, dev) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::parse_case;
+
+    fn fixture_of(yaml_fixture: &str) -> Fixture {
+        let text = format!(
+            "id: t.t\nsummary: s\nspec: [RES-1]\n{yaml_fixture}call: {{tool: resolve}}\nexpect: {{outcome: ok}}\n"
+        );
+        parse_case(Path::new("t.yaml"), &text)
+            .expect("valid case")
+            .fixture
+    }
+
+    #[test]
+    fn builds_roots_files_links_and_placeholders() {
+        let f = fixture_of(
+            "requires: [symlinks]\nfixture:\n  roots: [ws, other]\n  target: ws/src\n  files: {ws/src/a.ts: hi, ws/b.bin: {base64: AAE}}\n  symlinks: {ws/l: src}\n",
+        );
+        let built = build(&f, None).unwrap();
+        let ws = built.root.join("ws");
+        assert_eq!(fs::read(ws.join("src/a.ts")).unwrap(), b"hi");
+        assert_eq!(fs::read(ws.join("b.bin")).unwrap(), [0, 1]);
+        assert_eq!(fs::read_link(ws.join("l")).unwrap(), Path::new("src"));
+        assert_eq!(
+            built.workspace.target,
+            format!("{}/ws/src", built.root.display())
+        );
+        assert_eq!(
+            built.vars.expand("{ws}/x {other} {target} *.{ts,md}"),
+            format!(
+                "{0}/ws/x {0}/other {0}/ws/src *.{{ts,md}}",
+                built.root.display()
+            )
+        );
+        assert_eq!(
+            built
+                .vars
+                .collapse(&format!("{}/ws/x", built.root.display())),
+            "{ws}/x"
+        );
+        let dir = built.root.clone();
+        drop(built);
+        assert!(!dir.exists(), "the fixture directory is removed on drop");
+    }
+
+    #[test]
+    fn refuses_to_write_through_an_earlier_symlink() {
+        let outside = tempfile::tempdir().unwrap();
+        let link_target = outside.path().to_string_lossy().into_owned();
+        // The link is created after files, so the file entry sees a missing
+        // parent and creates a real directory; the link then collides.
+        let f = fixture_of(&format!(
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/out: \"{link_target}\"}}\n  files: {{ws/out/pwned: x}}\n"
+        ));
+        let err = build(&f, None).unwrap_err();
+        assert_eq!(err.entry, "ws/out");
+        assert_eq!(
+            fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "nothing written outside"
+        );
+    }
+
+    #[test]
+    fn refuses_a_mode_on_a_symlink_and_leaves_the_target_alone() {
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        let before = fs::metadata(outside.path()).unwrap().permissions().mode();
+        let f = fixture_of(&format!(
+            "requires: [symlinks, permissions]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/l: \"{}\"}}\n  modes: {{ws/l: \"0777\"}}\n",
+            outside.path().display()
+        ));
+        let err = build(&f, None).unwrap_err();
+        assert!(err.message.contains("symbolic link"), "{err}");
+        assert_eq!(
+            fs::metadata(outside.path()).unwrap().permissions().mode(),
+            before
+        );
+    }
+
+    #[test]
+    fn refuses_entries_below_a_symlink_in_modes() {
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("victim"), "x").unwrap();
+        let f = fixture_of(&format!(
+            "requires: [symlinks, permissions]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/out: \"{}\"}}\n  modes: {{ws/out/victim: \"0000\"}}\n",
+            outside.path().display()
+        ));
+        let err = build(&f, None).unwrap_err();
+        assert!(
+            err.message.contains("symbolic link of the fixture"),
+            "{err}"
+        );
+        let mode = fs::metadata(outside.path().join("victim"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_ne!(mode, 0, "the outside file kept its mode");
+    }
+
+    #[test]
+    fn special_files_are_created() {
+        let f = fixture_of(
+            "requires: [fifos, sockets]\nfixture:\n  roots: [ws]\n  fifos: [ws/p]\n  sockets: [ws/s]\n",
+        );
+        let built = build(&f, None).unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            fs::symlink_metadata(built.root.join("ws/p"))
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        assert!(
+            fs::symlink_metadata(built.root.join("ws/s"))
+                .unwrap()
+                .file_type()
+                .is_socket()
+        );
+    }
+
+    #[test]
+    fn restrictive_modes_do_not_prevent_cleanup() {
+        let f = fixture_of(
+            "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {ws/d/f: x}\n  modes: {ws/d: \"0000\"}\n",
+        );
+        let built = build(&f, None).unwrap();
+        let dir = built.root.clone();
+        drop(built);
+        assert!(!dir.exists());
+    }
+}
