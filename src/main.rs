@@ -1,1 +1,214 @@
-fn main() {}
+//! The `toolpath` command: argument parsing only; the work is in the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use toolpath::cli;
+use toolpath::protocol::Tool;
+use toolpath::select::Shard;
+
+/// Conformance suite for how AI coding-agent tools handle path parameters.
+///
+/// Exit codes: 0 every case as expected; 1 unexpected results (fail, adapter
+/// error, unbuildable case, or an xfail that passed under --strict); 2 bad
+/// usage or invalid cases; 3 partial run (the adapter was given up on).
+#[derive(Parser)]
+#[command(name = "toolpath", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the suite against the built-in reference, or an adapter with --adapter.
+    Run(RunArgs),
+    /// Serve the reference implementation as a stdio adapter.
+    Serve,
+    /// Print the selected case instances.
+    List {
+        #[command(flatten)]
+        select: SelectArgs,
+        #[arg(long, value_enum, default_value = "human")]
+        format: ListFormat,
+    },
+    /// Check every case (schema, ids, requirement IDs, tags, fixture paths) and print spec coverage.
+    Lint {
+        #[command(flatten)]
+        source: SourceArgs,
+    },
+    /// Compare two JSON reports: what got fixed and what broke.
+    Compare { old: PathBuf, new: PathBuf },
+    /// Write the certification table (implementation x requirement area) from JSON reports.
+    Certification {
+        reports: Vec<PathBuf>,
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+    /// Write the JSON Schemas (case, protocol messages, report, expectations) into DIR, or check them.
+    Schemas {
+        dir: PathBuf,
+        /// Fail if the files in DIR differ from what this build generates.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+#[derive(Args, Clone, Default)]
+struct SourceArgs {
+    /// Case directory to use instead of the embedded suite (repeatable).
+    #[arg(long = "cases", value_name = "DIR")]
+    cases: Vec<PathBuf>,
+    /// Case directory to use in addition to the embedded suite (repeatable).
+    #[arg(long = "add-cases", value_name = "DIR")]
+    add_cases: Vec<PathBuf>,
+}
+
+#[derive(Args, Clone, Default)]
+struct SelectArgs {
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Only instances whose id (or case id) matches this glob (repeatable).
+    #[arg(long = "filter", value_name = "GLOB")]
+    filter: Vec<String>,
+    /// Only cases citing this requirement ID (repeatable).
+    #[arg(long = "spec", value_name = "REQ")]
+    spec: Vec<String>,
+    /// Only cases with this tag (repeatable).
+    #[arg(long = "tag")]
+    tag: Vec<String>,
+    /// Only instances for this tool (repeatable).
+    #[arg(long = "tool", value_enum)]
+    tool: Vec<ToolArg>,
+    /// Only this machine's share: K/N, by a stable hash of the instance id.
+    #[arg(long)]
+    shard: Option<Shard>,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// The adapter command (split on white space, quotes group); without it, the built-in reference runs in-process.
+    #[arg(long)]
+    adapter: Option<String>,
+    /// Parallel workers (each with its own adapter process); default: the number of CPUs.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// How long one call may take before the adapter counts as hung.
+    #[arg(long, default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// How long the adapter may take to answer `hello`.
+    #[arg(long, default_value_t = 30_000)]
+    hello_timeout_ms: u64,
+    /// Restarts after crashes or hangs before the run is given up as partial.
+    #[arg(long, default_value_t = 5)]
+    max_restarts: usize,
+    /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).
+    #[arg(long = "format", value_enum)]
+    format: Vec<cli::Format>,
+    /// Where the format at the same position goes; `-` is stdout.
+    #[arg(long = "output", value_name = "FILE")]
+    output: Vec<PathBuf>,
+    /// Leave the workspace of each case that did not pass on disk, and print where.
+    #[arg(long)]
+    keep_fixtures: bool,
+    /// Expected failures and skips for this adapter (YAML).
+    #[arg(long)]
+    expectations: Option<PathBuf>,
+    /// Write an expectations file that marks every current failure xfail.
+    #[arg(long)]
+    write_expectations: Option<PathBuf>,
+    /// Fail the run when an expected failure passes (xpass) or an expectation matches nothing.
+    #[arg(long)]
+    strict: bool,
+    /// When root, skip permission cases instead of running them as user `nobody`.
+    #[arg(long)]
+    no_unprivileged: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ToolArg {
+    Resolve,
+    Grep,
+    Ripgrep,
+    Shell,
+}
+
+impl From<ToolArg> for Tool {
+    fn from(t: ToolArg) -> Tool {
+        match t {
+            ToolArg::Resolve => Tool::Resolve,
+            ToolArg::Grep => Tool::Grep,
+            ToolArg::Ripgrep => Tool::Ripgrep,
+            ToolArg::Shell => Tool::Shell,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ListFormat {
+    Human,
+    Json,
+}
+
+impl SourceArgs {
+    fn into_source(self) -> cli::Source {
+        cli::Source {
+            replace: self.cases,
+            add: self.add_cases,
+        }
+    }
+}
+
+impl SelectArgs {
+    fn split(self) -> (cli::Source, toolpath::select::Selection) {
+        let selection = toolpath::select::Selection {
+            ids: self.filter,
+            specs: self.spec,
+            tags: self.tag,
+            tools: self.tool.into_iter().map(Tool::from).collect(),
+            shard: self.shard,
+        };
+        (self.source.into_source(), selection)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Run(args) => {
+            let (source, selection) = args.select.split();
+            cli::run(cli::RunRequest {
+                source,
+                selection,
+                adapter: args.adapter,
+                jobs: args.jobs,
+                timeout_ms: args.timeout_ms,
+                hello_timeout_ms: args.hello_timeout_ms,
+                max_restarts: args.max_restarts,
+                formats: args.format,
+                outputs: args.output,
+                keep_fixtures: args.keep_fixtures,
+                expectations: args.expectations,
+                write_expectations: args.write_expectations,
+                strict: args.strict,
+                unprivileged: !args.no_unprivileged,
+            })
+        }
+        Command::Serve => cli::serve(),
+        Command::List { select, format } => {
+            let (source, selection) = select.split();
+            cli::list(&source, &selection, matches!(format, ListFormat::Json))
+        }
+        Command::Lint { source } => cli::lint(&source.into_source()),
+        Command::Compare { old, new } => cli::compare(&old, &new),
+        Command::Certification { reports, output } => {
+            cli::certification(&reports, output.as_deref())
+        }
+        Command::Schemas { dir, check } => cli::schemas(&dir, check),
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}

@@ -1,1 +1,78 @@
-fn main() {}
+//! Every case file is one test (datatest-stable): the case must be valid and
+//! the reference implementation must pass it. A failure prints the case
+//! file, its requirement IDs and a unified diff of expected against actual.
+//!
+//! Permission cases need a non-root observer; when the tests run as root the
+//! reference is run for them as user `nobody` through `toolpath serve`.
+//! Anything that still cannot run here is printed as SKIPPED, never passed
+//! silently.
+
+use std::path::Path;
+use std::time::Duration;
+
+use toolpath::adapter::AdapterConfig;
+use toolpath::model::parse_case;
+use toolpath::report::Status;
+use toolpath::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, run};
+use toolpath::subject::{Reference, Subject};
+
+fn unprivileged_runner() -> Option<AdapterConfig> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return None;
+    }
+    Some(AdapterConfig {
+        argv: vec![env!("CARGO_BIN_EXE_toolpath").into(), "serve".into()],
+        call_timeout: Duration::from_secs(10),
+        hello_timeout: Duration::from_secs(10),
+        max_restarts: 2,
+        user: Some(UNPRIVILEGED_USER),
+        tmpdir: std::env::temp_dir(),
+        suite_version: toolpath::SUITE_VERSION.into(),
+    })
+}
+
+fn check_case(path: &Path, contents: String) -> datatest_stable::Result<()> {
+    let case = parse_case(path, &contents)?;
+    let instances: Vec<_> = case.instances().collect();
+    let make: &SubjectFactory = &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
+    let config = RunConfig {
+        unprivileged: unprivileged_runner(),
+        ..RunConfig::default()
+    };
+    let report = run(&instances, make, &config).map_err(|e| e.to_string())?;
+    let mut problems = Vec::new();
+    for r in &report.cases {
+        match r.status {
+            Status::Pass => {}
+            Status::Skip => eprintln!(
+                "SKIPPED {} ({}): {}",
+                r.id,
+                r.file,
+                r.reason.as_deref().unwrap_or("")
+            ),
+            _ => problems.push(format!(
+                "{} {} at {}:{} [{}]\n{}{}",
+                r.status.name(),
+                r.id,
+                r.file,
+                r.line,
+                r.spec.join(", "),
+                r.reason
+                    .as_deref()
+                    .map(|s| format!("{s}\n"))
+                    .unwrap_or_default(),
+                r.diff.as_deref().unwrap_or(""),
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+datatest_stable::harness! {
+    { test = check_case, root = "cases", pattern = r"\.yaml$" },
+}

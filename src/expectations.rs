@@ -1,0 +1,278 @@
+//! Per-adapter expectations: which cases an implementation is known to fail
+//! (`xfail`) or must not be sent (`skip`), each with a reason.
+//!
+//! The file is a skip list, not an allow list, so each fix deletes a line;
+//! and it is enforced: an `xfail` that passes is reported as `xpass`, which
+//! fails the run under `--strict`, so the list cannot rot.
+//!
+//! ```yaml
+//! search.file.relative@ripgrep:
+//!   status: xfail
+//!   reason: searches the parent directory with an include filter
+//!   spec: SEARCH-5
+//! "shell.*":
+//!   status: skip
+//!   reason: no shell tool in this port yet
+//!   issue: https://example.org/issues/12
+//! ```
+
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::case::SpannedMap;
+use crate::model::CaseError;
+use crate::report::{CaseReport, ExpectationNote, Status};
+
+/// What is expected of a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectedStatus {
+    /// Run it; it is known to fail.
+    Xfail,
+    /// Do not run it.
+    Skip,
+}
+
+/// One entry as written in the file.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntry {
+    pub status: ExpectedStatus,
+    pub reason: String,
+    /// The requirement the failure is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
+    /// Where the fix is tracked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue: Option<String>,
+}
+
+/// A loaded expectations file: patterns in file order.
+#[derive(Debug, Clone, Default)]
+pub struct Expectations {
+    entries: Vec<(String, RawEntry)>,
+}
+
+impl Expectations {
+    pub fn load(file: &Path) -> Result<Expectations, CaseError> {
+        let text = std::fs::read_to_string(file).map_err(|e| CaseError {
+            file: file.to_owned(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::parse(file, &text)
+    }
+
+    pub fn parse(file: &Path, text: &str) -> Result<Expectations, CaseError> {
+        if text
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        {
+            return Ok(Expectations::default());
+        }
+        let raw: SpannedMap<RawEntry> = serde_saphyr::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            CaseError {
+                file: file.to_owned(),
+                line,
+                column,
+                message: e.without_snippet().to_string(),
+            }
+        })?;
+        for (key, entry) in &raw.0 {
+            if let Some(spec) = &entry.spec
+                && !crate::spec::is_known(spec)
+            {
+                return Err(CaseError {
+                    file: file.to_owned(),
+                    line: key.referenced.line(),
+                    column: key.referenced.column(),
+                    message: format!("`{}`: unknown requirement ID `{spec}`", key.value),
+                });
+            }
+        }
+        Ok(Expectations {
+            entries: raw.0.into_iter().map(|(k, v)| (k.value, v)).collect(),
+        })
+    }
+
+    /// The entry for an instance id: an exact key wins, then the first glob.
+    pub fn lookup(&self, id: &str) -> Option<&RawEntry> {
+        self.entries
+            .iter()
+            .find(|(pattern, _)| pattern == id)
+            .or_else(|| {
+                self.entries
+                    .iter()
+                    .find(|(pattern, _)| glob_match(pattern, id))
+            })
+            .map(|(_, entry)| entry)
+    }
+
+    /// Patterns that matched no instance of the run: likely stale or mistyped.
+    pub fn unused<'a>(&'a self, ids: &[String]) -> Vec<&'a str> {
+        self.entries
+            .iter()
+            .filter(|(pattern, _)| {
+                !ids.iter()
+                    .any(|id| pattern == id || glob_match(pattern, id))
+            })
+            .map(|(pattern, _)| pattern.as_str())
+            .collect()
+    }
+}
+
+impl RawEntry {
+    pub fn note(&self) -> ExpectationNote {
+        ExpectationNote {
+            reason: self.reason.clone(),
+            spec: self.spec.clone(),
+            issue: self.issue.clone(),
+        }
+    }
+}
+
+/// Turns a raw outcome into the expected one (`fail` under an `xfail` entry
+/// becomes `xfail`, `pass` becomes `xpass`).
+pub fn apply(entry: Option<&RawEntry>, report: &mut CaseReport) {
+    let Some(entry) = entry else { return };
+    if entry.status != ExpectedStatus::Xfail {
+        return;
+    }
+    report.status = match report.status {
+        Status::Fail | Status::AdapterError => Status::Xfail,
+        Status::Pass => Status::Xpass,
+        other => other,
+    };
+    report.expectation = Some(entry.note());
+}
+
+/// An expectations file that marks every currently failing case `xfail`,
+/// keeping the reasons of entries that already exist.
+pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
+    let mut out = String::from(
+        "# toolpath expectations: cases this implementation is known to fail.\n\
+         # Generated by `toolpath run --write-expectations`; edit the reasons.\n",
+    );
+    for report in reports {
+        if !matches!(
+            report.status,
+            Status::Fail | Status::AdapterError | Status::Xfail
+        ) {
+            continue;
+        }
+        let kept = previous
+            .lookup(&report.id)
+            .filter(|e| e.status == ExpectedStatus::Xfail);
+        let entry = kept.cloned().unwrap_or_else(|| RawEntry {
+            status: ExpectedStatus::Xfail,
+            reason: report
+                .reason
+                .clone()
+                .or_else(|| report.diff.as_deref().map(first_difference))
+                .unwrap_or_else(|| "fails".into()),
+            spec: report.spec.first().cloned(),
+            issue: None,
+        });
+        out.push_str(&format!(
+            "{}:\n  status: xfail\n  reason: {}\n",
+            yaml_string(&report.id),
+            yaml_string(&entry.reason)
+        ));
+        if let Some(spec) = &entry.spec {
+            out.push_str(&format!("  spec: {spec}\n"));
+        }
+        if let Some(issue) = &entry.issue {
+            out.push_str(&format!("  issue: {}\n", yaml_string(issue)));
+        }
+    }
+    out
+}
+
+/// The first changed line of a diff, as a one-line reason.
+fn first_difference(diff: &str) -> String {
+    let added = diff
+        .lines()
+        .find(|l| l.starts_with('+') && !l.starts_with("+++"));
+    let removed = diff
+        .lines()
+        .find(|l| l.starts_with('-') && !l.starts_with("---"));
+    match (removed, added) {
+        (Some(r), Some(a)) => format!("expected {} but got {}", r[1..].trim(), a[1..].trim()),
+        _ => "wrong answer".into(),
+    }
+}
+
+fn yaml_string(text: &str) -> String {
+    serde_json::to_string(text).expect("strings serialise")
+}
+
+/// `*` matches any run of characters, `?` one; everything else itself.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    fn go(p: &[char], t: &[char]) -> bool {
+        match p.split_first() {
+            None => t.is_empty(),
+            Some(('*', rest)) => (0..=t.len()).any(|i| go(rest, &t[i..])),
+            Some(('?', rest)) => !t.is_empty() && go(rest, &t[1..]),
+            Some((c, rest)) => t.first() == Some(c) && go(rest, &t[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    go(&p, &t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Expectations, CaseError> {
+        Expectations::parse(Path::new("exp.yaml"), text)
+    }
+
+    #[test]
+    fn exact_ids_win_over_globs() {
+        let e = parse("\"search.*\":\n  status: skip\n  reason: later\nsearch.file.relative@grep:\n  status: xfail\n  reason: bug\n  spec: SEARCH-5\n").unwrap();
+        assert_eq!(
+            e.lookup("search.file.relative@grep").unwrap().status,
+            ExpectedStatus::Xfail
+        );
+        assert_eq!(
+            e.lookup("search.dir@ripgrep").unwrap().status,
+            ExpectedStatus::Skip
+        );
+        assert!(e.lookup("shell.x").is_none());
+        assert_eq!(
+            e.unused(&["shell.x".into()]),
+            ["search.*", "search.file.relative@grep"]
+        );
+    }
+
+    #[test]
+    fn bad_entries_name_file_line_and_column() {
+        let err = parse("a.b:\n  status: maybe\n  reason: x\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("exp.yaml:2:11:"), "{err}");
+        let err = parse("a.b:\n  status: xfail\n  reason: x\n  spec: NOPE-9\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown requirement ID `NOPE-9`"), "{err}");
+    }
+
+    #[test]
+    fn globs_match_whole_ids() {
+        assert!(glob_match("search.*@grep", "search.file.relative@grep"));
+        assert!(!glob_match("search.*@grep", "search.file.relative@ripgrep"));
+        assert!(glob_match("a.?", "a.b"));
+        assert!(!glob_match("a", "ab"));
+    }
+
+    #[test]
+    fn an_empty_or_comment_only_file_is_empty() {
+        assert!(parse("# nothing yet\n").unwrap().lookup("a.b").is_none());
+    }
+}

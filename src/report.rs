@@ -1,0 +1,185 @@
+//! The canonical JSON report of a run. Every other format (human, JUnit,
+//! Markdown) is rendered from it, and `toolpath compare` reads two of them.
+//! Its schema is published in `spec/schemas/report.schema.json`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{Implementation, Tool};
+
+/// The report format version; raised when a field changes meaning.
+pub const REPORT_FORMAT: u32 = 1;
+
+/// How one case instance ended.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The answer matched every checked expectation.
+    Pass,
+    /// A wrong answer; `diff` says how.
+    Fail,
+    /// Not run, for the reason given (expectations file, machine limits).
+    Skip,
+    /// The adapter lacks the tool or a feature the case needs; never sent,
+    /// or the adapter itself answered `unsupported`.
+    Unsupported,
+    /// The adapter crashed, hung, or sent something that is not a valid answer.
+    AdapterError,
+    /// Failed, as the expectations file says it will.
+    Xfail,
+    /// Passed although the expectations file says it fails.
+    Xpass,
+    /// Not run because the adapter was given up on (the run is partial).
+    NotRun,
+    /// The case could not be run as written (its fixture could not be built).
+    CaseError,
+}
+
+impl Status {
+    pub const ALL: [Status; 9] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Skip,
+        Status::Unsupported,
+        Status::AdapterError,
+        Status::Xfail,
+        Status::Xpass,
+        Status::NotRun,
+        Status::CaseError,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Unsupported => "unsupported",
+            Status::AdapterError => "adapter_error",
+            Status::Xfail => "xfail",
+            Status::Xpass => "xpass",
+            Status::NotRun => "not_run",
+            Status::CaseError => "case_error",
+        }
+    }
+
+    /// Whether this status makes a run unsuccessful (exit code 1). An xpass
+    /// counts only under `--strict`.
+    pub fn is_unexpected(self, strict: bool) -> bool {
+        matches!(
+            self,
+            Status::Fail | Status::AdapterError | Status::CaseError
+        ) || (strict && self == Status::Xpass)
+    }
+}
+
+/// Why a case was expected to fail or skipped, from the expectations file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ExpectationNote {
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue: Option<String>,
+}
+
+/// One case instance in a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CaseReport {
+    /// Instance id: the case id, with `@tool` for cases run against several tools.
+    pub id: String,
+    pub case: String,
+    pub tool: Tool,
+    pub file: String,
+    pub line: u64,
+    pub spec: Vec<String>,
+    pub tags: Vec<String>,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Unified diff of expected against actual, for `fail` and `xfail`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Expected fields the adapter declared unobservable: not checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchecked: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expectation: Option<ExpectationNote>,
+    /// The adapter's standard error around a failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// Where the fixture was left, with `--keep-fixtures`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixture: Option<String>,
+    pub duration_ms: f64,
+}
+
+/// Counts per status.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    pub total: usize,
+    pub pass: usize,
+    pub fail: usize,
+    pub skip: usize,
+    pub unsupported: usize,
+    pub adapter_error: usize,
+    pub xfail: usize,
+    pub xpass: usize,
+    pub not_run: usize,
+    pub case_error: usize,
+}
+
+impl Summary {
+    pub fn of(cases: &[CaseReport]) -> Summary {
+        let n = |status: Status| cases.iter().filter(|c| c.status == status).count();
+        Summary {
+            total: cases.len(),
+            pass: n(Status::Pass),
+            fail: n(Status::Fail),
+            skip: n(Status::Skip),
+            unsupported: n(Status::Unsupported),
+            adapter_error: n(Status::AdapterError),
+            xfail: n(Status::Xfail),
+            xpass: n(Status::Xpass),
+            not_run: n(Status::NotRun),
+            case_error: n(Status::CaseError),
+        }
+    }
+}
+
+/// A whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Report {
+    pub format: u32,
+    /// The suite version the cases belong to.
+    pub suite: String,
+    pub protocol: u32,
+    pub implementation: Implementation,
+    /// The adapter command, or `None` for the in-process reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<String>,
+    /// True when the adapter was given up on and some cases did not run.
+    pub partial: bool,
+    pub strict: bool,
+    pub duration_ms: f64,
+    pub summary: Summary,
+    pub cases: Vec<CaseReport>,
+}
+
+impl Report {
+    /// The process exit code for this run (see `toolpath --help`).
+    pub fn exit_code(&self) -> i32 {
+        if self.partial {
+            crate::exit::PARTIAL
+        } else if self
+            .cases
+            .iter()
+            .any(|c| c.status.is_unexpected(self.strict))
+        {
+            crate::exit::UNEXPECTED
+        } else {
+            crate::exit::OK
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! Properties of the suite as a whole: ids are unique, every requirement is
+//! pinned by a case, no case cites an unknown ID, and the committed schemas
+//! are what this build generates.
+
+use std::collections::BTreeSet;
+
+use toolpath::spec::requirements;
+use toolpath::suite::load_embedded;
+
+#[test]
+fn every_case_is_valid_and_ids_are_unique() {
+    let (cases, errors) = load_embedded();
+    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(errors.is_empty(), "invalid cases:\n{}", shown.join("\n"));
+    assert!(!cases.is_empty(), "the suite has no cases");
+}
+
+#[test]
+fn every_requirement_is_pinned_by_a_case() {
+    let (cases, _) = load_embedded();
+    let cited: BTreeSet<&str> = cases
+        .iter()
+        .flat_map(|c| c.spec.iter().map(String::as_str))
+        .collect();
+    let uncovered: Vec<String> = requirements()
+        .into_iter()
+        .map(|r| r.id)
+        .filter(|id| !cited.contains(id.as_str()))
+        .collect();
+    assert!(
+        uncovered.is_empty(),
+        "requirements without a case: {}",
+        uncovered.join(", ")
+    );
+}
+
+#[test]
+fn security_requirements_are_pinned_by_several_cases() {
+    let (cases, _) = load_embedded();
+    for req in requirements().into_iter().filter(|r| r.area == "SEC") {
+        let n = cases.iter().filter(|c| c.spec.contains(&req.id)).count();
+        assert!(
+            n >= 2,
+            "{} is pinned by {n} case(s); security rules need several",
+            req.id
+        );
+    }
+}
+
+#[test]
+fn committed_schemas_are_current() {
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    for (name, generated) in toolpath::schemas::all() {
+        let committed = std::fs::read_to_string(spec.join(name)).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "spec/{name} is stale: run `cargo run -- schemas spec`"
+        );
+    }
+}
