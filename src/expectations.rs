@@ -206,8 +206,19 @@ fn first_difference(diff: &str) -> String {
     }
 }
 
+/// Plain when the text is an id-like word (the common case, and easy to
+/// read in a diff), double-quoted otherwise.
 fn yaml_string(text: &str) -> String {
-    serde_json::to_string(text).expect("strings serialise")
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._@-".contains(&b))
+        && text.as_bytes()[0].is_ascii_alphabetic();
+    if plain {
+        text.to_owned()
+    } else {
+        serde_json::to_string(text).expect("strings serialise")
+    }
 }
 
 /// `*` matches any run of characters, `?` one; everything else itself.

@@ -339,6 +339,23 @@ mod tests {
             .fixture
     }
 
+    fn path(p: &str) -> FixturePath {
+        FixturePath::parse(p).unwrap()
+    }
+
+    /// A fixture the model would refuse, built directly: the builder must
+    /// hold the line on its own too.
+    fn unchecked(symlinks: &[(&str, String)], files: &[&str], modes: &[&str]) -> Fixture {
+        Fixture {
+            roots: vec![path("ws")],
+            target: path("ws"),
+            symlinks: symlinks.iter().map(|(l, t)| (path(l), t.clone())).collect(),
+            files: files.iter().map(|f| (path(f), b"x".to_vec())).collect(),
+            modes: modes.iter().map(|m| (path(m), 0)).collect(),
+            ..Fixture::default()
+        }
+    }
+
     #[test]
     fn builds_roots_files_links_and_placeholders() {
         let f = fixture_of(
@@ -374,13 +391,14 @@ mod tests {
     #[test]
     fn refuses_to_write_through_an_earlier_symlink() {
         let outside = tempfile::tempdir().unwrap();
-        let link_target = outside.path().to_string_lossy().into_owned();
-        // The link is created after files, so the file entry sees a missing
-        // parent and creates a real directory; the link then collides.
-        let f = fixture_of(&format!(
-            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/out: \"{link_target}\"}}\n  files: {{ws/out/pwned: x}}\n"
-        ));
-        let err = build(&f, None).unwrap_err();
+        let target = outside.path().to_string_lossy().into_owned();
+        // Links are created after files, so the file entry makes a real
+        // directory first and the link then collides with it.
+        let err = build(
+            &unchecked(&[("ws/out", target)], &["ws/out/pwned"], &[]),
+            None,
+        )
+        .unwrap_err();
         assert_eq!(err.entry, "ws/out");
         assert_eq!(
             fs::read_dir(outside.path()).unwrap().count(),
@@ -393,11 +411,8 @@ mod tests {
     fn refuses_a_mode_on_a_symlink_and_leaves_the_target_alone() {
         let outside = tempfile::NamedTempFile::new().unwrap();
         let before = fs::metadata(outside.path()).unwrap().permissions().mode();
-        let f = fixture_of(&format!(
-            "requires: [symlinks, permissions]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/l: \"{}\"}}\n  modes: {{ws/l: \"0777\"}}\n",
-            outside.path().display()
-        ));
-        let err = build(&f, None).unwrap_err();
+        let link = outside.path().to_string_lossy().into_owned();
+        let err = build(&unchecked(&[("ws/l", link)], &[], &["ws/l"]), None).unwrap_err();
         assert!(err.message.contains("symbolic link"), "{err}");
         assert_eq!(
             fs::metadata(outside.path()).unwrap().permissions().mode(),
@@ -406,14 +421,15 @@ mod tests {
     }
 
     #[test]
-    fn refuses_entries_below_a_symlink_in_modes() {
+    fn refuses_modes_below_a_symlink() {
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("victim"), "x").unwrap();
-        let f = fixture_of(&format!(
-            "requires: [symlinks, permissions]\nfixture:\n  roots: [ws]\n  symlinks: {{ws/out: \"{}\"}}\n  modes: {{ws/out/victim: \"0000\"}}\n",
-            outside.path().display()
-        ));
-        let err = build(&f, None).unwrap_err();
+        let link = outside.path().to_string_lossy().into_owned();
+        let err = build(
+            &unchecked(&[("ws/out", link)], &[], &["ws/out/victim"]),
+            None,
+        )
+        .unwrap_err();
         assert!(
             err.message.contains("symbolic link of the fixture"),
             "{err}"

@@ -231,7 +231,11 @@ pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseError> {
             message: yaml_message(&e),
         }
     })?;
-    Validator { file }.case(raw)
+    Validator {
+        file,
+        spans: Default::default(),
+    }
+    .case(raw)
 }
 
 /// The error's own words, without the source snippet serde-saphyr draws
@@ -248,6 +252,8 @@ fn yaml_message(error: &serde_saphyr::Error) -> String {
 
 struct Validator<'a> {
     file: &'a Path,
+    /// Where each fixture path was written, for errors found after parsing.
+    spans: std::cell::RefCell<Vec<(FixturePath, Location)>>,
 }
 
 impl Validator<'_> {
@@ -306,8 +312,22 @@ impl Validator<'_> {
     }
 
     fn path(&self, field: &str, spanned: &Spanned<String>) -> Result<FixturePath, CaseError> {
-        FixturePath::parse(&spanned.value)
-            .map_err(|m| self.error(spanned.referenced, format!("{field}: {m}")))
+        let path = FixturePath::parse(&spanned.value)
+            .map_err(|m| self.error(spanned.referenced, format!("{field}: {m}")))?;
+        self.spans
+            .borrow_mut()
+            .push((path.clone(), spanned.referenced));
+        Ok(path)
+    }
+
+    /// Where `path` was last written in the file (the case's `id` if nowhere).
+    fn span_of(&self, path: &FixturePath, fallback: Location) -> Location {
+        let spans = self.spans.borrow();
+        spans
+            .iter()
+            .rev()
+            .find(|(p, _)| p == path)
+            .map_or(fallback, |(_, at)| *at)
     }
 
     fn paths(&self, field: &str, list: &[Spanned<String>]) -> Result<Vec<FixturePath>, CaseError> {
@@ -371,7 +391,7 @@ impl Validator<'_> {
             devices: self.paths("fixture.devices", &raw.devices)?,
             modes,
         };
-        self.no_duplicates(&fixture, id_at)?;
+        self.check_entries(&fixture, id_at)?;
         Ok(fixture)
     }
 
@@ -388,8 +408,9 @@ impl Validator<'_> {
     }
 
     /// Two entries that create the same path would make the fixture depend on
-    /// creation order; reject them up front.
-    fn no_duplicates(&self, f: &Fixture, id_at: Location) -> Result<(), CaseError> {
+    /// creation order, and an entry at or below one of the fixture's own
+    /// symbolic links would be written through it: reject both up front.
+    fn check_entries(&self, f: &Fixture, id_at: Location) -> Result<(), CaseError> {
         let created = f
             .files
             .iter()
@@ -402,8 +423,39 @@ impl Validator<'_> {
         let mut seen = BTreeSet::new();
         for path in created {
             if !seen.insert(path) {
-                return Err(self.error(id_at, format!("fixture: `{path}` is created twice")));
+                return Err(self.error(
+                    self.span_of(path, id_at),
+                    format!("fixture: `{path}` is created twice"),
+                ));
             }
+        }
+        let everything = f
+            .roots
+            .iter()
+            .chain(std::iter::once(&f.target))
+            .chain(seen.iter().copied())
+            .chain(f.modes.iter().map(|(p, _)| p));
+        for path in everything {
+            for (link, _) in &f.symlinks {
+                if path != link && path.is_within(link) {
+                    return Err(self.error(
+                        self.span_of(path, id_at),
+                        format!(
+                            "fixture: `{path}` would be written through the symbolic link `{link}`"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some((link, _)) = f
+            .symlinks
+            .iter()
+            .find(|(l, _)| f.modes.iter().any(|(m, _)| m == l))
+        {
+            return Err(self.error(
+                self.span_of(link, id_at),
+                format!("fixture: a mode on the symbolic link `{link}` would change its target (chmod follows links)"),
+            ));
         }
         Ok(())
     }
@@ -686,6 +738,26 @@ expect:
         let bad_match = GOOD.replace("{ws}/a.ts:1\"", "{ws}/a.ts\"");
         assert!(error_of(&bad_match).contains("is not PATH:LINE"));
         assert!(error_of(&GOOD.replace("search.file.relative", "Search.File")).contains("id:"));
+    }
+
+    #[test]
+    fn entries_through_the_fixtures_own_links_are_refused() {
+        let through = GOOD
+            .replace("fixture:", "requires: [symlinks]\nfixture:")
+            .replace("ws/a.ts: ", "ws/out/passwd: ")
+            .replace("  files:", "  symlinks: {ws/out: /etc}\n  files:");
+        let err = error_of(&through);
+        assert!(
+            err.contains("`ws/out/passwd` would be written through the symbolic link `ws/out`"),
+            "{err}"
+        );
+        let mode = GOOD
+            .replace("fixture:", "requires: [symlinks, permissions]\nfixture:")
+            .replace(
+                "  files:",
+                "  symlinks: {ws/l: /etc/passwd}\n  modes: {ws/l: \"0777\"}\n  files:",
+            );
+        assert!(error_of(&mode).contains("a mode on the symbolic link `ws/l`"));
     }
 
     #[test]

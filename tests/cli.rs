@@ -1,0 +1,550 @@
+//! The `toolpath` command surface: every subcommand and exit code, and the
+//! harness's handling of adapters that crash, hang, print garbage, answer the
+//! wrong `seq` or support nothing. The fake adapter is
+//! `tests/adapters/mutant.py`, which wraps `toolpath serve`.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const MINI: &str = "tests/data/mini";
+
+fn toolpath() -> Command {
+    let mut cmd = Command::cargo_bin("toolpath").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", bin());
+    cmd
+}
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_toolpath"))
+}
+
+fn mutant(mode: &str, glob: &str) -> String {
+    format!("python3 tests/adapters/mutant.py {mode} '{glob}'")
+}
+
+/// Runs and returns (exit code, JSON report).
+fn run_json(args: &[&str]) -> (i32, Value) {
+    let out = toolpath()
+        .arg("run")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report ({e}); stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), report)
+}
+
+fn status_of<'a>(report: &'a Value, id: &str) -> &'a str {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no {id}"))["status"]
+        .as_str()
+        .unwrap()
+}
+
+fn statuses(report: &Value) -> Vec<(String, String)> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn run_passes_the_mini_suite_and_prints_the_closing_line() {
+    toolpath()
+        .args(["run", "--cases", MINI])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_match(r"(?m)^6 passed, 0 failed, 0 skipped").unwrap());
+}
+
+#[test]
+fn run_without_cases_flag_runs_the_embedded_suite() {
+    let (code, report) = run_json(&[]);
+    assert_eq!(code, 0, "the reference passes its own suite");
+    let total = report["summary"]["total"].as_u64().unwrap();
+    assert!(total >= 150, "only {total} instances");
+    assert_eq!(report["summary"]["pass"], report["summary"]["total"]);
+}
+
+#[test]
+fn invalid_cases_exit_2_naming_file_line_and_column() {
+    toolpath()
+        .args(["run", "--cases", "tests/data/invalid"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "tests/data/invalid/bad-field.yaml:10:3: unknown field `knd`",
+        ))
+        .stderr(predicate::str::contains(
+            "tests/data/invalid/unknown-spec.yaml:3:15: spec: unknown requirement ID `RES-999`",
+        ));
+}
+
+#[test]
+fn hostile_fixtures_are_refused_and_write_nothing() {
+    toolpath()
+        .args(["lint", "--cases", "tests/data/hostile"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("absolute.yaml:6:11: fixture.files: `/tmp/toolpath-pwned-absolute` is absolute"))
+        .stderr(predicate::str::contains("dotdot.yaml:6:11:"))
+        .stderr(predicate::str::contains("through-link.yaml:8:11: fixture: `ws/out/toolpath-pwned-link` would be written through the symbolic link `ws/out`"))
+        .stderr(predicate::str::contains("mode-through-link.yaml:8:11:"));
+    toolpath()
+        .args(["run", "--cases", "tests/data/hostile"])
+        .assert()
+        .code(2);
+    for name in ["toolpath-pwned-absolute", "toolpath-pwned-link"] {
+        assert!(!Path::new("/tmp").join(name).exists(), "{name} was written");
+    }
+    assert!(
+        !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../toolpath-pwned-dotdot")
+            .exists()
+    );
+}
+
+#[test]
+fn lint_prints_coverage_of_the_embedded_suite() {
+    toolpath()
+        .arg("lint")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "every requirement is pinned by at least one case",
+        ))
+        .stdout(predicate::str::is_match(r"(?m)^SEC-1 +\d+ ").unwrap());
+}
+
+#[test]
+fn the_stdio_path_gives_exactly_the_in_process_results() {
+    let (code_in, in_process) = run_json(&["--jobs", "2"]);
+    let serve = format!("{} serve", bin().display());
+    let (code_out, over_stdio) = run_json(&["--jobs", "2", "--adapter", &serve]);
+    assert_eq!(code_in, code_out);
+    assert_eq!(statuses(&in_process), statuses(&over_stdio));
+    assert_eq!(in_process["implementation"], over_stdio["implementation"]);
+}
+
+#[test]
+fn a_crash_fails_its_case_and_the_run_goes_on() {
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--adapter",
+        &mutant("crash", "mini.shell.subpath"),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(status_of(&report, "mini.shell.subpath"), "adapter_error");
+    let crash = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "mini.shell.subpath")
+        .unwrap();
+    assert!(
+        crash["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("crash: the adapter exited"),
+        "{crash}"
+    );
+    assert!(
+        crash["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("mutant.py: crash on mini.shell.subpath"),
+        "{crash}"
+    );
+    assert_eq!(report["summary"]["pass"], 5);
+    assert_eq!(report["partial"], false);
+}
+
+#[test]
+fn a_hang_times_out_and_the_process_group_is_replaced() {
+    let started = std::time::Instant::now();
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--jobs",
+        "1",
+        "--timeout-ms",
+        "500",
+        "--adapter",
+        &mutant("hang", "mini.search.file@grep"),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(status_of(&report, "mini.search.file@grep"), "adapter_error");
+    assert_eq!(status_of(&report, "mini.search.file@ripgrep"), "pass");
+    assert!(started.elapsed().as_secs() < 20, "the hang stalled the run");
+}
+
+#[test]
+fn garbage_noise_and_wrong_seq_are_adapter_errors() {
+    for mode in ["garbage", "stdout-noise", "wrong-seq"] {
+        let (code, report) = run_json(&[
+            "--cases",
+            MINI,
+            "--adapter",
+            &mutant(mode, "mini.resolve.outside"),
+        ]);
+        assert_eq!(code, 1, "{mode}");
+        assert_eq!(
+            status_of(&report, "mini.resolve.outside"),
+            "adapter_error",
+            "{mode}"
+        );
+        assert_eq!(
+            report["summary"]["pass"], 5,
+            "{mode}: the other cases still pass"
+        );
+    }
+}
+
+#[test]
+fn unsupported_answers_and_missing_tools_are_unsupported_not_failed() {
+    let (code, report) = run_json(&["--cases", MINI, "--adapter", &mutant("unsupported", "*")]);
+    assert_eq!(code, 0);
+    assert_eq!(status_of(&report, "mini.shell.subpath"), "unsupported");
+    let (code, report) = run_json(&["--cases", MINI, "--adapter", &mutant("no-tools", "*")]);
+    assert_eq!(code, 0);
+    assert_eq!(report["summary"]["unsupported"], report["summary"]["total"]);
+}
+
+#[test]
+fn too_many_restarts_make_a_partial_run_with_exit_3() {
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--jobs",
+        "1",
+        "--max-restarts",
+        "1",
+        "--adapter",
+        &mutant("crash", "*"),
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(report["partial"], true);
+    assert!(report["summary"]["not_run"].as_u64().unwrap() > 0);
+    toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--jobs",
+            "1",
+            "--max-restarts",
+            "1",
+            "--adapter",
+            &mutant("crash", "*"),
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("PARTIAL"));
+}
+
+#[test]
+fn an_adapter_that_cannot_start_is_reported() {
+    toolpath()
+        .args(["run", "--cases", MINI, "--adapter", "/nonexistent/adapter"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "cannot start `/nonexistent/adapter`",
+        ));
+}
+
+#[test]
+fn expectations_turn_known_failures_into_xfail_and_strict_catches_xpass() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("expectations.yaml");
+    let crash = mutant("crash", "mini.shell.subpath");
+    toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--adapter",
+            &crash,
+            "--write-expectations",
+        ])
+        .arg(&file)
+        .assert()
+        .code(1);
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.contains("mini.shell.subpath:\n  status: xfail\n"),
+        "{written}"
+    );
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--adapter",
+        &crash,
+        "--expectations",
+        file.to_str().unwrap(),
+        "--strict",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(status_of(&report, "mini.shell.subpath"), "xfail");
+    // The same expectations against a correct implementation: the xfail passes.
+    let (code, report) = run_json(&["--cases", MINI, "--expectations", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "an xpass is only fatal under --strict");
+    assert_eq!(status_of(&report, "mini.shell.subpath"), "xpass");
+    let (code, _) = run_json(&[
+        "--cases",
+        MINI,
+        "--expectations",
+        file.to_str().unwrap(),
+        "--strict",
+    ]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn skip_expectations_are_never_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("e.yaml");
+    std::fs::write(
+        &file,
+        "\"mini.search.*\":\n  status: skip\n  reason: not yet\n  spec: SEARCH-5\n",
+    )
+    .unwrap();
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--adapter",
+        &mutant("crash", "mini.search.*"),
+        "--expectations",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "the crashing cases were not sent");
+    assert_eq!(status_of(&report, "mini.search.file@grep"), "skip");
+}
+
+#[test]
+fn list_filters_by_glob_spec_tool_and_shard() {
+    let out = toolpath()
+        .args(["list", "--cases", MINI, "--format", "json"])
+        .output()
+        .unwrap();
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 6);
+    let out = toolpath()
+        .args([
+            "list", "--cases", MINI, "--tool", "grep", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    let grep: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(grep.as_array().unwrap().len(), 1);
+    toolpath()
+        .args([
+            "list", "--cases", MINI, "--spec", "SHELL-4", "--filter", "mini.*",
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "mini.shell.subpath\ttests/data/mini/shell-subpath.yaml:1\tSHELL-4,SHELL-6",
+        ));
+    let mut union = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let out = toolpath()
+            .args(["list", "--format", "json", "--shard", shard])
+            .output()
+            .unwrap();
+        let part: Value = serde_json::from_slice(&out.stdout).unwrap();
+        union.extend(
+            part.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_str().unwrap().to_owned()),
+        );
+    }
+    let out = toolpath()
+        .args(["list", "--format", "json"])
+        .output()
+        .unwrap();
+    let whole: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut whole: Vec<String> = whole
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    union.sort();
+    whole.sort();
+    assert_eq!(union, whole, "shards partition the suite");
+    toolpath().args(["list", "--shard", "4/3"]).assert().code(2);
+}
+
+#[test]
+fn an_empty_selection_is_a_usage_error() {
+    toolpath()
+        .args(["run", "--filter", "no.such.case"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no case matches"));
+}
+
+#[test]
+fn compare_lists_what_broke_and_what_was_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.json");
+    let bad = dir.path().join("bad.json");
+    toolpath()
+        .args(["run", "--cases", MINI, "--format", "json", "--output"])
+        .arg(&good)
+        .assert()
+        .code(0);
+    toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--adapter",
+            &mutant("pre-change-shell", "*"),
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&bad)
+        .assert()
+        .code(1);
+    toolpath()
+        .arg("compare")
+        .args([&good, &bad])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("mini.shell.subpath"));
+    toolpath()
+        .arg("compare")
+        .args([&bad, &good])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("mini.shell.subpath"));
+    toolpath()
+        .arg("compare")
+        .args([&good, Path::new("/nonexistent.json")])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn several_formats_go_to_their_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, junit, md) = (
+        dir.path().join("r.json"),
+        dir.path().join("r.xml"),
+        dir.path().join("r.md"),
+    );
+    toolpath()
+        .args(["run", "--cases", MINI, "--format", "json", "--output"])
+        .arg(&json)
+        .args(["--format", "junit", "--output"])
+        .arg(&junit)
+        .args(["--format", "markdown", "--output"])
+        .arg(&md)
+        .args(["--format", "human"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("6 passed"));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["summary"]["pass"], 6);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.starts_with("<?xml")
+            && xml.contains("<testsuite")
+            && xml.contains("mini.shell.subpath"),
+        "{xml}"
+    );
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    assert!(markdown.contains("SHELL-4"), "{markdown}");
+    toolpath()
+        .args([
+            "run", "--cases", MINI, "--format", "json", "--format", "junit",
+        ])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn keep_fixtures_leaves_a_failing_workspace_on_disk() {
+    let (_, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--keep-fixtures",
+        "--adapter",
+        &mutant("pre-change-shell", "mini.shell.subpath"),
+    ]);
+    let case = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "mini.shell.subpath")
+        .unwrap();
+    let kept = PathBuf::from(case["fixture"].as_str().expect("kept fixture path"));
+    assert!(kept.join("ws/src/utils").is_dir());
+    std::fs::remove_dir_all(kept).unwrap();
+}
+
+#[test]
+fn permission_cases_are_observed_not_passed_silently() {
+    let (_, report) = run_json(&["--cases", MINI, "--filter", "mini.resolve.permission"]);
+    let status = status_of(&report, "mini.resolve.permission");
+    // As root the case runs as `nobody`; otherwise it runs directly.
+    assert_eq!(status, "pass");
+    let (_, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--filter",
+        "mini.resolve.permission",
+        "--no-unprivileged",
+    ]);
+    // SAFETY: geteuid has no preconditions.
+    let expected = if unsafe { libc::geteuid() } == 0 {
+        "skip"
+    } else {
+        "pass"
+    };
+    assert_eq!(status_of(&report, "mini.resolve.permission"), expected);
+}
+
+#[test]
+fn committed_schemas_match_the_schemas_command() {
+    toolpath()
+        .args(["schemas", "spec", "--check"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn serve_answers_hello_and_calls_and_stops_at_bye() {
+    toolpath()
+        .arg("serve")
+        .write_stdin("{\"type\":\"hello\",\"protocol\":1,\"suite\":\"0\"}\nnot json\n{\"type\":\"bye\"}\n{\"type\":\"hello\",\"protocol\":1,\"suite\":\"0\"}\n")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_match("^\\{\"type\":\"hello\",\"protocol\":1,[^\n]*\n$").unwrap())
+        .stderr(predicate::str::contains("not a protocol message"));
+}
