@@ -11,7 +11,7 @@ use crate::adapter::{Adapter, AdapterConfig, split_command};
 use crate::exit;
 use crate::expectations::{self, Expectations};
 use crate::model::{Case, CaseError};
-use crate::report::{CaseReport, Report, Status};
+use crate::report::{CaseReport, Report};
 use crate::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER};
 use crate::select::Selection;
 use crate::subject::{Reference, Subject};
@@ -160,7 +160,10 @@ pub fn run(request: RunRequest) -> i32 {
     let progress = |report: &CaseReport| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
         if show_progress {
-            eprint!("\r\x1b[2K{}", progress_line(n, total, report));
+            eprint!(
+                "\r\x1b[2K{}",
+                crate::render::human::progress_line(n, total, report)
+            );
             if n == total {
                 eprint!("\r\x1b[2K");
             }
@@ -228,52 +231,14 @@ fn unprivileged_tmpdir(parent: &Path) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-fn progress_line(done: usize, total: usize, last: &CaseReport) -> String {
-    let width = 30;
-    let filled = done * width / total.max(1);
-    format!(
-        "[{}{}] {done}/{total} {}",
-        "#".repeat(filled),
-        " ".repeat(width - filled),
-        last.id
-    )
-}
-
 /// Renders `report` in one format.
 pub fn render(report: &Report, format: Format, color: bool) -> String {
     match format {
         Format::Json => serde_json::to_string_pretty(report).expect("reports serialise") + "\n",
-        Format::Human | Format::Junit | Format::Markdown => plain_summary(report, color),
+        Format::Human => crate::render::human::render(report, color),
+        Format::Junit => crate::render::junit::render(report),
+        Format::Markdown => crate::render::markdown::render(report),
     }
-}
-
-fn plain_summary(report: &Report, _color: bool) -> String {
-    let mut out = String::new();
-    for case in &report.cases {
-        if case.status.is_unexpected(report.strict) {
-            out.push_str(&format!(
-                "{} {}:{} {}\n",
-                case.status.name(),
-                case.file,
-                case.line,
-                case.id
-            ));
-            if let Some(reason) = &case.reason {
-                out.push_str(&format!("  {reason}\n"));
-            }
-            if let Some(diff) = &case.diff {
-                out.push_str(diff);
-            }
-        }
-    }
-    let s = &report.summary;
-    out.push_str(&format!(
-        "{} passed, {} failed, {} skipped\n",
-        s.pass,
-        s.fail + s.adapter_error + s.case_error,
-        s.skip
-    ));
-    out
 }
 
 fn write_reports(report: &Report, formats: &[Format], outputs: &[PathBuf]) -> Result<(), String> {
@@ -406,29 +371,44 @@ fn read_report(path: &Path) -> Result<Report, String> {
         .map_err(|e| format!("{}: not a toolpath JSON report: {e}", path.display()))
 }
 
-/// `toolpath compare OLD NEW`.
+/// `toolpath compare OLD NEW`: exit 1 when something that passed broke.
 pub fn compare(old: &Path, new: &Path) -> i32 {
     let (old, new) = match (read_report(old), read_report(new)) {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
-    let mut broke = false;
-    for case in &new.cases {
-        let before = old.cases.iter().find(|c| c.id == case.id).map(|c| c.status);
-        if before == Some(Status::Pass) && case.status != Status::Pass {
-            broke = true;
-            println!("broke: {} ({})", case.id, case.status.name());
-        } else if before.is_some_and(|b| b != Status::Pass) && case.status == Status::Pass {
-            println!("fixed: {}", case.id);
-        }
+    let comparison = crate::render::compare::compare(&old, &new);
+    print!("{}", crate::render::compare::render(&comparison));
+    if comparison.broke_anything() {
+        exit::UNEXPECTED
+    } else {
+        exit::OK
     }
-    if broke { exit::UNEXPECTED } else { exit::OK }
 }
 
-/// `toolpath certification REPORT...`.
+/// `toolpath certification REPORT...`: the implementation x area table.
 pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
-    let _ = (reports, output);
-    usage("certification tables are not available in this build")
+    if reports.is_empty() {
+        return usage("give at least one JSON report");
+    }
+    let mut loaded = Vec::new();
+    for path in reports {
+        match read_report(path) {
+            Ok(r) => loaded.push(r),
+            Err(e) => return usage(e),
+        }
+    }
+    let table = crate::render::certification::table(&loaded);
+    match output {
+        Some(path) => match std::fs::write(path, table) {
+            Ok(()) => exit::OK,
+            Err(e) => usage(format!("cannot write {}: {e}", path.display())),
+        },
+        None => {
+            print!("{table}");
+            exit::OK
+        }
+    }
 }
 
 /// `toolpath schemas DIR [--check]`.

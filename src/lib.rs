@@ -20,6 +20,7 @@ pub mod fixture;
 pub mod model;
 pub mod protocol;
 pub mod reference;
+pub mod render;
 pub mod report;
 pub mod run;
 pub mod schemas;

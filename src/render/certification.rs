@@ -1,0 +1,176 @@
+//! The cross-implementation table: one row per implementation, one column
+//! per group of requirement areas, for the suite's README or a results page.
+//!
+//! Areas are grouped by what a reader asks about an agent tool ("does it
+//! take file paths in search?"), not by how the spec is sectioned: COMPAT
+//! rules are resolver behaviour seen from old callers, and OUT rules are
+//! about what results and errors echo back.
+//!
+//! A cell counts an instance when it cites at least one requirement of the
+//! group's areas, once however many it cites; an instance citing rules of
+//! two groups counts in both. The total counts each instance once.
+//! Conformance is judged as in the Markdown report: unsupported, skipped
+//! and not-run instances are not applicable, expected failures and adapter
+//! errors count against.
+
+use super::outcome::Tally;
+use super::text;
+use crate::report::{CaseReport, Report};
+
+/// The columns: a heading and the spec areas it covers.
+pub const GROUPS: [(&str, &[&str]); 6] = [
+    ("resolver", &["RES", "COMPAT"]),
+    ("search file paths", &["SEARCH"]),
+    ("shell sub-paths", &["SHELL"]),
+    ("errors", &["ERR", "OUT"]),
+    ("security", &["SEC"]),
+    ("descriptions", &["DESC"]),
+];
+
+/// The table and its legend, rows sorted by implementation name (then
+/// version, language and suite, so equal names still sort the same way
+/// every time).
+pub fn table(reports: &[Report]) -> String {
+    let mut rows: Vec<&Report> = reports.iter().collect();
+    rows.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+
+    let mut out = String::from("| implementation | suite |");
+    let mut rule = String::from("|---|---|");
+    for (heading, _) in GROUPS {
+        out.push_str(&format!(" {heading} |"));
+        rule.push_str("---:|");
+    }
+    out.push_str(" total |\n");
+    rule.push_str("---:|\n");
+    out.push_str(&rule);
+
+    for report in rows {
+        let mut name = text::md_text(&text::implementation(&report.implementation));
+        if report.partial {
+            name.push_str(" **(partial run)**");
+        }
+        out.push_str(&format!("| {name} | {} |", text::md_text(&report.suite)));
+        for (_, areas) in GROUPS {
+            let tally = Tally::of(
+                report
+                    .cases
+                    .iter()
+                    .filter(|c| cites_any(c, areas))
+                    .map(|c| c.status),
+            );
+            out.push_str(&format!(" {} |", cell(&tally)));
+        }
+        let total = Tally::of(report.cases.iter().map(|c| c.status));
+        out.push_str(&format!(" {} |\n", cell(&total)));
+    }
+
+    out.push_str(
+        "\nEach cell is *passed/applicable*: instances citing a requirement of those areas \
+         that passed, out of those that were judged. Unsupported, skipped and not-run \
+         instances are not applicable; expected failures and adapter errors count as not \
+         passed. — means nothing applicable. Areas: resolver = RES, COMPAT; search file \
+         paths = SEARCH; shell sub-paths = SHELL; errors = ERR, OUT; security = SEC; \
+         descriptions = DESC.\n",
+    );
+    out
+}
+
+fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {
+    let imp = &report.implementation;
+    (
+        imp.name.to_lowercase(),
+        imp.name.as_str(),
+        imp.version.as_str(),
+        imp.language.as_str(),
+        report.suite.as_str(),
+    )
+}
+
+fn cites_any(case: &CaseReport, areas: &[&str]) -> bool {
+    case.spec.iter().any(|id| {
+        let area = id.split_once('-').map_or(id.as_str(), |(area, _)| area);
+        areas.contains(&area)
+    })
+}
+
+fn cell(tally: &Tally) -> String {
+    if tally.applicable() == 0 {
+        "—".to_owned()
+    } else {
+        format!("{}/{}", tally.passed, tally.applicable())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::testing::{case, report};
+    use crate::report::Status;
+
+    #[test]
+    fn cells_count_passed_over_applicable() {
+        let r = report(
+            "zeta",
+            vec![
+                case("a", Status::Pass, &["RES-1", "COMPAT-1"]),
+                case("b", Status::Fail, &["COMPAT-2", "SEC-4"]),
+                case("c", Status::Unsupported, &["SHELL-1"]),
+                case("d", Status::Xfail, &["ERR-1"]),
+                case("e", Status::Pass, &["OUT-1"]),
+                case("f", Status::Skip, &["RES-2"]),
+                case("g", Status::Xpass, &[]),
+            ],
+        );
+        let out = table(&[r]);
+        let row = out.lines().nth(2).unwrap();
+        assert_eq!(
+            row,
+            "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | 1/2 | 0/1 | — | 3/5 |"
+        );
+    }
+
+    #[test]
+    fn header_legend_and_row_order() {
+        let mut partial = report("Beta", vec![case("a", Status::Pass, &["DESC-1"])]);
+        partial.partial = true;
+        let reports = [
+            report("gamma", vec![]),
+            partial,
+            report("alpha", vec![case("a", Status::Pass, &["SEARCH-1"])]),
+        ];
+        let out = table(&reports);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| implementation | suite | resolver | search file paths | shell sub-paths | errors | security | descriptions | total |"
+        );
+        assert_eq!(lines[1], "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        assert!(
+            lines[2].starts_with("| alpha 1.2.3 (python) | 0.3.0 | — | 1/1 |"),
+            "{out}"
+        );
+        assert!(
+            lines[3].starts_with("| Beta 1.2.3 (python) **(partial run)** |"),
+            "{out}"
+        );
+        assert!(lines[3].ends_with("| 1/1 | 1/1 |"), "{out}");
+        assert!(lines[4].starts_with("| gamma"), "{out}");
+        assert!(out.contains("\nEach cell is *passed/applicable*"), "{out}");
+        let mut reversed = reports.clone();
+        reversed.reverse();
+        assert_eq!(table(&reversed), out, "order of the input does not matter");
+    }
+
+    #[test]
+    fn groups_cover_every_spec_area() {
+        for requirement in crate::spec::requirements() {
+            assert!(
+                GROUPS
+                    .iter()
+                    .any(|(_, areas)| areas.contains(&requirement.area.as_str())),
+                "{} is in no column",
+                requirement.area
+            );
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Two reports side by side: what a change to an implementation (or to the
+//! suite) fixed and what it broke, for a pull request.
+//!
+//! Instances are matched by id, which is permanent by design, so a renamed
+//! file or a reordered case does not read as a change. Every status is read
+//! under the *new* report's `--strict` setting, so flipping the flag alone
+//! does not show up as a regression.
+
+use std::collections::BTreeMap;
+
+use super::text;
+use crate::report::{CaseReport, Report, Status};
+
+/// One instance whose status differs between the reports (or that is in
+/// only one of them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub id: String,
+    /// Where the case is, from the newer report when it has the instance.
+    pub file: String,
+    pub line: u64,
+    pub old: Option<Status>,
+    pub new: Option<Status>,
+    /// Why the new status (or, for a removed instance, the old one).
+    pub reason: Option<String>,
+    /// The new diff, when the new status has one.
+    pub diff: Option<String>,
+}
+
+/// The differences between two reports, each list sorted by instance id.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Comparison {
+    /// `name version (language)` of each side, for the heading.
+    pub old_label: String,
+    pub new_label: String,
+    /// Was not a pass and now is; or an expected failure that now passes.
+    pub fixed: Vec<Change>,
+    /// Was fine for the run (not unexpected) and now makes it unsuccessful:
+    /// a pass that now fails, errors or crashes, and also a skipped or
+    /// unsupported instance that now runs and fails.
+    pub broke: Vec<Change>,
+    /// Only in the new report.
+    pub added: Vec<Change>,
+    /// Only in the old report.
+    pub removed: Vec<Change>,
+    /// Every other change of status (say, pass to skip, or fail to adapter
+    /// error): worth a look, not a regression.
+    pub changed: Vec<Change>,
+    /// Instances with the same status in both.
+    pub unchanged: usize,
+}
+
+impl Comparison {
+    /// Whether the new report regressed: the exit code of `toolpath compare`.
+    /// New instances that fail do not count; the new report's own exit code
+    /// covers them.
+    pub fn broke_anything(&self) -> bool {
+        !self.broke.is_empty()
+    }
+}
+
+/// Classifies every instance of either report.
+pub fn compare(old: &Report, new: &Report) -> Comparison {
+    let strict = new.strict;
+    let (olds, news) = (index(old), index(new));
+    let mut comparison = Comparison {
+        old_label: text::implementation(&old.implementation),
+        new_label: text::implementation(&new.implementation),
+        ..Comparison::default()
+    };
+
+    for (id, after) in &news {
+        let Some(before) = olds.get(id) else {
+            comparison.added.push(change(None, Some(after)));
+            continue;
+        };
+        let (was, is) = (before.status, after.status);
+        if was == is {
+            comparison.unchanged += 1;
+            continue;
+        }
+        let entry = change(Some(before), Some(after));
+        let fixed = (is == Status::Pass) || (was == Status::Xfail && is == Status::Xpass);
+        if fixed {
+            comparison.fixed.push(entry);
+        } else if !was.is_unexpected(strict) && is.is_unexpected(strict) {
+            comparison.broke.push(entry);
+        } else {
+            comparison.changed.push(entry);
+        }
+    }
+    for (id, before) in &olds {
+        if !news.contains_key(id) {
+            comparison.removed.push(change(Some(before), None));
+        }
+    }
+    comparison
+}
+
+/// The report's instances by id. Ids are unique in a well-formed report;
+/// if not, the first wins.
+fn index(report: &Report) -> BTreeMap<&str, &CaseReport> {
+    let mut map = BTreeMap::new();
+    for case in &report.cases {
+        map.entry(case.id.as_str()).or_insert(case);
+    }
+    map
+}
+
+fn change(old: Option<&CaseReport>, new: Option<&CaseReport>) -> Change {
+    let shown = new.or(old).expect("an instance is in at least one report");
+    Change {
+        id: shown.id.clone(),
+        file: shown.file.clone(),
+        line: shown.line,
+        old: old.map(|c| c.status),
+        new: new.map(|c| c.status),
+        reason: shown.reason.clone(),
+        diff: new.and_then(|c| c.diff.clone()).filter(|d| !d.is_empty()),
+    }
+}
+
+/// Diff lines shown per broken instance: enough to see the first
+/// difference in a pull-request comment.
+const DIFF_LINES: usize = 30;
+
+/// The comparison as Markdown, for a pull-request comment or a terminal.
+/// Broken instances come first, with their diffs; then fixed, added,
+/// removed and changed ones, one line each.
+pub fn render(comparison: &Comparison) -> String {
+    let mut out = String::from("## toolpath compare\n\n");
+    let label = |l: &str| text::md_text(if l.is_empty() { "(unnamed)" } else { l });
+    if comparison.old_label == comparison.new_label {
+        out.push_str(&format!("{}\n\n", label(&comparison.new_label)));
+    } else {
+        out.push_str(&format!(
+            "{} → {}\n\n",
+            label(&comparison.old_label),
+            label(&comparison.new_label)
+        ));
+    }
+
+    if !comparison.broke.is_empty() {
+        out.push_str(&format!("### Broke ({})\n\n", comparison.broke.len()));
+        for change in &comparison.broke {
+            line(&mut out, change);
+            if let Some(diff) = &change.diff {
+                let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+                let mut body = lines.join("\n");
+                if omitted > 0 {
+                    body.push_str(&format!("\n… {omitted} more lines"));
+                }
+                // Indented under its bullet, so the list stays one list.
+                for fenced in text::md_fence("diff", &body).lines() {
+                    out.push_str("  ");
+                    out.push_str(fenced);
+                    out.push('\n');
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for (title, changes) in [
+        ("Fixed", &comparison.fixed),
+        ("New", &comparison.added),
+        ("Removed", &comparison.removed),
+        ("Changed", &comparison.changed),
+    ] {
+        if changes.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("### {title} ({})\n\n", changes.len()));
+        for change in changes {
+            line(&mut out, change);
+        }
+        out.push('\n');
+    }
+
+    let verdict = if comparison.broke_anything() {
+        format!("**{} broke**", comparison.broke.len())
+    } else {
+        "nothing broke".to_owned()
+    };
+    out.push_str(&format!(
+        "{verdict}; {} fixed, {} new, {} removed, {} changed, {} unchanged.\n",
+        comparison.fixed.len(),
+        comparison.added.len(),
+        comparison.removed.len(),
+        comparison.changed.len(),
+        comparison.unchanged
+    ));
+    out
+}
+
+fn line(out: &mut String, change: &Change) {
+    let status = |s: Option<Status>| s.map_or("—", Status::name);
+    let transition = match (change.old, change.new) {
+        (Some(_), Some(_)) => format!("{} → {}", status(change.old), status(change.new)),
+        (None, new) => status(new).to_owned(),
+        (old, None) => format!("was {}", status(old)),
+    };
+    out.push_str(&format!(
+        "- {}: {transition} ({})",
+        text::md_code(&change.id),
+        text::md_code(&format!("{}:{}", change.file, change.line))
+    ));
+    if let Some(reason) = &change.reason {
+        out.push_str(&format!(": {}", text::md_text(reason)));
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::testing::{case, failing, report, with_reason};
+
+    fn ids(changes: &[Change]) -> Vec<&str> {
+        changes.iter().map(|c| c.id.as_str()).collect()
+    }
+
+    fn pair() -> (Report, Report) {
+        let old = report(
+            "fake",
+            vec![
+                case("same", Status::Pass, &[]),
+                failing("fixed", &[]),
+                case("xfixed", Status::Xfail, &[]),
+                case("broke", Status::Pass, &[]),
+                case("crashed", Status::Pass, &[]),
+                case("ran-and-failed", Status::Skip, &[]),
+                case("lost", Status::Pass, &[]),
+                case("gone", Status::Pass, &[]),
+            ],
+        );
+        let new = report(
+            "fake",
+            vec![
+                case("same", Status::Pass, &[]),
+                case("fixed", Status::Pass, &[]),
+                case("xfixed", Status::Xpass, &[]),
+                failing("broke", &[]),
+                with_reason(case("crashed", Status::AdapterError, &[]), "timed out"),
+                failing("ran-and-failed", &[]),
+                case("lost", Status::Skip, &[]),
+                failing("brand-new", &[]),
+            ],
+        );
+        (old, new)
+    }
+
+    #[test]
+    fn classifies_every_kind_of_change() {
+        let (old, new) = pair();
+        let c = compare(&old, &new);
+        assert_eq!(ids(&c.fixed), ["fixed", "xfixed"]);
+        assert_eq!(ids(&c.broke), ["broke", "crashed", "ran-and-failed"]);
+        assert_eq!(ids(&c.added), ["brand-new"]);
+        assert_eq!(ids(&c.removed), ["gone"]);
+        assert_eq!(ids(&c.changed), ["lost"]);
+        assert_eq!(c.unchanged, 1);
+        assert!(c.broke_anything());
+        assert_eq!(c.broke[1].old, Some(Status::Pass));
+        assert_eq!(c.broke[1].new, Some(Status::AdapterError));
+        assert_eq!(c.removed[0].new, None);
+    }
+
+    #[test]
+    fn identical_reports_broke_nothing() {
+        let (old, _) = pair();
+        let c = compare(&old, &old);
+        assert!(!c.broke_anything());
+        assert_eq!(c.unchanged, old.cases.len());
+        assert!(
+            render(&c)
+                .ends_with("nothing broke; 0 fixed, 0 new, 0 removed, 0 changed, 8 unchanged.\n")
+        );
+    }
+
+    #[test]
+    fn strictness_is_read_from_the_new_report() {
+        let old = report("fake", vec![case("x", Status::Xpass, &[])]);
+        let mut new = old.clone();
+        new.strict = true;
+        assert!(
+            !compare(&old, &new).broke_anything(),
+            "same status, only the flag changed"
+        );
+        let mut old_fail = old.clone();
+        old_fail.cases[0].status = Status::Xfail;
+        let c = compare(&old_fail, &new);
+        assert_eq!(
+            ids(&c.fixed),
+            ["x"],
+            "xfail to xpass is a fix even when strict"
+        );
+    }
+
+    #[test]
+    fn rendering_lists_broken_first_with_diffs() {
+        let (old, new) = pair();
+        let out = render(&compare(&old, &new));
+        assert!(out.starts_with("## toolpath compare\n\nfake 1.2.3 (python)\n\n### Broke (3)\n\n- `broke`: pass → fail (`cases/broke.yaml:3`)\n  ```diff\n  --- expected\n"), "{out}");
+        assert!(
+            out.contains("- `crashed`: pass → adapter_error (`cases/crashed.yaml:3`): timed out\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("### Fixed (2)\n\n- `fixed`: fail → pass"),
+            "{out}"
+        );
+        assert!(
+            out.contains("### New (1)\n\n- `brand-new`: fail (`cases/brand-new.yaml:3`)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("### Removed (1)\n\n- `gone`: was pass"),
+            "{out}"
+        );
+        assert!(
+            out.contains("### Changed (1)\n\n- `lost`: pass → skip"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("**3 broke**; 2 fixed, 1 new, 1 removed, 1 changed, 1 unchanged.\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn labels_show_both_sides_when_they_differ() {
+        let old = report("fake", vec![]);
+        let mut new = old.clone();
+        new.implementation.version = "2.0".into();
+        let out = render(&compare(&old, &new));
+        assert!(
+            out.contains("fake 1.2.3 (python) → fake 2.0 (python)\n"),
+            "{out}"
+        );
+    }
+}

@@ -1,0 +1,480 @@
+//! The report a person reads in a terminal after a run.
+//!
+//! It leads with what needs attention: one block per instance that made the
+//! run unsuccessful or surprised it, each opening with `file:line` so an
+//! editor or terminal can jump to the case. Instances that were not judged
+//! are only counted, grouped by reason, because a list of three hundred
+//! identical "needs root" lines hides the one failure that matters.
+//!
+//! The last line is plain (never coloured) and fixed in form,
+//! `N passed, N failed, N skipped`, because CI tooling reads it.
+
+use std::collections::BTreeMap;
+
+use super::outcome::RunOutcome;
+use super::text;
+use crate::report::{CaseReport, Report, Status, Summary};
+
+/// Diff lines shown per instance: diffs are field lists and rarely come near
+/// this; a runaway one should not bury the rest.
+const DIFF_LINES: usize = 200;
+/// Lines of adapter stderr shown: the end is where a crash explains itself.
+const STDERR_LINES: usize = 20;
+
+/// The whole human report. `color` adds ANSI colours; the caller decides
+/// whether the output is a terminal that wants them.
+pub fn render(report: &Report, color: bool) -> String {
+    let paint = Paint(color);
+    let summary = Summary::of(&report.cases);
+    let mut out = String::new();
+
+    header(&mut out, report, &paint);
+    for case in report.cases.iter().filter(|c| is_notable(c.status)) {
+        out.push('\n');
+        block(&mut out, case, report.strict, &paint);
+    }
+    not_judged(&mut out, &report.cases);
+
+    out.push('\n');
+    if report.partial {
+        banner(&mut out, &summary, &paint);
+    }
+    out.push_str(&totals(&summary, report.duration_ms, &paint));
+    out.push('\n');
+    out.push_str(&closing_line(report));
+    out.push('\n');
+    out
+}
+
+/// One line for a terminal progress display, without `\r` or newline: the
+/// caller owns the cursor. Kept short enough not to wrap on an 80-column
+/// terminal, since a wrapped line cannot be redrawn in place.
+pub fn progress_line(done: usize, total: usize, last: &CaseReport) -> String {
+    const WIDTH: usize = 20;
+    let filled = (done.min(total) * WIDTH)
+        .checked_div(total)
+        .unwrap_or(WIDTH);
+    format!(
+        "[{}{}] {done}/{total} {:<13} {}",
+        "=".repeat(filled),
+        " ".repeat(WIDTH - filled),
+        last.status.name(),
+        text::shorten(&text::visible(&last.id), 28),
+    )
+}
+
+/// `N passed, N failed, N skipped`, in the categories of the exit code:
+/// failed counts everything that makes the run unsuccessful (adapter and
+/// case errors too, so a crash cannot read as "0 failed"), skipped
+/// everything not counted (expected failures included), and the three add
+/// up to the number of instances.
+pub fn closing_line(report: &Report) -> String {
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for case in &report.cases {
+        match RunOutcome::of(case.status, report.strict) {
+            RunOutcome::Passed => passed += 1,
+            RunOutcome::Failed | RunOutcome::Errored => failed += 1,
+            RunOutcome::Skipped => skipped += 1,
+        }
+    }
+    format!("{passed} passed, {failed} failed, {skipped} skipped")
+}
+
+/// Statuses that get a block of their own: everything unexpected, and an
+/// unexpected pass even when not strict, since it means an expectations
+/// entry is stale.
+fn is_notable(status: Status) -> bool {
+    matches!(
+        status,
+        Status::Fail | Status::AdapterError | Status::CaseError | Status::Xpass
+    )
+}
+
+fn header(out: &mut String, report: &Report, paint: &Paint) {
+    out.push_str(&paint.bold("toolpath report"));
+    out.push('\n');
+    out.push_str(&format!(
+        "  implementation: {}\n",
+        text::visible(&text::implementation(&report.implementation))
+    ));
+    out.push_str(&format!(
+        "  adapter:        {}\n",
+        text::visible(&text::adapter(report.adapter.as_deref()))
+    ));
+    let strict = if report.strict { ", strict" } else { "" };
+    out.push_str(&format!(
+        "  suite:          {} (protocol {}{strict})\n",
+        text::visible(&report.suite),
+        report.protocol
+    ));
+    if report.partial {
+        out.push_str(&paint.alarm("  PARTIAL RUN: see the end of this report"));
+        out.push('\n');
+    }
+}
+
+fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
+    let label = match case.status {
+        Status::Fail => paint.red("FAIL"),
+        Status::AdapterError => paint.red("ADAPTER ERROR"),
+        Status::CaseError => paint.red("CASE ERROR"),
+        Status::Xpass if strict => paint.red("XPASS (strict)"),
+        Status::Xpass => paint.yellow("XPASS"),
+        other => other.name().to_owned(),
+    };
+    out.push_str(&format!(
+        "{}:{}: {label} {}\n",
+        text::visible(&case.file),
+        case.line,
+        paint.bold(&text::visible(&case.id))
+    ));
+    if !case.spec.is_empty() {
+        out.push_str(&format!(
+            "  spec: {}\n",
+            text::visible(&case.spec.join(", "))
+        ));
+    }
+    if let Some(reason) = &case.reason {
+        out.push_str(&format!("  reason: {}\n", text::visible(reason)));
+    }
+    if let Some(note) = &case.expectation {
+        let mut line = format!("  expected to fail: {}", note.reason);
+        let refs: Vec<&str> = [note.spec.as_deref(), note.issue.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !refs.is_empty() {
+            line.push_str(&format!(" ({})", refs.join("; ")));
+        }
+        if case.status == Status::Xpass {
+            line.push_str(" -- but it passed: remove the entry");
+        }
+        out.push_str(&text::visible(&line));
+        out.push('\n');
+    }
+    if let Some(diff) = case.diff.as_deref().filter(|d| !d.is_empty()) {
+        let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+        for line in lines {
+            out.push_str("    ");
+            out.push_str(&paint.diff_line(&text::visible(line)));
+            out.push('\n');
+        }
+        if omitted > 0 {
+            out.push_str(&format!(
+                "    ... {omitted} more diff lines in the JSON report\n"
+            ));
+        }
+    }
+    if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
+        let (lines, omitted) = text::tail_lines(stderr, STDERR_LINES);
+        if omitted > 0 {
+            out.push_str(&format!(
+                "  adapter stderr (last {} of {} lines):\n",
+                lines.len(),
+                lines.len() + omitted
+            ));
+        } else {
+            out.push_str("  adapter stderr:\n");
+        }
+        for line in lines {
+            out.push_str(&format!("    | {}\n", text::visible(line)));
+        }
+    }
+    if let Some(fixture) = &case.fixture {
+        out.push_str(&format!("  fixture kept at: {}\n", text::visible(fixture)));
+    }
+    if !case.unchecked.is_empty() {
+        out.push_str(&format!(
+            "  not checked (the adapter cannot observe them): {}\n",
+            text::visible(&case.unchecked.join(", "))
+        ));
+    }
+}
+
+/// Skipped, unsupported, not-run and expected-failure instances, counted
+/// per status and reason.
+fn not_judged(out: &mut String, cases: &[CaseReport]) {
+    let mut groups: BTreeMap<(Status, &str), usize> = BTreeMap::new();
+    for case in cases {
+        if !matches!(
+            case.status,
+            Status::Skip | Status::Unsupported | Status::NotRun | Status::Xfail
+        ) {
+            continue;
+        }
+        // An expected failure is explained by its expectations entry, the
+        // rest by the reason the harness gave.
+        let reason = match (&case.expectation, case.status) {
+            (Some(note), Status::Xfail) => note.reason.as_str(),
+            _ => case.reason.as_deref().unwrap_or("(no reason given)"),
+        };
+        *groups.entry((case.status, reason)).or_default() += 1;
+    }
+    if groups.is_empty() {
+        return;
+    }
+    let mut rows: Vec<_> = groups.into_iter().collect();
+    // Status first (the enum's order), then the biggest groups.
+    rows.sort_by(|((s1, r1), n1), ((s2, r2), n2)| s1.cmp(s2).then(n2.cmp(n1)).then(r1.cmp(r2)));
+    out.push_str("\nnot counted as failures:\n");
+    for ((status, reason), count) in rows {
+        out.push_str(&format!(
+            "  {:<12} {count:>4} x {}\n",
+            status.name(),
+            text::visible(reason)
+        ));
+    }
+}
+
+fn totals(summary: &Summary, duration_ms: f64, paint: &Paint) -> String {
+    let count = |n: usize, what: &str, bad: bool| {
+        let part = format!("{n} {what}");
+        if bad && n > 0 { paint.red(&part) } else { part }
+    };
+    let parts = [
+        if summary.pass > 0 {
+            paint.green(&format!("{} passed", summary.pass))
+        } else {
+            format!("{} passed", summary.pass)
+        },
+        count(summary.fail, "failed", true),
+        count(summary.skip, "skipped", false),
+        count(summary.unsupported, "unsupported", false),
+        count(summary.adapter_error, "adapter errors", true),
+        count(summary.case_error, "case errors", true),
+        count(summary.xfail, "xfailed", false),
+        if summary.xpass > 0 {
+            paint.yellow(&format!("{} xpassed", summary.xpass))
+        } else {
+            format!("{} xpassed", summary.xpass)
+        },
+        count(summary.not_run, "not run", true),
+    ];
+    format!(
+        "toolpath: {} in {}",
+        parts.join(", "),
+        text::seconds(duration_ms)
+    )
+}
+
+fn banner(out: &mut String, summary: &Summary, paint: &Paint) {
+    let rule = "!".repeat(72);
+    let lines = [
+        rule.clone(),
+        format!(
+            "!!! PARTIAL RUN: the adapter was given up on; {} of {} instances did not run.",
+            summary.not_run, summary.total
+        ),
+        "!!! These results are incomplete and certify nothing.".to_owned(),
+        rule,
+    ];
+    for line in lines {
+        out.push_str(&paint.alarm(&line));
+        out.push('\n');
+    }
+}
+
+/// ANSI colouring that is a no-op when off, so the layout code is written
+/// once.
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(&self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+    fn bold(&self, text: &str) -> String {
+        self.wrap("1", text)
+    }
+    fn red(&self, text: &str) -> String {
+        self.wrap("31", text)
+    }
+    fn green(&self, text: &str) -> String {
+        self.wrap("32", text)
+    }
+    fn yellow(&self, text: &str) -> String {
+        self.wrap("33", text)
+    }
+    fn alarm(&self, text: &str) -> String {
+        self.wrap("1;31", text)
+    }
+    fn diff_line(&self, line: &str) -> String {
+        if line.starts_with("+++") || line.starts_with("---") {
+            self.bold(line)
+        } else if line.starts_with('+') {
+            self.green(line)
+        } else if line.starts_with('-') {
+            self.red(line)
+        } else if line.starts_with("@@") {
+            self.wrap("36", line)
+        } else {
+            line.to_owned()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::testing::{case, expected, failing, report, with_reason};
+
+    #[test]
+    fn header_names_implementation_adapter_and_suite() {
+        let mut r = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        let out = render(&r, false);
+        assert!(out.contains("implementation: fake 1.2.3 (python)"), "{out}");
+        assert!(out.contains("adapter:        python3 adapter.py"), "{out}");
+        assert!(out.contains("suite:          0.3.0 (protocol 1)"), "{out}");
+        r.adapter = None;
+        assert!(render(&r, false).contains("adapter:        built-in reference"));
+    }
+
+    #[test]
+    fn failing_case_shows_location_spec_and_diff() {
+        let mut bad = failing("search-file@grep", &["SEARCH-5", "RES-7"]);
+        bad.stderr = Some("boot\ntraceback: boom\n".into());
+        bad.fixture = Some("/tmp/toolpath-x".into());
+        bad.unchecked = vec!["parent".into()];
+        let out = render(
+            &report("fake", vec![case("ok", Status::Pass, &[]), bad]),
+            false,
+        );
+        assert!(
+            out.contains("cases/search-file.yaml:3: FAIL search-file@grep\n"),
+            "{out}"
+        );
+        assert!(out.contains("  spec: SEARCH-5, RES-7\n"), "{out}");
+        assert!(
+            out.contains("    -code: not_found\n    +code: permission_denied\n"),
+            "{out}"
+        );
+        assert!(out.contains("    | traceback: boom\n"), "{out}");
+        assert!(out.contains("fixture kept at: /tmp/toolpath-x"), "{out}");
+        assert!(
+            out.contains("(the adapter cannot observe them): parent"),
+            "{out}"
+        );
+        assert!(!out.contains("ok@"), "passing cases get no block: {out}");
+    }
+
+    #[test]
+    fn colour_marks_diff_lines_and_is_off_by_default() {
+        let r = report("fake", vec![failing("a", &[])]);
+        let plain = render(&r, false);
+        assert!(!plain.contains('\x1b'), "{plain}");
+        let coloured = render(&r, true);
+        assert!(
+            coloured.contains("\x1b[32m+code: permission_denied\x1b[0m"),
+            "{coloured}"
+        );
+        assert!(
+            coloured.contains("\x1b[31m-code: not_found\x1b[0m"),
+            "{coloured}"
+        );
+    }
+
+    #[test]
+    fn adapter_text_cannot_reach_the_terminal_raw() {
+        let mut bad = with_reason(case("a", Status::AdapterError, &[]), "crashed");
+        bad.stderr = Some("\x1b[2Jcleared".into());
+        let out = render(&report("fake", vec![bad]), false);
+        assert!(!out.contains('\x1b'), "{out}");
+        assert!(out.contains("ADAPTER ERROR a"), "{out}");
+        assert!(out.contains("reason: crashed"), "{out}");
+    }
+
+    #[test]
+    fn unjudged_instances_are_grouped_by_reason() {
+        let cases = vec![
+            with_reason(case("a", Status::Skip, &[]), "needs root"),
+            with_reason(case("b", Status::Skip, &[]), "needs root"),
+            with_reason(case("c", Status::Unsupported, &[]), "no shell tool"),
+            expected(case("d", Status::Xfail, &[]), "known bug"),
+        ];
+        let out = render(&report("fake", cases), false);
+        assert!(out.contains("  skip            2 x needs root\n"), "{out}");
+        assert!(
+            out.contains("  unsupported     1 x no shell tool\n"),
+            "{out}"
+        );
+        assert!(out.contains("  xfail           1 x known bug\n"), "{out}");
+        assert!(!out.contains("cases/a.yaml"), "{out}");
+    }
+
+    #[test]
+    fn xpass_points_at_the_stale_entry() {
+        let out = render(
+            &report("fake", vec![expected(case("a", Status::Xpass, &[]), "bug")]),
+            false,
+        );
+        assert!(out.contains("XPASS a"), "{out}");
+        assert!(
+            out.contains(
+                "expected to fail: bug (https://example.invalid/issues/7) -- but it passed"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn totals_and_plain_closing_line() {
+        let cases = vec![
+            case("a", Status::Pass, &[]),
+            case("b", Status::Pass, &[]),
+            failing("c", &[]),
+            case("d", Status::AdapterError, &[]),
+            case("e", Status::Skip, &[]),
+            case("f", Status::Xfail, &[]),
+            case("g", Status::Xpass, &[]),
+        ];
+        let mut r = report("fake", cases);
+        let out = render(&r, true);
+        let last = out.lines().last().unwrap();
+        assert_eq!(last, "3 passed, 2 failed, 2 skipped");
+        let plain = render(&r, false);
+        assert!(
+            plain.contains(
+                "toolpath: 2 passed, 1 failed, 1 skipped, 0 unsupported, 1 adapter errors, \
+             0 case errors, 1 xfailed, 1 xpassed, 0 not run in 0.41 s\n"
+            ),
+            "{plain}"
+        );
+        r.strict = true;
+        assert_eq!(closing_line(&r), "2 passed, 3 failed, 2 skipped");
+    }
+
+    #[test]
+    fn partial_run_is_announced_loudly() {
+        let mut r = report(
+            "fake",
+            vec![case("a", Status::Pass, &[]), case("b", Status::NotRun, &[])],
+        );
+        assert!(!render(&r, false).contains("PARTIAL"));
+        r.partial = true;
+        let out = render(&r, false);
+        assert!(out.contains("PARTIAL RUN: see the end"), "{out}");
+        assert!(
+            out.contains(
+                "!!! PARTIAL RUN: the adapter was given up on; 1 of 2 instances did not run."
+            ),
+            "{out}"
+        );
+        assert_eq!(out.lines().last().unwrap(), "1 passed, 0 failed, 1 skipped");
+    }
+
+    #[test]
+    fn progress_line_stays_short_and_handles_edges() {
+        let last = case(&"x".repeat(100), Status::Fail, &[]);
+        let line = progress_line(5, 10, &last);
+        assert!(
+            line.starts_with("[==========          ] 5/10 fail "),
+            "{line}"
+        );
+        assert!(line.chars().count() <= 80, "{line}");
+        assert!(progress_line(0, 0, &last).starts_with("[====================] 0/0"));
+        assert!(progress_line(12, 10, &last).starts_with("[====================] 12/10"));
+    }
+}

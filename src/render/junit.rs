@@ -1,0 +1,360 @@
+//! JUnit XML, for CI systems that show test results natively.
+//!
+//! One `<testsuite>` per tool (`toolpath.grep`, `toolpath.shell`, ...), in
+//! the protocol's tool order. A case written for several tools runs once per
+//! tool, so grouping by tool puts each instance in exactly one suite and
+//! makes "all of grep fails" visible at a glance; the case's area is still
+//! in the `classname`, taken from its file (`cases/search/x.yaml` gives
+//! `search.x`).
+//!
+//! Statuses map onto JUnit's three kinds of non-pass the way the exit code
+//! sees them (see [`RunOutcome`]): a wrong answer is a `<failure>`, a run
+//! that could not judge the case is an `<error>`, and everything not counted
+//! is `<skipped>`, its message starting with the status so an expected
+//! failure cannot pass for a skip. An unexpected pass outside `--strict` is
+//! a passing test with a note in `<system-out>`.
+
+use super::outcome::RunOutcome;
+use super::xml;
+use crate::protocol::Tool;
+use crate::report::{CaseReport, Report, Status};
+
+/// The whole JUnit document.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let all = Counts::of(report.cases.iter(), report.strict);
+    out.push_str(&format!(
+        "<testsuites name=\"toolpath\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
+        all.tests,
+        all.failures,
+        all.errors,
+        all.skipped,
+        seconds(report.duration_ms)
+    ));
+    for tool in Tool::ALL {
+        let cases: Vec<&CaseReport> = report.cases.iter().filter(|c| c.tool == tool).collect();
+        if !cases.is_empty() {
+            suite(&mut out, report, tool, &cases);
+        }
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn suite(out: &mut String, report: &Report, tool: Tool, cases: &[&CaseReport]) {
+    let counts = Counts::of(cases.iter().copied(), report.strict);
+    // Instances run in parallel, so this sum can exceed the run's wall time.
+    let time: f64 = cases.iter().map(|c| c.duration_ms).sum();
+    out.push_str(&format!(
+        "  <testsuite name=\"toolpath.{tool}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
+        counts.tests,
+        counts.failures,
+        counts.errors,
+        counts.skipped,
+        seconds(time)
+    ));
+    // Per suite, because the classic JUnit schema has no properties on
+    // `<testsuites>`.
+    out.push_str("    <properties>\n");
+    let imp = &report.implementation;
+    let properties = [
+        ("implementation", imp.name.clone()),
+        ("implementation.version", imp.version.clone()),
+        ("implementation.language", imp.language.clone()),
+        ("adapter", super::text::adapter(report.adapter.as_deref())),
+        ("suite", report.suite.clone()),
+        ("protocol", report.protocol.to_string()),
+        ("strict", report.strict.to_string()),
+        ("partial", report.partial.to_string()),
+    ];
+    for (name, value) in properties {
+        out.push_str(&format!(
+            "      <property name=\"{name}\" value=\"{}\"/>\n",
+            xml::attr(&value)
+        ));
+    }
+    out.push_str("    </properties>\n");
+    for case in cases {
+        testcase(out, case, report.strict);
+    }
+    out.push_str("  </testsuite>\n");
+}
+
+fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
+    let open = format!(
+        "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\" time=\"{}\"",
+        xml::attr(&case.id),
+        xml::attr(&classname(&case.file)),
+        xml::attr(&case.file),
+        case.line,
+        seconds(case.duration_ms)
+    );
+    let mut body = String::new();
+    let spec = if case.spec.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", case.spec.join(", "))
+    };
+    let expectation = case.expectation.as_ref().map(|n| n.reason.as_str());
+    let mut notes: Vec<String> = Vec::new();
+
+    match (RunOutcome::of(case.status, strict), case.status) {
+        (RunOutcome::Failed, Status::Xpass) => {
+            let message = format!(
+                "xpass: passed, but the expectations file says it fails: {}{spec}",
+                expectation.unwrap_or("(no reason given)")
+            );
+            element(&mut body, "failure", "xpass", &message, None);
+        }
+        (RunOutcome::Failed, status) => {
+            let message = format!("{}{spec}", case.reason.as_deref().unwrap_or("wrong answer"));
+            element(
+                &mut body,
+                "failure",
+                status.name(),
+                &message,
+                case.diff.as_deref(),
+            );
+        }
+        (RunOutcome::Errored, status) => {
+            let message = format!("{}{spec}", case.reason.as_deref().unwrap_or(status.name()));
+            element(
+                &mut body,
+                "error",
+                status.name(),
+                &message,
+                case.diff.as_deref(),
+            );
+        }
+        (RunOutcome::Skipped, status) => {
+            let why = match status {
+                Status::Xfail => expectation.or(case.reason.as_deref()),
+                _ => case.reason.as_deref().or(expectation),
+            };
+            let message = format!("{}: {}", status.name(), why.unwrap_or("(no reason given)"));
+            body.push_str(&format!(
+                "      <skipped message=\"{}\"/>\n",
+                xml::attr(&message)
+            ));
+            // An expected failure's diff still shows whether it fails the
+            // way the entry says.
+            if let Some(diff) = case.diff.as_deref() {
+                notes.push(diff.to_owned());
+            }
+        }
+        (RunOutcome::Passed, Status::Xpass) => notes.push(format!(
+            "xpass: passed, but the expectations file says it fails: {}",
+            expectation.unwrap_or("(no reason given)")
+        )),
+        (RunOutcome::Passed, _) => {}
+    }
+    if let Some(fixture) = &case.fixture {
+        notes.push(format!("fixture kept at: {fixture}"));
+    }
+    if !case.unchecked.is_empty() && case.status != Status::Pass {
+        notes.push(format!(
+            "not checked (the adapter cannot observe them): {}",
+            case.unchecked.join(", ")
+        ));
+    }
+    if !notes.is_empty() {
+        body.push_str(&format!(
+            "      <system-out>{}</system-out>\n",
+            xml::text(&notes.join("\n"))
+        ));
+    }
+    if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.is_empty()) {
+        body.push_str(&format!(
+            "      <system-err>{}</system-err>\n",
+            xml::text(stderr)
+        ));
+    }
+
+    out.push_str(&open);
+    if body.is_empty() {
+        out.push_str("/>\n");
+    } else {
+        out.push_str(">\n");
+        out.push_str(&body);
+        out.push_str("    </testcase>\n");
+    }
+}
+
+fn element(out: &mut String, name: &str, kind: &str, message: &str, text: Option<&str>) {
+    out.push_str(&format!(
+        "      <{name} message=\"{}\" type=\"{}\"",
+        xml::attr(message),
+        xml::attr(kind)
+    ));
+    match text.filter(|t| !t.is_empty()) {
+        Some(text) => out.push_str(&format!(">{}</{name}>\n", xml::text(text))),
+        None => out.push_str("/>\n"),
+    }
+}
+
+/// `cases/search/file-target.yaml` → `search.file-target`: the dotted form
+/// CI viewers split into a package tree.
+fn classname(file: &str) -> String {
+    let file = file.strip_prefix("cases/").unwrap_or(file);
+    let file = file
+        .strip_suffix(".yaml")
+        .or_else(|| file.strip_suffix(".yml"))
+        .unwrap_or(file);
+    file.trim_start_matches('/').replace('/', ".")
+}
+
+fn seconds(ms: f64) -> String {
+    format!("{:.3}", ms.max(0.0) / 1000.0)
+}
+
+#[derive(Default)]
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+impl Counts {
+    fn of<'a>(cases: impl Iterator<Item = &'a CaseReport>, strict: bool) -> Counts {
+        let mut counts = Counts::default();
+        for case in cases {
+            counts.tests += 1;
+            match RunOutcome::of(case.status, strict) {
+                RunOutcome::Passed => {}
+                RunOutcome::Failed => counts.failures += 1,
+                RunOutcome::Errored => counts.errors += 1,
+                RunOutcome::Skipped => counts.skipped += 1,
+            }
+        }
+        counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::testing::{case, expected, failing, report, with_reason};
+
+    fn shell(mut case: CaseReport) -> CaseReport {
+        case.tool = Tool::Shell;
+        case
+    }
+
+    #[test]
+    fn one_suite_per_tool_with_counts_and_properties() {
+        let r = report(
+            "fake",
+            vec![
+                case("a", Status::Pass, &[]),
+                failing("b", &["RES-8"]),
+                shell(with_reason(case("c", Status::Unsupported, &[]), "no shell")),
+                shell(with_reason(case("d", Status::AdapterError, &[]), "crashed")),
+            ],
+        );
+        let out = render(&r);
+        assert!(out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolpath\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\" time=\"0.410\">\n"), "{out}");
+        assert!(out.contains("<testsuite name=\"toolpath.resolve\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.003\">"), "{out}");
+        assert!(out.contains("<testsuite name=\"toolpath.shell\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"1\""), "{out}");
+        assert!(!out.contains("toolpath.grep"), "{out}");
+        assert!(
+            out.contains("<property name=\"implementation\" value=\"fake\"/>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<property name=\"suite\" value=\"0.3.0\"/>"),
+            "{out}"
+        );
+        assert!(out.contains("<testcase name=\"a\" classname=\"a\" file=\"cases/a.yaml\" line=\"3\" time=\"0.002\"/>"), "{out}");
+        assert!(
+            out.contains("<error message=\"crashed\" type=\"adapter_error\"/>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<skipped message=\"unsupported: no shell\"/>"),
+            "{out}"
+        );
+        assert_eq!(out.matches("<testsuite ").count(), 2);
+        assert_eq!(out.matches("</testsuite>").count(), 2);
+    }
+
+    #[test]
+    fn failure_carries_the_diff() {
+        let out = render(&report("fake", vec![failing("b", &["RES-8", "ERR-5"])]));
+        assert!(out.contains(
+            "<failure message=\"wrong answer [RES-8, ERR-5]\" type=\"fail\">--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied\n</failure>"
+        ), "{out}");
+    }
+
+    #[test]
+    fn xpass_fails_only_when_strict() {
+        let mut r = report("fake", vec![expected(case("x", Status::Xpass, &[]), "bug")]);
+        let out = render(&r);
+        assert!(!out.contains("<failure"), "{out}");
+        assert!(out.contains("<system-out>xpass: passed, but the expectations file says it fails: bug</system-out>"), "{out}");
+        r.strict = true;
+        let out = render(&r);
+        assert!(out.contains("<failure message=\"xpass: passed, but the expectations file says it fails: bug\" type=\"xpass\"/>"), "{out}");
+    }
+
+    #[test]
+    fn skipped_message_names_the_status() {
+        let cases = vec![
+            with_reason(case("s", Status::Skip, &[]), "needs root"),
+            with_reason(case("n", Status::NotRun, &[]), "given up"),
+            expected(failing("x", &[]), "known bug"),
+        ];
+        let mut cases = cases;
+        cases[2].status = Status::Xfail;
+        let out = render(&report("fake", cases));
+        assert!(
+            out.contains("<skipped message=\"skip: needs root\"/>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<skipped message=\"not_run: given up\"/>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<skipped message=\"xfail: known bug\"/>\n      <system-out>--- expected"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn everything_from_the_report_is_escaped() {
+        let mut bad = with_reason(case("a<&>\"b", Status::CaseError, &[]), "bad \"x\" <y>\nz");
+        bad.file = "cases/we&ird.yaml".into();
+        bad.stderr = Some("nul\u{0} esc\u{1b}[31m ]]> </system-err>".into());
+        let mut r = report("fa\"ke & co", vec![bad]);
+        r.adapter = Some("sh -c 'a < b'".into());
+        let out = render(&r);
+        assert!(out.contains("name=\"a&lt;&amp;&gt;&quot;b\""), "{out}");
+        assert!(out.contains("classname=\"we&amp;ird\""), "{out}");
+        assert!(
+            out.contains(
+                "<error message=\"bad &quot;x&quot; &lt;y&gt;&#10;z\" type=\"case_error\"/>"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("value=\"fa&quot;ke &amp; co\""), "{out}");
+        assert!(out.contains("value=\"sh -c 'a &lt; b'\""), "{out}");
+        assert!(
+            out.contains(
+                "<system-err>nul\u{2400} esc\u{241b}[31m ]]&gt; &lt;/system-err&gt;</system-err>"
+            ),
+            "{out}"
+        );
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out}");
+    }
+
+    #[test]
+    fn classnames_follow_case_files() {
+        assert_eq!(
+            classname("cases/search/file-target.yaml"),
+            "search.file-target"
+        );
+        assert_eq!(classname("other/x.yml"), "other.x");
+        assert_eq!(classname("/abs/x.yaml"), "abs.x");
+    }
+}

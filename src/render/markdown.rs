@@ -1,0 +1,348 @@
+//! The Markdown certification report: what an implementation's repository
+//! commits, and what a CI job writes to its step summary.
+//!
+//! The output depends on nothing but the report's verdicts: no dates, no
+//! durations, no fixture paths or adapter stderr (which carry temporary
+//! directories and timings). Re-running an unchanged implementation then
+//! gives a byte-identical file, so a diff of the committed file is a diff
+//! of conformance.
+//!
+//! Requirements are judged by [`Conformance`](super::outcome::Conformance),
+//! not by the exit code: an expected failure is a failure to conform here,
+//! however green the run was.
+
+use std::collections::BTreeMap;
+
+use super::outcome::{Conformance, Tally};
+use super::text;
+use crate::report::{CaseReport, Report, Status, Summary};
+use crate::spec::{self, Requirement};
+
+/// Failing instances detailed in full; past this a certification is a
+/// to-do list, and the JSON report has the rest.
+const MAX_DETAILS: usize = 50;
+/// Diff lines per instance, from the top, where the first difference is.
+const DIFF_LINES: usize = 60;
+
+/// The certification report, against the requirements of this build's spec.
+pub fn render(report: &Report) -> String {
+    render_with(report, &spec::requirements())
+}
+
+/// The certification report against the given requirements. Every
+/// requirement gets a row, including those no instance cited, so a filtered
+/// run shows the gaps instead of a short, all-green table.
+pub fn render_with(report: &Report, requirements: &[Requirement]) -> String {
+    let mut out = String::new();
+    let imp = &report.implementation;
+    let title = format!("{} {}", imp.name, imp.version);
+    out.push_str(&format!(
+        "# toolpath certification: {}\n\n",
+        text::md_text(title.trim())
+    ));
+    facts(&mut out, report);
+    if report.partial {
+        let not_run = report
+            .cases
+            .iter()
+            .filter(|c| c.status == Status::NotRun)
+            .count();
+        out.push_str(&format!(
+            "> ⚠️ **PARTIAL RUN**: the adapter was given up on and {not_run} of {} instances did not run. \
+             This report certifies nothing.\n\n",
+            report.cases.len()
+        ));
+    }
+    requirements_table(&mut out, report, requirements);
+    failures(&mut out, report);
+    out
+}
+
+fn facts(out: &mut String, report: &Report) {
+    let summary = Summary::of(&report.cases);
+    let tally = Tally::of(report.cases.iter().map(|c| c.status));
+    let adapter = match &report.adapter {
+        Some(command) => text::md_code(command),
+        None => "built-in reference".to_owned(),
+    };
+    let strict = if report.strict { ", strict" } else { "" };
+    out.push_str(&format!(
+        "- **Implementation:** {}\n",
+        text::md_text(&text::implementation(&report.implementation))
+    ));
+    out.push_str(&format!("- **Adapter:** {adapter}\n"));
+    out.push_str(&format!(
+        "- **Suite:** {} (protocol {}{strict})\n",
+        text::md_text(&report.suite),
+        report.protocol
+    ));
+    out.push_str(&format!(
+        "- **Conformance:** {} of {} applicable instances pass\n",
+        tally.passed,
+        tally.applicable()
+    ));
+    out.push_str(&format!(
+        "- **Instances:** {} passed, {} failed, {} skipped, {} unsupported, {} adapter errors, \
+         {} case errors, {} xfailed, {} xpassed, {} not run ({} in all)\n\n",
+        summary.pass,
+        summary.fail,
+        summary.skip,
+        summary.unsupported,
+        summary.adapter_error,
+        summary.case_error,
+        summary.xfail,
+        summary.xpass,
+        summary.not_run,
+        summary.total
+    ));
+}
+
+fn requirements_table(out: &mut String, report: &Report, requirements: &[Requirement]) {
+    let mut cited: BTreeMap<String, Vec<Status>> =
+        crate::run::by_requirement(report).into_iter().collect();
+    out.push_str("## Requirements\n\n");
+    out.push_str(
+        "| ID | area | requirement | passed | failed | unsupported | skipped | verdict |\n",
+    );
+    out.push_str("|---|---|---|---:|---:|---:|---:|:---:|\n");
+    for requirement in requirements {
+        let statuses = cited.remove(&requirement.id).unwrap_or_default();
+        row(
+            out,
+            &requirement.id,
+            &requirement.area,
+            &text::md_cell(&requirement.summary),
+            Tally::of(statuses),
+        );
+    }
+    // IDs the report cites that this build's spec lacks: a report from
+    // another suite version. Shown, not dropped, so no verdict disappears.
+    for (id, statuses) in cited {
+        let area = id.split_once('-').map_or("", |(area, _)| area).to_owned();
+        row(
+            out,
+            &id,
+            &area,
+            "*(not in this build's spec)*",
+            Tally::of(statuses),
+        );
+    }
+    out.push_str(
+        "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
+         and adapter errors included) · ➖ nothing applicable: no instance ran, or all were \
+         unsupported or skipped\n\n",
+    );
+}
+
+fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
+    let failed = if tally.xfail > 0 {
+        format!("{} ({} xfail)", tally.failed, tally.xfail)
+    } else {
+        tally.failed.to_string()
+    };
+    out.push_str(&format!(
+        "| {} | {} | {summary} | {} | {failed} | {} | {} | {} |\n",
+        text::md_text(id),
+        text::md_text(area),
+        tally.passed,
+        tally.unsupported,
+        tally.skipped,
+        tally.verdict().symbol()
+    ));
+}
+
+fn failures(out: &mut String, report: &Report) {
+    let failing: Vec<&CaseReport> = report
+        .cases
+        .iter()
+        .filter(|c| Conformance::of(c.status) == Conformance::Fails)
+        .collect();
+    if failing.is_empty() {
+        return;
+    }
+    out.push_str(&format!("## Failing instances ({})\n", failing.len()));
+    for case in failing.iter().take(MAX_DETAILS) {
+        detail(out, case);
+    }
+    if failing.len() > MAX_DETAILS {
+        out.push_str(&format!(
+            "\n…and {} more failing instances; the JSON report has them all.\n",
+            failing.len() - MAX_DETAILS
+        ));
+    }
+}
+
+fn detail(out: &mut String, case: &CaseReport) {
+    out.push_str(&format!(
+        "\n### {} ({})\n\n",
+        text::md_code(&case.id),
+        case.status.name()
+    ));
+    out.push_str(&format!(
+        "- **Case:** {}\n",
+        text::md_code(&format!("{}:{}", case.file, case.line))
+    ));
+    if !case.spec.is_empty() {
+        out.push_str(&format!(
+            "- **Spec:** {}\n",
+            text::md_text(&case.spec.join(", "))
+        ));
+    }
+    if let Some(reason) = &case.reason {
+        out.push_str(&format!("- **Reason:** {}\n", text::md_text(reason)));
+    }
+    if let Some(note) = &case.expectation {
+        let mut line = text::md_text(&note.reason);
+        if let Some(issue) = &note.issue {
+            line.push_str(&format!(" ({})", text::md_text(issue)));
+        }
+        out.push_str(&format!("- **Expected to fail:** {line}\n"));
+    }
+    if let Some(diff) = case.diff.as_deref().filter(|d| !d.is_empty()) {
+        let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+        let mut body = lines.join("\n");
+        if omitted > 0 {
+            body.push_str(&format!("\n… {omitted} more lines in the JSON report"));
+        }
+        out.push('\n');
+        out.push_str(&text::md_fence("diff", &body));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::testing::{case, expected, failing, report, with_reason};
+
+    fn reqs() -> Vec<Requirement> {
+        spec::parse_requirements(
+            "- **RES-1** Empty means none. More.\n- **RES-2** Joined `a|b`.\n- **SEC-1** Real paths.\n",
+        )
+    }
+
+    #[test]
+    fn header_has_no_time_and_names_everything() {
+        let r = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        let out = render_with(&r, &reqs());
+        assert!(
+            out.starts_with("# toolpath certification: fake 1.2.3\n\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("- **Adapter:** `python3 adapter.py`\n"),
+            "{out}"
+        );
+        assert!(out.contains("- **Suite:** 0.3.0 (protocol 1)\n"), "{out}");
+        assert!(
+            out.contains("- **Conformance:** 1 of 1 applicable instances pass\n"),
+            "{out}"
+        );
+        assert!(!out.contains("0.41"), "no durations: {out}");
+        let mut other = r.clone();
+        other.duration_ms = 9999.0;
+        other.cases[0].duration_ms = 77.0;
+        other.cases[0].fixture = Some("/tmp/x".into());
+        assert_eq!(render_with(&other, &reqs()), out, "deterministic");
+    }
+
+    #[test]
+    fn one_row_per_requirement_with_verdicts() {
+        let cases = vec![
+            case("a", Status::Pass, &["RES-1"]),
+            case("b", Status::Pass, &["RES-1", "RES-2"]),
+            expected(case("c", Status::Xfail, &["RES-2"]), "bug"),
+            with_reason(case("d", Status::Unsupported, &["RES-2"]), "no"),
+            case("e", Status::Skip, &["SEC-1"]),
+            case("f", Status::Pass, &["OLD-9"]),
+        ];
+        let out = render_with(&report("fake", cases), &reqs());
+        assert!(
+            out.contains("| RES-1 | RES | Empty means none. | 2 | 0 | 0 | 0 | ✅ |\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("| RES-2 | RES | Joined `a\\|b`. | 1 | 1 (1 xfail) | 1 | 0 | ❌ |\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("| SEC-1 | SEC | Real paths. | 0 | 0 | 0 | 1 | ➖ |\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("| OLD-9 | OLD | *(not in this build's spec)* | 1 | 0 | 0 | 0 | ✅ |\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn failing_instances_are_detailed_with_their_diff() {
+        let mut bad = failing("search-x@grep", &["SEARCH-5"]);
+        bad.stderr = Some("secret /tmp/path".into());
+        let out = render_with(
+            &report("fake", vec![bad, case("ok", Status::Pass, &[])]),
+            &reqs(),
+        );
+        assert!(out.contains("## Failing instances (1)\n\n### `search-x@grep` (fail)\n\n- **Case:** `cases/search-x.yaml:3`\n- **Spec:** SEARCH-5\n"), "{out}");
+        assert!(out.contains("```diff\n--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied\n```\n"), "{out}");
+        assert!(
+            !out.contains("/tmp/path"),
+            "stderr is machine-specific: {out}"
+        );
+    }
+
+    #[test]
+    fn long_diffs_and_long_lists_are_cut() {
+        let mut cases = Vec::new();
+        for i in 0..(MAX_DETAILS + 2) {
+            let mut c = failing(&format!("c{i}"), &[]);
+            c.diff = Some((0..100).map(|n| format!("-{n}\n")).collect());
+            cases.push(c);
+        }
+        let out = render_with(&report("fake", cases), &reqs());
+        assert!(
+            out.contains("… 40 more lines in the JSON report\n```"),
+            "{out}"
+        );
+        assert!(out.contains("…and 2 more failing instances"), "{out}");
+        assert_eq!(out.matches("\n### ").count(), MAX_DETAILS);
+    }
+
+    #[test]
+    fn markup_in_report_text_is_neutralised() {
+        let mut bad = with_reason(
+            case("a", Status::AdapterError, &[]),
+            "<img src=x> *boom* | ```",
+        );
+        bad.diff = Some("-```\n+x\n".into());
+        let out = render_with(&report("fa*ke", vec![bad]), &reqs());
+        assert!(
+            out.contains("# toolpath certification: fa\\*ke 1.2.3"),
+            "{out}"
+        );
+        assert!(
+            out.contains("- **Reason:** \\<img src=x\\> \\*boom\\* \\| \\`\\`\\`\n"),
+            "{out}"
+        );
+        assert!(out.contains("````diff\n-```\n+x\n````\n"), "{out}");
+    }
+
+    #[test]
+    fn partial_run_is_flagged() {
+        let mut r = report("fake", vec![case("a", Status::NotRun, &[])]);
+        r.partial = true;
+        let out = render_with(&r, &reqs());
+        assert!(out.contains("> ⚠️ **PARTIAL RUN**: the adapter was given up on and 1 of 1 instances did not run."), "{out}");
+    }
+
+    #[test]
+    fn renders_against_the_embedded_spec() {
+        let out = render(&report("fake", vec![case("a", Status::Pass, &["RES-1"])]));
+        for requirement in spec::requirements() {
+            assert!(
+                out.contains(&format!("| {} |", requirement.id)),
+                "{}",
+                requirement.id
+            );
+        }
+    }
+}

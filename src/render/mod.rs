@@ -1,0 +1,32 @@
+//! Every view of a run, rendered from the canonical [`Report`] alone.
+//!
+//! Each renderer is a pure function from report data to a `String`: the
+//! command line decides where the text goes, tests compare strings, and a
+//! report read back from JSON renders exactly like the one just produced.
+//!
+//! - [`human`]: the terminal report and progress line;
+//! - [`junit`]: JUnit XML for CI test views;
+//! - [`markdown`]: the certification report (deterministic, committable);
+//! - [`compare`]: what changed between two reports;
+//! - [`certification`]: one table across implementations.
+//!
+//! Statuses are read two ways, kept in [`outcome`]: by what they mean for
+//! the run (the exit code's view, used by the human closing line and JUnit)
+//! and by what they say about conformance (used by the Markdown report and
+//! the table).
+//!
+//! [`Report`]: crate::report::Report
+
+pub mod certification;
+pub mod compare;
+pub mod human;
+pub mod junit;
+pub mod markdown;
+pub mod outcome;
+mod text;
+mod xml;
+
+#[cfg(test)]
+mod testing;
+
+pub use outcome::{Conformance, RunOutcome, Tally, Verdict};

@@ -1,0 +1,192 @@
+//! The two questions every renderer asks of a status, answered once.
+//!
+//! *Did the run go as expected?* is what CI acts on: it follows the exit
+//! code, so an expected failure is fine and an unexpected pass is a failure
+//! only under `--strict`. *Does the implementation conform?* is what a
+//! certification shows: an expected failure is still a failure to conform,
+//! and a case that was not judged says nothing either way. Mixing the two
+//! would let an expectations file turn a certification green.
+
+use crate::report::Status;
+
+/// What a status means for the run, in the categories JUnit and the plain
+/// closing line of the human report use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// Judged and as required (pass; an xpass unless strict).
+    Passed,
+    /// A wrong answer that makes the run unsuccessful (fail; a strict xpass).
+    Failed,
+    /// The run could not judge the case (adapter error, case error); also
+    /// unsuccessful, but a different kind of problem to chase.
+    Errored,
+    /// Not counted either way: skipped, unsupported, not run, or an
+    /// expected failure.
+    Skipped,
+}
+
+impl RunOutcome {
+    pub fn of(status: Status, strict: bool) -> RunOutcome {
+        match status {
+            Status::Pass => RunOutcome::Passed,
+            Status::Xpass if strict => RunOutcome::Failed,
+            Status::Xpass => RunOutcome::Passed,
+            Status::Fail => RunOutcome::Failed,
+            Status::AdapterError | Status::CaseError => RunOutcome::Errored,
+            Status::Skip | Status::Unsupported | Status::NotRun | Status::Xfail => {
+                RunOutcome::Skipped
+            }
+        }
+    }
+}
+
+/// What a status says about conformance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conformance {
+    /// The answer met the requirement (pass, xpass).
+    Conforms,
+    /// It did not, or could not be obtained: fail, xfail, and adapter and
+    /// case errors, which a certification must not count as passed.
+    Fails,
+    /// The implementation does not offer what the case needs.
+    Unsupported,
+    /// Not judged on this machine or in this run (skip, not run).
+    NotJudged,
+}
+
+impl Conformance {
+    pub fn of(status: Status) -> Conformance {
+        match status {
+            Status::Pass | Status::Xpass => Conformance::Conforms,
+            Status::Fail | Status::Xfail | Status::AdapterError | Status::CaseError => {
+                Conformance::Fails
+            }
+            Status::Unsupported => Conformance::Unsupported,
+            Status::Skip | Status::NotRun => Conformance::NotJudged,
+        }
+    }
+}
+
+/// Conformance counts over a set of instances.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    /// Of `failed`, how many the expectations file already lists.
+    pub xfail: usize,
+    pub unsupported: usize,
+    pub skipped: usize,
+}
+
+impl Tally {
+    pub fn of(statuses: impl IntoIterator<Item = Status>) -> Tally {
+        let mut tally = Tally::default();
+        for status in statuses {
+            tally.add(status);
+        }
+        tally
+    }
+
+    pub fn add(&mut self, status: Status) {
+        match Conformance::of(status) {
+            Conformance::Conforms => self.passed += 1,
+            Conformance::Fails => self.failed += 1,
+            Conformance::Unsupported => self.unsupported += 1,
+            Conformance::NotJudged => self.skipped += 1,
+        }
+        if status == Status::Xfail {
+            self.xfail += 1;
+        }
+    }
+
+    /// Instances that say something about conformance; unsupported and
+    /// unjudged ones do not, so they neither help nor hurt.
+    pub fn applicable(&self) -> usize {
+        self.passed + self.failed
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if self.failed > 0 {
+            Verdict::Fails
+        } else if self.passed > 0 {
+            Verdict::Conforms
+        } else {
+            Verdict::NotApplicable
+        }
+    }
+}
+
+/// The one-glance answer for a requirement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Conforms,
+    Fails,
+    NotApplicable,
+}
+
+impl Verdict {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Verdict::Conforms => "✅",
+            Verdict::Fails => "❌",
+            Verdict::NotApplicable => "➖",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_outcome_agrees_with_the_exit_code() {
+        for strict in [false, true] {
+            for status in Status::ALL {
+                let unsuccessful = matches!(
+                    RunOutcome::of(status, strict),
+                    RunOutcome::Failed | RunOutcome::Errored
+                );
+                assert_eq!(
+                    unsuccessful,
+                    status.is_unexpected(strict),
+                    "{status:?} strict={strict}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn expected_failures_do_not_conform() {
+        assert_eq!(Conformance::of(Status::Xfail), Conformance::Fails);
+        assert_eq!(RunOutcome::of(Status::Xfail, true), RunOutcome::Skipped);
+    }
+
+    #[test]
+    fn tally_and_verdict() {
+        let t = Tally::of([
+            Status::Pass,
+            Status::Xfail,
+            Status::Skip,
+            Status::Unsupported,
+            Status::NotRun,
+        ]);
+        assert_eq!(
+            t,
+            Tally {
+                passed: 1,
+                failed: 1,
+                xfail: 1,
+                unsupported: 1,
+                skipped: 2
+            }
+        );
+        assert_eq!(t.applicable(), 2);
+        assert_eq!(t.verdict(), Verdict::Fails);
+        assert_eq!(
+            Tally::of([Status::Pass, Status::Xpass]).verdict(),
+            Verdict::Conforms
+        );
+        assert_eq!(Tally::of([Status::Skip]).verdict(), Verdict::NotApplicable);
+        assert_eq!(Tally::default().verdict(), Verdict::NotApplicable);
+    }
+}
