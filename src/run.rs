@@ -6,8 +6,8 @@
 //! each with its own subject (for an adapter: its own process).
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -69,23 +69,35 @@ pub fn run(
     config: &RunConfig,
 ) -> Result<Report, AdapterFailure> {
     let started = Instant::now();
-    let first = make()?;
-    let hello = first.hello().clone();
     let next = AtomicUsize::new(0);
     let gave_up = AtomicBool::new(false);
     let results: Mutex<Vec<Option<CaseReport>>> = Mutex::new(vec![None; instances.len()]);
-    let first = Mutex::new(Some(first));
+    let hello: OnceLock<AdapterHello> = OnceLock::new();
+    let start_failure: Mutex<Option<AdapterFailure>> = Mutex::new(None);
     let jobs = config.jobs.max(1).min(instances.len().max(1));
 
+    // Every worker starts its own subject at once, so slow start-ups overlap
+    // and are paid once per worker, never once per case.
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| {
+                let subject = match make() {
+                    Ok(subject) => subject,
+                    Err(failure) => {
+                        start_failure
+                            .lock()
+                            .expect("start failure")
+                            .get_or_insert(failure);
+                        return;
+                    }
+                };
+                let own_hello = subject.hello().clone();
+                let _ = hello.set(own_hello.clone());
                 let mut worker = Worker {
-                    subject: first.lock().expect("first subject").take(),
+                    subject,
                     unprivileged: None,
-                    hello: &hello,
+                    hello: own_hello,
                     config,
-                    make,
                 };
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
@@ -113,6 +125,12 @@ pub fn run(
         }
     });
 
+    let Some(hello) = hello.into_inner() else {
+        return Err(start_failure
+            .into_inner()
+            .expect("start failure")
+            .expect("no worker started"));
+    };
     let cases: Vec<CaseReport> = results
         .into_inner()
         .expect("results")
@@ -159,11 +177,10 @@ fn not_run(instance: &Instance, reason: &str) -> CaseReport {
 }
 
 struct Worker<'a, 'b> {
-    subject: Option<Box<dyn Subject + Send>>,
+    subject: Box<dyn Subject + Send>,
     unprivileged: Option<Result<Adapter, String>>,
-    hello: &'a AdapterHello,
+    hello: AdapterHello,
     config: &'a RunConfig<'b>,
-    make: &'a SubjectFactory<'a>,
 }
 
 /// Where a runnable instance is sent.
@@ -200,7 +217,7 @@ impl Worker<'_, '_> {
     /// observe are `skip`, with the reason, never passed silently.
     fn route(&mut self, instance: &Instance) -> Result<Route, Refusal> {
         let case = instance.case;
-        let hello = self.hello;
+        let hello = &self.hello;
         if !hello.tools.contains(&instance.tool) {
             return Err((
                 Status::Unsupported,
@@ -331,11 +348,7 @@ impl Worker<'_, '_> {
                 let expect = expand_expect(&case.expect, &built.vars);
                 let unobservable = &self.hello.unobservable;
                 let comparison = compare(&expect, &result, unobservable, &built.vars);
-                let stderr = self
-                    .subject
-                    .as_ref()
-                    .map(|s| s.stderr_tail())
-                    .filter(|s| !s.is_empty());
+                let stderr = Some(self.subject.stderr_tail()).filter(|s| !s.is_empty());
                 self.judge(instance, comparison, stderr)
             }
         };
@@ -366,10 +379,7 @@ impl Worker<'_, '_> {
     }
 
     fn send(&mut self, call: &Call) -> Result<crate::protocol::ToolResult, AdapterFailure> {
-        if self.subject.is_none() {
-            self.subject = Some((self.make)()?);
-        }
-        self.subject.as_mut().expect("subject").call(call)
+        self.subject.call(call)
     }
 
     fn send_unprivileged(
