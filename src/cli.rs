@@ -442,3 +442,39 @@ pub fn schemas(dir: &Path, check: bool) -> i32 {
         exit::UNEXPECTED
     }
 }
+
+/// `toolpath export DIR`.
+pub fn export(dir: &Path) -> i32 {
+    let files = crate::export::suite_files();
+    match crate::export::write_all(dir, &files) {
+        Ok(()) => {
+            eprintln!(
+                "toolpath: wrote suite {} ({} files) to {}",
+                crate::SUITE_VERSION,
+                files.len(),
+                dir.display()
+            );
+            exit::OK
+        }
+        Err(e) => usage(e),
+    }
+}
+
+/// `toolpath new-adapter --lang LANG DIR`.
+pub fn new_adapter(lang: crate::export::Lang, dir: &Path) -> i32 {
+    let (files, command) = crate::export::skeleton(lang);
+    match crate::export::write_all(dir, &files) {
+        Ok(()) => {
+            println!(
+                "Wrote a skeleton adapter to {}. Run the suite against it:",
+                dir.display()
+            );
+            println!(
+                "  cd {} && toolpath run --adapter '{command}'",
+                dir.display()
+            );
+            exit::OK
+        }
+        Err(e) => usage(e),
+    }
+}

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod compare;
 pub mod exit;
 pub mod expectations;
+pub mod export;
 pub mod fixture;
 pub mod model;
 pub mod protocol;

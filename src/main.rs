@@ -47,6 +47,14 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
     },
+    /// Write the embedded suite (cases, spec, protocol, schemas, VERSION) into DIR, for ports that do not use Rust.
+    Export { dir: PathBuf },
+    /// Write a skeleton adapter into DIR that runs against the suite at once.
+    NewAdapter {
+        #[arg(long, value_enum)]
+        lang: toolpath::export::Lang,
+        dir: PathBuf,
+    },
     /// Write the JSON Schemas (case, protocol messages, report, expectations) into DIR, or check them.
     Schemas {
         dir: PathBuf,
@@ -209,6 +217,8 @@ fn main() -> ExitCode {
             cli::certification(&reports, output.as_deref())
         }
         Command::Schemas { dir, check } => cli::schemas(&dir, check),
+        Command::Export { dir } => cli::export(&dir),
+        Command::NewAdapter { lang, dir } => cli::new_adapter(lang, &dir),
     };
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

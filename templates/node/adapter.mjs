@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// A toolpath adapter skeleton (protocol 1), written by `toolpath new-adapter`.
+//
+// Run the suite against it at once:
+//
+//     toolpath run --adapter 'node adapter.mjs'
+//
+// It answers every case already. `resolve` is wired to a first, naive
+// version (it folds the path but checks nothing), so some cases pass and the
+// rest fail with a diff that shows what is missing. Replace each TODO with a
+// call into your own tool, then keep `expectations.yaml` for what still fails:
+//
+//     toolpath run --adapter 'node adapter.mjs' --write-expectations expectations.yaml
+//
+// The protocol and the spec come with toolpath: `toolpath export DIR` writes
+// them (spec/protocol.md, spec/README.md). stdout carries protocol lines
+// only; if your library logs to stdout, send those logs to stderr first.
+
+import fs from 'node:fs';
+import readline from 'node:readline';
+
+// TODO: name your implementation.
+const IMPLEMENTATION = { name: 'my-agent-tools', version: '0.0.0', language: 'typescript' };
+// TODO: list only the tools you implement; cases for others are reported
+// "unsupported" and never sent.
+const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell'];
+// Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
+const FEATURES = ['symlinks'];
+
+class NotImplemented extends Error {}
+
+/** Joins `path` onto `base` and folds `.`, `..` and `//` textually (spec RES-2, RES-3). */
+function lexical(base, path) {
+  const parts = [];
+  for (const segment of (path.startsWith('/') ? path : `${base}/${path}`).split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') parts.pop();
+    else parts.push(segment);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/** The shared resolver. TODO: call your own; this one checks nothing. */
+function resolve(workspace, params) {
+  if (!params.path) return { outcome: 'ok', kind: 'all-workspaces' };
+  const resolved = lexical(workspace.target, params.path);
+  // TODO: containment on real paths (SEC-1..3), then not_found /
+  // permission_denied (RES-8, RES-9) and unsupported_file_type (RES-10).
+  const isDir = fs.existsSync(resolved) && fs.statSync(resolved).isDirectory();
+  return { outcome: 'ok', kind: isDir ? 'directory' : 'file', path: resolved };
+}
+
+function grep(_workspace, _params) {
+  // TODO: run your grep tool on params.pattern, params.dir_path, params.include
+  // and translate: kind, path, matches [{path, line, text}], notes.
+  throw new NotImplemented('grep');
+}
+
+function shell(_workspace, _params) {
+  // TODO: run your shell tool with params.command (the suite sends "pwd") in
+  // params.dir_path; answer {outcome: 'ok', cwd}.
+  throw new NotImplemented('shell');
+}
+
+const HANDLERS = { resolve, grep, ripgrep: grep, shell };
+
+function answer(call) {
+  try {
+    return HANDLERS[call.tool](call.workspace, call.params);
+  } catch (err) {
+    // Honest: a declared tool that is not written yet fails its cases; a bug
+    // in the adapter fails its case and says why, and the loop goes on.
+    const message = err instanceof NotImplemented ? `TODO: ${err.message} is not implemented` : `adapter bug: ${err}`;
+    if (!(err instanceof NotImplemented)) console.error(err);
+    return { outcome: 'error', error: { code: 'invalid_params', message } };
+  }
+}
+
+const input = readline.createInterface({ input: process.stdin });
+for await (const line of input) {
+  const message = JSON.parse(line);
+  let reply;
+  if (message.type === 'hello') {
+    reply = { type: 'hello', protocol: 1, implementation: IMPLEMENTATION, tools: TOOLS, features: FEATURES };
+  } else if (message.type === 'call') {
+    reply = { type: 'result', seq: message.seq, ...answer(message) };
+  } else {
+    break; // bye
+  }
+  process.stdout.write(`${JSON.stringify(reply)}\n`);
+}

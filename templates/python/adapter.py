@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A toolpath adapter skeleton (protocol 1), written by `toolpath new-adapter`.
+
+Run the suite against it at once:
+
+    toolpath run --adapter 'python3 adapter.py'
+
+It answers every case already. `resolve` is wired to a first, naive version
+(it folds the path but checks nothing), so some cases pass and the rest fail
+with a diff that shows what is missing. Replace each TODO with a call into
+your own tool, then keep `expectations.yaml` for what still fails:
+
+    toolpath run --adapter 'python3 adapter.py' --write-expectations expectations.yaml
+
+The protocol and the spec come with toolpath: `toolpath export DIR` writes
+them (spec/protocol.md, spec/README.md). stdout carries protocol lines only;
+log to stderr.
+"""
+
+import json
+import os
+import sys
+import traceback
+
+# TODO: name your implementation.
+IMPLEMENTATION = {"name": "my-agent-tools", "version": "0.0.0", "language": "python"}
+# TODO: list only the tools you implement; cases for others are reported
+# "unsupported" and never sent.
+TOOLS = ["resolve", "grep", "ripgrep", "shell"]
+# Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
+FEATURES = ["symlinks"]
+
+
+def lexical(base, path):
+    """Joins `path` onto `base` and folds `.`, `..` and `//` textually (spec RES-2, RES-3)."""
+    parts = []
+    for segment in (path if path.startswith("/") else base + "/" + path).split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if parts:
+                parts.pop()
+        else:
+            parts.append(segment)
+    return "/" + "/".join(parts)
+
+
+def resolve(workspace, params):
+    """The shared resolver. TODO: call your own; this one checks nothing."""
+    path = params.get("path")
+    if not path:
+        return {"outcome": "ok", "kind": "all-workspaces"}
+    resolved = lexical(workspace["target"], path)
+    # TODO: containment on real paths (SEC-1..3), then not_found /
+    # permission_denied (RES-8, RES-9) and unsupported_file_type (RES-10).
+    kind = "directory" if os.path.isdir(resolved) else "file"
+    return {"outcome": "ok", "kind": kind, "path": resolved}
+
+
+def grep(workspace, params):
+    # TODO: run your grep tool on params["pattern"], params.get("dir_path"),
+    # params.get("include") and translate: kind, path, matches
+    # [{"path", "line", "text"}], notes (["include_ignored"] or []).
+    raise NotImplementedError("grep")
+
+
+def shell(workspace, params):
+    # TODO: run your shell tool with params["command"] (the suite sends "pwd")
+    # in params.get("dir_path"); answer {"outcome": "ok", "cwd": ...}.
+    raise NotImplementedError("shell")
+
+
+HANDLERS = {"resolve": resolve, "grep": grep, "ripgrep": grep, "shell": shell}
+
+
+def answer(call):
+    try:
+        return HANDLERS[call["tool"]](call["workspace"], call["params"])
+    except NotImplementedError as missing:
+        # Honest: a declared tool that is not written yet fails its cases.
+        message = f"TODO: {missing} is not implemented"
+    except Exception as bug:  # keep the loop alive; the case fails and says why
+        traceback.print_exc(file=sys.stderr)
+        message = f"adapter bug: {bug!r}"
+    return {"outcome": "error", "error": {"code": "invalid_params", "message": message}}
+
+
+def main():
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            reply = {"type": "hello", "protocol": 1, "implementation": IMPLEMENTATION,
+                     "tools": TOOLS, "features": FEATURES}
+        elif message["type"] == "call":
+            reply = {"type": "result", "seq": message["seq"], **answer(message)}
+        else:  # bye
+            return
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
