@@ -208,7 +208,7 @@ pub fn run(request: RunRequest) -> i32 {
             "toolpath: expectations that match no selected case: {}",
             unused.join(", ")
         );
-        if request.strict && code == exit::OK && request.selection.shard.is_none() {
+        if request.strict && code == exit::OK && request.selection.is_everything() {
             code = exit::UNEXPECTED;
         }
     }

@@ -57,6 +57,16 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// Whether nothing is filtered out: only then can an expectations entry
+    /// that matches no instance be called stale.
+    pub fn is_everything(&self) -> bool {
+        self.ids.is_empty()
+            && self.specs.is_empty()
+            && self.tags.is_empty()
+            && self.tools.is_empty()
+            && self.shard.is_none()
+    }
+
     pub fn instances<'a>(&self, cases: &'a [Case]) -> Vec<Instance<'a>> {
         cases
             .iter()
