@@ -12,6 +12,12 @@ use crate::protocol::{ErrorCode, Outcome, ToolResult, Workspace};
 /// Validates the parameters and the directory, then runs the command there.
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     let result = params::required(params, "command").and_then(|command| {
+        if command.contains('\0') {
+            return Err(ToolError::new(
+                ErrorCode::InvalidParams,
+                "command contains a NUL byte, which no shell can run",
+            ));
+        }
         let dir = params::path(params, &["dir_path", "directory"])?;
         let cwd = directory(workspace, dir.as_deref())?;
         execute(&command, &cwd)
@@ -86,15 +92,10 @@ fn execute(command: &str, cwd: &str) -> Result<ToolResult, ToolError> {
         .stdin(Stdio::null())
         .output()
         .map_err(|err| {
-            if Path::new(cwd).is_dir() {
-                ToolError::new(
-                    ErrorCode::NotFound,
-                    format!("could not start sh in {cwd}: {err}"),
-                )
-            } else {
-                // The directory went away or changed since validation.
-                resolve::io_error(cwd, &err)
-            }
+            // A directory that exists but cannot be entered is EACCES here
+            // (ERR-5); one that went away since validation is ENOENT.
+            let code = resolve::io_error(cwd, &err).code;
+            ToolError::new(code, format!("could not run the command in {cwd}: {err}"))
         })?;
     Ok(ToolResult {
         outcome: Some(Outcome::Ok),

@@ -1,0 +1,132 @@
+"""Tool dispatch: one protocol ``call`` in, one ``result`` body out.
+
+This module knows the suite's tool and parameter names (spec/protocol.md) and
+turns each tool's answer or ``ToolError`` into the fields of a ``result``
+message. It does no I/O on the protocol stream; ``adapter.py`` does.
+"""
+
+from typing import Any, Dict, Mapping
+
+from . import search, shell
+from .errors import ToolError, invalid
+from .params import optional_path
+from .resolve import FILE, Workspace, parent, resolve_target
+
+TOOLS = ("resolve", "grep", "ripgrep", "shell")
+
+SEARCH_PATH_DESCRIPTION = (
+    "Optional: the path to search within. It can be a directory (searched "
+    "recursively) or a single file (only that file is searched). Accepts an "
+    "absolute path or a path relative to the target directory. If omitted, "
+    "all workspace directories are searched."
+)
+
+SHELL_DIR_DESCRIPTION = (
+    "(OPTIONAL) Directory to run the command in. Provide a workspace "
+    "directory name (e.g., \"packages\"), a relative path (e.g., "
+    "\"src/utils\"), or an absolute path within the workspace. If omitted, "
+    "the command runs in the target directory."
+)
+
+
+def _search_schema(path_param: str, alias: str) -> Dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "pattern": {
+                "type": "string",
+                "description": "The regular expression to search for in file contents.",
+            },
+            path_param: {"type": "string", "description": SEARCH_PATH_DESCRIPTION},
+            alias: {
+                "type": "string",
+                "description": f"Alias of '{path_param}'. " + SEARCH_PATH_DESCRIPTION,
+            },
+            "include": {
+                "type": "string",
+                "description": (
+                    "Optional: a glob for file base names to search (e.g. "
+                    "\"*.ts\" or \"*.{ts,js}\"). Ignored, with a note, when "
+                    "the path is a file."
+                ),
+            },
+        },
+        "required": ["pattern"],
+    }
+
+
+SCHEMAS: Dict[str, Any] = {
+    "grep": _search_schema("dir_path", "path"),
+    "ripgrep": _search_schema("dir_path", "path"),
+    "shell": {
+        "type": "object",
+        "properties": {
+            "command": {
+                "type": "string",
+                "description": "The command to run with `sh -c`.",
+            },
+            "dir_path": {"type": "string", "description": SHELL_DIR_DESCRIPTION},
+            "directory": {
+                "type": "string",
+                "description": "Legacy alias of 'dir_path'. " + SHELL_DIR_DESCRIPTION,
+            },
+        },
+        "required": ["command"],
+    },
+}
+
+
+def _resolve_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    given = optional_path(params, "path")
+    target = resolve_target(workspace, given)
+    body: Dict[str, Any] = {"outcome": "ok", "kind": target.kind}
+    if target.path is not None:
+        body["path"] = target.path
+    if target.kind == FILE:
+        body["parent"] = target.parent
+    return body
+
+
+def _search_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    result = search.run(workspace, params)
+    body: Dict[str, Any] = {"outcome": "ok", "kind": result.kind}
+    if result.path is not None:
+        body["path"] = result.path
+    if result.kind == FILE:
+        body["parent"] = parent(result.path)
+    body["matches"] = [{"path": m.path, "line": m.line, "text": m.text} for m in result.matches]
+    body["notes"] = list(result.notes)
+    body["description"] = result.description
+    return body
+
+
+def _shell_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    result = shell.run(workspace, params)
+    return {
+        "outcome": "ok",
+        "cwd": result.cwd,
+        "output": result.output,
+        "description": result.description,
+    }
+
+
+_DISPATCH = {
+    "resolve": _resolve_tool,
+    "grep": _search_tool,
+    "ripgrep": _search_tool,
+    "shell": _shell_tool,
+}
+
+
+def call(tool: str, workspace: Mapping[str, Any], params: Any) -> Dict[str, Any]:
+    """Answer one call; the returned dict lacks only ``type`` and ``seq``."""
+    handler = _DISPATCH.get(tool)
+    if handler is None:
+        return {"outcome": "unsupported", "reason": f"unknown tool {tool!r}"}
+    try:
+        if not isinstance(params, Mapping):
+            raise invalid("params must be an object")
+        ws = Workspace(workspace["roots"], workspace["target"])
+        return handler(ws, params)
+    except ToolError as err:
+        return {"outcome": "error", "error": {"code": err.code, "message": err.message}}
