@@ -180,12 +180,11 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
     };
     let at = |p: &FixturePath| root.join(p.as_str());
 
-    for path in fixture
-        .roots
-        .iter()
-        .chain(&fixture.dirs)
-        .chain(std::iter::once(&fixture.target))
-    {
+    // A root or target that is one of the fixture's symbolic links (a root
+    // reached through a link, SEC-1) is created by that link, later.
+    let is_link = |path: &FixturePath| fixture.symlinks.iter().any(|(link, _)| link == path);
+    let workspace_dirs = fixture.roots.iter().chain(std::iter::once(&fixture.target));
+    for path in workspace_dirs.filter(|p| !is_link(p)).chain(&fixture.dirs) {
         ensure_dir(&root, path)?;
     }
     for (path, bytes) in &fixture.files {
