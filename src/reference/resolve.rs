@@ -90,19 +90,20 @@ pub fn join(dir: &str, name: &str) -> String {
 ///   link `ws/out -> ../outside/x` with no `outside` has the real path
 ///   `{tmp}/outside/x`, which is outside the workspace (SEC-6).
 /// - **A loop**: once more than 40 links have been followed (where `stat`
-///   gives `ELOOP`), the result is the real path of the deepest ancestor of
-///   `p` that resolved, followed by the remaining components of `p` as
-///   written. A loop thus stays where it was found: `ws/loop -> loop` has the
-///   real path `{ws}/loop`, inside the workspace, and is then `not_found`
-///   (RES-8); a loop that wanders outside still answers for the place it was
-///   entered from.
+///   gives `ELOOP`), there is no real path. The result is
+///   [`RealPath::Loop`] with the location of every link met on the way (the
+///   real path of the directory holding it, plus its name), and the path is
+///   inside only if all of them are ([`RealPath::is_inside`]). So
+///   `ws/loop -> loop` is inside and then `not_found` (RES-8), while a link
+///   into a loop outside the workspace is `outside_workspace`, like any other
+///   link that leads out (SEC-5), and reveals nothing about what is there.
 ///
 /// Every other component is an existing entry that is not a link and is
 /// simply appended.
-/// The result is absolute and contains no `.`, `..` or symbolic link in the
-/// part that exists. For an existing path without loops it equals
+/// A resolved result is absolute and contains no `.`, `..` or symbolic link
+/// in the part that exists. For an existing path without loops it equals
 /// `realpath(3)`.
-pub fn real_path(p: &Path) -> PathBuf {
+pub fn real_path(p: &Path) -> RealPath {
     let mut components: Vec<OsString> = Vec::new();
     for c in p.components() {
         match c {
@@ -115,7 +116,7 @@ pub fn real_path(p: &Path) -> PathBuf {
     }
 
     let mut real = PathBuf::from("/");
-    let mut links = 0;
+    let mut links_met: Vec<PathBuf> = Vec::new();
     for (i, name) in components.iter().enumerate() {
         // Resolve this one component, expanding links as they come.
         let mut pending: Vec<OsString> = vec![name.clone()]; // a stack, next on top
@@ -128,12 +129,18 @@ pub fn real_path(p: &Path) -> PathBuf {
             let candidate = here.join(&next);
             match fs::symlink_metadata(&candidate) {
                 Ok(meta) if meta.file_type().is_symlink() => {
-                    links += 1;
-                    let target = match fs::read_link(&candidate) {
-                        Ok(target) if links <= MAX_LINKS => target,
-                        // A loop (or a link that vanished meanwhile): the
-                        // deepest ancestor that resolved, plus the rest of `p`.
-                        _ => return normalise(real, components[i..].iter()),
+                    links_met.push(candidate.clone());
+                    if links_met.len() > MAX_LINKS {
+                        links_met.sort();
+                        links_met.dedup();
+                        return RealPath::Loop { links: links_met };
+                    }
+                    let Ok(target) = fs::read_link(&candidate) else {
+                        // The link vanished meanwhile: as if it were missing.
+                        let rest = std::iter::once(&next)
+                            .chain(pending.iter().rev())
+                            .chain(components[i + 1..].iter());
+                        return RealPath::Resolved(normalise(here, rest));
                     };
                     if target.is_absolute() {
                         here = PathBuf::from("/");
@@ -150,13 +157,34 @@ pub fn real_path(p: &Path) -> PathBuf {
                     let rest = std::iter::once(&next)
                         .chain(pending.iter().rev())
                         .chain(components[i + 1..].iter());
-                    return normalise(here, rest);
+                    return RealPath::Resolved(normalise(here, rest));
                 }
             }
         }
         real = here;
     }
-    real
+    RealPath::Resolved(real)
+}
+
+/// What [`real_path`] found (spec SEC-1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RealPath {
+    /// The real path.
+    Resolved(PathBuf),
+    /// Resolution ran into a symbolic link loop; these are the locations of
+    /// the links met on the way, sorted.
+    Loop { links: Vec<PathBuf> },
+}
+
+impl RealPath {
+    /// Containment (SEC-2): a resolved path must lie in a root; a loop is
+    /// inside only if every link it passed through lies in a root.
+    pub fn is_inside(&self, real_roots: &[PathBuf]) -> bool {
+        match self {
+            RealPath::Resolved(real) => is_inside(real, real_roots),
+            RealPath::Loop { links } => links.iter().all(|link| is_inside(link, real_roots)),
+        }
+    }
 }
 
 /// A link target's component: names and `..` matter, `/` and `.` do not.
@@ -247,9 +275,14 @@ pub fn locate(workspace: &Workspace, lexical: &str) -> Result<Found, ToolError> 
     let real_roots: Vec<PathBuf> = workspace
         .roots
         .iter()
-        .map(|r| real_path(Path::new(r)))
+        .map(|r| match real_path(Path::new(r)) {
+            RealPath::Resolved(real) => real,
+            // A root is a directory the harness built; a looping one
+            // contains nothing but itself.
+            RealPath::Loop { .. } => PathBuf::from(r),
+        })
         .collect();
-    if !is_inside(&real_path(Path::new(lexical)), &real_roots) {
+    if !real_path(Path::new(lexical)).is_inside(&real_roots) {
         return Err(ToolError::new(
             ErrorCode::OutsideWorkspace,
             format!(
@@ -357,6 +390,14 @@ mod tests {
         (dir, tmp)
     }
 
+    /// The resolved real path, for paths that do not loop.
+    fn real(p: &Path) -> PathBuf {
+        match real_path(p) {
+            RealPath::Resolved(real) => real,
+            other => panic!("{}: {other:?}", p.display()),
+        }
+    }
+
     #[test]
     fn real_path_of_existing_paths_matches_canonicalize() {
         let (_d, tmp) = fixture();
@@ -364,29 +405,21 @@ mod tests {
         symlink(tmp.join("ws/src/a.ts"), tmp.join("ws/abs")).unwrap();
         for p in ["ws", "ws/src/a.ts", "ws/s", "ws/s/a.ts", "ws/abs"] {
             let p = tmp.join(p);
-            assert_eq!(
-                real_path(&p),
-                fs::canonicalize(&p).unwrap(),
-                "{}",
-                p.display()
-            );
+            assert_eq!(real(&p), fs::canonicalize(&p).unwrap(), "{}", p.display());
         }
-        assert_eq!(real_path(Path::new("/")), PathBuf::from("/"));
+        assert_eq!(real(Path::new("/")), PathBuf::from("/"));
     }
 
     #[test]
     fn real_path_of_missing_and_odd_paths() {
         let (_d, tmp) = fixture();
         // Missing components are appended as written.
-        assert_eq!(real_path(&tmp.join("ws/nope/x")), tmp.join("ws/nope/x"));
+        assert_eq!(real(&tmp.join("ws/nope/x")), tmp.join("ws/nope/x"));
         // Through a regular file (ENOTDIR) behaves like missing.
-        assert_eq!(
-            real_path(&tmp.join("ws/src/a.ts/x")),
-            tmp.join("ws/src/a.ts/x")
-        );
+        assert_eq!(real(&tmp.join("ws/src/a.ts/x")), tmp.join("ws/src/a.ts/x"));
         // The input is normalised lexically first.
         assert_eq!(
-            real_path(&tmp.join("ws/src/../src/./a.ts")),
+            real(&tmp.join("ws/src/../src/./a.ts")),
             tmp.join("ws/src/a.ts")
         );
     }
@@ -396,24 +429,18 @@ mod tests {
         let (_d, tmp) = fixture();
         symlink("../outside", tmp.join("ws/out")).unwrap();
         symlink("../outside/secret", tmp.join("ws/secret")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/out")), tmp.join("outside"));
-        assert_eq!(
-            real_path(&tmp.join("ws/out/secret")),
-            tmp.join("outside/secret")
-        );
-        assert_eq!(
-            real_path(&tmp.join("ws/secret")),
-            tmp.join("outside/secret")
-        );
+        assert_eq!(real(&tmp.join("ws/out")), tmp.join("outside"));
+        assert_eq!(real(&tmp.join("ws/out/secret")), tmp.join("outside/secret"));
+        assert_eq!(real(&tmp.join("ws/secret")), tmp.join("outside/secret"));
         // In a link target, `..` after a link applies to that link's real
         // target, as the kernel does; the input itself is lexical (RES-3).
         symlink("out/../ws/src", tmp.join("ws/up")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/up")), tmp.join("ws/src"));
+        assert_eq!(real(&tmp.join("ws/up")), tmp.join("ws/src"));
         assert_eq!(
-            real_path(&tmp.join("ws/up")),
+            real(&tmp.join("ws/up")),
             fs::canonicalize(tmp.join("ws/up")).unwrap()
         );
-        assert_eq!(real_path(&tmp.join("ws/out/../ws")), tmp.join("ws/ws"));
+        assert_eq!(real(&tmp.join("ws/out/../ws")), tmp.join("ws/ws"));
     }
 
     #[test]
@@ -423,25 +450,19 @@ mod tests {
         symlink("missing", tmp.join("ws/dangling-in")).unwrap();
         symlink("/nonexistent-toolpath/abs", tmp.join("ws/dangling-abs")).unwrap();
         symlink("missing/../../../escape", tmp.join("ws/dotdot")).unwrap();
+        assert_eq!(real(&tmp.join("ws/dangling-out")), tmp.join("nowhere/x"));
         assert_eq!(
-            real_path(&tmp.join("ws/dangling-out")),
-            tmp.join("nowhere/x")
-        );
-        assert_eq!(
-            real_path(&tmp.join("ws/dangling-out/more")),
+            real(&tmp.join("ws/dangling-out/more")),
             tmp.join("nowhere/x/more")
         );
+        assert_eq!(real(&tmp.join("ws/dangling-in")), tmp.join("ws/missing"));
         assert_eq!(
-            real_path(&tmp.join("ws/dangling-in")),
-            tmp.join("ws/missing")
-        );
-        assert_eq!(
-            real_path(&tmp.join("ws/dangling-abs")),
+            real(&tmp.join("ws/dangling-abs")),
             PathBuf::from("/nonexistent-toolpath/abs")
         );
         // After a missing component, `..` is lexical and may climb into the real part.
         assert_eq!(
-            real_path(&tmp.join("ws/dotdot")),
+            real(&tmp.join("ws/dotdot")),
             tmp.parent().unwrap().join("escape")
         );
     }
@@ -449,27 +470,42 @@ mod tests {
     #[test]
     fn real_path_of_chains_and_loops() {
         let (_d, tmp) = fixture();
+        let resolved = |p: &str| match real_path(&tmp.join(p)) {
+            RealPath::Resolved(real) => real,
+            other => panic!("{p}: {other:?}"),
+        };
+        let loop_links = |p: &str| match real_path(&tmp.join(p)) {
+            RealPath::Loop { links } => links,
+            other => panic!("{p}: {other:?}"),
+        };
         symlink("b", tmp.join("ws/a")).unwrap();
         symlink("src", tmp.join("ws/b")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/a/a.ts")), tmp.join("ws/src/a.ts"));
+        assert_eq!(resolved("ws/a/a.ts"), tmp.join("ws/src/a.ts"));
 
         symlink("loop", tmp.join("ws/loop")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/loop")), tmp.join("ws/loop"));
-        assert_eq!(real_path(&tmp.join("ws/loop/x")), tmp.join("ws/loop/x"));
+        assert_eq!(loop_links("ws/loop"), [tmp.join("ws/loop")]);
+        assert_eq!(loop_links("ws/loop/x"), [tmp.join("ws/loop")]);
 
         symlink("p2", tmp.join("ws/p1")).unwrap();
         symlink("p1", tmp.join("ws/p2")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/p1")), tmp.join("ws/p1"));
+        assert_eq!(loop_links("ws/p1"), [tmp.join("ws/p1"), tmp.join("ws/p2")]);
 
-        // A link into a loop elsewhere answers for where the loop was entered.
-        symlink("ws/loop/x", tmp.join("via")).unwrap();
-        symlink("../via", tmp.join("ws/via")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/via/y")), tmp.join("ws/via/y"));
-        // Loops never escape: the walk stops at `ws`, which resolved.
+        // A link into a loop outside: the loop's links are outside too.
         symlink(tmp.join("outside/loop2"), tmp.join("outside/loop1")).unwrap();
         symlink(tmp.join("outside/loop1"), tmp.join("outside/loop2")).unwrap();
         symlink("../outside/loop1", tmp.join("ws/outloop")).unwrap();
-        assert_eq!(real_path(&tmp.join("ws/outloop")), tmp.join("ws/outloop"));
+        let links = loop_links("ws/outloop");
+        assert_eq!(
+            links,
+            [
+                tmp.join("outside/loop1"),
+                tmp.join("outside/loop2"),
+                tmp.join("ws/outloop")
+            ]
+        );
+        let roots = [tmp.join("ws")];
+        assert!(!real_path(&tmp.join("ws/outloop")).is_inside(&roots));
+        assert!(real_path(&tmp.join("ws/p1")).is_inside(&roots));
     }
 
     fn workspace(tmp: &Path) -> Workspace {

@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from toolpath_port.resolve import is_inside, real_path
+from toolpath_port.resolve import LinkLoop, Workspace, is_inside, real_path
 
 from .fixture import FixtureTestCase
 
@@ -44,16 +44,19 @@ class RealPathTest(FixtureTestCase):
         self.fx.files({"ws/a.ts": "x"})
         self.assertEqual(real_path(self.fx.p("ws/a.ts/x")), self.fx.p("ws/a.ts/x"))
 
-    def test_loop_gives_deepest_resolving_ancestor(self):
+    def test_loop_gives_the_links_met(self):
         self.fx.dirs("ws", "real").links({"ws/alias": "../real", "real/l1": "l2", "real/l2": "l1", "ws/self": "self"})
-        self.assertEqual(real_path(self.fx.p("ws/alias/l1")), self.fx.p("real/l1"))
-        self.assertEqual(real_path(self.fx.p("ws/alias/l1/x/y")), self.fx.p("real/l1/x/y"))
-        self.assertEqual(real_path(self.fx.p("ws/self")), self.fx.p("ws/self"))
+        both = LinkLoop([self.fx.p("real/l1"), self.fx.p("real/l2"), self.fx.p("ws/alias")])
+        self.assertEqual(real_path(self.fx.p("ws/alias/l1")), both)
+        self.assertEqual(real_path(self.fx.p("ws/alias/l1/x/y")), both)
+        self.assertEqual(real_path(self.fx.p("ws/self")), LinkLoop([self.fx.p("ws/self")]))
 
-    def test_loop_through_link_to_outside(self):
-        self.fx.dirs("ws", "out").links({"ws/o": "../out/l1", "out/l1": "l2", "out/l2": "l1"})
-        # ws/o itself cannot resolve, so its ancestor ws does: ws/o.
-        self.assertEqual(real_path(self.fx.p("ws/o")), self.fx.p("ws/o"))
+    def test_loop_through_link_to_outside_is_outside(self):
+        self.fx.dirs("ws", "out").links({"ws/o": "../out/l1", "out/l1": "l2", "out/l2": "l1", "ws/self": "self"})
+        self.assertEqual(real_path(self.fx.p("ws/o")), LinkLoop([self.fx.p(p) for p in ("out/l1", "out/l2", "ws/o")]))
+        workspace = Workspace([self.fx.p("ws")], self.fx.p("ws"))
+        self.assertFalse(workspace.contains(self.fx.p("ws/o")))
+        self.assertTrue(workspace.contains(self.fx.p("ws/self")))
 
     def test_root(self):
         self.assertEqual(real_path("/"), "/")

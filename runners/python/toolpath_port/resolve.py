@@ -17,7 +17,7 @@ import errno
 import os
 import stat
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
 from .errors import (
     NOT_FOUND,
@@ -93,6 +93,25 @@ def basename(path: str) -> str:
 class _LinkLoop(Exception):
     """Resolution met more symbolic links than a lookup may follow."""
 
+    def __init__(self, links: List[str]):
+        super().__init__(links)
+        self.links = links
+
+
+class LinkLoop:
+    """The outcome of resolving a path that runs into a symbolic link loop:
+    there is no real path, only the locations of the links met on the way
+    (each the real path of its directory plus its name), sorted (SEC-1)."""
+
+    def __init__(self, links: List[str]):
+        self.links: List[str] = sorted(set(links))
+
+    def __eq__(self, other):
+        return isinstance(other, LinkLoop) and other.links == self.links
+
+    def __repr__(self):
+        return f"LinkLoop({self.links!r})"
+
 
 def _resolve(path: str) -> str:
     """Resolve every symbolic link in a normalised absolute path, component by
@@ -102,7 +121,7 @@ def _resolve(path: str) -> str:
     pending: List[str] = [s for s in path.split("/") if s]
     pending.reverse()  # a stack: the next segment is at the end
     resolved = "/"
-    followed = 0
+    met: List[str] = []
     while pending:
         segment = pending.pop()
         if segment == "" or segment == ".":
@@ -119,9 +138,9 @@ def _resolve(path: str) -> str:
             rest = "/".join(reversed(pending))
             return normalise(candidate + "/" + rest)
         if stat.S_ISLNK(info.st_mode):
-            followed += 1
-            if followed > MAX_SYMLINKS:
-                raise _LinkLoop(candidate)
+            met.append(candidate)
+            if len(met) > MAX_SYMLINKS:
+                raise _LinkLoop(met)
             try:
                 link = os.readlink(candidate)
             except OSError:
@@ -135,28 +154,13 @@ def _resolve(path: str) -> str:
     return resolved
 
 
-def real_path(path: str) -> str:
-    """The real path of an absolute path (SEC-1).
-
-    Where a symbolic link loop stops resolution, the result is the real path
-    of the deepest ancestor of ``path`` that resolves, plus the remaining
-    segments of ``path``.
-    """
-    path = normalise(path)
+def real_path(path: str) -> Union[str, LinkLoop]:
+    """The real path of an absolute path (SEC-1), or a ``LinkLoop`` when a
+    symbolic link loop stops resolution."""
     try:
-        return _resolve(path)
-    except _LinkLoop:
-        pass
-    remaining: List[str] = []
-    current = path
-    while current != "/":
-        remaining.insert(0, basename(current))
-        current = parent(current)
-        try:
-            return normalise(_resolve(current) + "/" + "/".join(remaining))
-        except _LinkLoop:
-            continue
-    return normalise("/" + "/".join(remaining))
+        return _resolve(normalise(path))
+    except _LinkLoop as loop:
+        return LinkLoop(loop.links)
 
 
 def is_inside(real: str, root_real: str) -> bool:
@@ -183,12 +187,22 @@ class Workspace:
 
     def root_reals(self) -> List[str]:
         if self._root_reals is None:
-            self._root_reals = [real_path(r) for r in self.roots]
+            reals = [real_path(r) for r in self.roots]
+            # A root is a directory the harness built; a looping one contains
+            # nothing but itself.
+            self._root_reals = [r if isinstance(r, str) else root for r, root in zip(reals, self.roots)]
         return self._root_reals
 
     def contains(self, lexical_path: str) -> bool:
         real = real_path(lexical_path)
-        return any(is_inside(real, root) for root in self.root_reals())
+
+        def inside(path: str) -> bool:
+            return any(is_inside(path, root) for root in self.root_reals())
+
+        if isinstance(real, LinkLoop):
+            # No real path: inside only if every link met on the way is.
+            return all(inside(link) for link in real.links)
+        return inside(real)
 
     def check_inside(self, lexical_path: str) -> None:
         """Raise ``outside_workspace`` unless the path's real path is inside a
