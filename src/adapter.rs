@@ -54,7 +54,8 @@ pub struct AdapterConfig {
     /// Run the process as this user and group (used to observe permission
     /// bits when the harness itself runs as root).
     pub user: Option<(u32, u32)>,
-    /// The adapter's own temporary directory (`TMPDIR`).
+    /// Where each adapter process gets a fresh temporary directory of its
+    /// own (its `TMPDIR`), so workers and restarts never share state.
     pub tmpdir: PathBuf,
     pub suite_version: String,
 }
@@ -63,6 +64,8 @@ struct Running {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
+    /// This process's own `TMPDIR`, removed with it.
+    scratch: tempfile::TempDir,
 }
 
 /// A supervised adapter process.
@@ -118,6 +121,17 @@ impl Adapter {
                 message: "empty adapter command".into(),
                 stderr: String::new(),
             })?;
+        let scratch = tempfile::Builder::new()
+            .prefix("adapter-")
+            .tempdir_in(&self.config.tmpdir)
+            .map_err(|e| AdapterFailure {
+                kind: FailureKind::Crash,
+                message: format!("cannot create the adapter's temporary directory: {e}"),
+                stderr: String::new(),
+            })?;
+        if let Some((uid, gid)) = self.config.user {
+            let _ = std::os::unix::fs::chown(scratch.path(), Some(uid), Some(gid));
+        }
         let mut command = Command::new(program);
         command
             .args(args)
@@ -126,7 +140,7 @@ impl Adapter {
             .stderr(Stdio::piped())
             .env("LC_ALL", "C")
             .env("TZ", "UTC")
-            .env("TMPDIR", &self.config.tmpdir)
+            .env("TMPDIR", scratch.path())
             // Its own process group, so a hang is ended with all its children.
             .process_group(0);
         if let Some((uid, gid)) = self.config.user {
@@ -166,6 +180,7 @@ impl Adapter {
             child,
             stdin,
             lines,
+            scratch,
         });
         self.seq = 0;
         let hello = HarnessHello {
@@ -327,6 +342,10 @@ impl Subject for Adapter {
 
     fn stderr_tail(&self) -> String {
         self.take_stderr()
+    }
+
+    fn scratch_dir(&self) -> Option<&std::path::Path> {
+        self.running.as_ref().map(|r| r.scratch.path())
     }
 }
 

@@ -192,8 +192,15 @@ pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
     out
 }
 
-/// The first changed line of a diff, as a one-line reason.
+/// The first changed line of a diff, as a one-line reason of bounded length.
 fn first_difference(diff: &str) -> String {
+    fn short(line: &str) -> String {
+        let line = line[1..].trim();
+        match line.char_indices().nth(80) {
+            Some((cut, _)) => format!("{}...", &line[..cut]),
+            None => line.to_owned(),
+        }
+    }
     let added = diff
         .lines()
         .find(|l| l.starts_with('+') && !l.starts_with("+++"));
@@ -201,7 +208,7 @@ fn first_difference(diff: &str) -> String {
         .lines()
         .find(|l| l.starts_with('-') && !l.starts_with("---"));
     match (removed, added) {
-        (Some(r), Some(a)) => format!("expected {} but got {}", r[1..].trim(), a[1..].trim()),
+        (Some(r), Some(a)) => format!("expected {}; got {}", short(r), short(a)),
         _ => "wrong answer".into(),
     }
 }

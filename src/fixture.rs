@@ -114,6 +114,11 @@ impl Placeholders {
         Placeholders { pairs }
     }
 
+    /// Adds a placeholder, for example the adapter's `{adapter-tmp}`.
+    pub fn add(&mut self, name: &str, value: &str) {
+        self.pairs.push((format!("{{{name}}}"), value.to_owned()));
+    }
+
     /// Replaces every known placeholder; other braces (`*.{ts,md}`) stay.
     pub fn expand(&self, text: &str) -> String {
         let mut out = text.to_owned();

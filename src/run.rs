@@ -345,9 +345,13 @@ impl Worker<'_, '_> {
                 ),
             ),
             Ok(result) => {
-                let expect = expand_expect(&case.expect, &built.vars);
+                let mut vars = built.vars.clone();
+                if let Some(scratch) = self.subject.scratch_dir() {
+                    vars.add("adapter-tmp", &scratch.to_string_lossy());
+                }
+                let expect = expand_expect(&case.expect, &vars);
                 let unobservable = &self.hello.unobservable;
-                let comparison = compare(&expect, &result, unobservable, &built.vars);
+                let comparison = compare(&expect, &result, unobservable, &vars);
                 let stderr = Some(self.subject.stderr_tail()).filter(|s| !s.is_empty());
                 self.judge(instance, comparison, stderr)
             }

@@ -53,6 +53,11 @@ pub trait Subject {
     fn stderr_tail(&self) -> String {
         String::new()
     }
+    /// The adapter process's own `TMPDIR`, shown as `{adapter-tmp}` in
+    /// reports so that messages naming it compare equal across runs.
+    fn scratch_dir(&self) -> Option<&std::path::Path> {
+        None
+    }
 }
 
 /// The built-in reference, called in-process.

@@ -1,0 +1,104 @@
+// One call of a gemini-cli-style declarative tool (build -> getDescription
+// -> execute), translated into a protocol result. Shared by the adapters over
+// @google/gemini-cli-core and @qwen-code/qwen-code-core, whose tools follow
+// the same shape and differ in parameter names and in how `execute` is
+// called; both differences come in as arguments.
+
+import { log } from './protocol.mjs';
+import {
+  SEARCH_FAILURE,
+  absoluteMatchPaths,
+  errorResult,
+  mapParams,
+  parseSearchOutput,
+  parseShellOutput,
+  shellField,
+} from './translate.mjs';
+
+// The harness gives a call 10 s by default; abort the tool a little before
+// that so that a tool that honours its signal can still answer.
+const ABORT_MS = Number(process.env.TOOLPATH_ADAPTER_ABORT_MS ?? 8000);
+
+function llmText(result) {
+  const content = result?.llmContent;
+  return typeof content === 'string' ? content : JSON.stringify(content ?? null);
+}
+
+/**
+ * build + getDescription + execute. Returns `{error}` (a finished error
+ * result) when build refuses the parameters, else `{description, result}`.
+ * `execute(invocation, signal)` calls the tool's own execute.
+ */
+async function invoke(instance, toolParams, suiteTool, execute) {
+  let invocation;
+  try {
+    invocation = instance.build(toolParams);
+  } catch (err) {
+    return { error: errorResult(err?.message ?? String(err), suiteTool) };
+  }
+  const description = invocation.getDescription();
+  const controller = new AbortController();
+  let finished = false;
+  const abortTimer = setTimeout(() => {
+    controller.abort();
+    log(`aborted the tool after ${ABORT_MS} ms`);
+    setTimeout(() => {
+      if (!finished) {
+        log('the tool has not returned 1 s after its abort signal; it is blocked ' +
+          '(for example reading a FIFO) and the harness will time this call out');
+      }
+    }, 1000).unref();
+  }, ABORT_MS);
+  try {
+    const result = await execute(invocation, controller.signal);
+    return { description, result };
+  } finally {
+    finished = true;
+    clearTimeout(abortTimer);
+  }
+}
+
+/**
+ * A grep/ripgrep call. `renames` maps suite names to the tool's (see
+ * mapParams); `includeName` is the tool's name for the glob; `dirs` gives
+ * the tool's workspace directories; `hintsOf(result)` optionally lists the
+ * tool's own `{file, line, absolutePath}` per match.
+ */
+export async function searchCall({ suiteTool, instance, params, renames, includeName, workspace, dirs, execute, hintsOf }) {
+  const toolParams = mapParams(params, renames);
+  const { error, description, result } = await invoke(instance, toolParams, suiteTool, execute);
+  if (error) return error;
+  if (result.error) return errorResult(result.error.message, suiteTool, description);
+  const text = llmText(result);
+  // Some failures come back as plain llmContent without an `error` field.
+  if (SEARCH_FAILURE.test(text)) return errorResult(text, suiteTool, description);
+  const parsed = parseSearchOutput(text, { pattern: toolParams.pattern, include: toolParams[includeName] });
+  if (!parsed) return errorResult(text, suiteTool, description);
+  const matches = absoluteMatchPaths(parsed, {
+    target: workspace.target,
+    roots: workspace.roots,
+    dirs: dirs(),
+    hints: hintsOf ? hintsOf(result) : [],
+  });
+  return { outcome: 'ok', matches, notes: parsed.notes, description };
+}
+
+/**
+ * A shell call. The harness always runs `pwd`, so the command's output is
+ * the directory it ran in, as the shell saw it: that is the `cwd` reported.
+ */
+export async function shellCall({ instance, params, renames, extra, execute }) {
+  const toolParams = mapParams(params, renames, extra);
+  const { error, description, result } = await invoke(instance, toolParams, 'shell', execute);
+  if (error) return error;
+  if (result.error) return errorResult(result.error.message, 'shell', description);
+  const text = llmText(result);
+  const output = parseShellOutput(text);
+  const exitCode = shellField(text, 'Exit Code');
+  if (output === null || (exitCode !== null && exitCode !== '0')) {
+    return errorResult(text, 'shell', description);
+  }
+  const line = output.replace(/\n$/, '');
+  const cwd = line.startsWith('/') && !line.includes('\n') ? line : undefined;
+  return { outcome: 'ok', ...(cwd ? { cwd } : {}), output, description };
+}

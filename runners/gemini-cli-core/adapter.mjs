@@ -1,0 +1,155 @@
+// toolpath adapter over the real GrepTool, RipGrepTool and ShellTool of
+// @google/gemini-cli-core (the version pinned in package.json).
+//
+//   toolpath run --adapter 'node runners/gemini-cli-core/adapter.mjs'
+//
+// Speaks spec/protocol.md on stdin/stdout; see README.md for the parameter
+// mapping and what is left unobservable.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { searchCall, shellCall } from '../common-node/calls.mjs';
+import { log, serve, takeStdout } from '../common-node/protocol.mjs';
+import { errorResult, schemaUnderSuiteNames } from '../common-node/translate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PACKAGE = '@google/gemini-cli-core';
+
+// Only protocol lines may reach stdout; the library logs freely.
+takeStdout();
+
+// The library keeps state under GEMINI_CLI_HOME; give it a private one before
+// it is loaded, and remove it on the way out.
+// toolpath gives every adapter process a TMPDIR of its own, so a fixed name
+// in it is private, and messages that name it read the same in every run.
+const home = path.join(os.tmpdir(), 'gemini-home');
+fs.rmSync(home, { recursive: true, force: true });
+fs.mkdirSync(home, { recursive: true });
+process.env.GEMINI_CLI_HOME = home;
+process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
+
+const importStarted = performance.now();
+const core = await import(PACKAGE);
+log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
+const { Config, GrepTool, RipGrepTool, ShellTool } = core;
+const version = JSON.parse(
+  fs.readFileSync(path.join(here, 'node_modules', PACKAGE, 'package.json'), 'utf8'),
+).version;
+const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'gemini-2.5-pro';
+
+// Suite parameter name -> this package's name. The search tools call the
+// path `dir_path` (the suite's alias `path` is mapped onto it) and the glob
+// `include_pattern`; the shell calls its directory `dir_path` (the suite's
+// legacy alias `directory` is mapped onto it).
+const SEARCH_NAMES = { path: 'dir_path', include: 'include_pattern' };
+const SHELL_NAMES = { directory: 'dir_path' };
+// The suite's primary names, for the schemas published in hello.
+const SEARCH_SCHEMA_NAMES = { dir_path: 'dir_path', include: 'include_pattern' };
+const SHELL_SCHEMA_NAMES = { dir_path: 'dir_path' };
+
+// This version's execute takes an options object.
+const execute = (invocation, abortSignal) => invocation.execute({ abortSignal });
+
+let sessions = 0;
+
+/** A fresh Config for one call: every call brings a new fixture. */
+async function makeConfig(workspace) {
+  sessions += 1;
+  const config = new Config({
+    sessionId: `toolpath-${process.pid}-${sessions}`,
+    targetDir: workspace.target,
+    cwd: workspace.target,
+    debugMode: false,
+    model: MODEL,
+    usageStatisticsEnabled: false,
+    telemetry: { enabled: false },
+    interactive: false,
+  });
+  await config.storage.initialize();
+  config.getWorkspaceContext().setDirectories(workspace.roots);
+  return config;
+}
+
+// The ripgrep binary the package would use (a bundled copy first, then a
+// trusted system one). Without one, its RipGrepTool answers every call with
+// an error text and no `error` field, which would look like a result.
+const rgPath = await core.resolveRipgrepPath();
+log(rgPath ? `ripgrep binary: ${rgPath}` : 'no ripgrep binary found: ripgrep calls are unsupported');
+
+async function hello() {
+  const scratch = fs.mkdtempSync(path.join(home, 'schemas-'));
+  const config = await makeConfig({ roots: [scratch], target: scratch });
+  const schemaOf = (tool, names) =>
+    schemaUnderSuiteNames(tool.getSchema(MODEL).parametersJsonSchema, names);
+  try {
+    return {
+      implementation: { name: PACKAGE, version, language: 'typescript' },
+      tools: ['grep', 'ripgrep', 'shell'],
+      features: ['symlinks', 'fifos', 'sockets', 'devices'],
+      // kind: the output never says whether a file or a directory was searched.
+      // path: the output echoes dir_path as given (`in path "src/"`), never a
+      //   resolved path.
+      // parent: never reported.
+      unobservable: ['kind', 'path', 'parent'],
+      schemas: {
+        grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
+        ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
+        shell: schemaOf(new ShellTool({ config }), SHELL_SCHEMA_NAMES),
+      },
+    };
+  } finally {
+    await config.dispose();
+  }
+}
+
+// The structured display carries the tool's own absolute path per match
+// (real paths); it only tells a file target from a directory and roots that
+// share a base name apart (see absoluteMatchPaths).
+function hintsOf(result) {
+  const shown = result.returnDisplay?.matches;
+  return Array.isArray(shown)
+    ? shown.map((m) => ({ file: m.filePath, line: m.lineNumber, absolutePath: m.absolutePath }))
+    : [];
+}
+
+async function call({ tool, workspace, params }) {
+  if (!['grep', 'ripgrep', 'shell'].includes(tool)) {
+    return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
+  }
+  if (tool === 'ripgrep' && !rgPath) {
+    return {
+      outcome: 'unsupported',
+      reason: `no ripgrep binary where ${PACKAGE} looks (run runners/gemini-cli-core/setup.sh)`,
+    };
+  }
+  const config = await makeConfig(workspace);
+  try {
+    if (tool === 'shell') {
+      return await shellCall({ instance: new ShellTool({ config }), params, renames: SHELL_NAMES, execute });
+    }
+    return await searchCall({
+      suiteTool: tool,
+      instance: tool === 'grep' ? new GrepTool(config) : new RipGrepTool(config),
+      params,
+      renames: SEARCH_NAMES,
+      includeName: 'include_pattern',
+      workspace,
+      dirs: () => config.getWorkspaceContext().getDirectories(),
+      execute,
+      hintsOf,
+    });
+  } finally {
+    // Config registers listeners on a process-wide event emitter; without
+    // this every call would leave its Config behind.
+    await config.dispose().catch((err) => log('Config.dispose failed:', err?.message ?? err));
+  }
+}
+
+serve({
+  hello,
+  call,
+  onCrash: (err, message) => errorResult(err?.message ?? String(err), message.tool),
+});

@@ -1,0 +1,151 @@
+// toolpath adapter over the real GrepTool, RipGrepTool and ShellTool of
+// @qwen-code/qwen-code-core (the version pinned in package.json). This
+// version predates the path-handling change; it is translated as it is.
+//
+//   toolpath run --adapter 'node runners/qwen-code-core/adapter.mjs'
+//
+// Speaks spec/protocol.md on stdin/stdout; see README.md for the parameter
+// mapping and what is left unobservable.
+
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { searchCall, shellCall } from '../common-node/calls.mjs';
+import { log, serve, takeStdout } from '../common-node/protocol.mjs';
+import { errorResult, isExecutable, schemaUnderSuiteNames } from '../common-node/translate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PACKAGE = '@qwen-code/qwen-code-core';
+const packageJson = path.join(here, 'node_modules', PACKAGE, 'package.json');
+
+// Only protocol lines may reach stdout; the library logs freely.
+takeStdout();
+
+// The library keeps its state under the home directory (~/.qwen); give it a
+// private one before it is loaded, and remove it on the way out.
+// toolpath gives every adapter process a TMPDIR of its own, so a fixed name
+// in it is private, and messages that name it read the same in every run.
+const home = path.join(os.tmpdir(), 'qwen-home');
+fs.rmSync(home, { recursive: true, force: true });
+fs.mkdirSync(home, { recursive: true });
+process.env.HOME = home;
+process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
+
+const importStarted = performance.now();
+const core = await import(PACKAGE);
+log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
+const { Config, GrepTool, RipGrepTool, ShellTool } = core;
+const version = JSON.parse(fs.readFileSync(packageJson, 'utf8')).version;
+const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'qwen3-coder-plus';
+
+// Suite parameter name -> this package's name. The search tools call the
+// path `path` (the suite's `dir_path` is mapped onto it; the glob is
+// `include` in both); the shell calls its directory `directory` (the suite's
+// `dir_path` is mapped onto it) and requires `is_background`, which the
+// adapter sets to false.
+const SEARCH_NAMES = { dir_path: 'path' };
+const SHELL_NAMES = { dir_path: 'directory' };
+const SHELL_EXTRA = { is_background: false };
+// The suite's primary names, for the schemas published in hello.
+const SEARCH_SCHEMA_NAMES = { dir_path: 'path' };
+const SHELL_SCHEMA_NAMES = { dir_path: 'directory' };
+
+// This version's execute takes a bare AbortSignal.
+const execute = (invocation, signal) => invocation.execute(signal);
+
+let sessions = 0;
+
+/** A fresh Config for one call: every call brings a new fixture. */
+function makeConfig(workspace) {
+  sessions += 1;
+  const config = new Config({
+    sessionId: `toolpath-${process.pid}-${sessions}`,
+    targetDir: workspace.target,
+    cwd: workspace.target,
+    debugMode: false,
+    model: MODEL,
+    usageStatisticsEnabled: false,
+    telemetry: { enabled: false },
+    interactive: false,
+  });
+  config.getWorkspaceContext().setDirectories(workspace.roots);
+  return config;
+}
+
+// RipGrepTool runs the `rgPath` exported by @lvce-editor/ripgrep, whose
+// postinstall would have downloaded it; setup.sh links Debian's rg there.
+// Resolve it the way the package does (from the package's own location).
+async function findRipgrep() {
+  try {
+    const entry = createRequire(packageJson).resolve('@lvce-editor/ripgrep');
+    const { rgPath } = await import(entry);
+    return isExecutable(rgPath) ? rgPath : null;
+  } catch (err) {
+    log('cannot load @lvce-editor/ripgrep:', err?.message ?? err);
+    return null;
+  }
+}
+const rgPath = await findRipgrep();
+log(rgPath ? `ripgrep binary: ${rgPath}` : 'no ripgrep binary found: ripgrep calls are unsupported');
+
+async function hello() {
+  const scratch = fs.mkdtempSync(path.join(home, 'schemas-'));
+  const config = makeConfig({ roots: [scratch], target: scratch });
+  const schemaOf = (tool, names) => schemaUnderSuiteNames(tool.schema.parametersJsonSchema, names);
+  return {
+    implementation: { name: PACKAGE, version, language: 'typescript' },
+    tools: ['grep', 'ripgrep', 'shell'],
+    features: ['symlinks', 'fifos', 'sockets', 'devices'],
+    // kind: the output never says whether a file or a directory was searched
+    //   (this version searches directories only, but does not say so).
+    // path: the output echoes the path as given (`in path "src/"`).
+    // parent: never reported.
+    unobservable: ['kind', 'path', 'parent'],
+    schemas: {
+      grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
+      ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
+      shell: schemaOf(new ShellTool(config), SHELL_SCHEMA_NAMES),
+    },
+  };
+}
+
+async function call({ tool, workspace, params }) {
+  if (!['grep', 'ripgrep', 'shell'].includes(tool)) {
+    return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
+  }
+  if (tool === 'ripgrep' && !rgPath) {
+    return {
+      outcome: 'unsupported',
+      reason: `no ripgrep binary at @lvce-editor/ripgrep/bin/rg (run runners/qwen-code-core/setup.sh)`,
+    };
+  }
+  const config = makeConfig(workspace);
+  if (tool === 'shell') {
+    return shellCall({
+      instance: new ShellTool(config),
+      params,
+      renames: SHELL_NAMES,
+      extra: SHELL_EXTRA,
+      execute,
+    });
+  }
+  return searchCall({
+    suiteTool: tool,
+    instance: tool === 'grep' ? new GrepTool(config) : new RipGrepTool(config),
+    params,
+    renames: SEARCH_NAMES,
+    includeName: 'include',
+    workspace,
+    dirs: () => config.getWorkspaceContext().getDirectories(),
+    execute,
+  });
+}
+
+serve({
+  hello,
+  call,
+  onCrash: (err, message) => errorResult(err?.message ?? String(err), message.tool),
+});

@@ -1,0 +1,151 @@
+//! The runners under `runners/`: the Python port must pass the whole suite
+//! with no expectations file, and each adapter over a published package must
+//! fail exactly the cases its expectations file lists (`--strict`), so its
+//! committed certification report stays true when the pin moves.
+//!
+//! The npm packages and `rg` are installed by each runner's `setup.sh`
+//! (`scripts/test` runs them). Without that setup these tests say so on
+//! stderr and pass only when `TOOLPATH_REQUIRE_RUNNERS` is unset; CI sets it.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether a runner's setup has been done; if not, either fail (CI) or say
+/// loudly that the test did not run.
+fn ready(runner: &str, marker: &str) -> bool {
+    if root().join("runners").join(runner).join(marker).exists() {
+        return true;
+    }
+    let message =
+        format!("runners/{runner} is not set up (run runners/{runner}/setup.sh or scripts/test)");
+    assert!(
+        std::env::var_os("TOOLPATH_REQUIRE_RUNNERS").is_none(),
+        "{message}"
+    );
+    eprintln!("SKIPPED: {message}");
+    false
+}
+
+/// Runs the whole suite against an adapter; returns (exit code, report).
+fn certify(adapter: &str, extra: &[&str]) -> (i32, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .current_dir(root())
+        .args([
+            "run",
+            "--jobs",
+            "2",
+            "--format",
+            "json",
+            "--adapter",
+            adapter,
+        ])
+        .args(extra)
+        .output()
+        .expect("toolpath runs");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no report from {adapter} ({e}):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().expect("exit code"), report)
+}
+
+fn unexpected(report: &Value) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            !matches!(
+                c["status"].as_str(),
+                Some("pass" | "xfail" | "unsupported" | "skip")
+            )
+        })
+        .map(|c| {
+            format!(
+                "{} {}: {}",
+                c["status"],
+                c["id"],
+                c["reason"].as_str().or(c["diff"].as_str()).unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn python_port_unit_tests_pass() {
+    let out = Command::new("python3")
+        .current_dir(root())
+        .args([
+            "-m",
+            "unittest",
+            "discover",
+            "-s",
+            "runners/python/tests",
+            "-t",
+            "runners/python",
+        ])
+        .output()
+        .expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("\nOK"), "no unittest summary:\n{stderr}");
+}
+
+#[test]
+fn python_port_passes_the_whole_suite_with_no_expectations() {
+    let (code, report) = certify("python3 runners/python/adapter.py", &[]);
+    assert_eq!(unexpected(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(
+        report["summary"]["pass"], report["summary"]["total"],
+        "every instance passes, none skipped"
+    );
+}
+
+#[test]
+fn common_node_unit_tests_pass() {
+    let out = Command::new("node")
+        .current_dir(root())
+        .args(["--test", "runners/common-node/"])
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("# fail 0"), "{stdout}");
+}
+
+/// The npm adapters fail exactly what their expectations list (`--strict`
+/// inside `scripts/certify`), and the committed certification pages are what
+/// fresh runs of all four implementations produce.
+#[test]
+fn certification_pages_are_current() {
+    if !(ready("gemini-cli-core", "node_modules/.toolpath-lock.sha256")
+        && ready("qwen-code-core", "node_modules/.toolpath-lock.sha256"))
+    {
+        return;
+    }
+    let out = Command::new("bash")
+        .current_dir(root())
+        .args(["scripts/certify", "--check"])
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
