@@ -112,6 +112,13 @@ pub fn compare(
         ));
     };
 
+    let path = |p: Option<&str>| p.map(|p| quoted(&show(p)));
+    // Matches and notes are sets: compared sorted, so order never matters.
+    let sorted = |mut items: Vec<String>| {
+        items.sort();
+        list(&items)
+    };
+    let at = |path: &str, line: u64| format!("{}:{line}", show(path));
     field(
         "kind",
         expect.kind.map(|k| k.name().to_owned()),
@@ -119,50 +126,34 @@ pub fn compare(
     );
     field(
         "path",
-        expect.path.as_deref().map(|p| quoted(&show(p))),
-        result.path.as_deref().map(|p| quoted(&show(p))),
+        path(expect.path.as_deref()),
+        path(result.path.as_deref()),
     );
     field(
         "parent",
-        expect.parent.as_deref().map(|p| quoted(&show(p))),
-        result.parent.as_deref().map(|p| quoted(&show(p))),
+        path(expect.parent.as_deref()),
+        path(result.parent.as_deref()),
     );
     field(
         "cwd",
-        expect.cwd.as_deref().map(|p| quoted(&show(p))),
-        result.cwd.as_deref().map(|p| quoted(&show(p))),
+        path(expect.cwd.as_deref()),
+        path(result.cwd.as_deref()),
     );
     field(
         "matches",
-        expect.matches.as_ref().map(|ms| {
-            let mut lines: Vec<String> = ms
-                .iter()
-                .map(|m| format!("{}:{}", show(&m.path), m.line))
-                .collect();
-            lines.sort();
-            list(&lines)
-        }),
-        result.matches.as_ref().map(|ms| {
-            let mut lines: Vec<String> = ms
-                .iter()
-                .map(|m| format!("{}:{}", show(&m.path), m.line))
-                .collect();
-            lines.sort();
-            list(&lines)
-        }),
+        expect
+            .matches
+            .as_ref()
+            .map(|ms| sorted(ms.iter().map(|m| at(&m.path, m.line)).collect())),
+        result
+            .matches
+            .as_ref()
+            .map(|ms| sorted(ms.iter().map(|m| at(&m.path, m.line)).collect())),
     );
     field(
         "notes",
-        expect.notes.as_ref().map(|n| {
-            let mut n = n.clone();
-            n.sort();
-            list(&n)
-        }),
-        result.notes.as_ref().map(|n| {
-            let mut n = n.clone();
-            n.sort();
-            list(&n)
-        }),
+        expect.notes.clone().map(sorted),
+        result.notes.clone().map(sorted),
     );
     if let Some(error) = &expect.error {
         let actual = result.error.as_ref();

@@ -57,12 +57,7 @@ pub struct Expectations {
 
 impl Expectations {
     pub fn load(file: &Path) -> Result<Expectations, CaseError> {
-        let text = std::fs::read_to_string(file).map_err(|e| CaseError {
-            file: file.to_owned(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
         Self::parse(file, &text)
     }
 
@@ -73,15 +68,8 @@ impl Expectations {
         {
             return Ok(Expectations::default());
         }
-        let raw: SpannedMap<RawEntry> = serde_saphyr::from_str(text).map_err(|e| {
-            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-            CaseError {
-                file: file.to_owned(),
-                line,
-                column,
-                message: e.without_snippet().to_string(),
-            }
-        })?;
+        let raw: SpannedMap<RawEntry> =
+            serde_saphyr::from_str(text).map_err(|e| CaseError::from_yaml(file, &e))?;
         for (key, entry) in &raw.0 {
             if let Some(spec) = &entry.spec
                 && !crate::spec::is_known(spec)

@@ -59,6 +59,37 @@ impl fmt::Display for CaseError {
 
 impl std::error::Error for CaseError {}
 
+impl CaseError {
+    /// A file that could not be read at all (no position).
+    pub fn unreadable(file: &Path, error: &std::io::Error) -> CaseError {
+        CaseError {
+            file: file.to_owned(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {error}"),
+        }
+    }
+
+    /// A YAML or schema error, at the position serde-saphyr reports, in its
+    /// own words without the source snippet (our prefix names the place).
+    pub fn from_yaml(file: &Path, error: &serde_saphyr::Error) -> CaseError {
+        let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let rendered = error.without_snippet().to_string();
+        let first = rendered.lines().next().unwrap_or("invalid YAML").trim();
+        // Drop a trailing " at line X, column Y": the prefix says it already.
+        let message = first
+            .rfind(" at line ")
+            .map_or(first, |cut| &first[..cut])
+            .to_owned();
+        CaseError {
+            file: file.to_owned(),
+            line,
+            column,
+            message,
+        }
+    }
+}
+
 /// A path inside the fixture directory: relative, `/`-separated, and free of
 /// `.`, `..` and empty segments, so joining it can never leave the directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -211,43 +242,18 @@ impl Case {
 
 /// Reads and validates the case file at `file`.
 pub fn load_case(file: &Path) -> Result<Case, CaseError> {
-    let text = std::fs::read_to_string(file).map_err(|e| CaseError {
-        file: file.to_owned(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read: {e}"),
-    })?;
+    let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
     parse_case(file, &text)
 }
 
 /// Validates case text; `file` is used in error messages only.
 pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseError> {
-    let raw: RawCase = serde_saphyr::from_str(text).map_err(|e| {
-        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-        CaseError {
-            file: file.to_owned(),
-            line,
-            column,
-            message: yaml_message(&e),
-        }
-    })?;
+    let raw: RawCase = serde_saphyr::from_str(text).map_err(|e| CaseError::from_yaml(file, &e))?;
     Validator {
         file,
         spans: Default::default(),
     }
     .case(raw)
-}
-
-/// The error's own words, without the source snippet serde-saphyr draws
-/// (we print our own `file:line:col:` prefix).
-fn yaml_message(error: &serde_saphyr::Error) -> String {
-    let rendered = error.without_snippet().to_string();
-    let first = rendered.lines().next().unwrap_or("invalid YAML").trim();
-    // Drop a trailing " at line X, column Y": the prefix says it already.
-    match first.rfind(" at line ") {
-        Some(cut) => first[..cut].to_owned(),
-        None => first.to_owned(),
-    }
 }
 
 struct Validator<'a> {

@@ -553,13 +553,34 @@ fn serve_answers_hello_and_calls_and_stops_at_bye() {
 fn strict_runs_of_the_whole_selection_reject_stale_expectations() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("e.yaml");
-    std::fs::write(&file, "mini.renamed.case:\n  status: xfail\n  reason: the case was renamed\n").unwrap();
+    std::fs::write(
+        &file,
+        "mini.renamed.case:\n  status: xfail\n  reason: the case was renamed\n",
+    )
+    .unwrap();
     let exp = file.to_str().unwrap();
     toolpath()
         .args(["run", "--cases", MINI, "--expectations", exp, "--strict"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("expectations that match no selected case: mini.renamed.case"));
-    toolpath().args(["run", "--cases", MINI, "--expectations", exp]).assert().code(0);
-    toolpath().args(["run", "--cases", MINI, "--expectations", exp, "--strict", "--filter", "mini.shell.*"]).assert().code(0);
+        .stderr(predicate::str::contains(
+            "expectations that match no selected case: mini.renamed.case",
+        ));
+    toolpath()
+        .args(["run", "--cases", MINI, "--expectations", exp])
+        .assert()
+        .code(0);
+    toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--expectations",
+            exp,
+            "--strict",
+            "--filter",
+            "mini.shell.*",
+        ])
+        .assert()
+        .code(0);
 }

@@ -22,18 +22,28 @@ fn install() -> Installed {
     std::fs::copy(env!("CARGO_BIN_EXE_toolpath"), &bin).unwrap();
     let work = dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
-    Installed { _dir: dir, bin, work }
+    Installed {
+        _dir: dir,
+        bin,
+        work,
+    }
 }
 
 impl Installed {
     fn run(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(&self.bin).current_dir(cwd).args(args).env_remove("TOOLPATH_BIN").output().unwrap()
+        Command::new(&self.bin)
+            .current_dir(cwd)
+            .args(args)
+            .env_remove("TOOLPATH_BIN")
+            .output()
+            .unwrap()
     }
 
     fn report(&self, cwd: &Path, args: &[&str]) -> (i32, Value) {
         let out = self.run(cwd, &[&["run", "--format", "json"], args].concat());
-        let report = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("no report ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+        let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("no report ({e}): {}", String::from_utf8_lossy(&out.stderr))
+        });
         (out.status.code().unwrap(), report)
     }
 }
@@ -46,7 +56,10 @@ fn count(report: &Value, status: &str) -> u64 {
 fn the_installed_binary_certifies_the_python_port_from_elsewhere() {
     let installed = install();
     let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("runners/python/adapter.py");
-    let (code, report) = installed.report(&installed.work, &["--adapter", &format!("python3 '{}'", adapter.display())]);
+    let (code, report) = installed.report(
+        &installed.work,
+        &["--adapter", &format!("python3 '{}'", adapter.display())],
+    );
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["suite"], env!("CARGO_PKG_VERSION"));
     assert_eq!(report["implementation"]["language"], "python");
@@ -57,16 +70,39 @@ fn the_installed_binary_certifies_the_python_port_from_elsewhere() {
 #[test]
 fn fresh_skeletons_run_at_once_and_fail_honestly() {
     let installed = install();
-    for (lang, command) in [("python", "python3 adapter.py"), ("node", "node adapter.mjs")] {
+    for (lang, command) in [
+        ("python", "python3 adapter.py"),
+        ("node", "node adapter.mjs"),
+    ] {
         let dir = installed.work.join(format!("my-{lang}-adapter"));
-        let out = installed.run(&installed.work, &["new-adapter", "--lang", lang, dir.to_str().unwrap()]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = installed.run(
+            &installed.work,
+            &["new-adapter", "--lang", lang, dir.to_str().unwrap()],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let (code, report) = installed.report(&dir, &["--adapter", command]);
         assert_eq!(code, 1, "{lang}: a skeleton is not conforming");
-        assert!(count(&report, "pass") > 0, "{lang}: the wired resolve passes some cases");
-        assert!(count(&report, "fail") > 100, "{lang}: unimplemented tools fail their cases");
-        assert_eq!(count(&report, "adapter_error"), 0, "{lang}: the skeleton never crashes");
-        let again = installed.run(&installed.work, &["new-adapter", "--lang", lang, dir.to_str().unwrap()]);
+        assert!(
+            count(&report, "pass") > 0,
+            "{lang}: the wired resolve passes some cases"
+        );
+        assert!(
+            count(&report, "fail") > 100,
+            "{lang}: unimplemented tools fail their cases"
+        );
+        assert_eq!(
+            count(&report, "adapter_error"),
+            0,
+            "{lang}: the skeleton never crashes"
+        );
+        let again = installed.run(
+            &installed.work,
+            &["new-adapter", "--lang", lang, dir.to_str().unwrap()],
+        );
         assert_eq!(again.status.code(), Some(2), "{lang}: it never overwrites");
     }
 }
@@ -75,16 +111,33 @@ fn fresh_skeletons_run_at_once_and_fail_honestly() {
 fn export_writes_the_suite_that_runs_as_a_case_directory() {
     let installed = install();
     let out = installed.run(&installed.work, &["export", "suite"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let suite = installed.work.join("suite");
-    assert_eq!(std::fs::read_to_string(suite.join("VERSION")).unwrap().trim(), env!("CARGO_PKG_VERSION"));
-    for file in ["spec/README.md", "spec/protocol.md", "spec/case.schema.json", "spec/schemas/adapter-message.schema.json"] {
+    assert_eq!(
+        std::fs::read_to_string(suite.join("VERSION"))
+            .unwrap()
+            .trim(),
+        env!("CARGO_PKG_VERSION")
+    );
+    for file in [
+        "spec/README.md",
+        "spec/protocol.md",
+        "spec/case.schema.json",
+        "spec/schemas/adapter-message.schema.json",
+    ] {
         assert!(suite.join(file).is_file(), "{file} missing");
     }
     let (_, embedded) = installed.report(&installed.work, &[]);
     let (code, exported) = installed.report(&installed.work, &["--cases", "suite/cases"]);
     assert_eq!(code, 0);
-    assert_eq!(embedded["summary"], exported["summary"], "the exported cases are the embedded ones");
+    assert_eq!(
+        embedded["summary"], exported["summary"],
+        "the exported cases are the embedded ones"
+    );
     let lint = installed.run(&installed.work, &["lint"]);
     assert!(lint.status.success());
 }

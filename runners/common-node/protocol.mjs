@@ -5,8 +5,25 @@
 // No dependencies beyond Node itself, so it can be imported before (and
 // independently of) the package under test.
 
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 import util from 'node:util';
+
+/**
+ * A state directory for the package under test, `name` in this process's
+ * TMPDIR, emptied now and removed at exit. toolpath gives every adapter
+ * process a TMPDIR of its own, so a fixed name is private, and messages that
+ * name it read the same in every run. Call it before importing the package.
+ */
+export function privateHome(name) {
+  const home = path.join(os.tmpdir(), name);
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.mkdirSync(home, { recursive: true });
+  process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
+  return home;
+}
 
 /** Protocol version spoken here. */
 export const PROTOCOL = 1;

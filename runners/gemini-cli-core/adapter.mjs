@@ -7,12 +7,11 @@
 // mapping and what is left unobservable.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { searchCall, shellCall } from '../common-node/calls.mjs';
-import { log, serve, takeStdout } from '../common-node/protocol.mjs';
+import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,15 +20,9 @@ const PACKAGE = '@google/gemini-cli-core';
 // Only protocol lines may reach stdout; the library logs freely.
 takeStdout();
 
-// The library keeps state under GEMINI_CLI_HOME; give it a private one before
-// it is loaded, and remove it on the way out.
-// toolpath gives every adapter process a TMPDIR of its own, so a fixed name
-// in it is private, and messages that name it read the same in every run.
-const home = path.join(os.tmpdir(), 'gemini-home');
-fs.rmSync(home, { recursive: true, force: true });
-fs.mkdirSync(home, { recursive: true });
+// The library keeps state under GEMINI_CLI_HOME: give it a private one before it is loaded.
+const home = privateHome('gemini-home');
 process.env.GEMINI_CLI_HOME = home;
-process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
 
 const importStarted = performance.now();
 const core = await import(PACKAGE);

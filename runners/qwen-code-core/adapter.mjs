@@ -9,12 +9,11 @@
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { searchCall, shellCall } from '../common-node/calls.mjs';
-import { log, serve, takeStdout } from '../common-node/protocol.mjs';
+import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, isExecutable, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,15 +23,9 @@ const packageJson = path.join(here, 'node_modules', PACKAGE, 'package.json');
 // Only protocol lines may reach stdout; the library logs freely.
 takeStdout();
 
-// The library keeps its state under the home directory (~/.qwen); give it a
-// private one before it is loaded, and remove it on the way out.
-// toolpath gives every adapter process a TMPDIR of its own, so a fixed name
-// in it is private, and messages that name it read the same in every run.
-const home = path.join(os.tmpdir(), 'qwen-home');
-fs.rmSync(home, { recursive: true, force: true });
-fs.mkdirSync(home, { recursive: true });
+// The library keeps its state under the home directory (~/.qwen): give it a private one before it is loaded.
+const home = privateHome('qwen-home');
 process.env.HOME = home;
-process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
 
 const importStarted = performance.now();
 const core = await import(PACKAGE);
