@@ -493,7 +493,12 @@ impl Validator<'_> {
                 }
                 Action::Describe(param)
             }
-            None => Action::Invoke(raw.params),
+            None => {
+                if tools == [Tool::Shell] {
+                    check_command(&raw.params).map_err(|m| self.error(at, m))?;
+                }
+                Action::Invoke(raw.params)
+            }
         };
         let _ = id_at;
         Ok((tools, action))
@@ -616,6 +621,23 @@ impl Validator<'_> {
             ));
         }
         Ok(used)
+    }
+}
+
+/// The harness only ever runs `pwd` (SHELL-6 is about where, not what), so a
+/// case file from a stranger cannot run anything else on the machine. A case
+/// may still give a command the tool must refuse before running anything:
+/// one that is empty, not a string, or contains a NUL byte.
+fn check_command(params: &Map<String, Value>) -> Result<(), String> {
+    match params.get("command") {
+        Some(Value::String(c)) if !(c.is_empty() || c.contains('\0') || c == "pwd") => {
+            Err(format!(
+                "call.params.command: `{}` would run on this machine; the harness only runs `pwd` \
+             (a case may give an empty command, a non-string or one with a NUL byte)",
+                c.escape_debug()
+            ))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -109,12 +109,19 @@ fn hostile_fixtures_are_refused_and_write_nothing() {
         .stderr(predicate::str::contains("absolute.yaml:6:11: fixture.files: `/tmp/toolpath-pwned-absolute` is absolute"))
         .stderr(predicate::str::contains("dotdot.yaml:6:11:"))
         .stderr(predicate::str::contains("through-link.yaml:8:11: fixture: `ws/out/toolpath-pwned-link` would be written through the symbolic link `ws/out`"))
-        .stderr(predicate::str::contains("mode-through-link.yaml:8:11:"));
+        .stderr(predicate::str::contains("mode-through-link.yaml:8:11:"))
+        .stderr(predicate::str::contains(
+            "command.yaml:7:3: call.params.command: `touch /tmp/toolpath-pwned-command` would run on this machine",
+        ));
     toolpath()
         .args(["run", "--cases", "tests/data/hostile"])
         .assert()
         .code(2);
-    for name in ["toolpath-pwned-absolute", "toolpath-pwned-link"] {
+    for name in [
+        "toolpath-pwned-absolute",
+        "toolpath-pwned-link",
+        "toolpath-pwned-command",
+    ] {
         assert!(!Path::new("/tmp").join(name).exists(), "{name} was written");
     }
     assert!(
