@@ -196,7 +196,7 @@ fn a_hang_times_out_and_the_process_group_is_replaced() {
         "--jobs",
         "1",
         "--timeout-ms",
-        "500",
+        "2000",
         "--adapter",
         &mutant("hang", "mini.search.file@grep"),
     ]);

@@ -15,11 +15,19 @@ struct Installed {
 }
 
 /// The built binary, alone in `TMP/bin`, with a working directory `TMP/work`.
+///
+/// A hard link where possible: a copy is a file open for writing, and a
+/// process forked by a parallel test meanwhile keeps that open long enough to
+/// make executing the copy fail with ETXTBSY. Where a link is impossible
+/// (another file system), [`Installed::run`] retries that error.
 fn install() -> Installed {
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("bin/toolpath");
     std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_toolpath"), &bin).unwrap();
+    let built = env!("CARGO_BIN_EXE_toolpath");
+    if std::fs::hard_link(built, &bin).is_err() {
+        std::fs::copy(built, &bin).unwrap();
+    }
     let work = dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     Installed {
@@ -31,12 +39,21 @@ fn install() -> Installed {
 
 impl Installed {
     fn run(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(&self.bin)
-            .current_dir(cwd)
-            .args(args)
-            .env_remove("TOOLPATH_BIN")
-            .output()
-            .unwrap()
+        let mut attempts = 0;
+        loop {
+            let out = Command::new(&self.bin)
+                .current_dir(cwd)
+                .args(args)
+                .env_remove("TOOLPATH_BIN")
+                .output();
+            match out {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 50 => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => return other.unwrap(),
+            }
+        }
     }
 
     fn report(&self, cwd: &Path, args: &[&str]) -> (i32, Value) {
