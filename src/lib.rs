@@ -1,6 +1,38 @@
 //! toolpath: a conformance suite and executable reference spec for how
 //! AI coding-agent tools handle path parameters.
 //!
+//! A case, run against the built-in reference:
+//!
+//! ```
+//! use std::path::Path;
+//! use toolpath::model::parse_case;
+//! use toolpath::report::Status;
+//! use toolpath::run::{run, RunConfig, SubjectFactory};
+//! use toolpath::subject::{Reference, Subject};
+//!
+//! let case = parse_case(Path::new("example.yaml"), r#"
+//! id: example.file.target
+//! summary: A relative file path searches only that file.
+//! spec: [SEARCH-5]
+//! fixture:
+//!   roots: [ws]
+//!   files: {ws/src/a.ts: "hello\n", ws/src/b.ts: "hello\n"}
+//! call:
+//!   tool: search
+//!   params: {pattern: hello, dir_path: src/a.ts}
+//! expect:
+//!   outcome: ok
+//!   kind: file
+//!   path: "{ws}/src/a.ts"
+//!   matches: ["{ws}/src/a.ts:1"]
+//! "#).unwrap();
+//! let instances: Vec<_> = case.instances().collect(); // grep and ripgrep
+//! let reference: &SubjectFactory = &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
+//! let report = run(&instances, reference, &RunConfig::default()).unwrap();
+//! assert!(report.cases.iter().all(|c| c.status == Status::Pass));
+//! assert_eq!(report.summary.pass, 2);
+//! ```
+//!
 //! The pieces, in the order data flows through them:
 //!
 //! - [`spec`]: requirement IDs read from the normative `spec/README.md`;
