@@ -76,39 +76,23 @@ pub struct Adapter {
     stderr: Arc<Mutex<VecDeque<u8>>>,
     seq: u64,
     /// Restarts after the first start.
-    pub restarts: usize,
+    restarts: usize,
 }
 
 impl Adapter {
     /// Starts the adapter and exchanges `hello`.
     pub fn start(config: AdapterConfig) -> Result<Adapter, AdapterFailure> {
-        let placeholder = AdapterHello {
-            protocol: PROTOCOL_VERSION,
-            implementation: crate::protocol::Implementation {
-                name: String::new(),
-                version: String::new(),
-                language: String::new(),
-            },
-            tools: Vec::new(),
-            features: Vec::new(),
-            unobservable: Vec::new(),
-            schemas: Default::default(),
-        };
         let mut adapter = Adapter {
             config,
             running: None,
-            hello: placeholder,
+            // Replaced by the adapter's own as soon as it answers.
+            hello: AdapterHello::default(),
             stderr: Arc::new(Mutex::new(VecDeque::new())),
             seq: 0,
             restarts: 0,
         };
         adapter.spawn()?;
         Ok(adapter)
-    }
-
-    /// Whether the adapter has been restarted too often to go on.
-    pub fn exhausted(&self) -> bool {
-        self.running.is_none() && self.restarts >= self.config.max_restarts
     }
 
     fn spawn(&mut self) -> Result<(), AdapterFailure> {

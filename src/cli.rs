@@ -12,7 +12,7 @@ use crate::exit;
 use crate::expectations::{self, Expectations};
 use crate::model::{Case, CaseError};
 use crate::report::{CaseReport, Report};
-use crate::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER};
+use crate::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root};
 use crate::select::Selection;
 use crate::subject::{Reference, Subject};
 
@@ -213,11 +213,6 @@ pub fn run(request: RunRequest) -> i32 {
         }
     }
     code
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// A temporary directory the unprivileged runner can write to.

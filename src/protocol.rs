@@ -110,7 +110,7 @@ pub struct Workspace {
 }
 
 /// Who is answering; shown in every report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Implementation {
     pub name: String,
     pub version: String,
@@ -125,7 +125,7 @@ pub struct HarnessHello {
 }
 
 /// The adapter's answer to `hello`: who it is and what it can do.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct AdapterHello {
     pub protocol: u32,
     pub implementation: Implementation,

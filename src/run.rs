@@ -5,7 +5,6 @@
 //! send the call, compare, and remove the fixture. Workers run in parallel,
 //! each with its own subject (for an adapter: its own process).
 
-use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -57,7 +56,8 @@ impl Default for RunConfig<'_> {
     }
 }
 
-fn is_root() -> bool {
+/// Whether this process runs as root, which ignores permission bits.
+pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
 }
@@ -418,23 +418,4 @@ fn expand_expect(
         }
     }
     e
-}
-
-/// Requirement IDs with the statuses of the instances that cite them.
-pub fn by_requirement(report: &Report) -> Vec<(String, Vec<Status>)> {
-    let mut ids: BTreeSet<&str> = BTreeSet::new();
-    for case in &report.cases {
-        ids.extend(case.spec.iter().map(String::as_str));
-    }
-    ids.into_iter()
-        .map(|id| {
-            let statuses = report
-                .cases
-                .iter()
-                .filter(|c| c.spec.iter().any(|s| s == id))
-                .map(|c| c.status)
-                .collect();
-            (id.to_owned(), statuses)
-        })
-        .collect()
 }

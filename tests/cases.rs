@@ -13,12 +13,11 @@ use std::time::Duration;
 use toolpath::adapter::AdapterConfig;
 use toolpath::model::parse_case;
 use toolpath::report::Status;
-use toolpath::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, run};
+use toolpath::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root, run};
 use toolpath::subject::{Reference, Subject};
 
 fn unprivileged_runner() -> Option<AdapterConfig> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !is_root() {
         return None;
     }
     Some(AdapterConfig {

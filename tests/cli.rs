@@ -528,8 +528,7 @@ fn permission_cases_are_observed_not_passed_silently() {
         "mini.resolve.permission",
         "--no-unprivileged",
     ]);
-    // SAFETY: geteuid has no preconditions.
-    let expected = if unsafe { libc::geteuid() } == 0 {
+    let expected = if toolpath::run::is_root() {
         "skip"
     } else {
         "pass"

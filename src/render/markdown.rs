@@ -98,8 +98,13 @@ fn facts(out: &mut String, report: &Report) {
 }
 
 fn requirements_table(out: &mut String, report: &Report, requirements: &[Requirement]) {
-    let mut cited: BTreeMap<String, Vec<Status>> =
-        crate::run::by_requirement(report).into_iter().collect();
+    // Requirement ID -> statuses of the instances citing it, in one pass.
+    let mut cited: BTreeMap<String, Vec<Status>> = BTreeMap::new();
+    for case in &report.cases {
+        for id in &case.spec {
+            cited.entry(id.clone()).or_default().push(case.status);
+        }
+    }
     out.push_str("## Requirements\n\n");
     out.push_str(
         "| ID | area | requirement | passed | failed | unsupported | skipped | verdict |\n",
