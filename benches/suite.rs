@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use toolpath::adapter::{Adapter, AdapterConfig};
-use toolpath::fixture;
-use toolpath::model::Instance;
-use toolpath::run::{RunConfig, SubjectFactory, run};
+use toolpath::case::fixture;
+use toolpath::case::model::Instance;
+use toolpath::harness::run::{RunConfig, SubjectFactory, run};
+use toolpath::subject::adapter::{Adapter, AdapterConfig};
 use toolpath::subject::{Reference, Subject};
 
 const ROUNDS: usize = 7;
@@ -59,7 +59,7 @@ fn peak_rss_kib() -> i64 {
 }
 
 fn main() {
-    let (cases, errors) = toolpath::suite::load_embedded();
+    let (cases, errors) = toolpath::case::suite::load_embedded();
     assert!(errors.is_empty(), "invalid cases");
     let instances: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
     let n = instances.len() as f64;

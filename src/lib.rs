@@ -5,9 +5,9 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use toolpath::model::parse_case;
+//! use toolpath::case::model::parse_case;
 //! use toolpath::report::Status;
-//! use toolpath::run::{run, RunConfig, SubjectFactory};
+//! use toolpath::harness::run::{run, RunConfig, SubjectFactory};
 //! use toolpath::subject::{Reference, Subject};
 //!
 //! let case = parse_case(Path::new("example.yaml"), r#"
@@ -36,32 +36,23 @@
 //! The pieces, in the order data flows through them:
 //!
 //! - [`spec`]: requirement IDs read from the normative `spec/README.md`;
-//! - [`case`] (raw YAML) and [`model`] (validated cases);
-//! - [`fixture`]: each case's workspace, built in a temporary directory;
-//! - [`subject`], [`reference`], [`adapter`]: who answers the calls;
-//! - [`compare`], [`run`], [`expectations`]: judging the answers;
-//! - [`report`]: the canonical JSON report everything else is rendered from.
+//! - [`case`]: case files loaded, validated and selected, and their
+//!   fixtures built on disk;
+//! - [`protocol`]: the messages every implementation answers in;
+//! - [`subject`] (with [`reference`]): who answers the calls, in-process or
+//!   an adapter over stdio;
+//! - [`harness`]: runs the instances and judges each answer;
+//! - [`report`]: the canonical JSON report, and every view rendered from it;
+//! - [`cli`]: the `toolpath` command's subcommands.
 
-pub mod adapter;
 pub mod case;
 pub mod cli;
-pub mod compare;
-pub mod exit;
-pub mod expectations;
-pub mod export;
-pub mod fixture;
-pub mod model;
+pub mod harness;
 pub mod protocol;
 pub mod reference;
-pub mod render;
 pub mod report;
-pub mod run;
-pub mod schemas;
-pub mod select;
-pub mod serve;
 pub mod spec;
 pub mod subject;
-pub mod suite;
 
 /// The suite version: of the cases and spec this build carries.
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use toolpath::case::select::Shard;
 use toolpath::cli;
 use toolpath::protocol::Tool;
-use toolpath::select::Shard;
 
 /// Conformance suite for how AI coding-agent tools handle path parameters.
 ///
@@ -52,7 +52,7 @@ enum Command {
     /// Write a skeleton adapter into DIR that runs against the suite at once.
     NewAdapter {
         #[arg(long, value_enum)]
-        lang: toolpath::export::Lang,
+        lang: toolpath::cli::export::Lang,
         dir: PathBuf,
     },
     /// Write the JSON Schemas (case, protocol messages, report, expectations) into DIR, or check them.
@@ -172,8 +172,8 @@ impl SourceArgs {
 }
 
 impl SelectArgs {
-    fn split(self) -> (cli::Source, toolpath::select::Selection) {
-        let selection = toolpath::select::Selection {
+    fn split(self) -> (cli::Source, toolpath::case::select::Selection) {
+        let selection = toolpath::case::select::Selection {
             ids: self.filter,
             specs: self.spec,
             tags: self.tag,

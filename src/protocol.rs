@@ -208,3 +208,20 @@ impl ToolResult {
         }
     }
 }
+
+/// Messages the harness sends, one JSON object per line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HarnessMessage {
+    Hello(HarnessHello),
+    Call(Call),
+    Bye,
+}
+
+/// Messages an adapter sends, one JSON object per line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AdapterMessage {
+    Hello(AdapterHello),
+    Result(ToolResult),
+}

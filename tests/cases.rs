@@ -10,10 +10,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use toolpath::adapter::AdapterConfig;
-use toolpath::model::parse_case;
+use toolpath::case::model::parse_case;
+use toolpath::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root, run};
 use toolpath::report::Status;
-use toolpath::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root, run};
+use toolpath::subject::adapter::AdapterConfig;
 use toolpath::subject::{Reference, Subject};
 
 fn unprivileged_runner() -> Option<AdapterConfig> {

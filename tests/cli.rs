@@ -528,7 +528,7 @@ fn permission_cases_are_observed_not_passed_silently() {
         "mini.resolve.permission",
         "--no-unprivileged",
     ]);
-    let expected = if toolpath::run::is_root() {
+    let expected = if toolpath::harness::run::is_root() {
         "skip"
     } else {
         "pass"

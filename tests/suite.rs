@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
+use toolpath::case::suite::load_embedded;
 use toolpath::spec::requirements;
-use toolpath::suite::load_embedded;
 
 #[test]
 fn every_case_is_valid_and_ids_are_unique() {
@@ -50,7 +50,7 @@ fn security_requirements_are_pinned_by_several_cases() {
 #[test]
 fn committed_schemas_are_current() {
     let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    for (name, generated) in toolpath::schemas::all() {
+    for (name, generated) in toolpath::cli::schemas::all() {
         let committed = std::fs::read_to_string(spec.join(name)).unwrap_or_default();
         assert!(
             committed == generated,

@@ -3,7 +3,7 @@
 //! These types mirror the file exactly (`deny_unknown_fields`, no `flatten`,
 //! no `untagged`), so serde-saphyr can report the line and column of any bad
 //! field. Values that later checks may reject carry their location in a
-//! [`Spanned`]. [`crate::model`] turns a [`RawCase`] into a validated case.
+//! [`Spanned`]. [`crate::case::model`] turns a [`RawCase`] into a validated case.
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::model::{Case, CaseError, load_case};
+use crate::case::model::{Case, CaseError, load_case};
 
 /// Every case file below `dir`, sorted.
 pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -82,7 +82,7 @@ pub fn load_embedded() -> (Vec<Case>, Vec<CaseError>) {
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     for (path, text) in EMBEDDED_CASES {
-        match crate::model::parse_case(Path::new(path), text) {
+        match crate::case::model::parse_case(Path::new(path), text) {
             Ok(case) => cases.push(case),
             Err(e) => errors.push(e),
         }

@@ -1,19 +1,22 @@
 //! The subcommands of `toolpath`, as library functions returning exit codes,
 //! so they can be tested without a process and `main.rs` stays a parser.
 
+pub mod exit;
+pub mod export;
+pub mod schemas;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::ValueEnum;
 
-use crate::adapter::{Adapter, AdapterConfig, split_command};
-use crate::exit;
-use crate::expectations::{self, Expectations};
-use crate::model::{Case, CaseError};
+use crate::case::model::{Case, CaseError};
+use crate::case::select::Selection;
+use crate::harness::expectations::{self, Expectations};
+use crate::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root};
 use crate::report::{CaseReport, Report};
-use crate::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root};
-use crate::select::Selection;
+use crate::subject::adapter::{Adapter, AdapterConfig, split_command};
 use crate::subject::{Reference, Subject};
 
 /// Where cases come from: the embedded suite, or directories replacing or
@@ -62,15 +65,15 @@ fn print_errors(errors: &[CaseError]) {
 /// Loads the cases; invalid ones are printed and make the caller stop.
 pub fn load(source: &Source) -> Result<Vec<Case>, Vec<CaseError>> {
     let (mut cases, mut errors) = if source.replace.is_empty() {
-        crate::suite::load_embedded()
+        crate::case::suite::load_embedded()
     } else {
-        crate::suite::load(&source.replace)
+        crate::case::suite::load(&source.replace)
     };
     if !source.add.is_empty() {
-        let (more, more_errors) = crate::suite::load(&source.add);
+        let (more, more_errors) = crate::case::suite::load(&source.add);
         cases.extend(more);
         errors.extend(more_errors);
-        errors.extend(crate::suite::duplicate_ids(&cases));
+        errors.extend(crate::case::suite::duplicate_ids(&cases));
         errors.dedup();
     }
     if errors.is_empty() {
@@ -162,7 +165,7 @@ pub fn run(request: RunRequest) -> i32 {
         if show_progress {
             eprint!(
                 "\r\x1b[2K{}",
-                crate::render::human::progress_line(n, total, report)
+                crate::report::render::human::progress_line(n, total, report)
             );
             if n == total {
                 eprint!("\r\x1b[2K");
@@ -180,7 +183,7 @@ pub fn run(request: RunRequest) -> i32 {
         adapter_label: request.adapter.clone(),
         on_case: Some(&progress),
     };
-    let report = match crate::run::run(&instances, make.as_ref(), &config) {
+    let report = match crate::harness::run::run(&instances, make.as_ref(), &config) {
         Ok(report) => report,
         Err(failure) => {
             eprintln!("toolpath: the adapter could not be started: {failure}");
@@ -230,9 +233,9 @@ fn unprivileged_tmpdir(parent: &Path) -> std::io::Result<PathBuf> {
 pub fn render(report: &Report, format: Format, color: bool) -> String {
     match format {
         Format::Json => serde_json::to_string_pretty(report).expect("reports serialise") + "\n",
-        Format::Human => crate::render::human::render(report, color),
-        Format::Junit => crate::render::junit::render(report),
-        Format::Markdown => crate::render::markdown::render(report),
+        Format::Human => crate::report::render::human::render(report, color),
+        Format::Junit => crate::report::render::junit::render(report),
+        Format::Markdown => crate::report::render::markdown::render(report),
     }
 }
 
@@ -274,7 +277,7 @@ fn write_reports(report: &Report, formats: &[Format], outputs: &[PathBuf]) -> Re
 pub fn serve() -> i32 {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    match crate::serve::serve(stdin, stdout) {
+    match crate::subject::serve::serve(stdin, stdout) {
         Ok(()) => exit::OK,
         Err(e) => {
             eprintln!("toolpath serve: {e}");
@@ -372,8 +375,8 @@ pub fn compare(old: &Path, new: &Path) -> i32 {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
-    let comparison = crate::render::compare::compare(&old, &new);
-    print!("{}", crate::render::compare::render(&comparison));
+    let comparison = crate::report::render::compare::compare(&old, &new);
+    print!("{}", crate::report::render::compare::render(&comparison));
     if comparison.broke_anything() {
         exit::UNEXPECTED
     } else {
@@ -393,7 +396,7 @@ pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
             Err(e) => return usage(e),
         }
     }
-    let table = crate::render::certification::table(&loaded);
+    let table = crate::report::render::certification::table(&loaded);
     match output {
         Some(path) => match std::fs::write(path, table) {
             Ok(()) => exit::OK,
@@ -409,7 +412,7 @@ pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
 /// `toolpath schemas DIR [--check]`.
 pub fn schemas(dir: &Path, check: bool) -> i32 {
     let mut stale = Vec::new();
-    for (name, text) in crate::schemas::all() {
+    for (name, text) in crate::cli::schemas::all() {
         let path = dir.join(name);
         if check {
             if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
@@ -440,8 +443,8 @@ pub fn schemas(dir: &Path, check: bool) -> i32 {
 
 /// `toolpath export DIR`.
 pub fn export(dir: &Path) -> i32 {
-    let files = crate::export::suite_files();
-    match crate::export::write_all(dir, &files) {
+    let files = crate::cli::export::suite_files();
+    match crate::cli::export::write_all(dir, &files) {
         Ok(()) => {
             eprintln!(
                 "toolpath: wrote suite {} ({} files) to {}",
@@ -456,9 +459,9 @@ pub fn export(dir: &Path) -> i32 {
 }
 
 /// `toolpath new-adapter --lang LANG DIR`.
-pub fn new_adapter(lang: crate::export::Lang, dir: &Path) -> i32 {
-    let (files, command) = crate::export::skeleton(lang);
-    match crate::export::write_all(dir, &files) {
+pub fn new_adapter(lang: crate::cli::export::Lang, dir: &Path) -> i32 {
+    let (files, command) = crate::cli::export::skeleton(lang);
+    match crate::cli::export::write_all(dir, &files) {
         Ok(()) => {
             println!(
                 "Wrote a skeleton adapter to {}. Run the suite against it:",

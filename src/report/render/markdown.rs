@@ -217,7 +217,7 @@ fn detail(out: &mut String, case: &CaseReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::render::testing::{case, expected, failing, report, with_reason};
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements(

@@ -213,7 +213,7 @@ fn line(out: &mut String, change: &Change) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::testing::{case, failing, report, with_reason};
+    use crate::report::render::testing::{case, failing, report, with_reason};
 
     fn ids(changes: &[Change]) -> Vec<&str> {
         changes.iter().map(|c| c.id.as_str()).collect()

@@ -13,7 +13,7 @@ use base64::Engine;
 use serde_json::{Map, Value};
 use serde_saphyr::{Location, Spanned};
 
-use crate::case::{
+use crate::case::raw::{
     ExpectedOutcome, Feature, FileContent, RawCase, RawExpect, SpannedMap, ToolSelector,
 };
 use crate::protocol::{ErrorCode, Kind, Tool};
@@ -340,7 +340,11 @@ impl Validator<'_> {
         list.iter().map(|p| self.path(field, p)).collect()
     }
 
-    fn fixture(&self, raw: crate::case::RawFixture, id_at: Location) -> Result<Fixture, CaseError> {
+    fn fixture(
+        &self,
+        raw: crate::case::raw::RawFixture,
+        id_at: Location,
+    ) -> Result<Fixture, CaseError> {
         let roots = self.paths("fixture.roots", &raw.roots)?;
         let Some(first) = roots.first().cloned() else {
             return Err(self.error(id_at, "fixture.roots: a workspace needs at least one root"));
@@ -468,7 +472,7 @@ impl Validator<'_> {
 
     fn call(
         &self,
-        raw: Spanned<crate::case::RawCall>,
+        raw: Spanned<crate::case::raw::RawCall>,
         id_at: Location,
     ) -> Result<(Vec<Tool>, Action), CaseError> {
         let at = raw.referenced;

@@ -319,7 +319,7 @@ impl Paint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::render::testing::{case, expected, failing, report, with_reason};
 
     #[test]
     fn header_names_implementation_adapter_and_suite() {

@@ -11,13 +11,13 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::adapter::{Adapter, AdapterConfig};
-use crate::case::Feature;
-use crate::compare::{Comparison, compare, compare_description};
-use crate::expectations::{self, Expectations, ExpectedStatus};
-use crate::model::{Action, Instance};
+use crate::case::model::{Action, Instance};
+use crate::case::raw::Feature;
+use crate::harness::compare::{Comparison, compare, compare_description};
+use crate::harness::expectations::{self, Expectations, ExpectedStatus};
 use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool};
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
+use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 
 /// The user permission cases run as when the harness is root (`nobody`).
@@ -289,7 +289,7 @@ impl Worker<'_, '_> {
             unreachable!("describe handled above")
         };
 
-        let built = match crate::fixture::build(&case.fixture, None) {
+        let built = match crate::case::fixture::build(&case.fixture, None) {
             Ok(built) => built,
             Err(e) => {
                 return base_report(
@@ -399,9 +399,9 @@ impl Worker<'_, '_> {
 
 /// The expectation with placeholders replaced by this fixture's paths.
 fn expand_expect(
-    expect: &crate::model::Expect,
-    vars: &crate::fixture::Placeholders,
-) -> crate::model::Expect {
+    expect: &crate::case::model::Expect,
+    vars: &crate::case::fixture::Placeholders,
+) -> crate::case::model::Expect {
     let mut e = expect.clone();
     for field in [&mut e.path, &mut e.parent, &mut e.cwd]
         .into_iter()

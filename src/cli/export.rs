@@ -8,14 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::schemas;
-use crate::suite::EMBEDDED_CASES;
+use crate::case::suite::EMBEDDED_CASES;
+use crate::cli::schemas;
 
-const PROTOCOL_TEXT: &str = include_str!("../spec/protocol.md");
-const CASES_README: &str = include_str!("../cases/README.md");
-const ADAPTER_README: &str = include_str!("../templates/ADAPTER-README.md");
-const PYTHON_SKELETON: &str = include_str!("../templates/python/adapter.py");
-const NODE_SKELETON: &str = include_str!("../templates/node/adapter.mjs");
+const PROTOCOL_TEXT: &str = include_str!("../../spec/protocol.md");
+const CASES_README: &str = include_str!("../../cases/README.md");
+const ADAPTER_README: &str = include_str!("../../templates/ADAPTER-README.md");
+const PYTHON_SKELETON: &str = include_str!("../../templates/python/adapter.py");
+const NODE_SKELETON: &str = include_str!("../../templates/node/adapter.mjs");
 
 /// The languages `new-adapter` has a skeleton for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

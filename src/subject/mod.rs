@@ -2,6 +2,9 @@
 //! an external adapter. The harness talks to both through [`Subject`], so an
 //! in-process run and a run over stdio take exactly the same path.
 
+pub mod adapter;
+pub mod serve;
+
 use crate::protocol::{AdapterHello, Call, ToolResult};
 
 /// What went wrong with an adapter (never with the answer itself).

@@ -104,8 +104,8 @@ fn cell(tally: &Tally) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::testing::{case, report};
     use crate::report::Status;
+    use crate::report::render::testing::{case, report};
 
     #[test]
     fn cells_count_passed_over_applicable() {

@@ -2,6 +2,8 @@
 //! Markdown) is rendered from it, and `toolpath compare` reads two of them.
 //! Its schema is published in `spec/schemas/report.schema.json`.
 
+pub mod render;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -171,15 +173,15 @@ impl Report {
     /// The process exit code for this run (see `toolpath --help`).
     pub fn exit_code(&self) -> i32 {
         if self.partial {
-            crate::exit::PARTIAL
+            crate::cli::exit::PARTIAL
         } else if self
             .cases
             .iter()
             .any(|c| c.status.is_unexpected(self.strict))
         {
-            crate::exit::UNEXPECTED
+            crate::cli::exit::UNEXPECTED
         } else {
-            crate::exit::OK
+            crate::cli::exit::OK
         }
     }
 }

@@ -21,8 +21,8 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::case::SpannedMap;
-use crate::model::CaseError;
+use crate::case::model::CaseError;
+use crate::case::raw::SpannedMap;
 use crate::report::{CaseReport, ExpectationNote, Status};
 
 /// What is expected of a case.

@@ -14,7 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::model::{Fixture, FixturePath};
+use crate::case::model::{Fixture, FixturePath};
 use crate::protocol::Workspace;
 
 /// Why a fixture could not be built. Names the entry; the caller adds the case file.
@@ -332,7 +332,7 @@ fn make_node(path: &Path, mode: libc::mode_t, dev: libc::dev_t) -> io::Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::parse_case;
+    use crate::case::model::parse_case;
 
     fn fixture_of(yaml_fixture: &str) -> Fixture {
         let text = format!(

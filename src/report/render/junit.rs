@@ -234,7 +234,7 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::render::testing::{case, expected, failing, report, with_reason};
 
     fn shell(mut case: CaseReport) -> CaseReport {
         case.tool = Tool::Shell;

@@ -9,9 +9,9 @@
 //! Both sides are rendered as the same `field: value` lines (machine paths
 //! turned back into placeholders), so a failure reads as a unified diff.
 
-use crate::case::ExpectedOutcome;
-use crate::fixture::Placeholders;
-use crate::model::Expect;
+use crate::case::fixture::Placeholders;
+use crate::case::model::Expect;
+use crate::case::raw::ExpectedOutcome;
 use crate::protocol::{Outcome, ToolResult};
 
 /// The result of one comparison.
@@ -212,7 +212,7 @@ pub fn compare_description(expect: &Expect, description: Option<&str>) -> Compar
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ErrorExpect, ExpectedMatch};
+    use crate::case::model::{ErrorExpect, ExpectedMatch};
     use crate::protocol::{ErrorCode, Kind, Match};
 
     fn expect_ok() -> Expect {

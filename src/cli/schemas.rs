@@ -15,14 +15,14 @@ fn draft07<T: JsonSchema>() -> String {
 /// Every schema as (path relative to `spec/`, contents).
 pub fn all() -> Vec<(&'static str, String)> {
     vec![
-        ("case.schema.json", draft07::<crate::case::RawCase>()),
+        ("case.schema.json", draft07::<crate::case::raw::RawCase>()),
         (
             "schemas/harness-message.schema.json",
-            draft07::<crate::adapter::HarnessMessage>(),
+            draft07::<crate::protocol::HarnessMessage>(),
         ),
         (
             "schemas/adapter-message.schema.json",
-            draft07::<crate::adapter::AdapterMessage>(),
+            draft07::<crate::protocol::AdapterMessage>(),
         ),
         (
             "schemas/report.schema.json",
@@ -30,7 +30,7 @@ pub fn all() -> Vec<(&'static str, String)> {
         ),
         (
             "schemas/expectations.schema.json",
-            draft07::<std::collections::BTreeMap<String, crate::expectations::RawEntry>>(),
+            draft07::<std::collections::BTreeMap<String, crate::harness::expectations::RawEntry>>(),
         ),
     ]
 }

@@ -2,8 +2,8 @@
 //! tool, and shard. Sharding hashes the instance id (FNV-1a), so an
 //! instance stays on the same machine however the suite grows.
 
-use crate::expectations::glob_match;
-use crate::model::{Case, Instance};
+use crate::case::model::{Case, Instance};
+use crate::harness::expectations::glob_match;
 use crate::protocol::Tool;
 
 /// One CI machine's share of the run: `index` in `1..=count`.

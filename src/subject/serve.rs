@@ -6,27 +6,7 @@
 
 use std::io::{BufRead, Write};
 
-use serde::Deserialize;
-
-use crate::protocol::{Call, HarnessHello};
-
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Incoming {
-    Hello(
-        #[expect(dead_code, reason = "the version is informational for the reference")]
-        HarnessHello,
-    ),
-    Call(Call),
-    Bye,
-}
-
-#[derive(serde::Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Outgoing {
-    Hello(crate::protocol::AdapterHello),
-    Result(crate::protocol::ToolResult),
-}
+use crate::protocol::{AdapterMessage, HarnessMessage};
 
 /// Answers protocol messages from `input` on `output` until `bye` or end of input.
 pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
@@ -35,14 +15,14 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()>
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match serde_json::from_str::<Incoming>(&line) {
-            Ok(Incoming::Hello(_)) => Outgoing::Hello(crate::reference::hello()),
-            Ok(Incoming::Call(call)) => {
+        let reply = match serde_json::from_str::<HarnessMessage>(&line) {
+            Ok(HarnessMessage::Hello(_)) => AdapterMessage::Hello(crate::reference::hello()),
+            Ok(HarnessMessage::Call(call)) => {
                 let mut result = crate::reference::call(&call.workspace, call.tool, &call.params);
                 result.seq = call.seq;
-                Outgoing::Result(result)
+                AdapterMessage::Result(result)
             }
-            Ok(Incoming::Bye) => return Ok(()),
+            Ok(HarnessMessage::Bye) => return Ok(()),
             Err(e) => {
                 eprintln!("toolpath serve: ignoring a line that is not a protocol message: {e}");
                 continue;

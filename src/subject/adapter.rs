@@ -17,31 +17,13 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::protocol::{AdapterHello, Call, HarnessHello, PROTOCOL_VERSION, ToolResult};
+use crate::protocol::{
+    AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
+};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 
 /// How much of an adapter's standard error is kept for reports.
 const STDERR_TAIL_BYTES: usize = 8 * 1024;
-
-/// Messages the harness sends.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum HarnessMessage<'a> {
-    Hello(&'a HarnessHello),
-    Call(&'a Call),
-    Bye,
-}
-
-/// Messages an adapter sends.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum AdapterMessage {
-    Hello(AdapterHello),
-    Result(ToolResult),
-}
 
 /// How to start and supervise an adapter.
 #[derive(Debug, Clone)]
@@ -171,7 +153,7 @@ impl Adapter {
             protocol: PROTOCOL_VERSION,
             suite: self.config.suite_version.clone(),
         };
-        self.send(&HarnessMessage::Hello(&hello))?;
+        self.send(&HarnessMessage::Hello(hello))?;
         match self.receive(self.config.hello_timeout)? {
             AdapterMessage::Hello(h) if h.protocol == PROTOCOL_VERSION => {
                 self.hello = h;
@@ -303,7 +285,7 @@ impl Subject for Adapter {
             seq: self.seq,
             ..call.clone()
         };
-        self.send(&HarnessMessage::Call(&call))?;
+        self.send(&HarnessMessage::Call(call.clone()))?;
         match self.receive(self.config.call_timeout)? {
             AdapterMessage::Result(result) if result.seq == call.seq => {
                 if result.outcome.is_none() {

@@ -1,0 +1,14 @@
+//! Cases: from YAML text to validated cases, their fixtures on disk, and the
+//! selection a run covers.
+//!
+//! - [`raw`]: the YAML shape exactly as written (what the editor schema describes);
+//! - [`model`]: validated cases, every error located at file:line:column;
+//! - [`suite`]: case directories and the suite embedded in the binary;
+//! - [`select`]: which instances a run covers (filters and shards);
+//! - [`fixture`]: each case's workspace, built in a temporary directory.
+
+pub mod fixture;
+pub mod model;
+pub mod raw;
+pub mod select;
+pub mod suite;
