@@ -8,12 +8,29 @@
 /// The normative spec text, embedded so an installed binary needs no checkout.
 pub const SPEC_TEXT: &str = include_str!("../spec/README.md");
 
-/// One requirement: its ID, its area prefix and the first sentence of its text.
+/// One requirement: its ID, its area prefix, the first sentence of its text
+/// and the tools it applies to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Requirement {
     pub id: String,
     pub area: String,
     pub summary: String,
+    /// Tool names (`grep`, `shell`, ...) from the rule's own `Applies to:`
+    /// line, or else its area's; the suite must pin the rule through each.
+    pub tools: Vec<String>,
+}
+
+/// The marker of an applicability line (spec "Which tools a rule applies to").
+const APPLIES_TO: &str = "Applies to:";
+
+/// The backticked tool names after an `Applies to:` marker; any text outside
+/// backticks (a parenthetical pointing elsewhere) is commentary.
+fn applies_to(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Every requirement of the embedded spec, in document order.
@@ -29,8 +46,16 @@ pub fn is_known(id: &str) -> bool {
 /// Reads requirement list items (`- **AREA-N** text`) out of a Markdown spec.
 pub fn parse_requirements(text: &str) -> Vec<Requirement> {
     let mut out = Vec::new();
+    let mut area_tools: Vec<String> = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
+        if line.starts_with("## ") {
+            area_tools.clear();
+        }
+        if let Some(rest) = line.strip_prefix(APPLIES_TO) {
+            area_tools = applies_to(rest);
+            continue;
+        }
         let Some(rest) = line.trim_start().strip_prefix("- **") else {
             continue;
         };
@@ -57,6 +82,15 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
                 break;
             }
         }
+        let tools = match text.find(APPLIES_TO) {
+            Some(at) => {
+                let tools = applies_to(&text[at + APPLIES_TO.len()..]);
+                text.truncate(at);
+                tools
+            }
+            None => area_tools.clone(),
+        };
+        let text = text.trim_end().to_owned();
         let summary = match text.find(". ") {
             Some(end) => text[..=end].to_owned(),
             None => text,
@@ -65,6 +99,7 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
             id: id.to_owned(),
             area: area.to_owned(),
             summary,
+            tools,
         });
     }
     out
@@ -84,6 +119,33 @@ mod tests {
             .collect();
         assert_eq!(ids, [("RES-1", "RES"), ("ERR-12", "ERR")]);
         assert_eq!(reqs[0].summary, "An empty path means none.");
+    }
+
+    #[test]
+    fn tools_come_from_the_area_unless_the_rule_names_its_own() {
+        let text = "## RES\n\nApplies to: `resolve`, `shell`.\n\n- **RES-1** One.\n- **RES-2** Two.\n  Applies to: `grep` (not the shell: SHELL-3).\n## OUT\n\n- **OUT-1** None.\n";
+        let reqs = parse_requirements(text);
+        let tools: Vec<_> = reqs.iter().map(|r| r.tools.join(",")).collect();
+        assert_eq!(tools, ["resolve,shell", "grep", ""]);
+        assert_eq!(reqs[1].summary, "Two.");
+    }
+
+    #[test]
+    fn every_embedded_rule_applies_to_known_tools() {
+        let known: Vec<&str> = crate::protocol::Tool::ALL
+            .iter()
+            .map(|t| t.name())
+            .collect();
+        for req in requirements() {
+            assert!(!req.tools.is_empty(), "{} applies to no tool", req.id);
+            for tool in &req.tools {
+                assert!(
+                    known.contains(&tool.as_str()),
+                    "{}: unknown tool `{tool}`",
+                    req.id
+                );
+            }
+        }
     }
 
     #[test]

@@ -138,9 +138,30 @@ fn lint_prints_coverage_of_the_embedded_suite() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "every requirement is pinned by at least one case",
+            "every requirement is pinned through every tool it applies to",
         ))
-        .stdout(predicate::str::is_match(r"(?m)^SEC-1 +\d+ ").unwrap());
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^SEC-1 +\d+ +resolve:\d+ grep:\d+ ripgrep:\d+ shell:\d+ ",
+            )
+            .unwrap(),
+        );
+}
+
+#[test]
+fn lint_fails_on_a_rule_pinned_through_one_tool_only() {
+    // RES-8 applies to every tool; the one case pins it through `resolve`.
+    toolpath()
+        .args(["lint", "--cases", "tests/data/coverage"])
+        .assert()
+        .code(2)
+        .stdout(
+            predicate::str::is_match(r"(?m)^RES-8 +1 +resolve:1 grep:0 ripgrep:0 shell:0 ")
+                .unwrap(),
+        )
+        .stderr(predicate::str::contains(
+            "RES-7, RES-8@grep, RES-8@ripgrep, RES-8@shell, RES-9,",
+        ));
 }
 
 #[test]

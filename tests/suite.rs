@@ -1,9 +1,8 @@
 //! Properties of the suite as a whole: ids are unique, every requirement is
-//! pinned by a case, no case cites an unknown ID, and the committed schemas
-//! are what this build generates.
+//! pinned by a case through every tool it applies to, no case cites an
+//! unknown ID, and the committed schemas are what this build generates.
 
-use std::collections::BTreeSet;
-
+use toolpath::case::coverage::{coverage, gaps};
 use toolpath::case::suite::load_embedded;
 use toolpath::spec::requirements;
 
@@ -16,21 +15,13 @@ fn every_case_is_valid_and_ids_are_unique() {
 }
 
 #[test]
-fn every_requirement_is_pinned_by_a_case() {
+fn every_requirement_is_pinned_through_every_tool_it_applies_to() {
     let (cases, _) = load_embedded();
-    let cited: BTreeSet<&str> = cases
-        .iter()
-        .flat_map(|c| c.spec.iter().map(String::as_str))
-        .collect();
-    let uncovered: Vec<String> = requirements()
-        .into_iter()
-        .map(|r| r.id)
-        .filter(|id| !cited.contains(id.as_str()))
-        .collect();
+    let gaps = gaps(&coverage(&requirements(), &cases));
     assert!(
-        uncovered.is_empty(),
-        "requirements without a case: {}",
-        uncovered.join(", ")
+        gaps.is_empty(),
+        "requirements without a case for a tool they apply to: {}",
+        gaps.join(", ")
     );
 }
 

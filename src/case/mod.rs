@@ -4,9 +4,11 @@
 //! - [`raw`]: the YAML shape exactly as written (what the editor schema describes);
 //! - [`model`]: validated cases, every error located at file:line:column;
 //! - [`suite`]: case directories and the suite embedded in the binary;
+//! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory.
 
+pub mod coverage;
 pub mod fixture;
 pub mod model;
 pub mod raw;

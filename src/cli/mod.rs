@@ -335,14 +335,24 @@ pub fn lint(source: &Source) -> i32 {
         }
     };
     let requirements = crate::spec::requirements();
-    let mut uncovered = Vec::new();
-    println!("{:<10} {:>5}  requirement", "id", "cases");
-    for req in &requirements {
-        let n = cases.iter().filter(|c| c.spec.contains(&req.id)).count();
-        println!("{:<10} {:>5}  {}", req.id, n, req.summary);
-        if n == 0 {
-            uncovered.push(req.id.as_str());
-        }
+    let coverage = crate::case::coverage::coverage(&requirements, &cases);
+    println!(
+        "{:<10} {:>5}  {:<40} requirement",
+        "id", "cases", "instances per tool"
+    );
+    for rule in &coverage {
+        let tools: Vec<String> = rule
+            .per_tool
+            .iter()
+            .map(|(t, n)| format!("{t}:{n}"))
+            .collect();
+        println!(
+            "{:<10} {:>5}  {:<40} {}",
+            rule.requirement.id,
+            rule.cases,
+            tools.join(" "),
+            rule.requirement.summary
+        );
     }
     let instances: usize = cases.iter().map(|c| c.tools.len()).sum();
     println!(
@@ -350,13 +360,14 @@ pub fn lint(source: &Source) -> i32 {
         cases.len(),
         requirements.len()
     );
-    if uncovered.is_empty() {
-        println!("every requirement is pinned by at least one case");
+    let gaps = crate::case::coverage::gaps(&coverage);
+    if gaps.is_empty() {
+        println!("every requirement is pinned through every tool it applies to");
         exit::OK
     } else {
         eprintln!(
-            "toolpath: requirements without a case: {}",
-            uncovered.join(", ")
+            "toolpath: requirements without a case for a tool they apply to (RULE@tool): {}",
+            gaps.join(", ")
         );
         exit::USAGE
     }
