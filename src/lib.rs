@@ -28,7 +28,7 @@
 //! "#).unwrap();
 //! let instances: Vec<_> = case.instances().collect(); // grep and ripgrep
 //! let reference: &SubjectFactory = &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
-//! let report = run(&instances, reference, &RunConfig::default()).unwrap();
+//! let report = run(&instances, reference, &RunConfig::default());
 //! assert!(report.cases.iter().all(|c| c.status == Status::Pass));
 //! assert_eq!(report.summary.pass, 2);
 //! ```
@@ -44,7 +44,9 @@
 //! - [`harness`]: runs the instances and judges each answer;
 //! - [`report`]: the canonical JSON report, and every view rendered from it;
 //! - [`cli`]: the `toolpath` command's subcommands.
+//! - [`cancel`]: SIGINT and SIGTERM stop a run without losing anything.
 
+pub mod cancel;
 pub mod case;
 pub mod cli;
 pub mod harness;

@@ -2,28 +2,45 @@
 //!
 //! The process is started once and reused for every case; start-up cost is
 //! paid once. Anything that goes wrong with it (exit, silence past the
-//! timeout, a line that is not a valid message, a wrong `seq`) becomes an
-//! [`AdapterFailure`] for the one case being run: the whole process group is
-//! killed, and the next call starts a fresh process and replays `hello`.
-//! After `max_restarts` restarts the adapter is given up on and the caller
-//! marks the run partial.
+//! timeout, a line that is not a valid message or is too long, a wrong
+//! `seq`) becomes an [`AdapterFailure`] for the one case being run: the
+//! whole process group is killed, and the next call starts a fresh process
+//! and replays `hello`. After `max_restarts` restarts the adapter is given up
+//! on and the caller marks the run partial.
+//!
+//! Output written while no call is outstanding (an extra `result`, a log
+//! line) is never taken as the answer to the next call: it is found before
+//! that call is sent and charged to the case answered last, as a
+//! [`Subject::take_violation`].
+//!
+//! Every wait is bounded (see [`process`](super::process)): after standard
+//! output ends the process has [`EXIT_GRACE`] to exit before its group is
+//! killed, and a killed group has [`REAP_TIMEOUT`] to be reaped.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::process::{ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::protocol::{
     AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
 };
+use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
+use crate::subject::process::Process;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 
-/// How much of an adapter's standard error is kept for reports.
-const STDERR_TAIL_BYTES: usize = 8 * 1024;
+/// How long an adapter whose standard output ended, or that was sent `bye`,
+/// has to exit by itself before its process group is killed.
+pub const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// How long a killed process group has to be reaped. SIGKILL cannot be
+/// caught, so only a process stuck in the kernel takes this long.
+pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long standard error may stay open after the group was killed (a
+/// grandchild that left the group may hold it) before the tail is taken.
+const STDERR_GRACE: Duration = Duration::from_secs(1);
+/// How much of an offending line is quoted in a failure.
+const QUOTED_BYTES: usize = 200;
 
 /// How to start and supervise an adapter.
 #[derive(Debug, Clone)]
@@ -40,12 +57,15 @@ pub struct AdapterConfig {
     /// own (its `TMPDIR`), so workers and restarts never share state.
     pub tmpdir: PathBuf,
     pub suite_version: String,
+    /// The run directory, passed as `TOOLPATH_RUN` so that `toolpath clean`
+    /// can find the processes of a run that was killed.
+    pub run_dir: Option<PathBuf>,
 }
 
 struct Running {
-    child: Child,
+    process: Process,
     stdin: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
+    output: Output,
     /// This process's own `TMPDIR`, removed with it.
     scratch: tempfile::TempDir,
 }
@@ -55,49 +75,75 @@ pub struct Adapter {
     config: AdapterConfig,
     running: Option<Running>,
     hello: AdapterHello,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
     seq: u64,
     /// Restarts after the first start.
     restarts: usize,
+    /// Output written while no call was outstanding, not yet charged.
+    violation: Option<AdapterFailure>,
+    /// Standard error of the last process ended, until it is reported.
+    last_stderr: String,
+}
+
+fn failure(kind: FailureKind, message: String) -> AdapterFailure {
+    AdapterFailure {
+        kind,
+        message,
+        stderr: String::new(),
+    }
+}
+
+/// The start of `bytes`, as text, for a failure message.
+fn quote(bytes: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTED_BYTES)]);
+    let more = if bytes.len() > QUOTED_BYTES {
+        "…"
+    } else {
+        ""
+    };
+    format!("{}{more}", shown.escape_debug())
 }
 
 impl Adapter {
-    /// Starts the adapter and exchanges `hello`.
+    /// Starts the adapter and exchanges `hello`. The process is tied to the
+    /// calling thread (it is killed if that thread ends), so start it on the
+    /// thread that uses it.
     pub fn start(config: AdapterConfig) -> Result<Adapter, AdapterFailure> {
         let mut adapter = Adapter {
             config,
             running: None,
             // Replaced by the adapter's own as soon as it answers.
             hello: AdapterHello::default(),
-            stderr: Arc::new(Mutex::new(VecDeque::new())),
             seq: 0,
             restarts: 0,
+            violation: None,
+            last_stderr: String::new(),
         };
         adapter.spawn()?;
         Ok(adapter)
     }
 
     fn spawn(&mut self) -> Result<(), AdapterFailure> {
+        self.running = Some(self.launch()?);
+        self.seq = 0;
+        self.greet()
+    }
+
+    /// Starts the process with its own `TMPDIR`, in its own process group.
+    fn launch(&self) -> Result<Running, AdapterFailure> {
         let (program, args) = self
             .config
             .argv
             .split_first()
-            .ok_or_else(|| AdapterFailure {
-                kind: FailureKind::Crash,
-                message: "empty adapter command".into(),
-                stderr: String::new(),
-            })?;
+            .ok_or_else(|| failure(FailureKind::Crash, "empty adapter command".into()))?;
         let scratch = tempfile::Builder::new()
             .prefix("adapter-")
             .tempdir_in(&self.config.tmpdir)
-            .map_err(|e| AdapterFailure {
-                kind: FailureKind::Crash,
-                message: format!("cannot create the adapter's temporary directory: {e}"),
-                stderr: String::new(),
+            .map_err(|e| {
+                failure(
+                    FailureKind::Crash,
+                    format!("cannot create the adapter's temporary directory: {e}"),
+                )
             })?;
-        if let Some((uid, gid)) = self.config.user {
-            let _ = std::os::unix::fs::chown(scratch.path(), Some(uid), Some(gid));
-        }
         let mut command = Command::new(program);
         command
             .args(args)
@@ -106,49 +152,30 @@ impl Adapter {
             .stderr(Stdio::piped())
             .env("LC_ALL", "C")
             .env("TZ", "UTC")
-            .env("TMPDIR", scratch.path())
-            // Its own process group, so a hang is ended with all its children.
-            .process_group(0);
+            .env("TMPDIR", scratch.path());
+        if let Some(run_dir) = &self.config.run_dir {
+            command.env(crate::harness::workdir::ENV, run_dir);
+        }
         if let Some((uid, gid)) = self.config.user {
+            let _ = std::os::unix::fs::chown(scratch.path(), Some(uid), Some(gid));
             command.uid(uid).gid(gid);
         }
-        let mut child = command.spawn().map_err(|e| AdapterFailure {
-            kind: FailureKind::Crash,
-            message: format!("cannot start `{}`: {e}", self.config.argv.join(" ")),
-            stderr: String::new(),
-        })?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let mut stderr = child.stderr.take().expect("piped");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let stop = line.is_err();
-                if tx.send(line).is_err() || stop {
-                    break;
-                }
-            }
-        });
-        let tail = Arc::clone(&self.stderr);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stderr.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let mut tail = tail.lock().expect("stderr buffer");
-                tail.extend(&buf[..n]);
-                let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
-                tail.drain(..excess);
-            }
-        });
-        self.running = Some(Running {
-            child,
-            stdin,
-            lines,
+        let cannot_start = |e: std::io::Error| {
+            let argv = self.config.argv.join(" ");
+            failure(FailureKind::Crash, format!("cannot start `{argv}`: {e}"))
+        };
+        let (process, pipes) = Process::spawn(command).map_err(cannot_start)?;
+        let output = Output::new(pipes.stdout, pipes.stderr).map_err(cannot_start)?;
+        Ok(Running {
+            process,
+            stdin: pipes.stdin,
+            output,
             scratch,
-        });
-        self.seq = 0;
+        })
+    }
+
+    /// Exchanges `hello` with a freshly started process.
+    fn greet(&mut self) -> Result<(), AdapterFailure> {
         let hello = HarnessHello {
             protocol: PROTOCOL_VERSION,
             suite: self.config.suite_version.clone(),
@@ -190,73 +217,115 @@ impl Adapter {
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<AdapterMessage, AdapterFailure> {
+        let deadline = Instant::now() + timeout;
         let running = self.running.as_mut().expect("running");
-        match running.lines.recv_timeout(timeout) {
-            Ok(Ok(line)) => serde_json::from_str(&line).map_err(|e| {
-                let shown: String = line.chars().take(200).collect();
-                self.fail(
+        let (kind, message) = match running.output.next_line(deadline) {
+            Next::Line(line) => match serde_json::from_slice(&line) {
+                Ok(message) => return Ok(message),
+                Err(e) => (
                     FailureKind::BadOutput,
-                    format!("not a protocol message ({e}): {shown}"),
-                )
-            }),
-            Ok(Err(e)) => Err(self.fail(FailureKind::BadOutput, format!("unreadable output: {e}"))),
-            Err(RecvTimeoutError::Timeout) => Err(self.fail(
+                    format!("not a protocol message ({e}): {}", quote(&line)),
+                ),
+            },
+            Next::TooLong => (
+                FailureKind::BadOutput,
+                format!("a line longer than the protocol's limit of {MAX_LINE_BYTES} bytes"),
+            ),
+            Next::Eof => {
+                let (exited, status) = self.stop(EXIT_GRACE);
+                let message = if exited {
+                    format!("the adapter exited ({status})")
+                } else {
+                    format!(
+                        "the adapter closed its standard output but was still running {} ms later; \
+                         its process group was killed ({status})",
+                        EXIT_GRACE.as_millis()
+                    )
+                };
+                return Err(self.failed(FailureKind::Crash, message));
+            }
+            Next::Timeout => (
                 FailureKind::Timeout,
                 format!("no answer within {} ms", timeout.as_millis()),
-            )),
-            Err(RecvTimeoutError::Disconnected) => {
-                let status = running
-                    .child
-                    .wait()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|e| e.to_string());
-                Err(self.fail(FailureKind::Crash, format!("the adapter exited ({status})")))
-            }
-        }
+            ),
+            Next::Cancelled => (FailureKind::Cancelled, "the run was cancelled".into()),
+            Next::Failed(e) => (FailureKind::Crash, format!("cannot read its output: {e}")),
+        };
+        Err(self.fail(kind, message))
     }
 
-    /// Ends the process group and returns the failure with the stderr tail.
+    /// Ends the process group at once and returns the failure with the
+    /// stderr tail.
     fn fail(&mut self, kind: FailureKind, message: String) -> AdapterFailure {
-        self.kill();
-        // Give the stderr reader a moment to drain what the process wrote last.
-        std::thread::sleep(Duration::from_millis(20));
+        self.stop(Duration::ZERO);
+        self.failed(kind, message)
+    }
+
+    /// The failure, with what the adapter wrote to standard error.
+    fn failed(&mut self, kind: FailureKind, message: String) -> AdapterFailure {
         AdapterFailure {
             kind,
             message,
-            stderr: self.take_stderr(),
+            stderr: std::mem::take(&mut self.last_stderr),
         }
     }
 
-    fn take_stderr(&self) -> String {
-        let mut tail = self.stderr.lock().expect("stderr buffer");
-        let bytes: Vec<u8> = tail.drain(..).collect();
-        String::from_utf8_lossy(&bytes).into_owned()
+    /// Ends the running process (after `grace` to exit by itself), keeps its
+    /// last standard error and removes its `TMPDIR`. Returns whether it
+    /// exited by itself, and its exit status.
+    fn stop(&mut self, grace: Duration) -> (bool, String) {
+        let Some(mut running) = self.running.take() else {
+            return (true, "not running".into());
+        };
+        let ended = running.process.end(grace, REAP_TIMEOUT);
+        running.output.drain_stderr(STDERR_GRACE);
+        self.last_stderr.push_str(&running.output.take_stderr());
+        ended
     }
 
-    fn kill(&mut self) {
-        if let Some(mut running) = self.running.take() {
-            let pgid = running.child.id() as libc::pid_t;
-            // SAFETY: kill(2) with a negative pid signals the process group we created.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-            let _ = running.child.kill();
-            let _ = running.child.wait();
+    /// Charges anything written since the last answer, before the next
+    /// call is sent, so it can never be taken for that call's answer.
+    fn check_quiet(&mut self) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if let Some(bytes) = running.output.unsolicited() {
+            let seq = self.seq;
+            let violation = self.fail(
+                FailureKind::Unsolicited,
+                format!(
+                    "wrote while no call was outstanding (after its answer to seq {seq}): {}",
+                    quote(&bytes)
+                ),
+            );
+            self.violation = Some(violation);
         }
     }
 
-    /// Says `bye`, waits briefly, then ends the process group.
+    /// Says `bye`, gives the process [`EXIT_GRACE`] to exit, then ends its group.
     pub fn shutdown(&mut self) {
-        if self.running.is_some() && self.send(&HarnessMessage::Bye).is_ok() {
-            let running = self.running.as_mut().expect("running");
-            for _ in 0..50 {
-                if matches!(running.child.try_wait(), Ok(Some(_))) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
+        if self.running.is_some() {
+            let _ = self.send(&HarnessMessage::Bye);
         }
-        self.kill();
+        self.stop(EXIT_GRACE);
+    }
+
+    /// Starts a new process if the last one was ended, unless given up on.
+    fn ensure_running(&mut self) -> Result<(), AdapterFailure> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        if self.restarts >= self.config.max_restarts {
+            return Err(failure(
+                FailureKind::GaveUp,
+                format!(
+                    "the adapter was restarted {} times; giving up",
+                    self.restarts
+                ),
+            ));
+        }
+        self.restarts += 1;
+        self.spawn()
     }
 }
 
@@ -266,20 +335,9 @@ impl Subject for Adapter {
     }
 
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
-        if self.running.is_none() {
-            if self.restarts >= self.config.max_restarts {
-                return Err(AdapterFailure {
-                    kind: FailureKind::GaveUp,
-                    message: format!(
-                        "the adapter was restarted {} times; giving up",
-                        self.restarts
-                    ),
-                    stderr: String::new(),
-                });
-            }
-            self.restarts += 1;
-            self.spawn()?;
-        }
+        self.check_quiet();
+        self.last_stderr.clear();
+        self.ensure_running()?;
         self.seq += 1;
         let call = Call {
             seq: self.seq,
@@ -306,12 +364,25 @@ impl Subject for Adapter {
         }
     }
 
-    fn stderr_tail(&self) -> String {
-        self.take_stderr()
+    fn stderr_tail(&mut self) -> String {
+        match self.running.as_mut() {
+            Some(running) => running.output.take_stderr(),
+            None => std::mem::take(&mut self.last_stderr),
+        }
     }
 
     fn scratch_dir(&self) -> Option<&std::path::Path> {
         self.running.as_ref().map(|r| r.scratch.path())
+    }
+
+    fn take_violation(&mut self) -> Option<AdapterFailure> {
+        self.violation.take()
+    }
+
+    fn finish(&mut self) -> Option<AdapterFailure> {
+        self.check_quiet();
+        self.shutdown();
+        self.violation.take()
     }
 }
 

@@ -3,6 +3,8 @@
 //! in-process run and a run over stdio take exactly the same path.
 
 pub mod adapter;
+pub mod lines;
+pub mod process;
 pub mod serve;
 
 use crate::protocol::{AdapterHello, Call, ToolResult};
@@ -18,6 +20,11 @@ pub enum FailureKind {
     BadOutput,
     /// A result for another call.
     WrongSeq,
+    /// Output written while no call was outstanding; charged to the case
+    /// answered last.
+    Unsolicited,
+    /// The run was cancelled (SIGINT, SIGTERM) while the call was outstanding.
+    Cancelled,
     /// Restarted too often; no longer started.
     GaveUp,
 }
@@ -29,6 +36,8 @@ impl FailureKind {
             FailureKind::Timeout => "timeout",
             FailureKind::BadOutput => "bad output",
             FailureKind::WrongSeq => "wrong seq",
+            FailureKind::Unsolicited => "unsolicited output",
+            FailureKind::Cancelled => "cancelled",
             FailureKind::GaveUp => "gave up",
         }
     }
@@ -53,12 +62,23 @@ pub trait Subject {
     fn hello(&self) -> &AdapterHello;
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure>;
     /// Standard error written since the last look (empty in-process).
-    fn stderr_tail(&self) -> String {
+    fn stderr_tail(&mut self) -> String {
         String::new()
     }
     /// The adapter process's own `TMPDIR`, shown as `{adapter-tmp}` in
     /// reports so that messages naming it compare equal across runs.
     fn scratch_dir(&self) -> Option<&std::path::Path> {
+        None
+    }
+    /// A protocol violation found since the last look that belongs to the
+    /// case answered before the last call (output written while no call was
+    /// outstanding).
+    fn take_violation(&mut self) -> Option<AdapterFailure> {
+        None
+    }
+    /// Ends the subject after its last call; returns a violation found only
+    /// now (output written after the last answer).
+    fn finish(&mut self) -> Option<AdapterFailure> {
         None
     }
 }

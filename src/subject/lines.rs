@@ -1,0 +1,236 @@
+//! Reading an adapter's standard output as bounded lines, and its standard
+//! error as a bounded tail, on the calling thread with `poll(2)`.
+//!
+//! Reading on the caller's thread (no reader thread in between) is what lets
+//! the harness tell "written while no call was outstanding" from "written in
+//! answer": whatever is readable before a call is sent was not an answer to
+//! it. `poll` also watches the run's cancellation descriptor, so SIGINT ends
+//! a wait at once. Memory stays bounded whatever the adapter writes: a line
+//! may hold at most [`MAX_LINE_BYTES`], and standard error keeps its last
+//! [`STDERR_TAIL_BYTES`].
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, RawFd};
+use std::process::{ChildStderr, ChildStdout};
+use std::time::{Duration, Instant};
+
+/// The longest line an adapter may write, newline excluded (16 MiB; see
+/// `spec/protocol.md`). The largest answer the suite provokes is a few
+/// kilobytes; this leaves room for adapters that add long descriptions.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How much of an adapter's standard error is kept for reports.
+pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
+
+/// How much is read per `read(2)`.
+const CHUNK: usize = 64 * 1024;
+
+/// What waiting for a line ended with.
+#[derive(Debug)]
+pub enum Next {
+    Line(Vec<u8>),
+    /// Standard output ended (the adapter closed it or exited).
+    Eof,
+    /// A line ran past [`MAX_LINE_BYTES`]; what was read is discarded.
+    TooLong,
+    Timeout,
+    /// The run was cancelled (SIGINT, SIGTERM).
+    Cancelled,
+    Failed(io::Error),
+}
+
+/// An adapter's output pipes.
+pub struct Output {
+    stdout: ChildStdout,
+    stderr: Option<ChildStderr>,
+    stdout_eof: bool,
+    /// Bytes of standard output not yet returned as a line.
+    buf: Vec<u8>,
+    /// How far `buf` was already searched for a newline.
+    scanned: usize,
+    tail: VecDeque<u8>,
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor we own, with valid flag arguments.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Reads what is available from `source` into `into`, at most `limit` bytes;
+/// `Ok(true)` at end of file.
+fn read_some(source: &mut impl Read, into: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
+    let start = into.len();
+    into.resize(start + limit, 0);
+    let result = source.read(&mut into[start..]);
+    let n = *result.as_ref().unwrap_or(&0);
+    into.truncate(start + n);
+    match result {
+        Ok(0) if limit > 0 => Ok(true),
+        Ok(_) => Ok(false),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ) =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+impl Output {
+    pub fn new(stdout: ChildStdout, stderr: ChildStderr) -> io::Result<Output> {
+        set_nonblocking(stdout.as_raw_fd())?;
+        set_nonblocking(stderr.as_raw_fd())?;
+        Ok(Output {
+            stdout,
+            stderr: Some(stderr),
+            stdout_eof: false,
+            buf: Vec::new(),
+            scanned: 0,
+            tail: VecDeque::new(),
+        })
+    }
+
+    /// The next complete line, waiting until `deadline` at most.
+    pub fn next_line(&mut self, deadline: Instant) -> Next {
+        loop {
+            if let Some(line) = self.take_line() {
+                return Next::Line(line);
+            }
+            if self.buf.len() > MAX_LINE_BYTES {
+                self.buf = Vec::new();
+                self.scanned = 0;
+                return Next::TooLong;
+            }
+            if self.stdout_eof {
+                return match std::mem::take(&mut self.buf) {
+                    rest if rest.is_empty() => Next::Eof,
+                    rest => Next::Line(rest),
+                };
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Next::Timeout;
+            }
+            match self.wait(left, true) {
+                Ok(Wake::Cancelled) => return Next::Cancelled,
+                Ok(_) => {}
+                Err(e) => return Next::Failed(e),
+            }
+        }
+    }
+
+    /// Whatever standard output holds right now, without waiting: bytes the
+    /// adapter wrote while no call was outstanding.
+    pub fn unsolicited(&mut self) -> Option<Vec<u8>> {
+        if !self.stdout_eof {
+            let _ = self.wait(Duration::ZERO, true);
+        }
+        if self.buf.is_empty() {
+            return None;
+        }
+        self.scanned = 0;
+        Some(std::mem::take(&mut self.buf))
+    }
+
+    /// Reads standard error until it ends (every process holding it exited)
+    /// or `timeout` passes, so a failure shows what the adapter wrote last.
+    pub fn drain_stderr(&mut self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while self.stderr.is_some() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || !matches!(self.wait(left, false), Ok(Wake::Ready)) {
+                break;
+            }
+        }
+    }
+
+    /// Standard error written since the last call.
+    pub fn take_stderr(&mut self) -> String {
+        let bytes: Vec<u8> = self.tail.drain(..).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    fn take_line(&mut self) -> Option<Vec<u8>> {
+        let found = self.buf[self.scanned..].iter().position(|&b| b == b'\n');
+        match found {
+            Some(i) => {
+                let end = self.scanned + i;
+                let mut line: Vec<u8> = self.buf.drain(..=end).collect();
+                line.pop();
+                self.scanned = 0;
+                Some(line)
+            }
+            None => {
+                self.scanned = self.buf.len();
+                None
+            }
+        }
+    }
+
+    /// One `poll` over standard error, standard output (if `stdout`) and the
+    /// cancellation descriptor, then one read from whatever is ready.
+    fn wait(&mut self, timeout: Duration, stdout: bool) -> io::Result<Wake> {
+        let mut fds = Vec::with_capacity(3);
+        let watch = |fd: RawFd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        fds.push(watch(if stdout { self.stdout.as_raw_fd() } else { -1 }));
+        fds.push(watch(self.stderr.as_ref().map_or(-1, |e| e.as_raw_fd())));
+        fds.push(watch(crate::cancel::wake_fd().unwrap_or(-1)));
+        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: fds is a valid array of pollfd for its length; negative fds are ignored.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            return match e.kind() {
+                io::ErrorKind::Interrupted => Ok(Wake::Idle),
+                _ => Err(e),
+            };
+        }
+        if fds[2].revents != 0 {
+            return Ok(Wake::Cancelled);
+        }
+        if fds[1].revents != 0 {
+            self.read_stderr()?;
+        }
+        if fds[0].revents != 0 {
+            let room = (MAX_LINE_BYTES + 1)
+                .saturating_sub(self.buf.len())
+                .min(CHUNK);
+            self.stdout_eof = read_some(&mut self.stdout, &mut self.buf, room.max(1))?;
+        }
+        Ok(if n == 0 { Wake::Idle } else { Wake::Ready })
+    }
+
+    fn read_stderr(&mut self) -> io::Result<()> {
+        let Some(stderr) = self.stderr.as_mut() else {
+            return Ok(());
+        };
+        let mut chunk = Vec::new();
+        if read_some(stderr, &mut chunk, CHUNK)? {
+            self.stderr = None;
+        }
+        self.tail.extend(chunk);
+        let excess = self.tail.len().saturating_sub(STDERR_TAIL_BYTES);
+        self.tail.drain(..excess);
+        Ok(())
+    }
+}
+
+enum Wake {
+    Ready,
+    Idle,
+    Cancelled,
+}
