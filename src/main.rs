@@ -13,7 +13,9 @@ use toolpath::protocol::Tool;
 ///
 /// Exit codes: 0 every case as expected; 1 unexpected results (fail, adapter
 /// error, unbuildable case, or an xfail that passed under --strict); 2 bad
-/// usage or invalid cases; 3 partial run (the adapter was given up on).
+/// usage or invalid cases; 3 partial run (the adapter could not be started or
+/// was given up on); 4 a report could not be written; 130/143 cancelled by
+/// SIGINT/SIGTERM (reports written, marked partial).
 #[derive(Parser)]
 #[command(name = "toolpath", version, propagate_version = true)]
 struct Cli {
@@ -55,6 +57,8 @@ enum Command {
         lang: toolpath::cli::export::Lang,
         dir: PathBuf,
     },
+    /// Remove the temporary directories and processes left by runs that died (never a live run's).
+    Clean,
     /// Write the JSON Schemas (case, protocol messages, report, expectations) into DIR, or check them.
     Schemas {
         dir: PathBuf,
@@ -135,6 +139,9 @@ struct RunArgs {
     /// When root, skip permission cases instead of running them as user `nobody`.
     #[arg(long)]
     no_unprivileged: bool,
+    /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output file, as FILE.events.jsonl).
+    #[arg(long, value_name = "FILE")]
+    events: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -204,6 +211,7 @@ fn main() -> ExitCode {
                 write_expectations: args.write_expectations,
                 strict: args.strict,
                 unprivileged: !args.no_unprivileged,
+                events: args.events,
             })
         }
         Command::Serve => cli::serve(),
@@ -217,6 +225,7 @@ fn main() -> ExitCode {
             cli::certification(&reports, output.as_deref())
         }
         Command::Schemas { dir, check } => cli::schemas(&dir, check),
+        Command::Clean => cli::clean(),
         Command::Export { dir } => cli::export(&dir),
         Command::NewAdapter { lang, dir } => cli::new_adapter(lang, &dir),
     };

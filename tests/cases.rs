@@ -28,6 +28,7 @@ fn unprivileged_runner() -> Option<AdapterConfig> {
         user: Some(UNPRIVILEGED_USER),
         tmpdir: std::env::temp_dir(),
         suite_version: toolpath::SUITE_VERSION.into(),
+        run_dir: None,
     })
 }
 
@@ -39,7 +40,7 @@ fn check_case(path: &Path, contents: String) -> datatest_stable::Result<()> {
         unprivileged: unprivileged_runner(),
         ..RunConfig::default()
     };
-    let report = run(&instances, make, &config).map_err(|e| e.to_string())?;
+    let report = run(&instances, make, &config);
     let mut problems = Vec::new();
     for r in &report.cases {
         match r.status {

@@ -296,7 +296,7 @@ fn an_adapter_that_cannot_start_is_reported() {
     toolpath()
         .args(["run", "--cases", MINI, "--adapter", "/nonexistent/adapter"])
         .assert()
-        .code(1)
+        .code(3)
         .stderr(predicate::str::contains(
             "cannot start `/nonexistent/adapter`",
         ));

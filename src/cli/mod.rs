@@ -15,8 +15,10 @@ use crate::case::model::{Case, CaseError};
 use crate::case::select::Selection;
 use crate::harness::expectations::{self, Expectations};
 use crate::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root};
-use crate::report::{CaseReport, Report};
-use crate::subject::adapter::{Adapter, AdapterConfig, split_command};
+use crate::harness::workdir::RunDir;
+use crate::report::events::EventLog;
+use crate::report::{CaseReport, Report, Status};
+use crate::subject::adapter::{Adapter, AdapterConfig, REAP_TIMEOUT, split_command};
 use crate::subject::{Reference, Subject};
 
 /// Where cases come from: the embedded suite, or directories replacing or
@@ -53,6 +55,8 @@ pub struct RunRequest {
     pub write_expectations: Option<PathBuf>,
     pub strict: bool,
     pub unprivileged: bool,
+    /// Where the event log goes; beside the first report file when `None`.
+    pub events: Option<PathBuf>,
 }
 
 fn print_errors(errors: &[CaseError]) {
@@ -88,39 +92,183 @@ fn usage(message: impl std::fmt::Display) -> i32 {
     exit::USAGE
 }
 
-/// `toolpath run`.
+/// What `toolpath run` checked before running anything: a usage error is
+/// found before the first case runs, never after.
+struct Plan {
+    cases: Vec<Case>,
+    expectations: Expectations,
+    adapter_argv: Option<Vec<String>>,
+    targets: Vec<Target>,
+    events: Option<PathBuf>,
+}
+
+/// Where one report goes: a file, or stdout when `path` is `None`.
+struct Target {
+    format: Format,
+    path: Option<PathBuf>,
+}
+
+/// `toolpath run`. Exit codes: see [`exit`].
 pub fn run(request: RunRequest) -> i32 {
-    let cases = match load(&request.source) {
-        Ok(cases) => cases,
-        Err(errors) => {
-            print_errors(&errors);
-            return exit::USAGE;
+    let plan = match plan(&request) {
+        Ok(plan) => plan,
+        Err(code) => return code,
+    };
+    let events = match claim_outputs(&plan) {
+        Ok(events) => events,
+        Err(e) => {
+            eprintln!("toolpath: {e}");
+            return exit::REPORT;
         }
     };
-    let instances = request.selection.instances(&cases);
-    if instances.is_empty() {
-        return usage("no case matches the selection");
+    if let Err(e) = crate::cancel::install() {
+        eprintln!("toolpath: cannot handle SIGINT/SIGTERM ({e}); a cancelled run may leave files");
     }
-    if request.outputs.len() > request.formats.len().max(1) {
-        return usage("more --output than --format");
-    }
-    let expectations = match &request.expectations {
-        Some(file) => match Expectations::load(file) {
-            Ok(e) => e,
-            Err(e) => return usage(e),
-        },
-        None => Expectations::default(),
-    };
-    let adapter_argv = match request.adapter.as_deref().map(split_command).transpose() {
-        Ok(argv) => argv,
-        Err(e) => return usage(e),
-    };
-    let adapter_tmp = match tempfile::Builder::new()
-        .prefix("toolpath-adapter-")
-        .tempdir()
-    {
+    // Orphans that leave an adapter's process group come back here.
+    let subreaper = crate::subject::process::become_subreaper().is_ok();
+    clean_dead_runs(false);
+    let run_dir = match RunDir::create(&std::env::temp_dir()) {
         Ok(dir) => dir,
         Err(e) => return usage(format!("cannot create a temporary directory: {e}")),
+    };
+    let report = match execute(&request, &plan, &run_dir, events.as_ref()) {
+        Ok(report) => report,
+        Err(e) => return usage(e),
+    };
+    if subreaper {
+        crate::subject::process::end_orphans(REAP_TIMEOUT);
+    }
+    drop(run_dir);
+    deliver(&request, &plan, &report, events.as_ref())
+}
+
+/// Checks the request and loads what it names.
+fn plan(request: &RunRequest) -> Result<Plan, i32> {
+    if request.jobs == Some(0) {
+        return Err(usage("--jobs must be at least 1"));
+    }
+    let cases = load(&request.source).map_err(|errors| {
+        print_errors(&errors);
+        exit::USAGE
+    })?;
+    if request.selection.instances(&cases).is_empty() {
+        return Err(usage("no case matches the selection"));
+    }
+    let targets = targets(&request.formats, &request.outputs).map_err(usage)?;
+    let expectations = match &request.expectations {
+        Some(file) => Expectations::load(file).map_err(usage)?,
+        None => Expectations::default(),
+    };
+    let adapter_argv = request
+        .adapter
+        .as_deref()
+        .map(split_command)
+        .transpose()
+        .map_err(usage)?;
+    // The event log goes where asked, or beside the first report file.
+    let events = request.events.clone().or_else(|| {
+        let first = targets.iter().find_map(|t| t.path.as_ref())?;
+        let mut name = first.as_os_str().to_owned();
+        name.push(".events.jsonl");
+        Some(PathBuf::from(name))
+    });
+    Ok(Plan {
+        cases,
+        expectations,
+        adapter_argv,
+        targets,
+        events,
+    })
+}
+
+/// Pairs formats with outputs; at most one may go to stdout.
+fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<Target>, String> {
+    if outputs.len() > formats.len().max(1) {
+        return Err("more --output than --format".into());
+    }
+    let formats = if formats.is_empty() {
+        &[Format::Human][..]
+    } else {
+        formats
+    };
+    let targets: Vec<Target> = formats
+        .iter()
+        .enumerate()
+        .map(|(i, format)| Target {
+            format: *format,
+            path: outputs.get(i).filter(|p| p.as_os_str() != "-").cloned(),
+        })
+        .collect();
+    if targets.iter().filter(|t| t.path.is_none()).count() > 1 {
+        return Err("only one --format may go to stdout; give the others an --output".into());
+    }
+    Ok(targets)
+}
+
+/// Empties every report file (so an old report never stands for this run,
+/// even if it is killed) and starts the event log: a report that cannot be
+/// written is found before any case runs.
+fn claim_outputs(plan: &Plan) -> Result<Option<EventLog>, String> {
+    for path in plan.targets.iter().filter_map(|t| t.path.as_ref()) {
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    plan.events
+        .as_deref()
+        .map(|path| {
+            EventLog::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .transpose()
+}
+
+/// Removes what dead runs left; says so when it found anything (or always,
+/// when `verbose`). Returns whether everything could be removed.
+fn clean_dead_runs(verbose: bool) -> bool {
+    let cleaned = crate::harness::workdir::clean(&std::env::temp_dir());
+    for dir in &cleaned.removed {
+        eprintln!(
+            "toolpath: removed {}, left by a run that died",
+            dir.display()
+        );
+    }
+    if cleaned.processes > 0 {
+        eprintln!(
+            "toolpath: killed {} process(es) left by runs that died",
+            cleaned.processes
+        );
+    }
+    for error in &cleaned.errors {
+        eprintln!("toolpath: cannot remove {error}");
+    }
+    if verbose {
+        eprintln!(
+            "toolpath: {} director(ies) removed, {} live run(s) left alone",
+            cleaned.removed.len(),
+            cleaned.live
+        );
+    }
+    cleaned.errors.is_empty()
+}
+
+/// `toolpath clean`: removes the temporary directories and processes of
+/// runs that died (SIGKILL, a crash); never a live run's.
+pub fn clean() -> i32 {
+    if clean_dead_runs(true) {
+        exit::OK
+    } else {
+        exit::UNEXPECTED
+    }
+}
+
+/// How to start the subject, and its unprivileged copy.
+fn subjects<'r>(
+    request: &'r RunRequest,
+    plan: &Plan,
+    run_dir: &RunDir,
+) -> Result<(Box<SubjectFactory<'r>>, Option<AdapterConfig>), String> {
+    let tmp = |name: &str| {
+        run_dir
+            .subdir(name)
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))
     };
     let config_for = |argv: Vec<String>, user: Option<(u32, u32)>, tmpdir: PathBuf| AdapterConfig {
         argv,
@@ -130,33 +278,58 @@ pub fn run(request: RunRequest) -> i32 {
         user,
         tmpdir,
         suite_version: crate::SUITE_VERSION.to_owned(),
+        run_dir: Some(run_dir.path().to_owned()),
     };
     let unprivileged = if request.unprivileged && is_root() {
-        unprivileged_tmpdir(adapter_tmp.path())
-            .ok()
-            .and_then(|tmp| {
-                let argv = match &adapter_argv {
-                    Some(argv) => argv.clone(),
-                    None => vec![
-                        std::env::current_exe().ok()?.display().to_string(),
-                        "serve".into(),
-                    ],
-                };
-                Some(config_for(argv, Some(UNPRIVILEGED_USER), tmp))
-            })
+        let dir = tmp("unprivileged")?;
+        std::os::unix::fs::chown(&dir, Some(UNPRIVILEGED_USER.0), Some(UNPRIVILEGED_USER.1))
+            .map_err(|e| {
+                format!(
+                    "cannot hand {} to the unprivileged user: {e}",
+                    dir.display()
+                )
+            })?;
+        let argv = match &plan.adapter_argv {
+            Some(argv) => argv.clone(),
+            None => vec![
+                std::env::current_exe()
+                    .map_err(|e| format!("cannot find this program: {e}"))?
+                    .display()
+                    .to_string(),
+                "serve".into(),
+            ],
+        };
+        Some(config_for(argv, Some(UNPRIVILEGED_USER), dir))
     } else {
         None
     };
-    let make: Box<SubjectFactory> = match &adapter_argv {
+    let make: Box<SubjectFactory> = match &plan.adapter_argv {
         None => Box::new(|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>)),
         Some(argv) => {
-            let config = config_for(argv.clone(), None, adapter_tmp.path().to_owned());
+            let config = config_for(argv.clone(), None, tmp("adapters")?);
             Box::new(move || {
                 Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>)
             })
         }
     };
+    Ok((make, unprivileged))
+}
 
+/// Runs the selected cases, with a progress line on a terminal.
+fn execute(
+    request: &RunRequest,
+    plan: &Plan,
+    run_dir: &RunDir,
+    events: Option<&EventLog>,
+) -> Result<Report, String> {
+    let instances = request.selection.instances(&plan.cases);
+    let (make, unprivileged) = subjects(request, plan, run_dir)?;
+    let fixtures = if request.keep_fixtures {
+        // Kept fixtures are meant to outlive the run.
+        None
+    } else {
+        Some(run_dir.subdir("fixtures").map_err(|e| e.to_string())?)
+    };
     let total = instances.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let show_progress = std::io::stderr().is_terminal();
@@ -178,34 +351,43 @@ pub fn run(request: RunRequest) -> i32 {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         keep_fixtures: request.keep_fixtures,
         strict: request.strict,
-        expectations,
+        expectations: plan.expectations.clone(),
         unprivileged,
         adapter_label: request.adapter.clone(),
+        fixtures,
+        events,
         on_case: Some(&progress),
     };
-    let report = match crate::harness::run::run(&instances, make.as_ref(), &config) {
-        Ok(report) => report,
-        Err(failure) => {
-            eprintln!("toolpath: the adapter could not be started: {failure}");
-            if !failure.stderr.is_empty() {
-                eprintln!("--- adapter stderr ---\n{}", failure.stderr);
-            }
-            return exit::UNEXPECTED;
-        }
-    };
+    Ok(crate::harness::run::run(&instances, make.as_ref(), &config))
+}
 
-    if let Err(e) = write_reports(&report, &request.formats, &request.outputs) {
-        return usage(e);
+/// Writes every report and the expectations file; the exit code.
+fn deliver(request: &RunRequest, plan: &Plan, report: &Report, events: Option<&EventLog>) -> i32 {
+    explain_if_nothing_ran(report);
+    if let Err(e) = write_reports(report, &plan.targets) {
+        eprintln!("toolpath: {e}");
+        return exit::REPORT;
+    }
+    if events.is_some_and(|log| !log.complete()) {
+        return exit::REPORT;
     }
     if let Some(file) = &request.write_expectations {
-        let text = expectations::write_from(&report.cases, &config.expectations);
+        let text = expectations::write_from(&report.cases, &plan.expectations);
         if let Err(e) = std::fs::write(file, text) {
-            return usage(format!("cannot write {}: {e}", file.display()));
+            eprintln!("toolpath: cannot write {}: {e}", file.display());
+            return exit::REPORT;
         }
+    }
+    if let Some(signal) = crate::cancel::signal() {
+        eprintln!(
+            "toolpath: cancelled by {}; the reports are partial",
+            crate::cancel::signal_name(signal)
+        );
+        return 128 + signal;
     }
     let mut code = report.exit_code();
     let ids: Vec<String> = report.cases.iter().map(|c| c.id.clone()).collect();
-    let unused = config.expectations.unused(&ids);
+    let unused = plan.expectations.unused(&ids);
     if !unused.is_empty() {
         eprintln!(
             "toolpath: expectations that match no selected case: {}",
@@ -218,15 +400,20 @@ pub fn run(request: RunRequest) -> i32 {
     code
 }
 
-/// A temporary directory the unprivileged runner can write to.
-fn unprivileged_tmpdir(parent: &Path) -> std::io::Result<PathBuf> {
-    let dir = parent.join("unprivileged");
-    std::fs::create_dir_all(&dir)?;
-    std::os::unix::fs::chown(&dir, Some(UNPRIVILEGED_USER.0), Some(UNPRIVILEGED_USER.1))?;
-    // The parent is private to root; let others through to reach `dir`.
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o711))?;
-    Ok(dir)
+/// When no case ran (the adapter never started), says why on stderr too.
+fn explain_if_nothing_ran(report: &Report) {
+    if !report.cases.iter().all(|c| c.status == Status::NotRun) {
+        return;
+    }
+    if let Some(first) = report.cases.first() {
+        eprintln!(
+            "toolpath: {}",
+            first.reason.as_deref().unwrap_or("no case ran")
+        );
+        if let Some(stderr) = &first.stderr {
+            eprintln!("--- adapter stderr ---\n{stderr}");
+        }
+    }
 }
 
 /// Renders `report` in one format.
@@ -239,38 +426,48 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
     }
 }
 
-fn write_reports(report: &Report, formats: &[Format], outputs: &[PathBuf]) -> Result<(), String> {
-    let formats = if formats.is_empty() {
-        &[Format::Human][..]
-    } else {
-        formats
-    };
-    let mut to_stdout = 0;
-    for (i, format) in formats.iter().enumerate() {
-        let target = outputs.get(i).filter(|p| p.as_os_str() != "-");
-        match target {
+/// Writes each report; a file is replaced whole (written beside it, then
+/// renamed), so it is never seen half-written.
+fn write_reports(report: &Report, targets: &[Target]) -> Result<(), String> {
+    for target in targets {
+        match &target.path {
             Some(path) => {
-                let text = render(report, *format, false);
-                std::fs::write(path, text)
+                let text = render(report, target.format, false);
+                replace_file(path, text.as_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
             None => {
-                to_stdout += 1;
-                if to_stdout > 1 {
-                    return Err(
-                        "only one --format may go to stdout; give the others an --output".into(),
-                    );
-                }
-                let color = *format == Format::Human && std::io::stdout().is_terminal();
-                let text = render(report, *format, color);
-                let mut stdout = std::io::stdout().lock();
-                stdout
-                    .write_all(text.as_bytes())
-                    .map_err(|e| e.to_string())?;
+                let color = target.format == Format::Human && std::io::stdout().is_terminal();
+                print_out(&render(report, target.format, color))
+                    .map_err(|e| format!("cannot write the report to stdout: {e}"))?;
             }
         }
     }
     Ok(())
+}
+
+fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(bytes)?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes to stdout. A reader that stopped reading (`toolpath list | head`)
+/// is not an error: the rest is dropped quietly.
+pub fn print_out(text: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 /// `toolpath serve`.
@@ -296,7 +493,7 @@ pub fn list(source: &Source, selection: &Selection, json: bool) -> i32 {
         }
     };
     let instances = selection.instances(&cases);
-    if json {
+    let text = if json {
         let items: Vec<serde_json::Value> = instances
             .iter()
             .map(|i| {
@@ -306,20 +503,25 @@ pub fn list(source: &Source, selection: &Selection, json: bool) -> i32 {
                 })
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&items).expect("serialises")
-        );
+        serde_json::to_string_pretty(&items).expect("serialises") + "\n"
     } else {
-        for i in &instances {
-            println!(
-                "{}\t{}:{}\t{}",
+        let lines = instances.iter().map(|i| {
+            format!(
+                "{}\t{}:{}\t{}\n",
                 i.id(),
                 i.case.file.display(),
                 i.case.line,
                 i.case.spec.join(",")
-            );
-        }
+            )
+        });
+        lines.collect()
+    };
+    // A reader that stopped early (`toolpath list | head`) is not an error.
+    if let Err(e) = print_out(&text) {
+        eprintln!("toolpath: cannot write to stdout: {e}");
+        return exit::REPORT;
+    }
+    if !json {
         eprintln!("{} instance(s) of {} case(s)", instances.len(), cases.len());
     }
     exit::OK
@@ -376,6 +578,12 @@ pub fn lint(source: &Source) -> i32 {
 fn read_report(path: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // An event log stands for the report of its run (partial if the run
+    // did not finish).
+    if crate::report::events::is_event_log(&text) {
+        return crate::report::events::read(&text)
+            .map_err(|e| format!("{}: not a toolpath event log: {e}", path.display()));
+    }
     serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a toolpath JSON report: {e}", path.display()))
 }
@@ -387,7 +595,7 @@ pub fn compare(old: &Path, new: &Path) -> i32 {
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
     let comparison = crate::report::render::compare::compare(&old, &new);
-    print!("{}", crate::report::render::compare::render(&comparison));
+    let _ = print_out(&crate::report::render::compare::render(&comparison));
     if comparison.broke_anything() {
         exit::UNEXPECTED
     } else {
@@ -411,10 +619,13 @@ pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
     match output {
         Some(path) => match std::fs::write(path, table) {
             Ok(()) => exit::OK,
-            Err(e) => usage(format!("cannot write {}: {e}", path.display())),
+            Err(e) => {
+                eprintln!("toolpath: cannot write {}: {e}", path.display());
+                exit::REPORT
+            }
         },
         None => {
-            print!("{table}");
+            let _ = print_out(&table);
             exit::OK
         }
     }

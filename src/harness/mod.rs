@@ -8,3 +8,4 @@
 pub mod compare;
 pub mod expectations;
 pub mod run;
+pub mod workdir;

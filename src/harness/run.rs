@@ -3,19 +3,27 @@
 //! Per instance: decide whether it can run at all (expectations, declared
 //! tools and features, what the machine can observe), build the fixture,
 //! send the call, compare, and remove the fixture. Workers run in parallel,
-//! each with its own subject (for an adapter: its own process).
+//! each with its own subject (for an adapter: its own process). Each judged
+//! instance goes to the event log at once, so a killed run loses nothing.
+//!
+//! Every instance ends up in the report, whatever happens: an adapter that
+//! cannot start, is given up on, or a run cancelled by SIGINT/SIGTERM leaves
+//! the rest `not_run` with the reason, and the report partial.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::case::fixture::BuiltFixture;
 use crate::case::model::{Action, Instance};
 use crate::case::raw::Feature;
 use crate::harness::compare::{Comparison, compare, compare_description};
 use crate::harness::expectations::{self, Expectations, ExpectedStatus};
-use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool};
+use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool, ToolResult};
+use crate::report::events::{Event, EventLog};
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -38,6 +46,11 @@ pub struct RunConfig<'a> {
     pub unprivileged: Option<AdapterConfig>,
     /// The adapter command for the report; `None` in-process.
     pub adapter_label: Option<String>,
+    /// Where fixtures are built (the run's own directory, so a dead run's
+    /// are found by `toolpath clean`); the system temporary directory if `None`.
+    pub fixtures: Option<PathBuf>,
+    /// Where each judged instance is written as it is judged.
+    pub events: Option<&'a EventLog>,
     /// Called after each instance (progress display).
     pub on_case: Option<&'a (dyn Fn(&CaseReport) + Sync)>,
 }
@@ -51,6 +64,8 @@ impl Default for RunConfig<'_> {
             expectations: Expectations::default(),
             unprivileged: None,
             adapter_label: None,
+            fixtures: None,
+            events: None,
             on_case: None,
         }
     }
@@ -62,93 +77,199 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Runs `instances` and returns the report, in the order given.
-pub fn run(
-    instances: &[Instance],
-    make: &SubjectFactory,
-    config: &RunConfig,
-) -> Result<Report, AdapterFailure> {
-    let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let gave_up = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<CaseReport>>> = Mutex::new(vec![None; instances.len()]);
-    let hello: OnceLock<AdapterHello> = OnceLock::new();
-    let start_failure: Mutex<Option<AdapterFailure>> = Mutex::new(None);
-    let jobs = config.jobs.max(1).min(instances.len().max(1));
+/// What the workers share.
+struct Shared<'r, 'c> {
+    config: &'r RunConfig<'c>,
+    total: usize,
+    next: AtomicUsize,
+    gave_up: AtomicBool,
+    results: Mutex<Vec<Option<CaseReport>>>,
+    hello: OnceLock<AdapterHello>,
+    start_failure: Mutex<Option<AdapterFailure>>,
+}
 
+impl Shared<'_, '_> {
+    /// The next instance to run, if any is left.
+    fn claim(&self) -> Option<usize> {
+        let index = self.next.fetch_add(1, Ordering::SeqCst);
+        (index < self.total).then_some(index)
+    }
+
+    /// Why no more instances are sent, if they are not.
+    fn stop_reason(&self) -> Option<String> {
+        if let Some(signal) = crate::cancel::signal() {
+            Some(cancelled(signal))
+        } else if self.gave_up.load(Ordering::SeqCst) {
+            Some("the adapter was given up on after too many restarts".into())
+        } else {
+            None
+        }
+    }
+
+    /// The first worker's hello starts the event log.
+    fn started(&self, hello: &AdapterHello) {
+        if self.hello.set(hello.clone()).is_ok() {
+            self.log(start_event(self.config, &hello.implementation, self.total));
+        }
+    }
+
+    fn record(&self, index: usize, report: CaseReport) {
+        if let Some(callback) = self.config.on_case {
+            callback(&report);
+        }
+        self.log(Event::Case(report.clone()));
+        self.results.lock().expect("results")[index] = Some(report);
+    }
+
+    /// Charges a protocol violation found after its answer to case `index`.
+    fn amend(&self, index: usize, violation: AdapterFailure) {
+        let mut results = self.results.lock().expect("results");
+        let Some(report) = results[index].as_mut() else {
+            return;
+        };
+        report.status = Status::AdapterError;
+        report.reason = Some(violation.to_string());
+        report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
+        let entry = self.config.expectations.lookup(&report.id);
+        expectations::apply(entry, report);
+        self.log(Event::Case(report.clone()));
+    }
+
+    fn log(&self, event: Event) {
+        if let Some(events) = self.config.events {
+            events.write(&event);
+        }
+    }
+}
+
+fn cancelled(signal: i32) -> String {
+    format!(
+        "the run was cancelled by {}",
+        crate::cancel::signal_name(signal)
+    )
+}
+
+fn start_event(
+    config: &RunConfig,
+    implementation: &crate::protocol::Implementation,
+    total: usize,
+) -> Event {
+    Event::Start {
+        format: REPORT_FORMAT,
+        suite: crate::SUITE_VERSION.to_owned(),
+        protocol: PROTOCOL_VERSION,
+        implementation: implementation.clone(),
+        adapter: config.adapter_label.clone(),
+        strict: config.strict,
+        total,
+    }
+}
+
+/// Runs `instances` and returns the report, in the order given. Every
+/// instance is in it, run or not (with the reason).
+pub fn run(instances: &[Instance], make: &SubjectFactory, config: &RunConfig) -> Report {
+    let started = Instant::now();
+    let shared = Shared {
+        config,
+        total: instances.len(),
+        next: AtomicUsize::new(0),
+        gave_up: AtomicBool::new(false),
+        results: Mutex::new(vec![None; instances.len()]),
+        hello: OnceLock::new(),
+        start_failure: Mutex::new(None),
+    };
+    let jobs = config.jobs.max(1).min(instances.len().max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
     // and are paid once per worker, never once per case.
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            scope.spawn(|| {
-                let subject = match make() {
-                    Ok(subject) => subject,
-                    Err(failure) => {
-                        start_failure
-                            .lock()
-                            .expect("start failure")
-                            .get_or_insert(failure);
-                        return;
-                    }
-                };
-                let own_hello = subject.hello().clone();
-                let _ = hello.set(own_hello.clone());
-                let mut worker = Worker {
-                    subject,
-                    unprivileged: None,
-                    hello: own_hello,
-                    config,
-                };
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(instance) = instances.get(index) else {
-                        break;
-                    };
-                    let report = if gave_up.load(Ordering::SeqCst) {
-                        not_run(
-                            instance,
-                            "the adapter was given up on after too many restarts",
-                        )
-                    } else {
-                        let report = worker.run(instance);
-                        if report.status == Status::NotRun {
-                            gave_up.store(true, Ordering::SeqCst);
-                        }
-                        report
-                    };
-                    if let Some(callback) = config.on_case {
-                        callback(&report);
-                    }
-                    results.lock().expect("results")[index] = Some(report);
-                }
-            });
+            scope.spawn(|| work(instances, make, &shared));
         }
     });
-
-    let Some(hello) = hello.into_inner() else {
-        return Err(start_failure
-            .into_inner()
-            .expect("start failure")
-            .expect("no worker started"));
-    };
-    let cases: Vec<CaseReport> = results
-        .into_inner()
-        .expect("results")
-        .into_iter()
-        .map(|r| r.expect("every instance ran"))
-        .collect();
-    Ok(Report {
+    let hello = shared.hello.get().cloned();
+    if hello.is_none() {
+        shared.log(start_event(config, &Default::default(), instances.len()));
+    }
+    let failure = shared.start_failure.lock().expect("start").take();
+    let results = std::mem::take(&mut *shared.results.lock().expect("results"));
+    let mut cases = Vec::with_capacity(results.len());
+    for (instance, result) in instances.iter().zip(results) {
+        cases.push(result.unwrap_or_else(|| {
+            let report = never_run(instance, failure.as_ref());
+            shared.log(Event::Case(report.clone()));
+            report
+        }));
+    }
+    let partial = cases.iter().any(|c| c.status == Status::NotRun);
+    let report = Report {
         format: REPORT_FORMAT,
         suite: crate::SUITE_VERSION.to_owned(),
         protocol: PROTOCOL_VERSION,
-        implementation: hello.implementation.clone(),
+        implementation: hello.map(|h| h.implementation).unwrap_or_default(),
         adapter: config.adapter_label.clone(),
-        partial: gave_up.load(Ordering::SeqCst),
+        partial,
         strict: config.strict,
         duration_ms: started.elapsed().as_secs_f64() * 1000.0,
         summary: Summary::of(&cases),
         cases,
-    })
+    };
+    shared.log(Event::End {
+        partial: report.partial,
+        duration_ms: report.duration_ms,
+        summary: report.summary.clone(),
+    });
+    report
+}
+
+/// An instance no worker took: the subject never started (or the run was
+/// cancelled first).
+fn never_run(instance: &Instance, failure: Option<&AdapterFailure>) -> CaseReport {
+    let reason = match (crate::cancel::signal(), failure) {
+        (Some(signal), _) => cancelled(signal),
+        (None, Some(f)) => format!("the adapter could not be started: {f}"),
+        (None, None) => "not run".into(),
+    };
+    let mut report = not_run(instance, &reason);
+    report.stderr = failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty());
+    report
+}
+
+/// One worker: its own subject, instances taken one at a time.
+fn work(instances: &[Instance], make: &SubjectFactory, shared: &Shared) {
+    if shared.stop_reason().is_some() {
+        return;
+    }
+    let subject = match make() {
+        Ok(subject) => subject,
+        Err(failure) => {
+            shared
+                .start_failure
+                .lock()
+                .expect("start failure")
+                .get_or_insert(failure);
+            return;
+        }
+    };
+    shared.started(subject.hello());
+    let mut worker = Worker::new(subject, shared.config);
+    while let Some(index) = shared.claim() {
+        let instance = &instances[index];
+        let report = match shared.stop_reason() {
+            Some(reason) => not_run(instance, &reason),
+            None => worker.run(index, instance),
+        };
+        if report.status == Status::NotRun && !crate::cancel::requested() {
+            shared.gave_up.store(true, Ordering::SeqCst);
+        }
+        shared.record(index, report);
+        for (earlier, violation) in worker.violations.drain(..) {
+            shared.amend(earlier, violation);
+        }
+    }
+    worker.finish();
+    for (earlier, violation) in worker.violations.drain(..) {
+        shared.amend(earlier, violation);
+    }
 }
 
 fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
@@ -181,19 +302,40 @@ struct Worker<'a, 'b> {
     unprivileged: Option<Result<Adapter, String>>,
     hello: AdapterHello,
     config: &'a RunConfig<'b>,
+    /// The instance being run.
+    current: usize,
+    /// The instance each route answered last, which a violation found
+    /// before the next call on that route is charged to.
+    last_sent: [Option<usize>; 2],
+    /// Violations found, with the instance each is charged to.
+    violations: Vec<(usize, AdapterFailure)>,
 }
 
 /// Where a runnable instance is sent.
+#[derive(Clone, Copy)]
 enum Route {
-    Normal,
-    Unprivileged,
+    Normal = 0,
+    Unprivileged = 1,
 }
 
 /// Why an instance is not sent: the status to report and the reason.
 type Refusal = (Status, String);
 
-impl Worker<'_, '_> {
-    fn run(&mut self, instance: &Instance) -> CaseReport {
+impl<'a, 'b> Worker<'a, 'b> {
+    fn new(subject: Box<dyn Subject + Send>, config: &'a RunConfig<'b>) -> Self {
+        Worker {
+            hello: subject.hello().clone(),
+            subject,
+            unprivileged: None,
+            config,
+            current: 0,
+            last_sent: [None, None],
+            violations: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, index: usize, instance: &Instance) -> CaseReport {
+        self.current = index;
         let started = Instant::now();
         let entry = self.config.expectations.lookup(&instance.id());
         let mut report = match entry.filter(|e| e.status == ExpectedStatus::Skip) {
@@ -210,6 +352,30 @@ impl Worker<'_, '_> {
         expectations::apply(entry, &mut report);
         report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         report
+    }
+
+    /// Ends the subjects; output written after their last answer is charged
+    /// to that answer's instance.
+    fn finish(&mut self) {
+        let normal = self.subject.finish();
+        let unprivileged = match self.unprivileged.as_mut() {
+            Some(Ok(adapter)) => adapter.finish(),
+            _ => None,
+        };
+        for (route, violation) in [(Route::Normal, normal), (Route::Unprivileged, unprivileged)] {
+            if let (Some(v), Some(index)) = (violation, self.last_sent[route as usize]) {
+                self.violations.push((index, v));
+            }
+        }
+    }
+
+    /// The subject a route goes to.
+    fn subject(&mut self, route: Route) -> &mut dyn Subject {
+        match (route, self.unprivileged.as_mut()) {
+            (Route::Normal, _) => self.subject.as_mut(),
+            (Route::Unprivileged, Some(Ok(adapter))) => adapter,
+            _ => unreachable!("routed here only once the unprivileged runner started"),
+        }
     }
 
     /// Decides whether the instance can be sent, and where. Cases the
@@ -272,52 +438,49 @@ impl Worker<'_, '_> {
 
     fn execute(&mut self, instance: &Instance, route: Route) -> CaseReport {
         let case = instance.case;
-        if let Action::Describe(param) = &case.action {
-            let description = self
-                .hello
-                .schemas
-                .get(instance.tool.name())
-                .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
-                .and_then(Value::as_str);
-            return self.judge(
-                instance,
-                compare_description(&case.expect, description),
-                None,
-            );
-        }
-        let Action::Invoke(params) = &case.action else {
-            unreachable!("describe handled above")
-        };
-
-        let built = match crate::case::fixture::build(&case.fixture, None) {
-            Ok(built) => built,
-            Err(e) => {
-                return base_report(
+        match &case.action {
+            Action::Describe(param) => {
+                let description = self
+                    .hello
+                    .schemas
+                    .get(instance.tool.name())
+                    .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
+                    .and_then(Value::as_str);
+                self.judge(
                     instance,
-                    Status::CaseError,
-                    Some(format!("{}: {e}", case.file.display())),
-                );
+                    compare_description(&case.expect, description),
+                    None,
+                )
             }
-        };
-        let mut params = match built.vars.expand_json(&Value::Object(params.clone())) {
-            Value::Object(map) => map,
-            _ => unreachable!("an object expands to an object"),
-        };
-        if instance.tool == Tool::Shell && !params.contains_key("command") {
-            params.insert("command".into(), Value::String("pwd".into()));
+            Action::Invoke(params) => self.invoke(instance, params, route),
         }
-        let call = Call {
-            seq: 0,
-            case: instance.id(),
-            workspace: built.workspace.clone(),
-            tool: instance.tool,
-            params,
-        };
+    }
+
+    /// Builds the fixture, sends the call where `route` says, and judges the answer.
+    fn invoke(
+        &mut self,
+        instance: &Instance,
+        params: &serde_json::Map<String, Value>,
+        route: Route,
+    ) -> CaseReport {
+        let case = instance.case;
+        let built =
+            match crate::case::fixture::build(&case.fixture, self.config.fixtures.as_deref()) {
+                Ok(built) => built,
+                Err(e) => {
+                    return base_report(
+                        instance,
+                        Status::CaseError,
+                        Some(format!("{}: {e}", case.file.display())),
+                    );
+                }
+            };
+        let call = call_for(instance, params, &built);
         let answer = match route {
-            Route::Normal => self.send(&call),
+            Route::Normal => self.send(route, &call),
             Route::Unprivileged => {
                 match built.chown_all(UNPRIVILEGED_USER.0, UNPRIVILEGED_USER.1) {
-                    Ok(()) => self.send_unprivileged(&call),
+                    Ok(()) => self.send(route, &call),
                     Err(e) => Err(AdapterFailure {
                         kind: FailureKind::Crash,
                         message: format!("cannot hand the fixture to the unprivileged user: {e}"),
@@ -326,10 +489,43 @@ impl Worker<'_, '_> {
                 }
             }
         };
-        let mut report = match answer {
+        let mut report = self.classify(instance, answer, &built, route);
+        if self.config.keep_fixtures && report.status != Status::Pass {
+            report.fixture = Some(built.keep().display().to_string());
+        }
+        report
+    }
+
+    /// Sends `call` to the subject of `route`. Output that subject wrote
+    /// after its previous answer is charged to the instance of that answer
+    /// (or to this one, if it answered nothing before).
+    fn send(&mut self, route: Route, call: &Call) -> Result<ToolResult, AdapterFailure> {
+        let previous = self.last_sent[route as usize].replace(self.current);
+        let subject = self.subject(route);
+        let answer = subject.call(call);
+        if let Some(violation) = subject.take_violation() {
+            let charged = previous.unwrap_or(self.current);
+            self.violations.push((charged, violation));
+        }
+        answer
+    }
+
+    /// The report for an answer (or a failure to get one).
+    fn classify(
+        &mut self,
+        instance: &Instance,
+        answer: Result<ToolResult, AdapterFailure>,
+        built: &BuiltFixture,
+        route: Route,
+    ) -> CaseReport {
+        match answer {
             Err(failure) if failure.kind == FailureKind::GaveUp => {
                 not_run(instance, &failure.message)
             }
+            Err(failure) if failure.kind == FailureKind::Cancelled => not_run(
+                instance,
+                &cancelled(crate::cancel::signal().unwrap_or(libc::SIGINT)),
+            ),
             Err(failure) => {
                 let mut r = base_report(instance, Status::AdapterError, Some(failure.to_string()));
                 r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
@@ -345,21 +541,20 @@ impl Worker<'_, '_> {
                 ),
             ),
             Ok(result) => {
+                // Placeholders and stderr come from the subject that answered
+                // (the unprivileged copy for permission cases).
+                let subject = self.subject(route);
                 let mut vars = built.vars.clone();
-                if let Some(scratch) = self.subject.scratch_dir() {
+                if let Some(scratch) = subject.scratch_dir() {
                     vars.add("adapter-tmp", &scratch.to_string_lossy());
                 }
-                let expect = expand_expect(&case.expect, &vars);
+                let expect = expand_expect(&instance.case.expect, &vars);
                 let unobservable = &self.hello.unobservable;
                 let comparison = compare(&expect, &result, unobservable, &vars);
-                let stderr = Some(self.subject.stderr_tail()).filter(|s| !s.is_empty());
+                let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
                 self.judge(instance, comparison, stderr)
             }
-        };
-        if self.config.keep_fixtures && report.status != Status::Pass {
-            report.fixture = Some(built.keep().display().to_string());
         }
-        report
     }
 
     fn judge(
@@ -381,19 +576,27 @@ impl Worker<'_, '_> {
         report.unchecked = comparison.unchecked;
         report
     }
+}
 
-    fn send(&mut self, call: &Call) -> Result<crate::protocol::ToolResult, AdapterFailure> {
-        self.subject.call(call)
+/// The call for one instance, with the fixture's paths in its parameters.
+fn call_for(
+    instance: &Instance,
+    params: &serde_json::Map<String, Value>,
+    built: &BuiltFixture,
+) -> Call {
+    let mut params = match built.vars.expand_json(&Value::Object(params.clone())) {
+        Value::Object(map) => map,
+        _ => unreachable!("an object expands to an object"),
+    };
+    if instance.tool == Tool::Shell && !params.contains_key("command") {
+        params.insert("command".into(), Value::String("pwd".into()));
     }
-
-    fn send_unprivileged(
-        &mut self,
-        call: &Call,
-    ) -> Result<crate::protocol::ToolResult, AdapterFailure> {
-        match self.unprivileged.as_mut() {
-            Some(Ok(adapter)) => adapter.call(call),
-            _ => unreachable!("routed here only once the unprivileged runner started"),
-        }
+    Call {
+        seq: 0,
+        case: instance.id(),
+        workspace: built.workspace.clone(),
+        tool: instance.tool,
+        params,
     }
 }
 

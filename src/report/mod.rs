@@ -2,6 +2,7 @@
 //! Markdown) is rendered from it, and `toolpath compare` reads two of them.
 //! Its schema is published in `spec/schemas/report.schema.json`.
 
+pub mod events;
 pub mod render;
 
 use schemars::JsonSchema;

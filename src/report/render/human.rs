@@ -262,7 +262,7 @@ fn banner(out: &mut String, summary: &Summary, paint: &Paint) {
     let lines = [
         rule.clone(),
         format!(
-            "!!! PARTIAL RUN: the adapter was given up on; {} of {} instances did not run.",
+            "!!! PARTIAL RUN: {} of {} instances did not run; each says why.",
             summary.not_run, summary.total
         ),
         "!!! These results are incomplete and certify nothing.".to_owned(),
@@ -457,9 +457,7 @@ mod tests {
         let out = render(&r, false);
         assert!(out.contains("PARTIAL RUN: see the end"), "{out}");
         assert!(
-            out.contains(
-                "!!! PARTIAL RUN: the adapter was given up on; 1 of 2 instances did not run."
-            ),
+            out.contains("!!! PARTIAL RUN: 1 of 2 instances did not run; each says why."),
             "{out}"
         );
         assert_eq!(out.lines().last().unwrap(), "1 passed, 0 failed, 1 skipped");

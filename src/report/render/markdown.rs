@@ -48,7 +48,7 @@ pub fn render_with(report: &Report, requirements: &[Requirement]) -> String {
             .filter(|c| c.status == Status::NotRun)
             .count();
         out.push_str(&format!(
-            "> ⚠️ **PARTIAL RUN**: the adapter was given up on and {not_run} of {} instances did not run. \
+            "> ⚠️ **PARTIAL RUN**: {not_run} of {} instances did not run; each says why. \
              This report certifies nothing.\n\n",
             report.cases.len()
         ));
@@ -336,7 +336,10 @@ mod tests {
         let mut r = report("fake", vec![case("a", Status::NotRun, &[])]);
         r.partial = true;
         let out = render_with(&r, &reqs());
-        assert!(out.contains("> ⚠️ **PARTIAL RUN**: the adapter was given up on and 1 of 1 instances did not run."), "{out}");
+        assert!(
+            out.contains("> ⚠️ **PARTIAL RUN**: 1 of 1 instances did not run; each says why."),
+            "{out}"
+        );
     }
 
     #[test]

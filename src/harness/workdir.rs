@@ -1,0 +1,207 @@
+//! The run's own temporary directory, and removing what dead runs left.
+//!
+//! Everything a run puts on disk (fixtures, each adapter's `TMPDIR`) lives
+//! under one directory, `toolpath-run-XXXXXX` in the system temporary
+//! directory, holding `owner.lock`: a file the run keeps locked (`flock`)
+//! for as long as it lives. The kernel drops the lock when the process dies,
+//! however it dies, so a directory whose lock can be taken belongs to a dead
+//! run, and one whose lock cannot be taken to a live one: [`clean`] removes
+//! only the former. A pid file would not do: pids are reused.
+//!
+//! The directory is created as `toolpath-starting-XXXXXX`, locked, and only
+//! then renamed, so [`clean`] never sees a run directory without its lock.
+//!
+//! Removal never follows a symbolic link (a leftover adapter may have put
+//! one anywhere), gives directories whose mode a case took away their access
+//! back first (`fchmodat` with `AT_SYMLINK_NOFOLLOW`), and removes only
+//! directories owned by the user who runs it. Processes a dead run left
+//! (adapters carry `TOOLPATH_RUN` in their environment, and so do their
+//! descendants unless they clear it) are killed first.
+
+use std::ffi::CString;
+use std::fs::{self, File};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The prefix of run directories in the system temporary directory.
+const PREFIX: &str = "toolpath-run-";
+const STARTING: &str = "toolpath-starting-";
+const LOCK: &str = "owner.lock";
+/// The environment variable naming the run directory, for adapters.
+pub const ENV: &str = "TOOLPATH_RUN";
+
+/// A live run's directory; removed when dropped.
+pub struct RunDir {
+    path: PathBuf,
+    _lock: File,
+}
+
+fn try_lock(file: &File) -> bool {
+    // SAFETY: flock on a descriptor we own.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+impl RunDir {
+    /// Creates and locks a run directory in `parent`.
+    pub fn create(parent: &Path) -> io::Result<RunDir> {
+        let starting = tempfile::Builder::new()
+            .prefix(STARTING)
+            .tempdir_in(parent)?
+            .keep();
+        let lock = File::create(starting.join(LOCK))?;
+        if !try_lock(&lock) {
+            return Err(io::Error::other("cannot lock the run directory"));
+        }
+        let name = starting.file_name().expect("named").to_string_lossy();
+        let path = parent.join(name.replacen(STARTING, PREFIX, 1));
+        fs::rename(&starting, &path)?;
+        // Others may pass through (the unprivileged runner reaches its own
+        // directories inside), never list.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o711))?;
+        Ok(RunDir { path, _lock: lock })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A subdirectory, created with mode 0711.
+    pub fn subdir(&self, name: &str) -> io::Result<PathBuf> {
+        let dir = self.path.join(name);
+        fs::create_dir_all(&dir)?;
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o711))?;
+        Ok(dir)
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        // The lock is released after the removal (fields drop after this).
+        let _ = remove_tree(&self.path);
+    }
+}
+
+/// Removes `path` and everything under it without following symbolic
+/// links, restoring access to directories a case made unreadable.
+pub fn remove_tree(path: &Path) -> io::Result<()> {
+    let meta = fs::symlink_metadata(path)?;
+    if !meta.is_dir() {
+        return fs::remove_file(path);
+    }
+    let c = CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    // SAFETY: a valid C string; AT_SYMLINK_NOFOLLOW refuses a symbolic link
+    // swapped in after the lstat above.
+    unsafe {
+        libc::fchmodat(libc::AT_FDCWD, c.as_ptr(), 0o700, libc::AT_SYMLINK_NOFOLLOW);
+    }
+    let mut first_error = None;
+    for entry in fs::read_dir(path)? {
+        if let Err(e) = entry.and_then(|e| remove_tree(&e.path())) {
+            first_error.get_or_insert(e);
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => fs::remove_dir(path),
+    }
+}
+
+/// What [`clean`] did.
+#[derive(Debug, Default)]
+pub struct Cleaned {
+    pub removed: Vec<PathBuf>,
+    pub processes: usize,
+    /// Directories of live runs, left alone.
+    pub live: usize,
+    pub errors: Vec<String>,
+}
+
+/// Removes the directories (and kills the processes) of dead runs in `parent`.
+pub fn clean(parent: &Path) -> Cleaned {
+    let mut cleaned = Cleaned::default();
+    let Ok(entries) = fs::read_dir(parent) else {
+        return cleaned;
+    };
+    // SAFETY: geteuid cannot fail.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !name.starts_with(PREFIX) && !name.starts_with(STARTING) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let lock = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path.join(LOCK));
+        match lock {
+            Ok(file) if try_lock(&file) => {
+                cleaned.processes += kill_processes_of(&path);
+                match remove_tree(&path) {
+                    Ok(()) => cleaned.removed.push(path),
+                    Err(e) => cleaned.errors.push(format!("{}: {e}", path.display())),
+                }
+            }
+            Ok(_) => cleaned.live += 1,
+            // No lock file: a run that died while creating its directory
+            // (a minute after it started; a live one takes microseconds).
+            Err(_) if name.starts_with(STARTING) && older_than_a_minute(&meta) => {
+                match remove_tree(&path) {
+                    Ok(()) => cleaned.removed.push(path),
+                    Err(e) => cleaned.errors.push(format!("{}: {e}", path.display())),
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    cleaned
+}
+
+fn older_than_a_minute(meta: &fs::Metadata) -> bool {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age.as_secs() > 60)
+}
+
+/// Kills every process whose environment names `dir` as its run directory.
+fn kill_processes_of(dir: &Path) -> usize {
+    let wanted = [ENV.as_bytes(), b"=", dir.as_os_str().as_bytes()].concat();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(environ) = fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if environ
+            .split(|&b| b == 0)
+            .any(|var| var == wanted.as_slice())
+        {
+            // SAFETY: kill(2) on a process of the dead run.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            killed += 1;
+        }
+    }
+    killed
+}
