@@ -1,0 +1,590 @@
+//! How the harness supervises adapters that misbehave, and survives being
+//! killed: every fault ends in bounded time with every requested report
+//! written, every case classified with its reason, and nothing left behind
+//! (no adapter process, no temporary directory).
+//!
+//! The adapters are `tests/adapters/broken.py MODE`. Each run gets a
+//! private `TMPDIR`, so "nothing left behind" is "that directory is empty
+//! but for the reports", and each adapter process writes its pid to a file
+//! so the test can check none outlives the run.
+//!
+//! Timeouts: a run is given [`RUN_LIMIT`] before the test calls it hung.
+//! The runs take about a second; the limit is two orders of magnitude more
+//! because these tests share a 2-core machine with other builds, where a
+//! Python start-up alone has taken several seconds. It only turns a hang
+//! (the bug) into a failure; it never decides a pass.
+
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const MINI: &str = "tests/data/mini";
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// A private temporary directory for one run, with the pid file and the
+/// reports inside it (under `out/`), and the run's `TMPDIR` (under `tmp/`).
+struct Scene {
+    dir: tempfile::TempDir,
+}
+
+impl Scene {
+    fn new() -> Scene {
+        let scene = Scene {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir(scene.tmp()).unwrap();
+        std::fs::create_dir(scene.out("")).unwrap();
+        // The unprivileged copy of an adapter (run as `nobody` for
+        // permission cases) records its pid too.
+        use std::os::unix::fs::PermissionsExt;
+        let open = |path: &Path, mode| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+        };
+        std::fs::write(scene.pids(), "").unwrap();
+        open(&scene.pids(), 0o666);
+        open(scene.dir.path(), 0o711);
+        scene
+    }
+
+    fn tmp(&self) -> PathBuf {
+        self.dir.path().join("tmp")
+    }
+
+    fn out(&self, name: &str) -> PathBuf {
+        self.dir.path().join("out").join(name)
+    }
+
+    fn pids(&self) -> PathBuf {
+        self.dir.path().join("pids")
+    }
+
+    fn toolpath(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolpath"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+            .env("TMPDIR", self.tmp())
+            .env("BROKEN_PIDS", self.pids())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// `toolpath run --cases MINI` with a broken adapter, JSON and JUnit
+    /// reports to files; then `args` (`--jobs 1` unless they say otherwise).
+    fn run(&self, mode: &str, glob: &str, args: &[&str]) -> Command {
+        let mut cmd = self.toolpath();
+        cmd.args(["run", "--cases", MINI, "--adapter"])
+            .arg(format!("python3 tests/adapters/broken.py {mode} '{glob}'"))
+            .args(["--format", "json", "--output"])
+            .arg(self.out("report.json"))
+            .args(["--format", "junit", "--output"])
+            .arg(self.out("report.xml"))
+            .args(args);
+        if !args.contains(&"--jobs") {
+            cmd.args(["--jobs", "1"]);
+        }
+        cmd
+    }
+
+    fn report(&self) -> Value {
+        let text = std::fs::read_to_string(self.out("report.json")).expect("a JSON report");
+        serde_json::from_str(&text).expect("a valid JSON report")
+    }
+
+    /// Adapter processes (and grandchildren) still running.
+    fn alive(&self) -> Vec<i32> {
+        let pids = std::fs::read_to_string(self.pids()).unwrap_or_default();
+        pids.lines()
+            .map(|l| l.parse().unwrap())
+            .filter(|pid| running(*pid))
+            .collect()
+    }
+
+    /// What is left in the run's TMPDIR.
+    fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.tmp())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// Nothing left: no process, no temporary directory.
+    fn assert_clean(&self) {
+        assert_eq!(
+            self.alive(),
+            Vec::<i32>::new(),
+            "processes outlived the run"
+        );
+        assert_eq!(self.leftovers(), Vec::<String>::new(), "left in TMPDIR");
+    }
+}
+
+/// Whether `pid` is a live process (a zombie is dead).
+fn running(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat[stat.rfind(')').unwrap() + 1..]
+                .split_whitespace()
+                .next();
+            state != Some("Z")
+        }
+        Err(_) => false,
+    }
+}
+
+/// Waits (bounded) for a process that is not our child to exit, through a
+/// pidfd: the kernel delivers the death signal asynchronously.
+fn exits_within(pid: i32, limit: Duration) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags; the fd is closed below.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
+    if fd < 0 {
+        return !running(pid);
+    }
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd.
+    let ready = unsafe { libc::poll(&mut poll, 1, limit.as_millis() as i32) };
+    unsafe { libc::close(fd) };
+    ready == 1 || !running(pid)
+}
+
+struct Finished {
+    code: Option<i32>,
+    signal: Option<i32>,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// Waits for `child` at most [`RUN_LIMIT`] (see the module doc); kills it
+/// and fails the test if it is still running then.
+fn finish(mut child: Child, started: Instant) -> Finished {
+    let mut stderr = child.stderr.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
+        let _ = tx.send(text);
+    });
+    let pid = child.id();
+    let stderr = match rx.recv_timeout(RUN_LIMIT) {
+        Ok(text) => text,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("toolpath (pid {pid}) still running after {RUN_LIMIT:?}: it hung");
+        }
+    };
+    let status = child.wait().unwrap();
+    Finished {
+        code: status.code(),
+        signal: status.signal(),
+        stderr,
+        elapsed: started.elapsed(),
+    }
+}
+
+fn run_to_end(mut cmd: Command) -> Finished {
+    let started = Instant::now();
+    finish(cmd.spawn().unwrap(), started)
+}
+
+fn case<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {report}"))
+}
+
+fn statuses(report: &Value) -> Vec<(String, String)> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Prints a fault's figures, for the record (`cargo test -- --nocapture`).
+fn figures(fault: &str, end: &Finished) {
+    eprintln!(
+        "FAULT {fault}: exit {:?} (signal {:?}), {:.2} s",
+        end.code,
+        end.signal,
+        end.elapsed.as_secs_f64()
+    );
+}
+
+#[test]
+fn an_adapter_that_closes_stdout_and_keeps_running_is_ended() {
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("close-stdout", "mini.search.file@grep", &[]));
+    figures("close-stdout", &end);
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let broken = case(&report, "mini.search.file@grep");
+    assert_eq!(broken["status"], "adapter_error");
+    assert!(
+        broken["reason"]
+            .as_str()
+            .unwrap()
+            .contains("closed its standard output but was still running"),
+        "{broken}"
+    );
+    // The others ran on a fresh adapter.
+    assert_eq!(report["summary"]["pass"], 5, "{report}");
+    scene.assert_clean();
+}
+
+#[test]
+fn adapters_that_cannot_start_still_get_every_report() {
+    for (mode, why) in [
+        ("exit-before-hello", "exited (exit status: 5)"),
+        ("protocol-2", "adapter speaks protocol 2"),
+        ("silent", "no answer within 3000 ms"),
+    ] {
+        let scene = Scene::new();
+        std::fs::write(scene.out("report.json"), "stale").unwrap();
+        std::fs::write(scene.out("report.xml"), "stale").unwrap();
+        let end = run_to_end(scene.run(mode, "*", &["--hello-timeout-ms", "3000"]));
+        figures(mode, &end);
+        assert_eq!(end.code, Some(3), "{mode}: {}", end.stderr);
+        let report = scene.report();
+        assert_eq!(report["partial"], true);
+        for (id, status) in statuses(&report) {
+            assert_eq!(status, "not_run", "{mode}: {id}");
+            let reason = case(&report, &id)["reason"].as_str().unwrap().to_owned();
+            assert!(
+                reason.starts_with("the adapter could not be started") && reason.contains(why),
+                "{mode}: {reason}"
+            );
+        }
+        assert_eq!(report["summary"]["not_run"], 6);
+        let junit = std::fs::read_to_string(scene.out("report.xml")).unwrap();
+        assert!(junit.starts_with("<?xml"), "{mode}: stale JUnit kept");
+        if mode == "exit-before-hello" {
+            let stderr = case(&report, "mini.desc.shell")["stderr"].as_str().unwrap();
+            assert!(stderr.contains("exiting before hello"), "{stderr}");
+        }
+        scene.assert_clean();
+    }
+}
+
+#[test]
+fn output_while_no_call_is_outstanding_is_charged_to_the_case_that_sent_it() {
+    // The extra `result` carries the next call's seq: taken as an answer,
+    // it would judge the next case on this one's answer.
+    for (after, next) in [
+        ("mini.resolve.outside", Some("mini.search.file@grep")),
+        ("mini.shell.subpath", None),
+    ] {
+        let scene = Scene::new();
+        let end = run_to_end(scene.run("extra-result", after, &[]));
+        figures("extra-result", &end);
+        assert_eq!(end.code, Some(1), "{}", end.stderr);
+        let report = scene.report();
+        let sender = case(&report, after);
+        assert_eq!(sender["status"], "adapter_error", "{sender}");
+        let reason = sender["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("unsolicited output: wrote while no call was outstanding"),
+            "{reason}"
+        );
+        if let Some(next) = next {
+            assert_eq!(case(&report, next)["status"], "pass");
+        }
+        assert_eq!(report["summary"]["pass"], 5, "{report}");
+        // The event log says the same: its last line for the sender (a
+        // later line for a case replaces an earlier one) is the charge.
+        let log = std::fs::read_to_string(scene.out("report.json.events.jsonl")).unwrap();
+        let last = log
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .rfind(|e| e["id"] == after)
+            .unwrap();
+        assert_eq!(last["status"], "adapter_error", "{log}");
+        scene.assert_clean();
+    }
+}
+
+/// Peak resident memory of `child` and the descendants it waited for, in KiB.
+fn peak_rss_kib(child: Child) -> (i64, i32) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 on our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let _ = tx.send((r, usage.ru_maxrss, status));
+    });
+    let (r, maxrss, status) = rx.recv_timeout(RUN_LIMIT).expect("toolpath hung");
+    assert_eq!(r, pid);
+    (maxrss, libc::WEXITSTATUS(status))
+}
+
+#[test]
+fn a_500_mb_line_costs_bounded_memory_and_is_bad_output() {
+    let scene = Scene::new();
+    let mut cmd = scene.run("long-line", "mini.search.file@*", &["--jobs", "2"]);
+    cmd.env("LONG_LINE_MB", "500")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let started = Instant::now();
+    let (peak_kib, code) = peak_rss_kib(cmd.spawn().unwrap());
+    eprintln!(
+        "FAULT long-line (2 x 500 MB): exit {code}, {:.2} s, peak RSS {} MiB",
+        started.elapsed().as_secs_f64(),
+        peak_kib / 1024
+    );
+    assert_eq!(code, 1);
+    let report = scene.report();
+    for id in ["mini.search.file@grep", "mini.search.file@ripgrep"] {
+        let broken = case(&report, id);
+        assert_eq!(broken["status"], "adapter_error");
+        assert!(
+            broken["reason"].as_str().unwrap().starts_with(
+                "bad output: a line longer than the protocol's limit of 16777216 bytes"
+            ),
+            "{broken}"
+        );
+    }
+    // Two lines of at most 16 MiB each, plus the harness itself.
+    assert!(peak_kib < 120 * 1024, "peak RSS {peak_kib} KiB");
+    scene.assert_clean();
+}
+
+#[test]
+fn a_grandchild_that_leaves_the_process_group_is_ended() {
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("grandchild", "mini.resolve.outside", &[]));
+    figures("grandchild", &end);
+    assert_eq!(end.code, Some(0), "{}", end.stderr);
+    let grandchildren = scene.dir.path().join("pids.grandchildren");
+    let started = std::fs::read_to_string(grandchildren).expect("no grandchild started");
+    assert_eq!(started.lines().count(), 1);
+    scene.assert_clean();
+}
+
+#[test]
+fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("SKIPPED: permission cases are routed to an unprivileged copy only for root");
+        return;
+    }
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("report-uid", "mini.resolve.permission", &[]));
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let perm = case(&report, "mini.resolve.permission");
+    assert_eq!(perm["status"], "fail", "{perm}");
+    let stderr = perm["stderr"].as_str().unwrap_or("");
+    assert!(stderr.contains("answering as uid 65534"), "{perm}");
+    let diff = perm["diff"].as_str().unwrap();
+    assert!(
+        diff.contains("uid 65534, scratch {adapter-tmp}/x"),
+        "{diff}"
+    );
+    scene.assert_clean();
+}
+
+/// Starts a run whose adapter hangs on `mini.search.file@grep`; returns
+/// once the adapter is hanging (it says so through a FIFO: no sleeping).
+fn start_hanging_run(scene: &Scene) -> (Child, Instant) {
+    let fifo = scene.dir.path().join("ready");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut cmd = scene.run("hang", "mini.search.file@grep", &["--timeout-ms", "600000"]);
+    cmd.env("BROKEN_READY", &fifo);
+    let started = Instant::now();
+    let child = cmd.spawn().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::fs::File::open(&fifo).and_then(|mut f| f.read_to_string(&mut line));
+        let _ = tx.send(line);
+    });
+    assert_eq!(
+        rx.recv_timeout(RUN_LIMIT).expect("the adapter never hung"),
+        "ready\n"
+    );
+    (child, started)
+}
+
+fn run_dirs(scene: &Scene) -> Vec<String> {
+    scene
+        .leftovers()
+        .into_iter()
+        .filter(|n| n.starts_with("toolpath-run-"))
+        .collect()
+}
+
+#[test]
+fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let scene = Scene::new();
+        let (child, started) = start_hanging_run(&scene);
+        // `toolpath clean` never touches a live run's directory.
+        let clean = run_to_end({
+            let mut c = scene.toolpath();
+            c.arg("clean");
+            c
+        });
+        assert_eq!(clean.code, Some(0), "{}", clean.stderr);
+        assert_eq!(run_dirs(&scene).len(), 1, "clean removed a live run");
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let end = finish(child, started);
+        figures(&format!("signal {signal}"), &end);
+        assert_eq!(end.code, Some(code), "{}", end.stderr);
+        let report = scene.report();
+        assert_eq!(report["partial"], true);
+        let hung = case(&report, "mini.search.file@grep");
+        assert_eq!(hung["status"], "not_run");
+        assert!(
+            hung["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("the run was cancelled by SIG")
+        );
+        assert_eq!(case(&report, "mini.resolve.outside")["status"], "pass");
+        assert_eq!(case(&report, "mini.shell.subpath")["status"], "not_run");
+        let junit = std::fs::read_to_string(scene.out("report.xml")).unwrap();
+        assert!(junit.contains("not_run"), "{junit}");
+        scene.assert_clean();
+    }
+}
+
+#[test]
+fn after_sigkill_the_event_log_is_a_partial_report_and_clean_removes_the_rest() {
+    let scene = Scene::new();
+    let (mut child, _) = start_hanging_run(&scene);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The adapter dies with the harness (PR_SET_PDEATHSIG)...
+    let pids = std::fs::read_to_string(scene.pids()).unwrap();
+    let adapter: i32 = pids.lines().next().unwrap().parse().unwrap();
+    assert!(
+        exits_within(adapter, RUN_LIMIT),
+        "the adapter outlived the harness"
+    );
+    // ...the event log holds what was judged before the kill...
+    let events = scene.out("report.json.events.jsonl");
+    let table = scene
+        .toolpath()
+        .arg("certification")
+        .arg(&events)
+        .output()
+        .unwrap();
+    assert_eq!(
+        table.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&table.stderr)
+    );
+    let log = std::fs::read_to_string(&events).unwrap();
+    assert!(
+        log.lines()
+            .next()
+            .unwrap()
+            .starts_with("{\"event\":\"start\"")
+    );
+    assert!(log.contains("\"id\":\"mini.resolve.outside\""), "{log}");
+    assert!(!log.contains("\"event\":\"end\""));
+    // ...and the run directory is left, until `toolpath clean`.
+    assert_eq!(run_dirs(&scene).len(), 1);
+    let clean = run_to_end({
+        let mut c = scene.toolpath();
+        c.arg("clean");
+        c
+    });
+    assert_eq!(clean.code, Some(0), "{}", clean.stderr);
+    assert!(
+        clean.stderr.contains("left by a run that died"),
+        "{}",
+        clean.stderr
+    );
+    scene.assert_clean();
+}
+
+#[test]
+fn usage_errors_and_unwritable_reports_are_found_before_any_case_runs() {
+    let scene = Scene::new();
+    let adapter = "python3 tests/adapters/broken.py hang";
+    let cases: [(&[&str], i32); 3] = [
+        (&["--format", "json", "--format", "junit"], 2),
+        (&["--jobs", "0"], 2),
+        (
+            &["--format", "json", "--output", "/nonexistent/dir/r.json"],
+            4,
+        ),
+    ];
+    for (args, code) in cases {
+        let end = run_to_end({
+            let mut c = scene.toolpath();
+            c.args(["run", "--cases", MINI, "--adapter", adapter])
+                .args(args);
+            c
+        });
+        assert_eq!(end.code, Some(code), "{args:?}: {}", end.stderr);
+        let pids = std::fs::read_to_string(scene.pids()).unwrap();
+        assert_eq!(pids, "", "{args:?}: an adapter was started");
+    }
+    scene.assert_clean();
+}
+
+#[test]
+fn list_into_a_closed_pipe_exits_quietly() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .arg("list")
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn the_event_log_is_the_report_streamed() {
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("extra-result", "none", &[]));
+    assert_eq!(end.code, Some(0), "{}", end.stderr);
+    let log = std::fs::read_to_string(scene.out("report.json.events.jsonl")).unwrap();
+    let kinds: Vec<String> = log
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "start", "case", "case", "case", "case", "case", "case", "end"
+        ]
+    );
+    scene.assert_clean();
+}
