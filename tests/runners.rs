@@ -32,12 +32,23 @@ fn ready(runner: &str, marker: &str) -> bool {
     false
 }
 
+/// Generous limits for a busy machine: these tests share 2 cores with
+/// other builds, where loading a Node package has taken more than the
+/// default 30 s to answer `hello`, and a call more than 10 s. The limits only
+/// turn a hang into a failure; they never decide a pass.
+const HELLO_TIMEOUT_MS: &str = "180000";
+const CALL_TIMEOUT_MS: &str = "60000";
+
 /// Runs the whole suite against an adapter; returns (exit code, report).
 fn certify(adapter: &str, extra: &[&str]) -> (i32, Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
         .current_dir(root())
         .args([
             "run",
+            "--hello-timeout-ms",
+            HELLO_TIMEOUT_MS,
+            "--timeout-ms",
+            CALL_TIMEOUT_MS,
             "--jobs",
             "2",
             "--format",
