@@ -552,17 +552,19 @@ fn usage_errors_and_unwritable_reports_are_found_before_any_case_runs() {
 }
 
 #[test]
-fn list_into_a_closed_pipe_exits_quietly() {
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
-    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
-        .arg("list")
-        .stdout(writer)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+fn list_and_lint_into_a_closed_pipe_exit_quietly() {
+    for command in ["list", "lint"] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .arg(command)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{command}: {stderr}");
+    }
 }
 
 #[test]

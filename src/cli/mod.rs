@@ -5,6 +5,7 @@ pub mod exit;
 pub mod export;
 pub mod schemas;
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -538,7 +539,11 @@ pub fn lint(source: &Source) -> i32 {
     };
     let requirements = crate::spec::requirements();
     let coverage = crate::case::coverage::coverage(&requirements, &cases);
-    println!(
+    // Built whole and written once: a reader that stops early (`| head`)
+    // is not an error.
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "{:<10} {:>5}  {:<40} requirement",
         "id", "cases", "instances per tool"
     );
@@ -548,7 +553,8 @@ pub fn lint(source: &Source) -> i32 {
             .iter()
             .map(|(t, n)| format!("{t}:{n}"))
             .collect();
-        println!(
+        let _ = writeln!(
+            out,
             "{:<10} {:>5}  {:<40} {}",
             rule.requirement.id,
             rule.cases,
@@ -557,14 +563,18 @@ pub fn lint(source: &Source) -> i32 {
         );
     }
     let instances: usize = cases.iter().map(|c| c.tools.len()).sum();
-    println!(
+    let _ = writeln!(
+        out,
         "{} cases ({instances} instances), {} requirements",
         cases.len(),
         requirements.len()
     );
     let gaps = crate::case::coverage::gaps(&coverage);
     if gaps.is_empty() {
-        println!("every requirement is pinned through every tool it applies to");
+        out += "every requirement is pinned through every tool it applies to\n";
+    }
+    let _ = print_out(&out);
+    if gaps.is_empty() {
         exit::OK
     } else {
         eprintln!(
