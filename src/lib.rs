@@ -43,12 +43,15 @@
 //!   an adapter over stdio;
 //! - [`harness`]: runs the instances and judges each answer;
 //! - [`report`]: the canonical JSON report, and every view rendered from it;
+//! - [`fuzz`]: random calls against the reference and an adapter, shrunk
+//!   into case files where they disagree;
 //! - [`cli`]: the `toolpath` command's subcommands.
 //! - [`cancel`]: SIGINT and SIGTERM stop a run without losing anything.
 
 pub mod cancel;
 pub mod case;
 pub mod cli;
+pub mod fuzz;
 pub mod harness;
 pub mod protocol;
 pub mod reference;

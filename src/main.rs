@@ -29,6 +29,8 @@ enum Command {
     Run(RunArgs),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
+    /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
+    Fuzz(FuzzArgs),
     /// Print the selected case instances.
     List {
         #[command(flatten)]
@@ -144,6 +146,43 @@ struct RunArgs {
     events: Option<PathBuf>,
 }
 
+#[derive(Args)]
+struct FuzzArgs {
+    /// The adapter command (split on white space, quotes group).
+    #[arg(long)]
+    adapter: String,
+    /// Seed of the run: the same seed generates the same inputs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop after this many iterations (default 1000 unless --time is given).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Stop after this long (60s, 2m, 500ms).
+    #[arg(long, value_parser = cli::fuzz::parse_duration)]
+    time: Option<std::time::Duration>,
+    /// Parallel workers (each with its own adapter process); default: the number of CPUs.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where findings are written, one case file per distinct finding.
+    #[arg(long, default_value = "fuzz-findings")]
+    findings: PathBuf,
+    /// The adapter's expectations file: divergences on the rules it lists are known, not reported.
+    #[arg(long)]
+    expectations: Option<PathBuf>,
+    /// Stop once this many new findings are written.
+    #[arg(long)]
+    max_findings: Option<usize>,
+    /// How long shrinking one finding may take (an adapter that hangs costs a timeout per try).
+    #[arg(long, value_parser = cli::fuzz::parse_duration, default_value = "60s")]
+    shrink_time: std::time::Duration,
+    /// How long one call may take before the adapter counts as hung (a finding).
+    #[arg(long, default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// How long the adapter may take to answer `hello`.
+    #[arg(long, default_value_t = 30_000)]
+    hello_timeout_ms: u64,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum ToolArg {
     Resolve,
@@ -215,6 +254,19 @@ fn main() -> ExitCode {
             })
         }
         Command::Serve => cli::serve(),
+        Command::Fuzz(args) => cli::fuzz::fuzz(cli::fuzz::FuzzRequest {
+            adapter: args.adapter,
+            seed: args.seed,
+            iterations: args.iterations,
+            time: args.time,
+            jobs: args.jobs,
+            findings: args.findings,
+            expectations: args.expectations,
+            max_findings: args.max_findings,
+            shrink_time: args.shrink_time,
+            timeout_ms: args.timeout_ms,
+            hello_timeout_ms: args.hello_timeout_ms,
+        }),
         Command::List { select, format } => {
             let (source, selection) = select.split();
             cli::list(&source, &selection, matches!(format, ListFormat::Json))

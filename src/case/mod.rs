@@ -6,7 +6,8 @@
 //! - [`suite`]: case directories and the suite embedded in the binary;
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
-//! - [`fixture`]: each case's workspace, built in a temporary directory.
+//! - [`fixture`]: each case's workspace, built in a temporary directory;
+//! - [`write`]: a case back to file text (for tools that make cases).
 
 pub mod coverage;
 pub mod fixture;
@@ -14,3 +15,4 @@ pub mod model;
 pub mod raw;
 pub mod select;
 pub mod suite;
+pub mod write;

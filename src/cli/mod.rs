@@ -3,6 +3,7 @@
 
 pub mod exit;
 pub mod export;
+pub mod fuzz;
 pub mod schemas;
 
 use std::fmt::Write as _;

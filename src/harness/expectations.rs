@@ -100,6 +100,11 @@ impl Expectations {
             .map(|(_, entry)| entry)
     }
 
+    /// Every entry, in file order: pattern and entry.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &RawEntry)> {
+        self.entries.iter().map(|(p, e)| (p.as_str(), e))
+    }
+
     /// Patterns that matched no instance of the run: likely stale or mistyped.
     pub fn unused<'a>(&'a self, ids: &[String]) -> Vec<&'a str> {
         self.entries

@@ -8,6 +8,7 @@ prove two things: the harness classifies a misbehaving adapter correctly and
 keeps going, and the cases can tell a wrong implementation from a right one.
 
 usage: mutant.py MODE [CASE-GLOB]
+       mutant.py --list    (the result-level mutants, one a line, for tests)
 """
 
 import fnmatch
@@ -151,6 +152,9 @@ MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-
 
 def main():
     mode = sys.argv[1]
+    if mode == "--list":
+        print("\n".join(name for name in MUTANTS if name != "identity"))
+        return
     pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
     if mode not in MUTANTS and mode not in MISBEHAVIOUR:
         sys.exit(f"mutant.py: unknown mode {mode}")

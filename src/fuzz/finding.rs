@@ -1,0 +1,174 @@
+//! A finding: a shrunk divergence written as a ready-to-review case file
+//! (`cases/README.md` format), with the reference's answer as `expect` and
+//! the adapter's answer in a comment.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::case::model::{Action, Case, ErrorExpect, Expect, ExpectedMatch};
+use crate::case::raw::{ExpectedOutcome, Feature};
+use crate::fuzz::probe::Divergence;
+use crate::protocol::{Outcome, Tool, ToolResult};
+
+/// A divergence found at one iteration of one seed.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub seed: u64,
+    pub iteration: u64,
+    pub divergence: Divergence,
+}
+
+/// Fields a case file cannot state: a finding on them alone is written
+/// anyway, with a warning that the case does not pin it yet.
+const NOT_IN_CASE_FORMAT: &[&str] = &["output", "matches-text"];
+
+impl Finding {
+    /// The case id: the area, `fuzz`, the rule and the differing fields,
+    /// so one finding keeps one file name across runs.
+    pub fn id(&self) -> String {
+        let d = &self.divergence;
+        let area = match d.rendered.tool {
+            Tool::Resolve => "resolve",
+            Tool::Grep | Tool::Ripgrep => "search",
+            Tool::Shell => "shell",
+        };
+        let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
+        if d.adapter_failed() {
+            // Keyed by the failure alone (see `Divergence::key`).
+            return format!("{area}.fuzz.{}", fields.join("-"));
+        }
+        format!(
+            "{area}.fuzz.{}.{}",
+            d.rules[0].to_lowercase(),
+            fields.join("-")
+        )
+    }
+
+    /// The finding as a case (file name `<id>.yaml` under `dir`).
+    pub fn case(&self, dir: &Path) -> Case {
+        let d = &self.divergence;
+        let id = self.id();
+        let f = &d.rendered.fixture;
+        let mut requires = BTreeSet::new();
+        for (feature, used) in [
+            (Feature::Symlinks, !f.symlinks.is_empty()),
+            (Feature::Fifos, !f.fifos.is_empty()),
+            (Feature::Sockets, !f.sockets.is_empty()),
+            (Feature::Devices, !f.devices.is_empty()),
+            (Feature::Permissions, !f.modes.is_empty()),
+        ] {
+            if used {
+                requires.insert(feature);
+            }
+        }
+        Case {
+            file: dir.join(format!("{id}.yaml")),
+            id,
+            line: 0,
+            summary: format!(
+                "Found by toolpath fuzz (seed {}, iteration {}): {} differ(s) from the reference; review and describe the rule.",
+                self.seed,
+                self.iteration,
+                d.fields.join(", ")
+            ),
+            spec: d.rules.clone(),
+            tags: Vec::new(),
+            requires,
+            fixture: f.clone(),
+            tools: vec![d.rendered.tool],
+            action: Action::Invoke(d.rendered.params.clone()),
+            expect: expectation(&d.reference, &d.message_needles, &d.fields),
+        }
+    }
+
+    /// The comment at the top of the file: how it was found and what the
+    /// adapter said instead.
+    pub fn comment(&self, adapter: &str) -> String {
+        let d = &self.divergence;
+        let mut text = format!(
+            "Found by `toolpath fuzz --seed {} --adapter '{adapter}'` at iteration {}.\n\
+             Differing: {}. Review the rule and the expectation before adding it to cases/.\n\
+             The adapter answered:\n  {}",
+            self.seed,
+            self.iteration,
+            d.fields.join(", "),
+            d.actual_text.replace('\n', "\n  ")
+        );
+        if d.fields.iter().all(|f| NOT_IN_CASE_FORMAT.contains(f)) || text_only(d) {
+            text.push_str(
+                "\nNOTE: the difference is in a field the case format cannot state yet \
+                 (shell output or match text), so this case passes the adapter as written.",
+            );
+        }
+        text
+    }
+
+    /// Writes the case file into `dir` and returns its path.
+    pub fn write(&self, dir: &Path, adapter: &str) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(dir)?;
+        let case = self.case(dir);
+        let text = crate::case::write::to_yaml(&case, &self.comment(adapter));
+        std::fs::write(&case.file, text)?;
+        Ok(case.file)
+    }
+}
+
+/// Whether the matches differ only in their text (same paths and lines).
+fn text_only(d: &Divergence) -> bool {
+    let lines = |r: &ToolResult| {
+        let mut v: Vec<(String, u64)> = r
+            .matches
+            .iter()
+            .flatten()
+            .map(|m| (m.path.clone(), m.line))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    d.fields == ["matches"]
+        && d.actual
+            .as_ref()
+            .is_ok_and(|a| lines(a) == lines(&d.reference))
+}
+
+/// The reference's answer as a case expectation (placeholders already in).
+/// `parent` is optional to expose (RES-11), so it is expected only when it
+/// is what differs.
+fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> Expect {
+    let error = reference.outcome == Some(Outcome::Error);
+    let file = reference.kind == Some(crate::protocol::Kind::File);
+    Expect {
+        outcome: if error {
+            ExpectedOutcome::Error
+        } else {
+            ExpectedOutcome::Ok
+        },
+        kind: reference.kind,
+        path: reference.path.clone(),
+        parent: reference
+            .parent
+            .clone()
+            .filter(|_| file && fields.contains(&"parent")),
+        cwd: reference.cwd.clone(),
+        matches: reference.matches.as_ref().map(|ms| {
+            let mut v: Vec<ExpectedMatch> = ms
+                .iter()
+                .map(|m| ExpectedMatch {
+                    path: m.path.clone(),
+                    line: m.line,
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        }),
+        notes: reference.notes.clone().filter(|_| !error),
+        error: reference.error.as_ref().map(|e| ErrorExpect {
+            code: e.code,
+            message_contains: needles.to_vec(),
+        }),
+        mentions: None,
+        excludes: None,
+    }
+}

@@ -1,0 +1,186 @@
+//! One probe: build a sample's fixture, ask the reference and the adapter
+//! the same call, and say where their answers differ.
+
+use serde_json::Value;
+
+use crate::case::fixture::{self, Placeholders};
+use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
+use crate::fuzz::rules::{self, Call as RuleCall};
+use crate::fuzz::sample::{Rendered, Sample};
+use crate::protocol::{Call, Outcome, ToolResult};
+use crate::subject::{AdapterFailure, FailureKind, Subject};
+
+/// The two answers to one call, and where they differ.
+#[derive(Debug, Clone)]
+pub struct Divergence {
+    pub rendered: Rendered,
+    /// The differing fields; `adapter.crash`, `adapter.timeout`, ... when
+    /// the adapter failed instead of answering.
+    pub fields: Vec<Field>,
+    /// Requirement IDs, the finding's rule first.
+    pub rules: Vec<String>,
+    pub reference: ToolResult,
+    pub actual: Result<ToolResult, AdapterFailure>,
+    /// What the error message must contain, with placeholders (`{ws}`).
+    pub message_needles: Vec<String>,
+    /// The adapter's answer (or failure) with placeholders, for the finding.
+    pub actual_text: String,
+}
+
+impl Divergence {
+    /// Deduplication key: the set of differing fields and the rule. An
+    /// adapter failure is keyed by its kind alone: an adapter that crashes
+    /// on every call is one finding, not one per rule the calls touch.
+    pub fn key(&self) -> (Vec<Field>, String) {
+        if self.adapter_failed() {
+            return (self.fields.clone(), String::new());
+        }
+        (self.fields.clone(), self.rules[0].clone())
+    }
+
+    pub fn adapter_failed(&self) -> bool {
+        self.actual.is_err()
+    }
+}
+
+/// Where and how probes run.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    /// Whether restrictive modes may be generated (not as root).
+    pub permissions: bool,
+    /// Where fixtures are built (the system temporary directory if `None`).
+    pub fixtures: Option<std::path::PathBuf>,
+}
+
+/// What a probe found.
+#[derive(Debug)]
+pub enum Probe {
+    Agree,
+    Diverge(Box<Divergence>),
+    /// Not comparable: the fixture could not be built here, or the adapter
+    /// answered `unsupported`.
+    Skipped(String),
+}
+
+/// Runs one sample against both subjects.
+pub fn probe(
+    sample: &Sample,
+    env: &Env,
+    reference: &mut dyn Subject,
+    adapter: &mut dyn Subject,
+) -> Probe {
+    let rendered = sample.render(env.permissions);
+    let built = match fixture::build(&rendered.fixture, env.fixtures.as_deref()) {
+        Ok(built) => built,
+        Err(e) => return Probe::Skipped(format!("fixture: {e}")),
+    };
+    let params = match built
+        .vars
+        .expand_json(&Value::Object(rendered.params.clone()))
+    {
+        Value::Object(map) => map,
+        _ => unreachable!("an object expands to an object"),
+    };
+    let call = Call {
+        seq: 0,
+        case: "fuzz".into(),
+        workspace: built.workspace.clone(),
+        tool: rendered.tool,
+        params,
+    };
+    let expected = reference
+        .call(&call)
+        .expect("the in-process reference always answers");
+    let actual = adapter.call(&call).and_then(|result| {
+        // Output written while no call was outstanding is a finding too.
+        adapter.take_violation().map_or(Ok(result), Err)
+    });
+    let mut vars = built.vars.clone();
+    if let Some(scratch) = adapter.scratch_dir() {
+        vars.add("adapter-tmp", &scratch.to_string_lossy());
+    }
+    let rule_call = RuleCall {
+        tool: call.tool,
+        params: &call.params,
+        workspace: &call.workspace,
+    };
+    let needles = required_in_message(
+        &expected,
+        rule_call.lexical().as_deref(),
+        &call.workspace.roots,
+    );
+    let fields = match &actual {
+        Err(failure) => vec![match failure.kind {
+            FailureKind::Timeout => "adapter.timeout",
+            FailureKind::BadOutput => "adapter.bad-output",
+            FailureKind::WrongSeq => "adapter.wrong-seq",
+            FailureKind::Unsolicited => "adapter.unsolicited",
+            FailureKind::Cancelled => "adapter.cancelled",
+            FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
+        }],
+        Ok(a) if a.outcome == Some(Outcome::Unsupported) => {
+            return Probe::Skipped(a.reason.clone().unwrap_or_default());
+        }
+        Ok(a) => differing_fields(&expected, a, &needles, &adapter.hello().unobservable),
+    };
+    if fields.is_empty() {
+        return Probe::Agree;
+    }
+    let rules = rules::rules(&expected, &rule_call, &fields);
+    let actual_text = describe(&actual, &vars);
+    Probe::Diverge(Box::new(Divergence {
+        rendered,
+        fields,
+        rules,
+        reference: collapse_result(&expected, &vars),
+        actual: actual.map(|a| collapse_result(&a, &vars)),
+        message_needles: needles.iter().map(|n| vars.collapse(n)).collect(),
+        actual_text,
+    }))
+}
+
+/// A result with machine paths replaced by placeholders, so it can go into
+/// a case file and compare across runs.
+fn collapse_result(result: &ToolResult, vars: &Placeholders) -> ToolResult {
+    let json = serde_json::to_value(result).expect("results serialise");
+    let collapsed = collapse_json(&json, vars);
+    serde_json::from_value(collapsed).expect("collapsing keeps the shape")
+}
+
+fn collapse_json(value: &Value, vars: &Placeholders) -> Value {
+    match value {
+        Value::String(s) => Value::String(vars.collapse(s)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| collapse_json(v, vars)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), collapse_json(v, vars)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) -> String {
+    match actual {
+        Ok(result) => {
+            let mut json = serde_json::to_value(result).expect("results serialise");
+            if let Value::Object(map) = &mut json {
+                map.remove("seq");
+                map.remove("description");
+            }
+            collapse_json(&json, vars).to_string()
+        }
+        Err(failure) => {
+            let mut text = format!("adapter failure: {failure}");
+            if !failure.stderr.is_empty() {
+                let tail: Vec<&str> = failure.stderr.lines().rev().take(5).collect();
+                text.push_str("\nstderr (last lines):");
+                for line in tail.into_iter().rev() {
+                    text.push_str("\n  ");
+                    text.push_str(&vars.collapse(line));
+                }
+            }
+            text
+        }
+    }
+}

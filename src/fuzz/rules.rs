@@ -1,0 +1,173 @@
+//! Which requirement IDs a generated call exercises: the `spec:` of a
+//! finding and half of its deduplication key. Best effort, from the call,
+//! the reference's answer and the fields that differ; a human reviews it
+//! before the finding becomes a case.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::protocol::{ErrorCode, Kind, Outcome, Tool, ToolResult, Workspace};
+use crate::reference::resolve::lexical_resolve;
+
+/// What the rules are judged from.
+pub struct Call<'a> {
+    pub tool: Tool,
+    pub params: &'a Map<String, Value>,
+    pub workspace: &'a Workspace,
+}
+
+impl Call<'_> {
+    /// The path parameter's text when one is given (RES-1), by any name.
+    pub fn path_given(&self) -> Option<&str> {
+        ["path", "dir_path", "directory"]
+            .iter()
+            .filter_map(|n| self.params.get(*n).and_then(Value::as_str))
+            .find(|s| !s.is_empty())
+    }
+
+    /// The resolved lexical path of the given path, if any.
+    pub fn lexical(&self) -> Option<String> {
+        self.path_given()
+            .filter(|p| !p.contains('\0'))
+            .map(|p| lexical_resolve(&self.workspace.target, p))
+    }
+
+    fn has_nul(&self) -> bool {
+        self.params
+            .values()
+            .any(|v| v.as_str().is_some_and(|s| s.contains('\0')))
+    }
+
+    fn both_aliases(&self) -> bool {
+        let given = |n: &str| {
+            self.params
+                .get(n)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+        };
+        given("dir_path") && (given("path") || given("directory"))
+    }
+
+    /// Whether the lexical path passes through a symbolic link on disk.
+    fn through_link(&self) -> bool {
+        let Some(lexical) = self.lexical() else {
+            return false;
+        };
+        let mut at = std::path::PathBuf::from("/");
+        Path::new(&lexical).components().skip(1).any(|c| {
+            at.push(c);
+            std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
+        })
+    }
+}
+
+/// The rule a differing field is about, if the field alone says it.
+fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'static str> {
+    Some(match field {
+        "path" if call.through_link() => "RES-4",
+        "path"
+            if call.path_given().is_some_and(|p| {
+                p.ends_with('/')
+                    || p.split('/').skip(1).any(|s| matches!(s, "" | "." | ".."))
+                    || p.starts_with("./")
+                    || p.starts_with("../")
+            }) =>
+        {
+            "RES-3"
+        }
+        "path" => "RES-4",
+        "parent" => "RES-11",
+        "kind" => "RES-7",
+        "cwd" | "output" => "SHELL-6",
+        "notes" => "SEARCH-6",
+        "matches" if reference.matches.as_ref().is_some_and(|m| !m.is_empty()) => "SEARCH-10",
+        "error.message" => match reference.error.as_ref()?.code {
+            ErrorCode::OutsideWorkspace => "ERR-4",
+            ErrorCode::AmbiguousName => "ERR-6",
+            _ => "ERR-3",
+        },
+        _ => return None,
+    })
+}
+
+/// The rules the reference's answer to this call shows.
+fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
+    let relative = call
+        .path_given()
+        .is_some_and(|p| !p.starts_with('/') && !p.starts_with('{'));
+    if reference.outcome == Some(Outcome::Error) {
+        let code = reference.error.as_ref().map(|e| e.code);
+        return match code {
+            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
+            Some(ErrorCode::InvalidParams) if call.both_aliases() => match call.tool {
+                Tool::Shell => vec!["SHELL-1", "ERR-2"],
+                _ => vec!["SEARCH-1", "ERR-2"],
+            },
+            Some(ErrorCode::InvalidParams) => match call.tool {
+                Tool::Shell => vec!["SHELL-1", "RES-1"],
+                Tool::Resolve => vec!["RES-1"],
+                _ => vec!["SEARCH-1", "SEARCH-7", "RES-1"],
+            },
+            Some(ErrorCode::OutsideWorkspace) if call.through_link() => {
+                vec!["SEC-5", "SEC-1", "SEC-3"]
+            }
+            Some(ErrorCode::OutsideWorkspace)
+                if relative
+                    && call
+                        .path_given()
+                        .is_some_and(|p| p.split('/').any(|s| s == "..")) =>
+            {
+                vec!["SEC-4", "SEC-3"]
+            }
+            Some(ErrorCode::OutsideWorkspace) if !relative => vec!["SEC-9", "SEC-2", "SEC-3"],
+            Some(ErrorCode::OutsideWorkspace) => vec!["SEC-3", "SEC-2"],
+            Some(ErrorCode::NotFound) if call.tool == Tool::Shell => {
+                vec!["SHELL-5", "RES-8", "ERR-5"]
+            }
+            Some(ErrorCode::NotFound) => vec!["RES-8", "ERR-5"],
+            Some(ErrorCode::PermissionDenied) => match call.tool {
+                Tool::Shell => vec!["SHELL-6", "RES-9", "ERR-5"],
+                Tool::Resolve => vec!["RES-9", "ERR-5"],
+                _ => vec!["SEARCH-11", "RES-9", "ERR-5"],
+            },
+            Some(ErrorCode::NotADirectory) => vec!["SHELL-7", "ERR-2"],
+            Some(ErrorCode::UnsupportedFileType) => vec!["RES-10", "ERR-2"],
+            Some(ErrorCode::AmbiguousName) => vec!["SHELL-5", "ERR-6"],
+            None => vec!["ERR-1"],
+        };
+    }
+    let include = call
+        .params
+        .get("include")
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.is_empty());
+    match (call.tool, reference.kind) {
+        (Tool::Shell, _) => match call.path_given() {
+            None => vec!["SHELL-2", "OUT-2"],
+            Some(_) if !relative => vec!["SHELL-3", "SHELL-6"],
+            Some(p) if p.contains('/') => vec!["SHELL-4", "SHELL-6"],
+            Some(_) => vec!["SHELL-5", "SHELL-6"],
+        },
+        (Tool::Resolve, Some(Kind::AllWorkspaces)) => vec!["RES-1"],
+        (Tool::Resolve, _) => vec!["RES-7", "RES-2"],
+        (_, Some(Kind::AllWorkspaces)) => vec!["SEARCH-3", "SEARCH-10"],
+        (_, Some(Kind::File)) if include => vec!["SEARCH-6", "SEARCH-5"],
+        (_, Some(Kind::File)) => vec!["SEARCH-5", "SEARCH-8", "SEARCH-10"],
+        (_, _) if include => vec!["SEARCH-9", "SEARCH-4"],
+        (_, _) => vec!["SEARCH-4", "SEC-7", "SEARCH-10"],
+    }
+}
+
+/// The requirement IDs, the primary one (the finding's rule) first.
+pub fn rules(reference: &ToolResult, call: &Call, fields: &[&str]) -> Vec<String> {
+    let mut out: Vec<&str> = fields
+        .iter()
+        .filter_map(|f| rule_of_field(f, reference, call))
+        .take(1)
+        .collect();
+    out.extend(rules_of_answer(reference, call));
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|r| seen.insert(*r));
+    out.into_iter().map(str::to_owned).collect()
+}

@@ -1,0 +1,659 @@
+//! One generated input: a workspace, a tool and its parameters, in a form
+//! that shrinks well (indices into fixed pools, lists of entries), and its
+//! rendering into the case model's [`Fixture`] and call parameters.
+//!
+//! Rendering is where the case rules are enforced: every entry lies below
+//! the fixture directory by construction (names never contain `/`, `.` or
+//! `..` as a segment), entries that would collide or be written through a
+//! symbolic link are dropped, and the shell only ever gets `pwd` (or a
+//! command it must refuse before running anything). So whatever the
+//! generator or the shrinker produces is a valid case fixture.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use crate::case::model::{Fixture, FixturePath};
+use crate::protocol::Tool;
+
+/// A name that is as long as a path component usually gets in practice.
+const LONG: &str = "a-rather-long-file-name-that-goes-on-and-on-and-on-to-test-buffers-and-truncation-in-path-handling.ts";
+
+/// Names, simplest first: shrinking moves an index toward 0, so a minimal
+/// case says `a` unless the name itself matters. Root base names are in the
+/// pool so the shell's root-name fall-back (SHELL-5) is exercised.
+pub const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "src",
+    "a.ts",
+    "b.md",
+    "ws",
+    "other",
+    "sub",
+    "outside",
+    "..foo",
+    " ",
+    "a\\b",
+    "-x",
+    ".hidden",
+    "é",
+    "日本.ts",
+    "a b",
+    "ws-evil",
+    "*",
+    "{a,b}",
+    LONG,
+];
+
+/// File content is a sequence of these pieces: line terminators, NUL bytes
+/// at any offset and text around them.
+pub const PIECES: &[&str] = &[
+    "hello",
+    "\n",
+    "world",
+    "\r\n",
+    "\0",
+    "x",
+    "hello world",
+    "\r",
+];
+
+/// Patterns from the portable subset (SEARCH-7), plus an empty one and one
+/// that does not compile.
+pub const PATTERNS: &[&str] = &[
+    "hello",
+    "o",
+    "^hello$",
+    "h.llo",
+    "l+",
+    "[a-h]ello",
+    "[^x]llo",
+    "wor|hel",
+    "(he)llo",
+    "lo$",
+    "^$",
+    "x{2}",
+    "l{1,2}",
+    "\\.",
+    "é",
+    "^",
+    "",
+    "(",
+];
+
+/// `include` globs (SEARCH-9), braces included.
+pub const INCLUDES: &[&str] = &[
+    "*",
+    "*.ts",
+    "a*",
+    "*.{ts,md}",
+    "{a,b}",
+    "?",
+    "a.ts",
+    "{*.ts,b.md}",
+    "{",
+    "}",
+    "a,b",
+    "",
+];
+
+/// Link targets that are absolute: outside every root, whatever the machine.
+pub const ABSOLUTE_TARGETS: &[&str] = &["/", "/nonexistent-toolpath-fuzz", "/etc"];
+
+/// How the workspace roots are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Single,
+    /// `ws` and `other`.
+    Siblings,
+    /// `ws` and `ws-evil`: containment by component (SEC-2).
+    PrefixSharing,
+    /// `ws` and `ws/sub`.
+    Nested,
+    /// `ws/sub` first, then `ws`.
+    NestedReversed,
+    /// `ws` and `alias`, a symbolic link to `ws` (a root reached through a link).
+    Aliased,
+    /// `ws` and `x/ws`: two roots with one base name (`ambiguous_name`).
+    SameBase,
+}
+
+/// Where an entry lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    First,
+    /// The second root (the first when there is only one, or it is a link).
+    Second,
+    /// `outside`, a sibling of the roots.
+    Outside,
+}
+
+/// A symbolic link's target text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// `../` `up` times (at most the link's depth), then names.
+    Relative { up: usize, names: Vec<usize> },
+    /// One of [`ABSOLUTE_TARGETS`].
+    Absolute(usize),
+}
+
+/// What an entry is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    File(Vec<usize>),
+    Dir,
+    Link(LinkTarget),
+    Fifo,
+    Socket,
+}
+
+/// One fixture entry below a base: parent names, its name, what it is, and
+/// whether its permission bits deny everyone (only used when not root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub base: Base,
+    pub dirs: Vec<usize>,
+    pub name: usize,
+    pub kind: EntryKind,
+    pub locked: bool,
+}
+
+/// How a path parameter's text is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathText {
+    /// The path of fixture entry `k` (modulo the entry count), decorated.
+    Entry {
+        k: usize,
+        absolute: bool,
+        decoration: Decoration,
+    },
+    /// Text fixed by [`Sample::pin`], so that removing entries while
+    /// shrinking cannot change what the path names.
+    Literal(String),
+    /// Free segments after an anchor.
+    Free {
+        anchor: Anchor,
+        segs: Vec<Seg>,
+        trailing_slash: bool,
+    },
+}
+
+/// Textual variations that must not change what a path means (RES-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decoration {
+    None,
+    TrailingSlash,
+    DotPrefix,
+    DoubleSlash,
+    DotSuffix,
+    UpAndBack,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    Relative,
+    Tmp,
+    Ws,
+    Target,
+    Slash,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seg {
+    Name(usize),
+    Dot,
+    DotDot,
+    Empty,
+}
+
+/// A parameter value: absent, a string of some shape, or something that
+/// is not a valid value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param<T> {
+    Absent,
+    Given(T),
+    Empty,
+    /// A string with a NUL byte (ERR-7).
+    Nul,
+    /// Not a string: `0` a number, `1` null, `2` a boolean, `3` an array.
+    WrongType(usize),
+}
+
+/// The call: which tool, and its parameters by the suite's names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallSpec {
+    Resolve {
+        path: Param<PathText>,
+    },
+    Search {
+        ripgrep: bool,
+        pattern: Param<usize>,
+        dir_path: Param<PathText>,
+        path: Param<PathText>,
+        include: Param<usize>,
+    },
+    Shell {
+        command: Param<()>,
+        dir_path: Param<PathText>,
+        directory: Param<PathText>,
+    },
+}
+
+/// One generated input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub layout: Layout,
+    /// Whether `outside`, a sibling of the roots, exists as a directory.
+    pub outside: bool,
+    /// The target is the first root, or a directory of this name below it.
+    pub target_below: Option<usize>,
+    pub entries: Vec<Entry>,
+    pub call: CallSpec,
+}
+
+/// A sample made concrete: a valid fixture, the tool, and parameters with
+/// placeholders (`{tmp}`, `{ws}`, `{target}`) still in them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    pub fixture: Fixture,
+    pub tool: Tool,
+    pub params: Map<String, Value>,
+}
+
+fn fp(text: &str) -> FixturePath {
+    FixturePath::parse(text).expect("generated fixture paths are valid by construction")
+}
+
+impl Layout {
+    /// The roots as fixture paths, and the links that make some of them.
+    fn roots(self) -> (Vec<&'static str>, Option<(&'static str, &'static str)>) {
+        match self {
+            Layout::Single => (vec!["ws"], None),
+            Layout::Siblings => (vec!["ws", "other"], None),
+            Layout::PrefixSharing => (vec!["ws", "ws-evil"], None),
+            Layout::Nested => (vec!["ws", "ws/sub"], None),
+            Layout::NestedReversed => (vec!["ws/sub", "ws"], None),
+            Layout::Aliased => (vec!["ws", "alias"], Some(("alias", "ws"))),
+            Layout::SameBase => (vec!["ws", "x/ws"], None),
+        }
+    }
+
+    /// Where entries of a base go. A root made by a link gets nothing
+    /// written through it.
+    fn base_dir(self, base: Base) -> &'static str {
+        let (roots, link) = self.roots();
+        match base {
+            Base::Outside => "outside",
+            Base::Second if roots.len() > 1 && link.is_none() => roots[1],
+            _ => roots[0],
+        }
+    }
+}
+
+impl Sample {
+    /// The fixture path of the tool's target directory.
+    pub fn target(&self) -> String {
+        let first = self.layout.roots().0[0];
+        match self.target_below {
+            Some(name) => format!("{first}/{}", NAMES[name]),
+            None => first.to_owned(),
+        }
+    }
+
+    /// The fixture paths of the entries that survive [`Sample::render`].
+    fn kept_entries(&self, permissions: bool) -> Vec<(String, &Entry)> {
+        let (roots, _) = self.layout.roots();
+        let mut dirs: BTreeSet<String> = BTreeSet::new();
+        for dir in roots.iter().map(|r| r.to_string()).chain([self.target()]) {
+            add_with_ancestors(&mut dirs, &dir);
+        }
+        add_with_ancestors(&mut dirs, "outside");
+        let mut leaves: BTreeSet<String> = BTreeSet::new();
+        if let Some((link, _)) = self.layout.roots().1 {
+            leaves.insert(link.to_owned());
+        }
+        let mut kept = Vec::new();
+        for entry in &self.entries {
+            let mut path = self.layout.base_dir(entry.base).to_owned();
+            for &d in &entry.dirs {
+                path = format!("{path}/{}", NAMES[d]);
+            }
+            let name = match entry.kind {
+                // A socket's whole path must fit in `sun_path` (108 bytes).
+                EntryKind::Socket if NAMES[entry.name].len() > 8 => "sock",
+                _ => NAMES[entry.name],
+            };
+            path = format!("{path}/{name}");
+            let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+            let blocked = dirs.contains(&path)
+                || leaves.contains(&path)
+                || ancestors(parent).any(|a| leaves.contains(a));
+            if blocked {
+                continue;
+            }
+            add_with_ancestors(&mut dirs, parent);
+            if entry.kind == EntryKind::Dir {
+                dirs.insert(path.clone());
+            } else {
+                leaves.insert(path.clone());
+            }
+            let _ = permissions;
+            kept.push((path, entry));
+        }
+        kept
+    }
+
+    /// The valid fixture and call this sample stands for. `permissions`
+    /// says whether restrictive modes may be used (they cannot be observed
+    /// as root).
+    pub fn render(&self, permissions: bool) -> Rendered {
+        let (roots, root_link) = self.layout.roots();
+        let kept = self.kept_entries(permissions);
+        let mut fixture = Fixture {
+            roots: roots.iter().map(|r| fp(r)).collect(),
+            target: fp(&self.target()),
+            ..Fixture::default()
+        };
+        if self.outside && !kept.iter().any(|(p, _)| p.starts_with("outside/")) {
+            fixture.dirs.push(fp("outside"));
+        }
+        if let Some((link, to)) = root_link {
+            fixture.symlinks.push((fp(link), to.to_owned()));
+        }
+        for (path, entry) in &kept {
+            let at = fp(path);
+            match &entry.kind {
+                EntryKind::File(pieces) => {
+                    let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
+                    fixture.files.push((at.clone(), text.into_bytes()));
+                }
+                EntryKind::Dir => fixture.dirs.push(at.clone()),
+                EntryKind::Link(target) => {
+                    let depth = path.matches('/').count();
+                    fixture.symlinks.push((at.clone(), target.text(depth)));
+                }
+                EntryKind::Fifo => fixture.fifos.push(at.clone()),
+                EntryKind::Socket => fixture.sockets.push(at.clone()),
+            }
+            let lockable = matches!(entry.kind, EntryKind::File(_) | EntryKind::Dir);
+            if permissions && entry.locked && lockable {
+                fixture.modes.push((at, 0o000));
+            }
+        }
+        let paths: Vec<&str> = kept.iter().map(|(p, _)| p.as_str()).collect();
+        let ctx = PathContext {
+            target: self.target(),
+            entries: paths,
+        };
+        let (tool, params) = self.call.render(&ctx);
+        Rendered {
+            fixture,
+            tool,
+            params,
+        }
+    }
+}
+
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    let mut cuts: Vec<&str> = path.match_indices('/').map(|(i, _)| &path[..i]).collect();
+    if !path.is_empty() {
+        cuts.push(path);
+    }
+    cuts.into_iter()
+}
+
+fn add_with_ancestors(set: &mut BTreeSet<String>, path: &str) {
+    for a in ancestors(path) {
+        set.insert(a.to_owned());
+    }
+}
+
+impl LinkTarget {
+    /// The link's text; `depth` is how many directories the link's own
+    /// directory lies below the fixture directory, so a relative target
+    /// never climbs out of it (that would make the case depend on the
+    /// machine's temporary directory).
+    fn text(&self, depth: usize) -> String {
+        match self {
+            LinkTarget::Absolute(i) => ABSOLUTE_TARGETS[*i].to_owned(),
+            LinkTarget::Relative { up, names } => {
+                let mut segs: Vec<&str> = vec![".."; (*up).min(depth)];
+                segs.extend(names.iter().map(|&n| NAMES[n]));
+                if segs.is_empty() {
+                    // A link to itself's directory: `.`
+                    ".".to_owned()
+                } else {
+                    segs.join("/")
+                }
+            }
+        }
+    }
+}
+
+/// What a path text needs to know about the rendered fixture.
+struct PathContext<'a> {
+    target: String,
+    entries: Vec<&'a str>,
+}
+
+impl PathContext<'_> {
+    /// `to` relative to the target directory (both fixture paths).
+    fn relative(&self, to: &str) -> String {
+        let from: Vec<&str> = self.target.split('/').collect();
+        let to: Vec<&str> = to.split('/').collect();
+        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        let mut segs: Vec<&str> = vec![".."; from.len() - common];
+        segs.extend(&to[common..]);
+        if segs.is_empty() {
+            ".".to_owned()
+        } else {
+            segs.join("/")
+        }
+    }
+}
+
+impl PathText {
+    fn render(&self, ctx: &PathContext) -> String {
+        match self {
+            PathText::Literal(text) => text.clone(),
+            PathText::Entry {
+                k,
+                absolute,
+                decoration,
+            } => {
+                let Some(entry) = ctx.entries.get(k % ctx.entries.len().max(1)) else {
+                    return ".".to_owned();
+                };
+                let text = if *absolute {
+                    format!("{{tmp}}/{entry}")
+                } else {
+                    ctx.relative(entry)
+                };
+                decoration.apply(&text)
+            }
+            PathText::Free {
+                anchor,
+                segs,
+                trailing_slash,
+            } => {
+                let body: Vec<&str> = segs
+                    .iter()
+                    .map(|s| match s {
+                        Seg::Name(n) => NAMES[*n],
+                        Seg::Dot => ".",
+                        Seg::DotDot => "..",
+                        Seg::Empty => "",
+                    })
+                    .collect();
+                let body = body.join("/");
+                let mut text = match anchor {
+                    Anchor::Relative => body,
+                    Anchor::Tmp => format!("{{tmp}}/{body}"),
+                    Anchor::Ws => format!("{{ws}}/{body}"),
+                    Anchor::Target => format!("{{target}}/{body}"),
+                    Anchor::Slash => format!("/{body}"),
+                };
+                if *trailing_slash && !text.ends_with('/') {
+                    text.push('/');
+                }
+                text
+            }
+        }
+    }
+}
+
+impl Decoration {
+    fn apply(self, text: &str) -> String {
+        match self {
+            Decoration::None => text.to_owned(),
+            Decoration::TrailingSlash => format!("{text}/"),
+            Decoration::DotPrefix if !text.starts_with('{') => format!("./{text}"),
+            Decoration::DotPrefix => text.to_owned(),
+            Decoration::DoubleSlash => match text.rfind('/') {
+                Some(i) => format!("{}/{}", &text[..i], &text[i..]),
+                None => format!("{text}//"),
+            },
+            Decoration::DotSuffix => format!("{text}/."),
+            Decoration::UpAndBack => match text.rsplit_once('/') {
+                Some((dir, name)) => format!("{dir}/x/../{name}"),
+                None => format!("x/../{text}"),
+            },
+        }
+    }
+}
+
+impl<T> Param<T> {
+    fn render(&self, given: impl Fn(&T) -> String) -> Option<Value> {
+        match self {
+            Param::Absent => None,
+            Param::Given(t) => Some(Value::String(given(t))),
+            Param::Empty => Some(Value::String(String::new())),
+            Param::Nul => Some(Value::String("a\0b".to_owned())),
+            Param::WrongType(i) => Some(match i % 4 {
+                0 => json!(1),
+                1 => Value::Null,
+                2 => json!(true),
+                _ => json!(["a"]),
+            }),
+        }
+    }
+}
+
+impl CallSpec {
+    fn render(&self, ctx: &PathContext) -> (Tool, Map<String, Value>) {
+        let mut params = Map::new();
+        let mut put = |name: &str, value: Option<Value>| {
+            if let Some(v) = value {
+                params.insert(name.to_owned(), v);
+            }
+        };
+        let path = |p: &PathText| p.render(ctx);
+        let tool = match self {
+            CallSpec::Resolve { path: p } => {
+                put("path", p.render(path));
+                Tool::Resolve
+            }
+            CallSpec::Search {
+                ripgrep,
+                pattern,
+                dir_path,
+                path: alias,
+                include,
+            } => {
+                put("pattern", pattern.render(|&i| PATTERNS[i].to_owned()));
+                put("dir_path", dir_path.render(path));
+                put("path", alias.render(path));
+                put("include", include.render(|&i| INCLUDES[i].to_owned()));
+                if *ripgrep { Tool::Ripgrep } else { Tool::Grep }
+            }
+            CallSpec::Shell {
+                command,
+                dir_path,
+                directory,
+            } => {
+                // Only `pwd` is ever run; the other shapes are refused
+                // before anything runs (SHELL-1), as the case rules allow.
+                put("command", command.render(|_| "pwd".to_owned()));
+                put("dir_path", dir_path.render(path));
+                put("directory", directory.render(path));
+                Tool::Shell
+            }
+        };
+        (tool, params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(base: Base, dirs: &[usize], name: usize) -> Entry {
+        Entry {
+            base,
+            dirs: dirs.to_vec(),
+            name,
+            kind: EntryKind::File(vec![0, 1]),
+            locked: false,
+        }
+    }
+
+    fn resolve(path: PathText) -> CallSpec {
+        CallSpec::Resolve {
+            path: Param::Given(path),
+        }
+    }
+
+    #[test]
+    fn entries_that_collide_or_pass_through_a_link_are_dropped() {
+        let link = Entry {
+            kind: EntryKind::Link(LinkTarget::Relative {
+                up: 9,
+                names: vec![8],
+            }),
+            ..file(Base::First, &[], 0)
+        };
+        let sample = Sample {
+            layout: Layout::Aliased,
+            outside: true,
+            target_below: None,
+            entries: vec![
+                link,
+                file(Base::First, &[0], 1), // ws/a/b: through the link ws/a
+                file(Base::First, &[], 0),  // ws/a again
+                file(Base::Second, &[], 1), // alias is a link: goes to ws/b
+                file(Base::First, &[1], 0), // ws/b/a: below the file ws/b
+                file(Base::Outside, &[], 0), // outside/a
+            ],
+            call: resolve(PathText::Entry {
+                k: 1,
+                absolute: false,
+                decoration: Decoration::None,
+            }),
+        };
+        let r = sample.render(false);
+        let files: Vec<&str> = r.fixture.files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(files, ["ws/b", "outside/a"]);
+        // The link climbs at most its own depth (1): `../outside`.
+        assert_eq!(r.fixture.symlinks[1].1, "../outside");
+        assert_eq!(r.params["path"], "b");
+    }
+
+    #[test]
+    fn paths_are_rendered_relative_to_the_target_with_decorations() {
+        let sample = Sample {
+            layout: Layout::Siblings,
+            outside: true,
+            target_below: Some(2),
+            entries: vec![file(Base::Second, &[0], 1)],
+            call: resolve(PathText::Entry {
+                k: 0,
+                absolute: false,
+                decoration: Decoration::UpAndBack,
+            }),
+        };
+        let r = sample.render(false);
+        assert_eq!(r.fixture.target.as_str(), "ws/src");
+        assert_eq!(r.params["path"], "../../other/a/x/../b");
+    }
+}

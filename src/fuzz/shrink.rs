@@ -1,0 +1,82 @@
+//! Shrinking: walk proptest's value tree toward simpler samples (fewer
+//! entries, earlier pool names, shorter paths, simpler patterns) while the
+//! divergence keeps its key, so the minimal case shows the same finding
+//! rather than wandering off to another one.
+
+use std::time::{Duration, Instant};
+
+use proptest::strategy::ValueTree;
+
+use crate::fuzz::probe::Divergence;
+use crate::fuzz::sample::Sample;
+
+/// How far shrinking may go: probes, and wall time (an adapter that hangs
+/// costs its timeout on every probe).
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub probes: usize,
+    pub time: Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            probes: 2_000,
+            time: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Shrinks `tree`, whose current value diverged as `found`; `probe` answers
+/// a sample's divergence, if any. Returns the simplest sample that still
+/// diverges with the same key, and that divergence.
+pub fn shrink(
+    tree: &mut dyn ValueTree<Value = Sample>,
+    found: Divergence,
+    budget: Budget,
+    permissions: bool,
+    mut probe: impl FnMut(&Sample) -> Option<Divergence>,
+) -> (Sample, Divergence) {
+    let key = found.key();
+    let mut best = (tree.current(), found);
+    let started = Instant::now();
+    let mut probes = 0;
+    let within = |probes: usize| probes < budget.probes && started.elapsed() < budget.time;
+    if tree.simplify() {
+        while within(probes) {
+            probes += 1;
+            let candidate = tree.current();
+            match probe(&candidate).filter(|d| d.key() == key) {
+                Some(divergence) => {
+                    best = (candidate, divergence);
+                    if !tree.simplify() {
+                        break;
+                    }
+                }
+                None => {
+                    if !tree.complicate() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // proptest cannot drop an entry that a path parameter reaches by
+    // index; with the paths pinned as text, try each simpler step greedily.
+    let mut current = best.0.pin(permissions);
+    'outer: while within(probes) {
+        for candidate in current.simpler() {
+            if !within(probes) {
+                break 'outer;
+            }
+            probes += 1;
+            if let Some(divergence) = probe(&candidate).filter(|d| d.key() == key) {
+                best = (candidate.clone(), divergence);
+                current = candidate;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    best
+}

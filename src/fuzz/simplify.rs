@@ -1,0 +1,153 @@
+//! One step simpler: the candidates shrinking tries after proptest's own
+//! pass. proptest shrinks each part of a sample on its own, but a path
+//! parameter that names a fixture entry by index changes meaning when an
+//! entry before it goes; so the paths are first pinned as text, then
+//! entries are dropped, parameters made absent and contents emptied one at
+//! a time.
+
+use serde_json::Value;
+
+use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample};
+
+impl Sample {
+    /// The same sample with every path parameter fixed as text, so entries
+    /// can be removed without changing what the call names.
+    pub fn pin(&self, permissions: bool) -> Sample {
+        let rendered = self.render(permissions);
+        let text = |name: &str, p: &Param<PathText>| match (p, rendered.params.get(name)) {
+            (Param::Given(_), Some(Value::String(s))) => Param::Given(PathText::Literal(s.clone())),
+            (other, _) => other.clone(),
+        };
+        let call = match &self.call {
+            CallSpec::Resolve { path } => CallSpec::Resolve {
+                path: text("path", path),
+            },
+            CallSpec::Search {
+                ripgrep,
+                pattern,
+                dir_path,
+                path,
+                include,
+            } => CallSpec::Search {
+                ripgrep: *ripgrep,
+                pattern: pattern.clone(),
+                dir_path: text("dir_path", dir_path),
+                path: text("path", path),
+                include: include.clone(),
+            },
+            CallSpec::Shell {
+                command,
+                dir_path,
+                directory,
+            } => CallSpec::Shell {
+                command: command.clone(),
+                dir_path: text("dir_path", dir_path),
+                directory: text("directory", directory),
+            },
+        };
+        Sample {
+            call,
+            ..self.clone()
+        }
+    }
+
+    /// Samples one step simpler than this (pinned) one: an entry fewer,
+    /// one parameter absent, a simpler layout, empty content, a simpler
+    /// pattern. Shrinking tries them greedily after proptest's own pass.
+    pub fn simpler(&self) -> Vec<Sample> {
+        let mut out = Vec::new();
+        let with = |f: &dyn Fn(&mut Sample)| {
+            let mut s = self.clone();
+            f(&mut s);
+            s
+        };
+        for j in 0..self.entries.len() {
+            out.push(with(&|s| {
+                s.entries.remove(j);
+            }));
+        }
+        if self.outside {
+            out.push(with(&|s| s.outside = false));
+        }
+        if self.layout != Layout::Single {
+            out.push(with(&|s| s.layout = Layout::Single));
+        }
+        if self.target_below.is_some() {
+            out.push(with(&|s| s.target_below = None));
+        }
+        for j in 0..self.entries.len() {
+            match &self.entries[j].kind {
+                EntryKind::File(p) if !p.is_empty() => {
+                    out.push(with(&|s| s.entries[j].kind = EntryKind::File(Vec::new())));
+                    out.push(with(&|s| s.entries[j].kind = EntryKind::File(vec![0])));
+                }
+                _ => {}
+            }
+            if self.entries[j].locked {
+                out.push(with(&|s| s.entries[j].locked = false));
+            }
+        }
+        out.extend(self.call.simpler().into_iter().map(|call| Sample {
+            call,
+            ..self.clone()
+        }));
+        out
+    }
+}
+
+impl CallSpec {
+    /// Each optional parameter's slot, type-erased to "absent or not".
+    fn slots(&mut self) -> Vec<&mut dyn Clearable> {
+        match self {
+            CallSpec::Resolve { path } => vec![path],
+            CallSpec::Search {
+                dir_path,
+                path,
+                include,
+                ..
+            } => vec![dir_path, path, include],
+            CallSpec::Shell {
+                dir_path,
+                directory,
+                ..
+            } => vec![dir_path, directory],
+        }
+    }
+
+    fn simpler(&self) -> Vec<CallSpec> {
+        let mut out = Vec::new();
+        let slots = self.clone().slots().len();
+        for i in 0..slots {
+            let mut c = self.clone();
+            if c.slots()[i].clear() {
+                out.push(c);
+            }
+        }
+        let mut c = self.clone();
+        let changed = match &mut c {
+            CallSpec::Search { pattern, .. } => {
+                std::mem::replace(pattern, Param::Given(0)) != Param::Given(0)
+            }
+            CallSpec::Shell { command, .. } => {
+                std::mem::replace(command, Param::Given(())) != Param::Given(())
+            }
+            CallSpec::Resolve { .. } => false,
+        };
+        if changed {
+            out.push(c);
+        }
+        out
+    }
+}
+
+/// A parameter that can be made absent.
+trait Clearable {
+    /// Makes it absent; false if it already was.
+    fn clear(&mut self) -> bool;
+}
+
+impl<T> Clearable for Param<T> {
+    fn clear(&mut self) -> bool {
+        !matches!(std::mem::replace(self, Param::Absent), Param::Absent)
+    }
+}

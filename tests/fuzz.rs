@@ -1,0 +1,260 @@
+//! `toolpath fuzz` finds wrong implementations and writes cases that pin them.
+//!
+//! For every result-level mutant of `tests/adapters/mutant.py` (read from
+//! `mutant.py --list`, so mutants added later are covered too): fuzzing
+//! finds it within a bounded budget, and each finding, put in a case
+//! directory, lints, passes the reference and fails the mutant. The
+//! identity wrapper must run clean, so a finding is never noise.
+//!
+//! Budgets are iterations, not time: a busy machine makes a run slower, not
+//! different. `--jobs 1` keeps every run exactly reproducible.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn toolpath(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .args(args)
+        .output()
+        .expect("toolpath runs")
+}
+
+fn mutant(mode: &str) -> String {
+    format!("python3 tests/adapters/mutant.py {mode}")
+}
+
+/// `toolpath fuzz` with a fixed seed into `dir`; returns the exit code and
+/// the finding files.
+fn fuzz(adapter: &str, dir: &Path, extra: &[&str]) -> (i32, Vec<PathBuf>, String) {
+    let dir_arg = dir.display().to_string();
+    let mut args = vec![
+        "fuzz",
+        "--adapter",
+        adapter,
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--findings",
+        &dir_arg,
+    ];
+    args.extend(extra);
+    let out = toolpath(&args);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().expect("exit code"), files, text)
+}
+
+fn mutants() -> Vec<String> {
+    let out = Command::new("python3")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tests/adapters/mutant.py", "--list"])
+        .output()
+        .expect("python3 runs");
+    let list: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(list.len() >= 8, "mutant.py --list lost mutants: {list:?}");
+    list
+}
+
+/// Checks that a finding is a case that tells `mode` from the reference.
+fn check_finding(mode: &str, file: &Path) -> Result<(), String> {
+    let cases = tempfile::tempdir().unwrap();
+    std::fs::copy(file, cases.path().join(file.file_name().unwrap())).unwrap();
+    let dir = cases.path().display().to_string();
+    let text = std::fs::read_to_string(file).unwrap();
+    let lint = toolpath(&["lint", "--add-cases", &dir]);
+    if !lint.status.success() {
+        return Err(format!(
+            "{mode}: the finding does not lint:\n{}\n{text}",
+            String::from_utf8_lossy(&lint.stderr)
+        ));
+    }
+    let reference = toolpath(&["run", "--cases", &dir]);
+    if reference.status.code() != Some(0) {
+        return Err(format!(
+            "{mode}: the finding fails the reference:\n{}\n{text}",
+            String::from_utf8_lossy(&reference.stdout)
+        ));
+    }
+    let wrong = toolpath(&["run", "--cases", &dir, "--adapter", &mutant(mode)]);
+    if wrong.status.code() != Some(1) {
+        return Err(format!(
+            "{mode}: the finding does not fail the mutant (exit {:?}):\n{}\n{text}",
+            wrong.status.code(),
+            String::from_utf8_lossy(&wrong.stdout)
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_mutant_is_found_and_its_case_fails_it() {
+    let mut problems = Vec::new();
+    for mode in mutants() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, files, out) = fuzz(
+            &mutant(&mode),
+            dir.path(),
+            &["--iterations", "3000", "--max-findings", "1"],
+        );
+        if code != 1 || files.len() != 1 {
+            problems.push(format!(
+                "{mode}: not found in 3000 iterations (exit {code}):\n{out}"
+            ));
+            continue;
+        }
+        if !out.contains("seed 1, iteration ") {
+            problems.push(format!(
+                "{mode}: the seed and iteration are not printed:\n{out}"
+            ));
+        }
+        if let Err(e) = check_finding(&mode, &files[0]) {
+            problems.push(e);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn a_faithful_adapter_runs_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, files, out) = fuzz(&mutant("identity"), dir.path(), &["--iterations", "500"]);
+    assert_eq!((code, files.len()), (0, 0), "{out}");
+    assert!(out.contains("500 iterations"), "{out}");
+}
+
+#[test]
+fn the_same_seed_writes_the_same_findings() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let args = ["--iterations", "300"];
+    let (_, first, _) = fuzz(&mutant("vague-messages"), a.path(), &args);
+    let (_, second, _) = fuzz(&mutant("vague-messages"), b.path(), &args);
+    assert!(!first.is_empty());
+    let read = |files: &[PathBuf]| -> Vec<(String, String)> {
+        files
+            .iter()
+            .map(|f| {
+                let name = f.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(f).unwrap())
+            })
+            .collect()
+    };
+    assert_eq!(read(&first), read(&second));
+}
+
+#[test]
+fn a_crashing_adapter_is_a_finding_not_the_end_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, files, out) = fuzz(
+        &mutant("crash"),
+        dir.path(),
+        &["--iterations", "20", "--shrink-time", "5s"],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("20 iterations"), "the run went on: {out}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("adapter failure: crash"), "{text}");
+}
+
+#[test]
+fn a_hanging_adapter_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every call hangs, so even a slow machine cannot make this pass wrongly;
+    // the short timeout only bounds how long the test takes.
+    let (code, files, out) = fuzz(
+        &mutant("hang"),
+        dir.path(),
+        &[
+            "--iterations",
+            "2",
+            "--timeout-ms",
+            "500",
+            "--shrink-time",
+            "2s",
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("adapter failure: timeout"), "{text}");
+}
+
+#[test]
+fn known_divergences_are_not_reported_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let known = dir.path().join("expectations.yaml");
+    std::fs::write(
+        &known,
+        "some.case:\n  status: xfail\n  reason: drops the note\n  spec: SEARCH-6\n",
+    )
+    .unwrap();
+    let findings = dir.path().join("findings");
+    let args = ["--iterations", "300"];
+    let (code, files, out) = fuzz(&mutant("drop-include-note"), &findings, &args);
+    assert_eq!(
+        (code, files.len()),
+        (1, 1),
+        "found without expectations: {out}"
+    );
+    std::fs::remove_dir_all(&findings).unwrap();
+    let known_arg = known.display().to_string();
+    let with: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--expectations", &known_arg])
+        .collect();
+    let (code, files, out) = fuzz(&mutant("drop-include-note"), &findings, &with);
+    assert_eq!((code, files.len()), (0, 0), "{out}");
+    assert!(!out.contains(" 0 known"), "counted as known: {out}");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let out = toolpath(&["fuzz", "--adapter", "x", "--time", "1d"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = toolpath(&["fuzz", "--adapter", "'unbalanced"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// CI's bounded run of the Python port against the reference: any
+/// divergence is a bug in one of them or a gap in the spec.
+#[test]
+fn the_python_port_agrees_with_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = toolpath(&[
+        "fuzz",
+        "--adapter",
+        "python3 runners/python/adapter.py",
+        "--seed",
+        "1",
+        "--iterations",
+        "3000",
+        "--jobs",
+        "2",
+        "--findings",
+        &dir.path().display().to_string(),
+    ]);
+    let mut findings = String::new();
+    for entry in std::fs::read_dir(dir.path()).into_iter().flatten() {
+        findings.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}\n{findings}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
