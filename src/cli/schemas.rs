@@ -29,6 +29,10 @@ pub fn all() -> Vec<(&'static str, String)> {
             draft07::<crate::report::Report>(),
         ),
         (
+            "schemas/event.schema.json",
+            draft07::<crate::report::events::Event>(),
+        ),
+        (
             "schemas/expectations.schema.json",
             draft07::<std::collections::BTreeMap<String, crate::harness::expectations::RawEntry>>(),
         ),

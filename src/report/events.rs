@@ -9,7 +9,8 @@
 //! to that case this way), and one `end` when the run finished. A log
 //! without `end` is from a run that did not finish: it reads as partial.
 //! Each line is written with one `write` call and is complete or absent,
-//! except perhaps the last line of a killed run, which is ignored.
+//! except perhaps the last line of a killed run, which is ignored. Its
+//! schema is published in `spec/schemas/event.schema.json`.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -162,5 +163,92 @@ fn header(start: Event) -> Report {
         duration_ms: 0.0,
         summary: Summary::default(),
         cases: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Tool;
+    use crate::report::Status;
+
+    fn case(id: &str, status: Status) -> String {
+        let report = CaseReport {
+            id: id.into(),
+            case: id.into(),
+            tool: Tool::Resolve,
+            file: "a.yaml".into(),
+            line: 1,
+            spec: vec![],
+            tags: vec![],
+            status,
+            reason: None,
+            diff: None,
+            unchecked: vec![],
+            expectation: None,
+            stderr: None,
+            fixture: None,
+            duration_ms: 1.0,
+        };
+        serde_json::to_string(&Event::Case(report)).unwrap()
+    }
+
+    fn start() -> String {
+        serde_json::to_string(&Event::Start {
+            format: 1,
+            suite: "0.1.0".into(),
+            protocol: 1,
+            implementation: Implementation::default(),
+            adapter: None,
+            strict: false,
+            total: 3,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_killed_run_reads_as_partial_with_the_cases_judged_so_far() {
+        // The last line was cut short by the kill.
+        let text = format!(
+            "{}\n{}\n{}\n{{\"event\":\"ca",
+            start(),
+            case("a", Status::Pass),
+            case("b", Status::Fail)
+        );
+        let report = read(&text).unwrap();
+        assert!(report.partial);
+        assert_eq!(report.summary.pass, 1);
+        assert_eq!(report.summary.fail, 1);
+    }
+
+    #[test]
+    fn a_later_line_for_a_case_replaces_the_earlier_one() {
+        let end = serde_json::to_string(&Event::End {
+            partial: false,
+            duration_ms: 5.0,
+            summary: Summary::default(),
+        })
+        .unwrap();
+        let text = format!(
+            "{}\n{}\n{}\n{end}\n",
+            start(),
+            case("a", Status::Pass),
+            case("a", Status::AdapterError)
+        );
+        let report = read(&text).unwrap();
+        assert!(!report.partial);
+        assert_eq!(report.cases.len(), 1);
+        assert_eq!(report.cases[0].status, Status::AdapterError);
+    }
+
+    #[test]
+    fn a_broken_line_before_the_last_is_an_error_with_its_number() {
+        let text = format!("{}\nnot json\n{}\n", start(), case("a", Status::Pass));
+        assert!(read(&text).unwrap_err().starts_with("line 2:"));
+        assert!(
+            read(&case("a", Status::Pass))
+                .unwrap_err()
+                .contains("out of order")
+        );
     }
 }
