@@ -253,6 +253,26 @@ fn an_adapter_that_closes_stdout_and_keeps_running_is_ended() {
 }
 
 #[test]
+fn a_hung_adapter_is_ended_with_its_whole_process_group() {
+    let scene = Scene::new();
+    let args = ["--timeout-ms", "2000"];
+    let end = run_to_end(scene.run("hang", "mini.search.file@grep", &args));
+    figures("hang", &end);
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let hung = case(&report, "mini.search.file@grep");
+    assert_eq!(hung["status"], "adapter_error");
+    assert_eq!(hung["reason"], "timeout: no answer within 2000 ms");
+    assert_eq!(report["summary"]["pass"], 5, "{report}");
+    let pids = std::fs::read_to_string(scene.pids()).unwrap();
+    assert!(
+        pids.lines().count() >= 3,
+        "adapter, its child, the restart: {pids}"
+    );
+    scene.assert_clean();
+}
+
+#[test]
 fn adapters_that_cannot_start_still_get_every_report() {
     for (mode, why) in [
         ("exit-before-hello", "exited (exit status: 5)"),

@@ -205,3 +205,50 @@ fn kill_processes_of(dir: &Path) -> usize {
     }
     killed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removal_restores_access_and_never_follows_a_link() {
+        let parent = tempfile::tempdir().unwrap();
+        let outside = parent.path().join("outside");
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join("keep.txt"), "x").unwrap();
+        fs::set_permissions(&outside, fs::Permissions::from_mode(0o755)).unwrap();
+        let tree = parent.path().join("tree");
+        fs::create_dir_all(tree.join("locked/deeper")).unwrap();
+        fs::write(tree.join("locked/deeper/a.txt"), "x").unwrap();
+        std::os::unix::fs::symlink(&outside, tree.join("link")).unwrap();
+        std::os::unix::fs::symlink(&outside, tree.join("locked/link")).unwrap();
+        fs::set_permissions(tree.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+        remove_tree(&tree).unwrap();
+        assert!(!tree.exists());
+        assert!(outside.join("keep.txt").exists());
+        let mode = fs::metadata(&outside).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o755, "a link was followed");
+    }
+
+    #[test]
+    fn clean_removes_dead_runs_and_never_a_live_one() {
+        let parent = tempfile::tempdir().unwrap();
+        let live = RunDir::create(parent.path()).unwrap();
+        fs::write(live.path().join("x"), "x").unwrap();
+        // A dead run: its lock file is there, and nobody holds it.
+        let dead = parent.path().join(format!("{PREFIX}dead"));
+        fs::create_dir(&dead).unwrap();
+        File::create(dead.join(LOCK)).unwrap();
+        // Not a run directory at all: left alone.
+        let other = parent.path().join("toolpath-other");
+        fs::create_dir(&other).unwrap();
+        let cleaned = clean(parent.path());
+        assert_eq!(cleaned.removed, vec![dead.clone()]);
+        assert_eq!(cleaned.live, 1);
+        assert!(live.path().join("x").exists());
+        assert!(other.exists());
+        let path = live.path().to_owned();
+        drop(live);
+        assert!(!path.exists(), "a run removes its own directory");
+    }
+}

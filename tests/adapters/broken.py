@@ -25,7 +25,8 @@ modes, on a matching call:
                       without a newline, 1 MiB at a time
   grandchild          answers, after starting a grandchild that leaves the
                       process group (setsid) and sleeps
-  hang                stops answering (sleeps)
+  hang                stops answering (sleeps), with a child in its process
+                      group that sleeps too
   report-uid          answers with an error whose message names its uid
                       and TMPDIR, and says its uid on stderr
 """
@@ -101,6 +102,10 @@ def misbehave(mode, message, result):
         child = subprocess.Popen(["sleep", "600"], start_new_session=True)
         record_pid(child.pid, grandchild=True)
     elif mode == "hang":
+        # Stays in the adapter's process group: only a group kill (or, after
+        # a SIGKILLed harness, `toolpath clean`) ends it.
+        child = subprocess.Popen(["sleep", "600"])
+        record_pid(child.pid)
         ready()
         forever()
     elif mode == "report-uid":
