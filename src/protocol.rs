@@ -187,6 +187,10 @@ pub struct ToolResult {
     pub matches: Option<Vec<Match>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<String>>,
+    /// The text the tool gives the model, as the implementation returns it
+    /// (OUT-5: it names the resolved path that was used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

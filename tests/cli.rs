@@ -251,12 +251,62 @@ fn garbage_noise_and_wrong_seq_are_adapter_errors() {
 
 #[test]
 fn unsupported_answers_and_missing_tools_are_unsupported_not_failed() {
-    let (code, report) = run_json(&["--cases", MINI, "--adapter", &mutant("unsupported", "*")]);
-    assert_eq!(code, 0);
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--adapter",
+        &mutant("unsupported", "mini.shell.*"),
+    ]);
+    assert_eq!(code, 0, "the other cases were judged and passed");
     assert_eq!(status_of(&report, "mini.shell.subpath"), "unsupported");
+}
+
+#[test]
+fn a_run_that_judged_nothing_does_not_pass() {
+    // An adapter that declares no tools proves nothing: a CI gate over it
+    // must not be green.
+    let out = toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--adapter",
+            &mutant("no-tools", "*"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("nothing was judged"), "{stdout}");
     let (code, report) = run_json(&["--cases", MINI, "--adapter", &mutant("no-tools", "*")]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 4);
     assert_eq!(report["summary"]["unsupported"], report["summary"]["total"]);
+}
+
+#[test]
+fn a_root_named_like_a_placeholder_is_refused() {
+    // With a root named `tmp`, `{tmp}` would mean both the fixture directory
+    // and that root, and `<fixture>/tmp/a.ts` would compare equal to
+    // `<fixture>/a.ts`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tmp-root.yaml"),
+        "id: x.tmp-root\nsummary: s\nspec: [SEARCH-5]\nfixture:\n  roots: [tmp]\n  \
+         files: {tmp/a.ts: \"hello\\n\"}\ncall:\n  tool: grep\n  params: {pattern: hello, \
+         dir_path: a.ts}\nexpect:\n  outcome: ok\n  path: \"{tmp}/a.ts\"\n",
+    )
+    .unwrap();
+    let out = toolpath()
+        .args(["run", "--cases"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("tmp-root.yaml:5:") && stderr.contains("`{tmp}` mean two directories"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -105,3 +105,86 @@ fn checking_existence_before_containment_is_caught() {
 fn messages_without_the_path_are_caught() {
     assert_caught("vague-messages", "ERR-3");
 }
+
+/// Failing instances whose mismatches name `field` (its first word).
+fn failed_on(report: &Value, field: &str) -> usize {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            c["mismatches"].as_array().is_some_and(|ms| {
+                ms.iter()
+                    .any(|m| m["field"].as_str().unwrap().split(' ').next() == Some(field))
+            })
+        })
+        .count()
+}
+
+#[test]
+fn literal_placeholder_text_is_not_a_path() {
+    // The case says `{ws}/a.ts`; an answer of that literal text once passed
+    // 315 of 318 instances, because both sides were compared as collapsed
+    // text. Judged on values, every instance that expects a path fails.
+    let report = run_mutant("literal-placeholders");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    let total = report["summary"]["total"].as_u64().unwrap();
+    let passed: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "pass")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    // What still passes expects no path at all: descriptions, parameters
+    // refused before any path is resolved, and resolve with no path.
+    let pathless = [
+        "desc.",
+        "errors.invalid.",
+        "errors.nul.",
+        "errors.order.",
+        "resolve.none.",
+    ];
+    let unexplained: Vec<&&str> = passed
+        .iter()
+        .filter(|id| !pathless.iter().any(|p| id.starts_with(p)))
+        .filter(|id| !id.contains(".pattern.") && !id.contains(".alias.both-given"))
+        .filter(|id| !id.starts_with("shell.command."))
+        .collect();
+    assert!(unexplained.is_empty(), "{unexplained:?}");
+    assert!(
+        passed.len() * 8 < total as usize,
+        "{} of {total}",
+        passed.len()
+    );
+    assert!(caught_by(&report).contains(&"RES-4".to_owned()));
+}
+
+#[test]
+fn running_the_command_elsewhere_is_caught() {
+    let report = run_mutant("ran-elsewhere");
+    assert!(caught_by(&report).contains(&"SHELL-6".to_owned()));
+    // Every successful shell case checks where `pwd` ran, whatever it cites.
+    let shell_ok = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["tool"] == "shell" && c["status"] != "pass")
+        .count();
+    assert_eq!(failed_on(&report, "output"), shell_ok);
+    assert!(shell_ok >= 20, "only {shell_ok} shell cases caught it");
+}
+
+#[test]
+fn trimming_match_text_is_caught() {
+    let report = run_mutant("trimmed-text");
+    assert!(caught_by(&report).contains(&"SEARCH-10".to_owned()));
+    assert!(failed_on(&report, "matches.text") >= 4);
+}
+
+#[test]
+fn echoing_the_raw_path_to_the_model_is_caught() {
+    let report = run_mutant("raw-model-text");
+    assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
+    assert!(failed_on(&report, "model_text") >= 10);
+}

@@ -80,7 +80,9 @@ export async function searchCall({ suiteTool, instance, params, renames, include
     dirs: dirs(),
     hints: hintsOf ? hintsOf(result) : [],
   });
-  return { outcome: 'ok', matches, notes: parsed.notes, description };
+  // model_text is the llmContent exactly as the package gives it to the
+  // model (OUT-5 asks that it name the resolved path).
+  return { outcome: 'ok', matches, notes: parsed.notes, description, model_text: text };
 }
 
 /**
@@ -100,5 +102,5 @@ export async function shellCall({ instance, params, renames, extra, execute }) {
   }
   const line = output.replace(/\n$/, '');
   const cwd = line.startsWith('/') && !line.includes('\n') ? line : undefined;
-  return { outcome: 'ok', ...(cwd ? { cwd } : {}), output, description };
+  return { outcome: 'ok', ...(cwd ? { cwd } : {}), output, description, model_text: text };
 }

@@ -15,6 +15,7 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::case::model::{Fixture, FixturePath};
+use crate::case::placeholders::Placeholders;
 use crate::protocol::Workspace;
 
 /// Why a fixture could not be built. Names the entry; the caller adds the case file.
@@ -91,74 +92,6 @@ impl BuiltFixture {
 impl Drop for BuiltFixture {
     fn drop(&mut self) {
         self.restore_permissions();
-    }
-}
-
-/// The `{name}` placeholders of one built fixture and their values.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Placeholders {
-    pairs: Vec<(String, String)>,
-}
-
-impl Placeholders {
-    pub fn new(tmp: &str, target: &str, roots: &[(String, String)]) -> Placeholders {
-        let mut pairs = vec![
-            ("{tmp}".to_owned(), tmp.to_owned()),
-            ("{target}".to_owned(), target.to_owned()),
-        ];
-        pairs.extend(
-            roots
-                .iter()
-                .map(|(name, path)| (format!("{{{name}}}"), path.clone())),
-        );
-        Placeholders { pairs }
-    }
-
-    /// Adds a placeholder, for example the adapter's `{adapter-tmp}`.
-    pub fn add(&mut self, name: &str, value: &str) {
-        self.pairs.push((format!("{{{name}}}"), value.to_owned()));
-    }
-
-    /// Replaces every known placeholder; other braces (`*.{ts,md}`) stay.
-    pub fn expand(&self, text: &str) -> String {
-        let mut out = text.to_owned();
-        for (name, value) in &self.pairs {
-            if out.contains(name.as_str()) {
-                out = out.replace(name.as_str(), value);
-            }
-        }
-        out
-    }
-
-    /// Expands placeholders in every string inside a JSON value.
-    pub fn expand_json(&self, value: &serde_json::Value) -> serde_json::Value {
-        use serde_json::Value;
-        match value {
-            Value::String(s) => Value::String(self.expand(s)),
-            Value::Array(items) => {
-                Value::Array(items.iter().map(|v| self.expand_json(v)).collect())
-            }
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), self.expand_json(v)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
-
-    /// The reverse of [`expand`](Self::expand), for reports: machine paths
-    /// become placeholders again, longest value first so `{ws}` wins over `{tmp}`.
-    pub fn collapse(&self, text: &str) -> String {
-        let mut pairs: Vec<_> = self.pairs.iter().filter(|(n, _)| n != "{target}").collect();
-        pairs.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
-        let mut out = text.to_owned();
-        for (name, value) in pairs {
-            if !value.is_empty() {
-                out = out.replace(value.as_str(), name);
-            }
-        }
-        out
     }
 }
 

@@ -7,11 +7,13 @@
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory;
-//! - [`write`]: a case back to file text (for tools that make cases).
+//! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
+//! - [`write`]: a case back to file text (for tools that make cases);
 
 pub mod coverage;
 pub mod fixture;
 pub mod model;
+pub mod placeholders;
 pub mod raw;
 pub mod select;
 pub mod suite;

@@ -346,6 +346,19 @@ impl Validator<'_> {
         id_at: Location,
     ) -> Result<Fixture, CaseError> {
         let roots = self.paths("fixture.roots", &raw.roots)?;
+        if let Some(clash) = raw
+            .roots
+            .iter()
+            .find(|r| crate::case::placeholders::RESERVED.contains(&r.value.as_str()))
+        {
+            return Err(self.error(
+                clash.referenced,
+                format!(
+                    "fixture.roots: a root named `{}` would make the placeholder `{{{}}}` mean two directories; rename the root",
+                    clash.value, clash.value
+                ),
+            ));
+        }
         let Some(first) = roots.first().cloned() else {
             return Err(self.error(id_at, "fixture.roots: a workspace needs at least one root"));
         };
@@ -790,6 +803,17 @@ expect:
                 "  symlinks: {ws/l: /etc/passwd}\n  modes: {ws/l: \"0777\"}\n  files:",
             );
         assert!(error_of(&mode).contains("a mode on the symbolic link `ws/l`"));
+    }
+
+    #[test]
+    fn roots_named_like_a_placeholder_are_refused() {
+        for name in crate::case::placeholders::RESERVED {
+            let err = error_of(&GOOD.replace("roots: [ws]", &format!("roots: [ws, {name}]")));
+            assert!(
+                err.starts_with("cases/x.yaml:5:") && err.contains(&format!("`{{{name}}}`")),
+                "{name}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -20,3 +20,7 @@ pub const PARTIAL: i32 = 3;
 /// A report, the event log or the expectations file could not be written.
 /// A report file that cannot be created is found before any case runs.
 pub const REPORT: i32 = 4;
+/// Nothing was judged: every instance was unsupported, skipped or not run
+/// (for example an adapter that declares no tools). Like pytest's "no tests
+/// collected", a gate that cannot fail is not a pass.
+pub const NOTHING_JUDGED: i32 = 5;

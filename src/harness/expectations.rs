@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::model::CaseError;
 use crate::case::raw::SpannedMap;
-use crate::report::{CaseReport, ExpectationNote, Status};
+use crate::report::{CaseReport, ExpectationNote, Mismatch, Status};
 
 /// What is expected of a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -137,7 +137,8 @@ pub fn apply(entry: Option<&RawEntry>, report: &mut CaseReport) {
     }
     report.status = match report.status {
         Status::Fail | Status::AdapterError => Status::Xfail,
-        Status::Pass => Status::Xpass,
+        // Nothing observable failed, so the listed failure is not seen.
+        Status::Pass | Status::Unobserved => Status::Xpass,
         other => other,
     };
     report.expectation = Some(entry.note());
@@ -165,9 +166,13 @@ pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
             reason: report
                 .reason
                 .clone()
-                .or_else(|| report.diff.as_deref().map(first_difference))
+                .or_else(|| report.mismatches.first().map(first_difference))
                 .unwrap_or_else(|| "fails".into()),
-            spec: report.spec.first().cloned(),
+            spec: report
+                .mismatches
+                .first()
+                .and_then(|m| m.rule.clone())
+                .or_else(|| report.spec.first().cloned()),
             issue: None,
         });
         out.push_str(&format!(
@@ -185,25 +190,20 @@ pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
     out
 }
 
-/// The first changed line of a diff, as a one-line reason of bounded length.
-fn first_difference(diff: &str) -> String {
-    fn short(line: &str) -> String {
-        let line = line[1..].trim();
-        match line.char_indices().nth(80) {
-            Some((cut, _)) => format!("{}...", &line[..cut]),
-            None => line.to_owned(),
+/// The first mismatch as a one-line reason of bounded length.
+fn first_difference(mismatch: &Mismatch) -> String {
+    fn short(text: &str) -> String {
+        match text.char_indices().nth(80) {
+            Some((cut, _)) => format!("{}...", &text[..cut]),
+            None => text.to_owned(),
         }
     }
-    let added = diff
-        .lines()
-        .find(|l| l.starts_with('+') && !l.starts_with("+++"));
-    let removed = diff
-        .lines()
-        .find(|l| l.starts_with('-') && !l.starts_with("---"));
-    match (removed, added) {
-        (Some(r), Some(a)) => format!("expected {}; got {}", short(r), short(a)),
-        _ => "wrong answer".into(),
-    }
+    format!(
+        "expected {} {}; got {}",
+        mismatch.field,
+        short(&mismatch.expected),
+        short(&mismatch.actual)
+    )
 }
 
 /// Plain when the text is an id-like word (the common case, and easy to

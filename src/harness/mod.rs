@@ -2,10 +2,12 @@
 //! its expectation, and applies the implementation's expectations file.
 //!
 //! - [`run`]: the run loop (routing, fixtures, workers);
-//! - [`compare`]: an answer against its expectation, field by field;
+//! - [`expected`]: what one instance expects on its fixture, derived rules included;
+//! - [`judge`]: an answer against its expectation, value by value;
 //! - [`expectations`]: known failures (`xfail`) and skips per implementation.
 
-pub mod compare;
 pub mod expectations;
+pub mod expected;
+pub mod judge;
 pub mod run;
 pub mod workdir;

@@ -20,7 +20,8 @@ use serde_json::Value;
 use crate::case::fixture::BuiltFixture;
 use crate::case::model::{Action, Instance};
 use crate::case::raw::Feature;
-use crate::harness::compare::{Comparison, compare, compare_description};
+use crate::harness::expected::Expected;
+use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::expectations::{self, Expectations, ExpectedStatus};
 use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool, ToolResult};
 use crate::report::events::{Event, EventLog};
@@ -284,6 +285,7 @@ fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> C
         tags: case.tags.clone(),
         status,
         reason,
+        mismatches: Vec::new(),
         diff: None,
         unchecked: Vec::new(),
         expectation: None,
@@ -448,7 +450,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     .and_then(Value::as_str);
                 self.judge(
                     instance,
-                    compare_description(&case.expect, description),
+                    judge_description(&case.expect, description),
                     None,
                 )
             }
@@ -548,11 +550,12 @@ impl<'a, 'b> Worker<'a, 'b> {
                 if let Some(scratch) = subject.scratch_dir() {
                     vars.add("adapter-tmp", &scratch.to_string_lossy());
                 }
-                let expect = expand_expect(&instance.case.expect, &vars);
-                let unobservable = &self.hello.unobservable;
-                let comparison = compare(&expect, &result, unobservable, &vars);
+                let case = instance.case;
+                let expected =
+                    Expected::derive(&case.expect, &case.fixture, instance.tool, &vars, &built.root);
+                let verdict = judge(&expected, &result, &self.hello.unobservable, &vars);
                 let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
-                self.judge(instance, comparison, stderr)
+                self.judge(instance, verdict, stderr)
             }
         }
     }
@@ -560,20 +563,29 @@ impl<'a, 'b> Worker<'a, 'b> {
     fn judge(
         &self,
         instance: &Instance,
-        comparison: Comparison,
+        verdict: Verdict,
         stderr: Option<String>,
     ) -> CaseReport {
-        let passed = comparison.passed();
-        let mut report = base_report(
-            instance,
-            if passed { Status::Pass } else { Status::Fail },
-            None,
-        );
+        let passed = verdict.passed();
+        let status = match (passed, verdict.unchecked.is_empty()) {
+            (false, _) => Status::Fail,
+            (true, true) => Status::Pass,
+            // Agreeing on what could be seen is not passing what could not.
+            (true, false) => Status::Unobserved,
+        };
+        let reason = (status == Status::Unobserved).then(|| {
+            format!(
+                "agreed on every field that could be checked; not observable: {}",
+                verdict.unchecked.join(", ")
+            )
+        });
+        let mut report = base_report(instance, status, reason);
         if !passed {
-            report.diff = Some(comparison.diff());
+            report.diff = Some(verdict.diff());
+            report.mismatches = verdict.mismatches;
             report.stderr = stderr;
         }
-        report.unchecked = comparison.unchecked;
+        report.unchecked = verdict.unchecked;
         report
     }
 }
@@ -598,27 +610,4 @@ fn call_for(
         tool: instance.tool,
         params,
     }
-}
-
-/// The expectation with placeholders replaced by this fixture's paths.
-fn expand_expect(
-    expect: &crate::case::model::Expect,
-    vars: &crate::case::fixture::Placeholders,
-) -> crate::case::model::Expect {
-    let mut e = expect.clone();
-    for field in [&mut e.path, &mut e.parent, &mut e.cwd]
-        .into_iter()
-        .flatten()
-    {
-        *field = vars.expand(field);
-    }
-    for m in e.matches.iter_mut().flatten() {
-        m.path = vars.expand(&m.path);
-    }
-    for error in e.error.iter_mut() {
-        for needle in &mut error.message_contains {
-            *needle = vars.expand(needle);
-        }
-    }
-    e
 }

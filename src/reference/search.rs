@@ -78,10 +78,14 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
     // Nested roots can reach one file twice; report each line once (SEARCH-10).
     matches.sort();
     matches.dedup();
-    let place = query.path.as_deref().unwrap_or("all workspace directories");
+    let place = match &path {
+        Some(path) => path.clone(),
+        None => format!("all workspace directories ({})", workspace.roots.join(", ")),
+    };
     Ok(ToolResult {
         outcome: Some(Outcome::Ok),
         kind: Some(kind),
+        model_text: Some(model_text(&query.pattern, &place, &matches, &notes)),
         path,
         parent,
         matches: Some(matches),
@@ -89,6 +93,24 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
         description: Some(format!("'{}' in {place}", query.pattern)),
         ..ToolResult::default()
     })
+}
+
+/// What the model reads (OUT-5): the resolved place searched, never the
+/// path as the caller wrote it, then one `PATH:LINE: TEXT` line per match.
+fn model_text(pattern: &str, place: &str, matches: &[Match], notes: &[String]) -> String {
+    let count = match matches.len() {
+        1 => "1 match".to_owned(),
+        n => format!("{n} matches"),
+    };
+    let mut text = format!("Found {count} for pattern {pattern:?} in {place}");
+    if !notes.is_empty() {
+        text.push_str(&format!(" (notes: {})", notes.join(", ")));
+    }
+    text.push('\n');
+    for m in matches {
+        text.push_str(&format!("{}:{}: {}\n", m.path, m.line, m.text));
+    }
+    text
 }
 
 /// Searches every regular file below `dir` (SEARCH-4), reported under the
@@ -251,7 +273,19 @@ mod tests {
         assert_eq!(r.parent.as_deref(), Some(&*format!("{tmp}/ws/src")));
         assert_eq!(found(&r), [format!("{tmp}/ws/src/a.ts:1")]);
         assert_eq!(r.notes, Some(vec![INCLUDE_IGNORED.to_owned()]));
-        assert_eq!(r.description.as_deref(), Some("'hello' in src/a.ts"));
+        let resolved = format!("{tmp}/ws/src/a.ts");
+        assert_eq!(
+            r.description.as_deref(),
+            Some(&*format!("'hello' in {resolved}"))
+        );
+        let shown = r.model_text.as_deref().unwrap();
+        assert!(
+            shown.starts_with(&format!(
+                "Found 1 match for pattern \"hello\" in {resolved} (notes: include_ignored)\n"
+            )),
+            "{shown}"
+        );
+        assert!(shown.contains(&format!("{resolved}:1: hello")), "{shown}");
         let r = call(&ws, json!({"pattern": "hello", "dir_path": "bin.dat"}));
         assert_eq!((r.kind, found(&r)), (Some(Kind::File), vec![]));
     }

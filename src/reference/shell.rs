@@ -101,6 +101,11 @@ fn execute(command: &str, cwd: &str) -> Result<ToolResult, ToolError> {
         outcome: Some(Outcome::Ok),
         cwd: Some(cwd.to_owned()),
         output: Some(String::from_utf8_lossy(&output.stdout).into_owned()),
+        // What the model reads (OUT-5): the directory used, then the output.
+        model_text: Some(format!(
+            "Ran `{command}` in {cwd}\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )),
         description: Some(format!("{command} (in {cwd})")),
         ..ToolResult::default()
     })

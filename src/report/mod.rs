@@ -19,8 +19,12 @@ pub const REPORT_FORMAT: u32 = 1;
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// The answer matched every checked expectation.
+    /// The answer matched every expectation, each one checked.
     Pass,
+    /// The answer matched every expectation that could be checked, but the
+    /// adapter cannot observe some field the case expects (`unchecked`
+    /// says which): never shown as passed.
+    Unobserved,
     /// A wrong answer; `diff` says how.
     Fail,
     /// Not run, for the reason given (expectations file, machine limits).
@@ -41,8 +45,9 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 10] = [
         Status::Pass,
+        Status::Unobserved,
         Status::Fail,
         Status::Skip,
         Status::Unsupported,
@@ -56,6 +61,7 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::Pass => "pass",
+            Status::Unobserved => "unobserved",
             Status::Fail => "fail",
             Status::Skip => "skip",
             Status::Unsupported => "unsupported",
@@ -67,6 +73,14 @@ impl Status {
         }
     }
 
+    /// Whether an answer was compared with the expectation.
+    pub fn is_judged(self) -> bool {
+        matches!(
+            self,
+            Status::Pass | Status::Unobserved | Status::Fail | Status::Xfail | Status::Xpass
+        )
+    }
+
     /// Whether this status makes a run unsuccessful (exit code 1). An xpass
     /// counts only under `--strict`.
     pub fn is_unexpected(self, strict: bool) -> bool {
@@ -75,6 +89,22 @@ impl Status {
             Status::Fail | Status::AdapterError | Status::CaseError
         ) || (strict && self == Status::Xpass)
     }
+}
+
+/// One field on which an answer disagreed with its expectation, as judged
+/// on values; both sides are shown with machine paths as placeholders
+/// (unless that would hide the difference).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Mismatch {
+    /// The field: `outcome`, `kind`, `path`, `matches.text "PATH:LINE"`, ...
+    pub field: String,
+    pub expected: String,
+    pub actual: String,
+    /// The rule a check derived for every case (SHELL-6, SEARCH-10, OUT-5)
+    /// enforces, so a failure there is attributed to it, not only to the
+    /// rules the case cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// Why a case was expected to fail or skipped, from the expectations file.
@@ -101,7 +131,10 @@ pub struct CaseReport {
     pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Unified diff of expected against actual, for `fail` and `xfail`.
+    /// The fields that disagreed, for `fail` and `xfail`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mismatches: Vec<Mismatch>,
+    /// Unified diff of expected against actual, rendered from the same checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
     /// Expected fields the adapter declared unobservable: not checked.
@@ -123,6 +156,8 @@ pub struct CaseReport {
 pub struct Summary {
     pub total: usize,
     pub pass: usize,
+    #[serde(default)]
+    pub unobserved: usize,
     pub fail: usize,
     pub skip: usize,
     pub unsupported: usize,
@@ -139,6 +174,7 @@ impl Summary {
         Summary {
             total: cases.len(),
             pass: n(Status::Pass),
+            unobserved: n(Status::Unobserved),
             fail: n(Status::Fail),
             skip: n(Status::Skip),
             unsupported: n(Status::Unsupported),
@@ -171,6 +207,13 @@ pub struct Report {
 }
 
 impl Report {
+    /// Whether any answer was compared with its expectation. A run that
+    /// judged nothing (no tools declared, everything skipped or unsupported)
+    /// proves nothing, so it must not pass a CI gate.
+    pub fn judged_anything(&self) -> bool {
+        self.cases.iter().any(|c| c.status.is_judged())
+    }
+
     /// The process exit code for this run (see `toolpath --help`).
     pub fn exit_code(&self) -> i32 {
         if self.partial {
@@ -181,6 +224,8 @@ impl Report {
             .any(|c| c.status.is_unexpected(self.strict))
         {
             crate::cli::exit::UNEXPECTED
+        } else if !self.judged_anything() {
+            crate::cli::exit::NOTHING_JUDGED
         } else {
             crate::cli::exit::OK
         }

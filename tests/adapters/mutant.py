@@ -129,6 +129,61 @@ def parent_dir_include(call, result, ref):
     return result
 
 
+def fixture_dir(call):
+    """The fixture's temporary directory (`{tmp}`), from the first root."""
+    root = call["workspace"]["roots"][0]
+    cut = root.find("/toolpath-")
+    return root[: root.index("/", cut + 1)] if root.find("/", cut + 1) > 0 else root
+
+
+def placeholder_text(call, text):
+    """Machine paths written back as the case's placeholders: `{ws}/a.ts`."""
+    tmp = fixture_dir(call)
+    names = {root: "{" + root[len(tmp) + 1:] + "}" for root in call["workspace"]["roots"]}
+    for root in sorted(names, key=len, reverse=True):
+        text = text.replace(root, names[root])
+    return text.replace(tmp, "{tmp}")
+
+
+def literal_placeholders(call, result, ref):
+    """Answers the case's own placeholder text instead of absolute paths."""
+    for field in ("path", "parent", "cwd", "output", "model_text"):
+        if isinstance(result.get(field), str):
+            result[field] = placeholder_text(call, result[field])
+    for m in result.get("matches") or []:
+        m["path"] = placeholder_text(call, m["path"])
+    if result.get("error"):
+        result["error"]["message"] = placeholder_text(call, result["error"]["message"])
+    return result
+
+
+def ran_elsewhere(call, result, ref):
+    """Validates and echoes the directory, but runs the command in the target."""
+    if call["tool"] == "shell" and result.get("outcome") == "ok":
+        target = call["workspace"]["target"]
+        if result["cwd"] != target:
+            result["output"] = target + "\n"
+        else:
+            result["output"] = target.rsplit("/", 1)[0] + "\n"
+    return result
+
+
+def trimmed_text(call, result, ref):
+    for m in result.get("matches") or []:
+        m["text"] = m["text"].strip()
+    return result
+
+
+def raw_model_text(call, result, ref):
+    """Shows the model the path as the caller wrote it, not the one used."""
+    given = path_param(call["params"])
+    if result.get("outcome") == "ok" and "model_text" in result:
+        used = result.get("path") or result.get("cwd")
+        if used and given is not None:
+            result["model_text"] = result["model_text"].replace(used, given)
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -144,6 +199,10 @@ MUTANTS = {
     "existence-first": existence_first,
     "vague-messages": vague_messages,
     "parent-dir-include": parent_dir_include,
+    "literal-placeholders": literal_placeholders,
+    "ran-elsewhere": ran_elsewhere,
+    "trimmed-text": trimmed_text,
+    "raw-model-text": raw_model_text,
 }
 
 # Protocol misbehaviour: what to do instead of answering.

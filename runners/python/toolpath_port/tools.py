@@ -97,7 +97,17 @@ def _search_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, A
     body["matches"] = [{"path": m.path, "line": m.line, "text": m.text} for m in result.matches]
     body["notes"] = list(result.notes)
     body["description"] = result.description
+    body["model_text"] = _search_text(workspace, result)
     return body
+
+
+def _search_text(workspace: Workspace, result: "search.SearchResult") -> str:
+    """What a model reads (OUT-5): the resolved place, then one line per match."""
+    place = result.path or "all workspace directories (" + ", ".join(workspace.roots) + ")"
+    count = "1 match" if len(result.matches) == 1 else f"{len(result.matches)} matches"
+    notes = f" (notes: {', '.join(result.notes)})" if result.notes else ""
+    lines = "".join(f"{m.path}:{m.line}: {m.text}\n" for m in result.matches)
+    return f"Found {count} in {place}{notes}\n{lines}"
 
 
 def _shell_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
@@ -107,6 +117,8 @@ def _shell_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, An
         "cwd": result.cwd,
         "output": result.output,
         "description": result.description,
+        # What a model reads (OUT-5): the directory used, then the output.
+        "model_text": f"Ran in {result.cwd}\n{result.output}",
     }
 
 

@@ -68,7 +68,8 @@ pub fn table(reports: &[Report]) -> String {
         "\nEach cell is *passed/applicable*: instances citing a requirement of those areas \
          that passed, out of those that were judged. Unsupported, skipped and not-run \
          instances are not applicable; expected failures and adapter errors count as not \
-         passed. — means nothing applicable. Areas: resolver = RES, COMPAT; search file \
+         passed. (+N 👁) counts instances that agreed only on what the adapter can observe: \
+         neither passed nor failed. — means nothing applicable. Areas: resolver = RES, COMPAT; search file \
          paths = SEARCH; shell sub-paths = SHELL; errors = ERR, OUT; security = SEC; \
          descriptions = DESC.\n",
     );
@@ -94,10 +95,15 @@ fn cites_any(case: &CaseReport, areas: &[&str]) -> bool {
 }
 
 fn cell(tally: &Tally) -> String {
-    if tally.applicable() == 0 {
+    let counted = if tally.applicable() == 0 {
         "—".to_owned()
     } else {
         format!("{}/{}", tally.passed, tally.applicable())
+    };
+    if tally.unobserved == 0 {
+        counted
+    } else {
+        format!("{counted} (+{} 👁)", tally.unobserved)
     }
 }
 

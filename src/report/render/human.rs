@@ -41,6 +41,13 @@ pub fn render(report: &Report, color: bool) -> String {
     }
     out.push_str(&totals(&summary, report.duration_ms, &paint));
     out.push('\n');
+    if !report.judged_anything() {
+        out.push_str(&paint.alarm(
+            "toolpath: nothing was judged (every instance unsupported, skipped or not run); \
+             a run that judges nothing certifies nothing",
+        ));
+        out.push('\n');
+    }
     out.push_str(&closing_line(report));
     out.push('\n');
     out
@@ -238,6 +245,7 @@ fn totals(summary: &Summary, duration_ms: f64, paint: &Paint) -> String {
             format!("{} passed", summary.pass)
         },
         count(summary.fail, "failed", true),
+        count(summary.unobserved, "not observable", false),
         count(summary.skip, "skipped", false),
         count(summary.unsupported, "unsupported", false),
         count(summary.adapter_error, "adapter errors", true),
@@ -429,21 +437,25 @@ mod tests {
             case("e", Status::Skip, &[]),
             case("f", Status::Xfail, &[]),
             case("g", Status::Xpass, &[]),
+            case("h", Status::Unobserved, &[]),
         ];
         let mut r = report("fake", cases);
         let out = render(&r, true);
         let last = out.lines().last().unwrap();
-        assert_eq!(last, "3 passed, 2 failed, 2 skipped");
+        assert_eq!(
+            last, "3 passed, 2 failed, 3 skipped",
+            "not observable is never passed"
+        );
         let plain = render(&r, false);
         assert!(
             plain.contains(
-                "toolpath: 2 passed, 1 failed, 1 skipped, 0 unsupported, 1 adapter errors, \
-             0 case errors, 1 xfailed, 1 xpassed, 0 not run in 0.41 s\n"
+                "toolpath: 2 passed, 1 failed, 1 not observable, 1 skipped, 0 unsupported, \
+             1 adapter errors, 0 case errors, 1 xfailed, 1 xpassed, 0 not run in 0.41 s\n"
             ),
             "{plain}"
         );
         r.strict = true;
-        assert_eq!(closing_line(&r), "2 passed, 3 failed, 2 skipped");
+        assert_eq!(closing_line(&r), "2 passed, 3 failed, 3 skipped");
     }
 
     #[test]

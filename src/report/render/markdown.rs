@@ -82,10 +82,11 @@ fn facts(out: &mut String, report: &Report) {
         tally.applicable()
     ));
     out.push_str(&format!(
-        "- **Instances:** {} passed, {} failed, {} skipped, {} unsupported, {} adapter errors, \
-         {} case errors, {} xfailed, {} xpassed, {} not run ({} in all)\n\n",
+        "- **Instances:** {} passed, {} failed, {} not observable, {} skipped, {} unsupported, \
+         {} adapter errors, {} case errors, {} xfailed, {} xpassed, {} not run ({} in all)\n\n",
         summary.pass,
         summary.fail,
+        summary.unobserved,
         summary.skip,
         summary.unsupported,
         summary.adapter_error,
@@ -107,9 +108,9 @@ fn requirements_table(out: &mut String, report: &Report, requirements: &[Require
     }
     out.push_str("## Requirements\n\n");
     out.push_str(
-        "| ID | area | requirement | passed | failed | unsupported | skipped | verdict |\n",
+        "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
     );
-    out.push_str("|---|---|---|---:|---:|---:|---:|:---:|\n");
+    out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
     for requirement in requirements {
         let statuses = cited.remove(&requirement.id).unwrap_or_default();
         row(
@@ -134,8 +135,9 @@ fn requirements_table(out: &mut String, report: &Report, requirements: &[Require
     }
     out.push_str(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
-         and adapter errors included) · ➖ nothing applicable: no instance ran, or all were \
-         unsupported or skipped\n\n",
+         and adapter errors included) · 👁 not observable: every instance agreed only on \
+         the fields the adapter can observe, so the requirement is not shown as passed · \
+         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n",
     );
 }
 
@@ -146,10 +148,11 @@ fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
         tally.failed.to_string()
     };
     out.push_str(&format!(
-        "| {} | {} | {summary} | {} | {failed} | {} | {} | {} |\n",
+        "| {} | {} | {summary} | {} | {failed} | {} | {} | {} | {} |\n",
         text::md_text(id),
         text::md_text(area),
         tally.passed,
+        tally.unobserved,
         tally.unsupported,
         tally.skipped,
         tally.verdict().symbol()
@@ -259,22 +262,26 @@ mod tests {
             with_reason(case("d", Status::Unsupported, &["RES-2"]), "no"),
             case("e", Status::Skip, &["SEC-1"]),
             case("f", Status::Pass, &["OLD-9"]),
+            case("g", Status::Unobserved, &["SEC-2"]),
+            case("h", Status::Unobserved, &["SEC-1"]),
         ];
         let out = render_with(&report("fake", cases), &reqs());
         assert!(
-            out.contains("| RES-1 | RES | Empty means none. | 2 | 0 | 0 | 0 | ✅ |\n"),
+            out.contains("| RES-1 | RES | Empty means none. | 2 | 0 | 0 | 0 | 0 | ✅ |\n"),
             "{out}"
         );
         assert!(
-            out.contains("| RES-2 | RES | Joined `a\\|b`. | 1 | 1 (1 xfail) | 1 | 0 | ❌ |\n"),
+            out.contains("| RES-2 | RES | Joined `a\\|b`. | 1 | 1 (1 xfail) | 0 | 1 | 0 | ❌ |\n"),
             "{out}"
         );
         assert!(
-            out.contains("| SEC-1 | SEC | Real paths. | 0 | 0 | 0 | 1 | ➖ |\n"),
-            "{out}"
+            out.contains("| SEC-1 | SEC | Real paths. | 0 | 0 | 1 | 0 | 1 | 👁 |\n"),
+            "a requirement nothing observed is not shown as passed: {out}"
         );
         assert!(
-            out.contains("| OLD-9 | OLD | *(not in this build's spec)* | 1 | 0 | 0 | 0 | ✅ |\n"),
+            out.contains(
+                "| OLD-9 | OLD | *(not in this build's spec)* | 1 | 0 | 0 | 0 | 0 | ✅ |\n"
+            ),
             "{out}"
         );
     }

@@ -33,9 +33,13 @@ impl RunOutcome {
             Status::Xpass => RunOutcome::Passed,
             Status::Fail => RunOutcome::Failed,
             Status::AdapterError | Status::CaseError => RunOutcome::Errored,
-            Status::Skip | Status::Unsupported | Status::NotRun | Status::Xfail => {
-                RunOutcome::Skipped
-            }
+            // Agreeing on what could be seen is not a pass: JUnit and the
+            // closing line count it with the skips, and say why.
+            Status::Unobserved
+            | Status::Skip
+            | Status::Unsupported
+            | Status::NotRun
+            | Status::Xfail => RunOutcome::Skipped,
         }
     }
 }
@@ -48,6 +52,9 @@ pub enum Conformance {
     /// It did not, or could not be obtained: fail, xfail, and adapter and
     /// case errors, which a certification must not count as passed.
     Fails,
+    /// Everything observable agreed, but some expected field could not be
+    /// observed: the requirement is neither met nor failed as far as we know.
+    NotObservable,
     /// The implementation does not offer what the case needs.
     Unsupported,
     /// Not judged on this machine or in this run (skip, not run).
@@ -61,6 +68,7 @@ impl Conformance {
             Status::Fail | Status::Xfail | Status::AdapterError | Status::CaseError => {
                 Conformance::Fails
             }
+            Status::Unobserved => Conformance::NotObservable,
             Status::Unsupported => Conformance::Unsupported,
             Status::Skip | Status::NotRun => Conformance::NotJudged,
         }
@@ -74,6 +82,8 @@ pub struct Tally {
     pub failed: usize,
     /// Of `failed`, how many the expectations file already lists.
     pub xfail: usize,
+    /// Agreed on what could be seen; some expected field unobservable.
+    pub unobserved: usize,
     pub unsupported: usize,
     pub skipped: usize,
 }
@@ -91,6 +101,7 @@ impl Tally {
         match Conformance::of(status) {
             Conformance::Conforms => self.passed += 1,
             Conformance::Fails => self.failed += 1,
+            Conformance::NotObservable => self.unobserved += 1,
             Conformance::Unsupported => self.unsupported += 1,
             Conformance::NotJudged => self.skipped += 1,
         }
@@ -110,6 +121,8 @@ impl Tally {
             Verdict::Fails
         } else if self.passed > 0 {
             Verdict::Conforms
+        } else if self.unobserved > 0 {
+            Verdict::NotObservable
         } else {
             Verdict::NotApplicable
         }
@@ -121,6 +134,8 @@ impl Tally {
 pub enum Verdict {
     Conforms,
     Fails,
+    /// Every instance agreed only on what could be seen: not shown as passed.
+    NotObservable,
     NotApplicable,
 }
 
@@ -129,6 +144,7 @@ impl Verdict {
         match self {
             Verdict::Conforms => "✅",
             Verdict::Fails => "❌",
+            Verdict::NotObservable => "👁",
             Verdict::NotApplicable => "➖",
         }
     }
@@ -176,6 +192,7 @@ mod tests {
                 passed: 1,
                 failed: 1,
                 xfail: 1,
+                unobserved: 0,
                 unsupported: 1,
                 skipped: 2
             }
@@ -187,6 +204,15 @@ mod tests {
             Verdict::Conforms
         );
         assert_eq!(Tally::of([Status::Skip]).verdict(), Verdict::NotApplicable);
+        assert_eq!(
+            Tally::of([Status::Unobserved, Status::Skip]).verdict(),
+            Verdict::NotObservable,
+            "a requirement nothing observed is never shown as passed"
+        );
+        assert_eq!(
+            Tally::of([Status::Unobserved, Status::Pass]).verdict(),
+            Verdict::Conforms
+        );
         assert_eq!(Tally::default().verdict(), Verdict::NotApplicable);
     }
 }

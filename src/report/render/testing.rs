@@ -16,6 +16,7 @@ pub fn case(id: &str, status: Status, spec: &[&str]) -> CaseReport {
         tags: Vec::new(),
         status,
         reason: None,
+        mismatches: Vec::new(),
         diff: None,
         unchecked: Vec::new(),
         expectation: None,

@@ -1,0 +1,262 @@
+//! What one instance expects on its built fixture: the case's expectation
+//! with its placeholders expanded to this fixture's paths, plus what the
+//! spec implies for every case of the tool, derived here so that no case can
+//! forget to ask for it:
+//!
+//! - SHELL-6: a successful shell call runs `pwd`, whose output names the
+//!   directory the command really ran in: the expected `cwd` (the lexical
+//!   path, as `pwd` prints it with `PWD` set) or the same directory by its
+//!   real path (as `pwd -P` prints it). Anything else ran elsewhere.
+//! - SEARCH-10: each expected match's text is that line of the file as the
+//!   fixture wrote it, without its `\n` (a `\r` stays).
+//! - OUT-5: the text shown to the model names the resolved path that was
+//!   used: the searched `path`, or the shell's `cwd`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::case::model::{ErrorExpect, Expect, Fixture, FixturePath};
+use crate::case::placeholders::Placeholders;
+use crate::case::raw::ExpectedOutcome;
+use crate::protocol::{Kind, Tool};
+
+/// A match the instance expects: file and line, and the line's text when the
+/// fixture defines that file (a match through a path the fixture does not
+/// describe has no text to hold the answer to).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ExpectedLine {
+    pub path: String,
+    pub line: u64,
+    pub text: Option<String>,
+}
+
+/// The expectation of one instance, in machine paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    pub outcome: ExpectedOutcome,
+    pub kind: Option<Kind>,
+    pub path: Option<String>,
+    pub parent: Option<String>,
+    pub cwd: Option<String>,
+    /// SHELL-6: the output of `pwd`, without its final `\n`, is one of these.
+    pub output: Option<Vec<String>>,
+    pub matches: Option<Vec<ExpectedLine>>,
+    pub notes: Option<Vec<String>>,
+    pub error: Option<ErrorExpect>,
+    /// OUT-5: substrings the model-facing text must contain.
+    pub model_text_contains: Vec<String>,
+}
+
+/// Files larger than this are not read back to find a match's text: no case
+/// needs one, and a hostile fixture must not make judging slow.
+const MAX_TEXT_SOURCE: usize = 1 << 20;
+
+impl Expected {
+    /// Expands `expect` with `vars` and derives the implied fields. `root` is
+    /// the built fixture directory (`{tmp}`); it is only read to resolve the
+    /// fixture's own links, never beyond it.
+    pub fn derive(
+        expect: &Expect,
+        fixture: &Fixture,
+        tool: Tool,
+        vars: &Placeholders,
+        root: &Path,
+    ) -> Expected {
+        let expand = |field: &Option<String>| field.as_deref().map(|f| vars.expand(f));
+        let path = expand(&expect.path);
+        let cwd = expand(&expect.cwd);
+        let ok = expect.outcome == ExpectedOutcome::Ok;
+        let output = match (&cwd, tool == Tool::Shell && ok) {
+            (Some(cwd), true) => Some(ran_in(cwd)),
+            _ => None,
+        };
+        // `resolve` is the resolver alone: no model ever reads it.
+        let model_text_contains = if ok && tool != Tool::Resolve {
+            path.iter().chain(&cwd).cloned().collect()
+        } else {
+            Vec::new()
+        };
+        let texts = FixtureText { fixture, root };
+        Expected {
+            outcome: expect.outcome,
+            kind: expect.kind,
+            path,
+            parent: expand(&expect.parent),
+            cwd,
+            output,
+            matches: expect.matches.as_ref().map(|matches| {
+                matches
+                    .iter()
+                    .map(|m| {
+                        let path = vars.expand(&m.path);
+                        let text = texts.line(&path, m.line);
+                        ExpectedLine {
+                            path,
+                            line: m.line,
+                            text,
+                        }
+                    })
+                    .collect()
+            }),
+            notes: expect.notes.clone(),
+            error: expect.error.as_ref().map(|e| ErrorExpect {
+                code: e.code,
+                message_contains: e.message_contains.iter().map(|n| vars.expand(n)).collect(),
+            }),
+            model_text_contains,
+        }
+    }
+}
+
+/// The directory `pwd` may print for a command run in `cwd`: its lexical
+/// path, or its real path when that differs.
+fn ran_in(cwd: &str) -> Vec<String> {
+    let mut any = vec![cwd.to_owned()];
+    if let Ok(real) = std::fs::canonicalize(cwd) {
+        let real = real.to_string_lossy().into_owned();
+        if real != cwd {
+            any.push(real);
+        }
+    }
+    any
+}
+
+/// Reads expected line texts from the fixture's own description of its
+/// files, after letting the file system resolve the fixture's links.
+struct FixtureText<'a> {
+    fixture: &'a Fixture,
+    root: &'a Path,
+}
+
+impl FixtureText<'_> {
+    fn line(&self, path: &str, line: u64) -> Option<String> {
+        // The real path says which fixture file a lexical path reaches; the
+        // content comes from the case, not from the disk an adapter could
+        // have written to.
+        let real = std::fs::canonicalize(path).ok()?;
+        let relative = real.strip_prefix(self.root).ok()?.to_str()?;
+        let wanted = FixturePath::parse(relative).ok()?;
+        let (_, bytes) = self.fixture.files.iter().find(|(p, _)| *p == wanted)?;
+        if bytes.len() > MAX_TEXT_SOURCE {
+            return None;
+        }
+        lines(bytes)
+            .nth(usize::try_from(line).ok()?.checked_sub(1)?)
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+    }
+}
+
+/// SEARCH-10's lines: split on `\n` alone; a final `\n` ends the last line
+/// rather than starting an empty one.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let empty = bytes.is_empty();
+    body.split(|&b| b == b'\n').filter(move |_| !empty)
+}
+
+/// Where each expected match's text is: for judging, by (path, line).
+pub fn texts_by_line(matches: &[ExpectedLine]) -> BTreeMap<(&str, u64), &str> {
+    matches
+        .iter()
+        .filter_map(|m| Some(((m.path.as_str(), m.line), m.text.as_deref()?)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::model::ExpectedMatch;
+
+    #[test]
+    fn lines_follow_search_10() {
+        let split = |b: &[u8]| lines(b).map(|l| l.to_vec()).collect::<Vec<_>>();
+        assert_eq!(split(b"a\r\nb\n"), [b"a\r".to_vec(), b"b".to_vec()]);
+        assert_eq!(
+            split(b"a\n\nc"),
+            [b"a".to_vec(), b"".to_vec(), b"c".to_vec()]
+        );
+        assert!(split(b"").is_empty());
+        assert_eq!(split(b"\n"), [b"".to_vec()]);
+    }
+
+    fn fixture_with_a_link() -> (tempfile::TempDir, Fixture, Placeholders) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("ws/real")).unwrap();
+        std::fs::write(root.join("ws/real/a.ts"), "one\r\ntwo\n").unwrap();
+        std::os::unix::fs::symlink("real", root.join("ws/via")).unwrap();
+        let fixture = Fixture {
+            files: vec![(
+                FixturePath::parse("ws/real/a.ts").unwrap(),
+                b"one\r\ntwo\n".to_vec(),
+            )],
+            ..Fixture::default()
+        };
+        let ws = root.join("ws").to_string_lossy().into_owned();
+        let vars = Placeholders::new(&root.to_string_lossy(), &ws, &[("ws".into(), ws.clone())]);
+        (dir, fixture, vars)
+    }
+
+    fn expect_matches(matches: &[(&str, u64)]) -> Expect {
+        Expect {
+            outcome: ExpectedOutcome::Ok,
+            kind: None,
+            path: Some("{ws}".into()),
+            parent: None,
+            cwd: None,
+            matches: Some(
+                matches
+                    .iter()
+                    .map(|(p, l)| ExpectedMatch {
+                        path: (*p).into(),
+                        line: *l,
+                    })
+                    .collect(),
+            ),
+            notes: None,
+            error: None,
+            mentions: None,
+            excludes: None,
+        }
+    }
+
+    #[test]
+    fn match_text_comes_from_the_fixture_through_its_links() {
+        let (dir, fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        let expect = expect_matches(&[
+            ("{ws}/real/a.ts", 1),
+            ("{ws}/via/a.ts", 2),
+            ("{ws}/nowhere.ts", 1),
+            ("{ws}/real/a.ts", 9),
+        ]);
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        let texts: Vec<_> = e.matches.unwrap().into_iter().map(|m| m.text).collect();
+        assert_eq!(
+            texts,
+            [Some("one\r".into()), Some("two".into()), None, None]
+        );
+        assert_eq!(e.model_text_contains, [vars.expand("{ws}")]);
+        assert_eq!(e.output, None, "only the shell has output");
+    }
+
+    #[test]
+    fn a_shell_expects_pwd_to_name_the_lexical_or_the_real_directory() {
+        let (dir, fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        let mut expect = expect_matches(&[]);
+        expect.matches = None;
+        expect.path = None;
+        expect.cwd = Some("{ws}/via".into());
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, &vars, &root);
+        assert_eq!(
+            e.output.unwrap(),
+            [vars.expand("{ws}/via"), vars.expand("{ws}/real")]
+        );
+        expect.outcome = ExpectedOutcome::Error;
+        expect.cwd = None;
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, &vars, &root);
+        assert_eq!(e.output, None);
+        assert!(e.model_text_contains.is_empty());
+    }
+}

@@ -1,0 +1,697 @@
+//! Judges what an implementation answered against what the instance expects.
+//!
+//! Judging is on values, never on rendered text: the expectation is in
+//! machine paths (placeholders expanded, [`Expected`]) and each field of the
+//! typed [`ToolResult`] is compared with it exactly. Codes and enums are
+//! compared, never free text; `message_contains` and the model-facing text
+//! are substring containment; `matches` and `notes` are compared as sorted
+//! lists (so a line reported twice is wrong); a field the case leaves out is
+//! not looked at; a field the adapter declared unobservable is reported as
+//! *not checked*, never as passed.
+//!
+//! Each check yields a [`Mismatch`] when it disagrees; the unified diff that
+//! reports show is rendered from the same checks, with machine paths shown
+//! as placeholders. Where that display would hide a difference (an answer
+//! that is literally `{ws}/a.ts`), both sides are shown as they are.
+
+use crate::case::model::Expect;
+use crate::case::placeholders::Placeholders;
+use crate::case::raw::ExpectedOutcome;
+use crate::harness::expected::{Expected, texts_by_line};
+use crate::protocol::{Outcome, ToolResult};
+use crate::report::Mismatch;
+
+/// The result of judging one answer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Verdict {
+    /// Every checked field as `name: value`, expected side.
+    expected_lines: Vec<String>,
+    /// The same fields, actual side.
+    actual_lines: Vec<String>,
+    /// The checks that disagreed.
+    pub mismatches: Vec<Mismatch>,
+    /// Fields the case expects but the adapter cannot observe.
+    pub unchecked: Vec<String>,
+    /// How many fields were checked (the outcome included).
+    pub checked: usize,
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+
+    /// A unified diff of expected against actual; empty when they agree.
+    pub fn diff(&self) -> String {
+        if self.passed() {
+            return String::new();
+        }
+        let expected = self.expected_lines.join("\n") + "\n";
+        let actual = self.actual_lines.join("\n") + "\n";
+        similar::TextDiff::from_lines(&expected, &actual)
+            .unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
+            .to_string()
+    }
+}
+
+/// Builds a [`Verdict`] one field at a time.
+struct Judging<'a> {
+    verdict: Verdict,
+    vars: &'a Placeholders,
+    unobservable: &'a [String],
+}
+
+impl Judging<'_> {
+    /// Whether `field` can be checked; records it as unchecked if not.
+    fn observable(&mut self, field: &str) -> bool {
+        let observable = !self.unobservable.iter().any(|u| u == field);
+        if !observable {
+            self.verdict.unchecked.push(field.to_owned());
+        }
+        observable
+    }
+
+    /// Records one check. `expected` and `actual` are raw values; they are
+    /// displayed with placeholders unless that would make a difference
+    /// invisible.
+    fn check(&mut self, field: &str, expected: &str, actual: &str, agrees: bool) {
+        let (mut shown_expected, mut shown_actual) =
+            (self.vars.collapse(expected), self.vars.collapse(actual));
+        if !agrees && shown_expected == shown_actual {
+            (shown_expected, shown_actual) = (expected.to_owned(), actual.to_owned());
+        }
+        self.verdict.checked += 1;
+        self.verdict
+            .expected_lines
+            .push(format!("{field}: {shown_expected}"));
+        self.verdict.actual_lines.push(format!(
+            "{field}: {}",
+            if agrees {
+                &shown_expected
+            } else {
+                &shown_actual
+            }
+        ));
+        if !agrees {
+            self.verdict.mismatches.push(Mismatch {
+                field: field.to_owned(),
+                expected: shown_expected,
+                actual: shown_actual,
+                rule: derived_rule(field).map(str::to_owned),
+            });
+        }
+    }
+
+    /// An exactly equal value, when the case expects one.
+    fn equal(&mut self, field: &str, expected: Option<String>, actual: Option<String>) {
+        let Some(expected) = expected else { return };
+        if self.observable(field) {
+            let agrees = actual.as_ref() == Some(&expected);
+            self.check(field, &expected, &or_missing(actual), agrees);
+        }
+    }
+
+    /// Context lines for the diff only (no check): what the other side said.
+    fn context(&mut self, expected: Vec<String>, actual: Vec<String>) {
+        let shown = |lines: Vec<String>| lines.into_iter().map(|l| self.vars.collapse(&l));
+        let expected: Vec<_> = shown(expected).collect();
+        let actual: Vec<_> = shown(actual).collect();
+        self.verdict.expected_lines.extend(expected);
+        self.verdict.actual_lines.extend(actual);
+    }
+}
+
+const MISSING: &str = "(missing)";
+
+/// The rule behind a check the harness applies to every case of a tool
+/// (see [`crate::harness::expected`]).
+fn derived_rule(field: &str) -> Option<&'static str> {
+    match field.split(' ').next()? {
+        "output" => Some("SHELL-6"),
+        "matches.text" => Some("SEARCH-10"),
+        "model_text" => Some("OUT-5"),
+        _ => None,
+    }
+}
+
+fn or_missing(value: Option<String>) -> String {
+    value.unwrap_or_else(|| MISSING.to_owned())
+}
+
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).expect("strings serialise")
+}
+
+fn list(mut items: Vec<String>) -> String {
+    items.sort();
+    format!("[{}]", items.join(", "))
+}
+
+fn outcome_name(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::Ok) => "ok",
+        Some(Outcome::Error) => "error",
+        Some(Outcome::Unsupported) => "unsupported",
+        None => MISSING,
+    }
+}
+
+fn expected_outcome_name(outcome: ExpectedOutcome) -> &'static str {
+    match outcome {
+        ExpectedOutcome::Ok => "ok",
+        ExpectedOutcome::Error => "error",
+    }
+}
+
+/// Judges `result` against `expected`. `vars` only turns machine paths back
+/// into placeholders for display.
+pub fn judge(
+    expected: &Expected,
+    result: &ToolResult,
+    unobservable: &[String],
+    vars: &Placeholders,
+) -> Verdict {
+    let mut j = Judging {
+        verdict: Verdict::default(),
+        vars,
+        unobservable,
+    };
+    let want = expected_outcome_name(expected.outcome);
+    let got = outcome_name(result.outcome);
+    j.check("outcome", want, got, want == got);
+    if want != got {
+        // Nothing else can agree; show what was expected and what came.
+        j.context(expected_fields(expected), actual_fields(result));
+        return j.verdict;
+    }
+    echoed_fields(&mut j, expected, result);
+    output(&mut j, expected, result);
+    matches(&mut j, expected, result);
+    j.equal(
+        "notes",
+        expected
+            .notes
+            .clone()
+            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+        result
+            .notes
+            .clone()
+            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+    );
+    error(&mut j, expected, result);
+    model_text(&mut j, expected, result);
+    j.verdict
+}
+
+/// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.
+fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let path = |p: Option<&String>| p.map(|p| quoted(p));
+    j.equal(
+        "kind",
+        expected.kind.map(|k| k.name().to_owned()),
+        result.kind.map(|k| k.name().to_owned()),
+    );
+    j.equal(
+        "path",
+        path(expected.path.as_ref()),
+        path(result.path.as_ref()),
+    );
+    j.equal(
+        "parent",
+        path(expected.parent.as_ref()),
+        path(result.parent.as_ref()),
+    );
+    j.equal(
+        "cwd",
+        path(expected.cwd.as_ref()),
+        path(result.cwd.as_ref()),
+    );
+}
+
+/// SHELL-6: `pwd`'s output names the directory the command ran in.
+fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let Some(any) = &expected.output else { return };
+    if !j.observable("output") {
+        return;
+    }
+    let printed = result
+        .output
+        .as_deref()
+        .map(|o| o.strip_suffix('\n').unwrap_or(o));
+    let agrees = printed.is_some_and(|p| any.iter().any(|a| a == p));
+    let want = format!("pwd printed {}", quoted(&any[0]));
+    let got = printed.map_or_else(
+        || MISSING.to_owned(),
+        |p| format!("pwd printed {}", quoted(p)),
+    );
+    j.check("output", &want, &got, agrees);
+}
+
+/// SEARCH-10: which lines matched, and what each line says.
+fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let Some(want) = &expected.matches else {
+        return;
+    };
+    let at = |path: &str, line: u64| quoted(&format!("{path}:{line}"));
+    if j.observable("matches") {
+        let mut expected_at: Vec<_> = want.iter().map(|m| (m.path.as_str(), m.line)).collect();
+        let mut actual_at: Vec<_> = result
+            .matches
+            .iter()
+            .flatten()
+            .map(|m| (m.path.as_str(), m.line))
+            .collect();
+        expected_at.sort();
+        actual_at.sort();
+        let agrees = result.matches.is_some() && expected_at == actual_at;
+        let show = |items: &[(&str, u64)]| list(items.iter().map(|(p, l)| at(p, *l)).collect());
+        let actual = result.matches.as_ref().map(|_| show(&actual_at));
+        j.check("matches", &show(&expected_at), &or_missing(actual), agrees);
+    }
+    let texts = texts_by_line(want);
+    if texts.is_empty() || !j.observable("matches.text") {
+        return;
+    }
+    for ((path, line), text) in texts {
+        let Some(answered) = result
+            .matches
+            .iter()
+            .flatten()
+            .find(|m| m.path == path && m.line == line)
+        else {
+            continue; // a missing line is the `matches` check's to report
+        };
+        let field = format!("matches.text {}", at(&j.vars.collapse(path), line));
+        j.check(
+            &field,
+            &quoted(text),
+            &quoted(&answered.text),
+            answered.text == text,
+        );
+    }
+}
+
+/// ERR-1 (the code) and ERR-3 (what the message names).
+fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let Some(want) = &expected.error else { return };
+    let got = result.error.as_ref();
+    j.equal(
+        "error.code",
+        Some(want.code.name().to_owned()),
+        got.map(|e| e.code.name().to_owned()),
+    );
+    let message = got.map(|e| e.message.as_str()).unwrap_or_default();
+    for needle in &want.message_contains {
+        contains(j, "error.message contains", needle, message);
+    }
+}
+
+/// OUT-5: the text the model is shown names the resolved path.
+fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    if expected.model_text_contains.is_empty() || !j.observable("model_text") {
+        return;
+    }
+    let Some(text) = result.model_text.as_deref() else {
+        j.check(
+            "model_text contains",
+            &quoted(&expected.model_text_contains[0]),
+            MISSING,
+            false,
+        );
+        return;
+    };
+    for needle in &expected.model_text_contains {
+        contains(j, "model_text contains", needle, text);
+    }
+}
+
+fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str) {
+    let agrees = haystack.contains(needle);
+    let actual = if agrees {
+        quoted(needle)
+    } else {
+        format!("{} does not contain it", quoted(haystack))
+    };
+    j.check(field, &quoted(needle), &actual, agrees);
+}
+
+/// What the case expected, as diff lines, when the outcome already differs.
+fn expected_fields(e: &Expected) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut push = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            lines.push(format!("{name}: {value}"));
+        }
+    };
+    push("kind", e.kind.map(|k| k.name().to_owned()));
+    push("path", e.path.as_deref().map(quoted));
+    push("parent", e.parent.as_deref().map(quoted));
+    push("cwd", e.cwd.as_deref().map(quoted));
+    push(
+        "matches",
+        e.matches.as_ref().map(|ms| {
+            list(
+                ms.iter()
+                    .map(|m| quoted(&format!("{}:{}", m.path, m.line)))
+                    .collect(),
+            )
+        }),
+    );
+    push(
+        "notes",
+        e.notes
+            .as_ref()
+            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+    );
+    if let Some(error) = &e.error {
+        push("error.code", Some(error.code.name().to_owned()));
+        for needle in &error.message_contains {
+            push("error.message contains", Some(quoted(needle)));
+        }
+    }
+    lines
+}
+
+/// What came instead, as diff lines, when the outcome differs.
+fn actual_fields(r: &ToolResult) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut push = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            lines.push(format!("{name}: {value}"));
+        }
+    };
+    push("kind", r.kind.map(|k| k.name().to_owned()));
+    push("path", r.path.as_deref().map(quoted));
+    push("cwd", r.cwd.as_deref().map(quoted));
+    push(
+        "matches",
+        r.matches.as_ref().map(|ms| {
+            list(
+                ms.iter()
+                    .map(|m| quoted(&format!("{}:{}", m.path, m.line)))
+                    .collect(),
+            )
+        }),
+    );
+    if let Some(error) = &r.error {
+        push("error.code", Some(error.code.name().to_owned()));
+        push("error.message", Some(quoted(&error.message)));
+    }
+    push("reason", r.reason.as_deref().map(quoted));
+    lines
+}
+
+/// Judges a parameter description against the words a DESC case requires.
+pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict {
+    let vars = Placeholders::default();
+    let mut j = Judging {
+        verdict: Verdict::default(),
+        vars: &vars,
+        unobservable: &[],
+    };
+    let lower = description.map(str::to_lowercase);
+    let shown = || description.map_or_else(|| "(no description)".to_owned(), quoted);
+    for word in expect.mentions.iter().flatten() {
+        let agrees = lower
+            .as_ref()
+            .is_some_and(|d| d.contains(&word.to_lowercase()));
+        let actual = if agrees {
+            quoted(word)
+        } else {
+            format!("absent from {}", shown())
+        };
+        j.check("mentions", &quoted(word), &actual, agrees);
+    }
+    for phrase in expect.excludes.iter().flatten() {
+        let agrees = !lower
+            .as_ref()
+            .is_some_and(|d| d.contains(&phrase.to_lowercase()));
+        let actual = if agrees {
+            quoted(phrase)
+        } else {
+            format!("present in {}", shown())
+        };
+        j.check("excludes", &quoted(phrase), &actual, agrees);
+    }
+    j.verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::model::ErrorExpect;
+    use crate::harness::expected::ExpectedLine;
+    use crate::protocol::{ErrorCode, Kind, Match};
+
+    fn expected_ok() -> Expected {
+        Expected {
+            outcome: ExpectedOutcome::Ok,
+            kind: Some(Kind::File),
+            path: Some("/t/ws/a.ts".into()),
+            parent: None,
+            cwd: None,
+            output: None,
+            matches: Some(vec![ExpectedLine {
+                path: "/t/ws/a.ts".into(),
+                line: 1,
+                text: Some("hello".into()),
+            }]),
+            notes: Some(vec![]),
+            error: None,
+            model_text_contains: vec!["/t/ws/a.ts".into()],
+        }
+    }
+
+    fn result_ok() -> ToolResult {
+        ToolResult {
+            outcome: Some(Outcome::Ok),
+            kind: Some(Kind::File),
+            path: Some("/t/ws/a.ts".into()),
+            matches: Some(vec![Match {
+                path: "/t/ws/a.ts".into(),
+                line: 1,
+                text: "hello".into(),
+            }]),
+            notes: Some(vec![]),
+            model_text: Some("1 match in /t/ws/a.ts".into()),
+            ..ToolResult::default()
+        }
+    }
+
+    fn vars() -> Placeholders {
+        Placeholders::new("/t", "/t/ws", &[("ws".into(), "/t/ws".into())])
+    }
+
+    fn fields(v: &Verdict) -> Vec<&str> {
+        v.mismatches.iter().map(|m| m.field.as_str()).collect()
+    }
+
+    #[test]
+    fn equal_results_pass_with_no_diff() {
+        let v = judge(&expected_ok(), &result_ok(), &[], &vars());
+        assert!(v.passed(), "{:?}", v.mismatches);
+        assert_eq!(v.diff(), "");
+        assert_eq!(v.checked, 7);
+    }
+
+    #[test]
+    fn a_wrong_kind_fails_with_a_diff_in_placeholders() {
+        let mut r = result_ok();
+        r.kind = Some(Kind::Directory);
+        r.path = Some("/t/ws".into());
+        let v = judge(&expected_ok(), &r, &[], &vars());
+        assert_eq!(fields(&v), ["kind", "path"]);
+        let diff = v.diff();
+        assert!(
+            diff.contains("-kind: file\n") && diff.contains("+kind: directory\n"),
+            "{diff}"
+        );
+        assert!(diff.contains("+path: \"{ws}\""), "{diff}");
+    }
+
+    #[test]
+    fn a_literal_placeholder_is_not_the_path_it_stands_for() {
+        let mut r = result_ok();
+        r.path = Some("{ws}/a.ts".into());
+        let v = judge(&expected_ok(), &r, &[], &vars());
+        assert_eq!(fields(&v), ["path"]);
+        let m = &v.mismatches[0];
+        assert_eq!(
+            m.expected, "\"/t/ws/a.ts\"",
+            "shown raw, so the difference shows"
+        );
+        assert_eq!(m.actual, "\"{ws}/a.ts\"");
+    }
+
+    #[test]
+    fn an_extra_duplicate_or_missing_match_or_note_fails() {
+        let mut r = result_ok();
+        let extra = Match {
+            path: "/t/ws/b.ts".into(),
+            line: 2,
+            text: "x".into(),
+        };
+        r.matches.as_mut().unwrap().push(extra);
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["matches"]
+        );
+        let mut r = result_ok();
+        let again = r.matches.as_ref().unwrap()[0].clone();
+        r.matches.as_mut().unwrap().push(again);
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["matches"]
+        );
+        let mut r = result_ok();
+        r.notes = Some(vec!["include_ignored".into()]);
+        assert_eq!(fields(&judge(&expected_ok(), &r, &[], &vars())), ["notes"]);
+        let mut r = result_ok();
+        r.notes = None;
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["notes"],
+            "missing notes are not an empty set"
+        );
+    }
+
+    #[test]
+    fn rewritten_match_text_fails() {
+        let mut r = result_ok();
+        r.matches.as_mut().unwrap()[0].text = "hello ".into();
+        let v = judge(&expected_ok(), &r, &[], &vars());
+        assert_eq!(fields(&v), ["matches.text \"{ws}/a.ts:1\""]);
+        let v = judge(&expected_ok(), &r, &["matches.text".into()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["matches.text"]);
+    }
+
+    #[test]
+    fn the_shell_must_have_run_where_it_says() {
+        let e = Expected {
+            kind: None,
+            path: None,
+            matches: None,
+            notes: None,
+            cwd: Some("/t/ws/sub".into()),
+            output: Some(vec!["/t/ws/sub".into(), "/real/sub".into()]),
+            model_text_contains: vec![],
+            ..expected_ok()
+        };
+        let ran = |output: Option<&str>| ToolResult {
+            outcome: Some(Outcome::Ok),
+            cwd: Some("/t/ws/sub".into()),
+            output: output.map(str::to_owned),
+            ..ToolResult::default()
+        };
+        assert!(judge(&e, &ran(Some("/t/ws/sub\n")), &[], &vars()).passed());
+        assert!(judge(&e, &ran(Some("/real/sub")), &[], &vars()).passed());
+        assert_eq!(
+            fields(&judge(&e, &ran(Some("/t/ws\n")), &[], &vars())),
+            ["output"]
+        );
+        assert_eq!(fields(&judge(&e, &ran(None), &[], &vars())), ["output"]);
+        let v = judge(&e, &ran(None), &["output".into()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["output"]);
+    }
+
+    #[test]
+    fn the_model_must_be_shown_the_resolved_path() {
+        let mut r = result_ok();
+        r.model_text = Some("1 match in a.ts".into());
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["model_text contains"]
+        );
+        r.model_text = None;
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["model_text contains"]
+        );
+        let v = judge(&expected_ok(), &r, &["model_text".into()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["model_text"]);
+    }
+
+    #[test]
+    fn unobservable_fields_are_unchecked_not_passed() {
+        let mut r = result_ok();
+        r.kind = None;
+        let v = judge(&expected_ok(), &r, &["kind".into()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["kind"]);
+    }
+
+    fn expected_error() -> Expected {
+        Expected {
+            outcome: ExpectedOutcome::Error,
+            error: Some(ErrorExpect {
+                code: ErrorCode::NotFound,
+                message_contains: vec!["/t/ws/x".into()],
+            }),
+            kind: None,
+            path: None,
+            parent: None,
+            cwd: None,
+            output: None,
+            matches: None,
+            notes: None,
+            model_text_contains: vec![],
+        }
+    }
+
+    #[test]
+    fn error_code_and_message_substrings_are_checked() {
+        let expect = expected_error();
+        let good = ToolResult::error(ErrorCode::NotFound, "no such path: /t/ws/x");
+        assert!(judge(&expect, &good, &[], &vars()).passed());
+        let wrong_code = ToolResult::error(ErrorCode::PermissionDenied, "denied: /t/ws/x");
+        assert_eq!(
+            fields(&judge(&expect, &wrong_code, &[], &vars())),
+            ["error.code"]
+        );
+        let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
+        let v = judge(&expect, &vague, &[], &vars());
+        assert!(v.diff().contains("does not contain it"), "{}", v.diff());
+    }
+
+    #[test]
+    fn a_different_outcome_still_shows_what_was_expected() {
+        let v = judge(&expected_error(), &result_ok(), &[], &vars());
+        assert_eq!(fields(&v), ["outcome"]);
+        let diff = v.diff();
+        assert!(diff.contains("-error.code: not_found\n"), "{diff}");
+        assert!(
+            diff.contains("-error.message contains: \"{ws}/x\"\n"),
+            "{diff}"
+        );
+        assert!(diff.contains("+path: \"{ws}/a.ts\"\n"), "{diff}");
+    }
+
+    #[test]
+    fn descriptions_are_checked_case_insensitively() {
+        let mut expect = crate::case::model::Expect {
+            outcome: ExpectedOutcome::Ok,
+            kind: None,
+            path: None,
+            parent: None,
+            cwd: None,
+            matches: None,
+            notes: None,
+            error: None,
+            mentions: None,
+            excludes: None,
+        };
+        expect.mentions = Some(vec!["file".into(), "relative".into()]);
+        expect.excludes = Some(vec!["absolute path to the directory".into()]);
+        assert!(
+            judge_description(&expect, Some("A File or directory, Relative or absolute")).passed()
+        );
+        let v = judge_description(&expect, Some("The absolute path to the directory"));
+        assert_eq!(fields(&v), ["mentions", "mentions", "excludes"]);
+        assert!(!judge_description(&expect, None).passed());
+    }
+}
