@@ -58,6 +58,8 @@ pub mod reference;
 pub mod report;
 pub mod spec;
 pub mod subject;
+#[cfg(test)]
+mod testing;
 
 /// The suite version: of the cases and spec this build carries.
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

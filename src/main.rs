@@ -15,7 +15,8 @@ use toolpath::protocol::Tool;
 /// error, unbuildable case, or an xfail that passed under --strict); 2 bad
 /// usage or invalid cases; 3 partial run (the adapter could not be started or
 /// was given up on); 4 a report could not be written; 130/143 cancelled by
-/// SIGINT/SIGTERM (reports written, marked partial).
+/// SIGINT/SIGTERM (reports written, marked partial); 5
+/// nothing was judged (every instance unsupported, skipped or not run).
 #[derive(Parser)]
 #[command(name = "toolpath", version, propagate_version = true)]
 struct Cli {

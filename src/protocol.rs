@@ -16,9 +16,22 @@ pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A tool an implementation may provide.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Tool {
     Resolve,
     Grep,
@@ -30,12 +43,8 @@ impl Tool {
     pub const ALL: [Tool; 4] = [Tool::Resolve, Tool::Grep, Tool::Ripgrep, Tool::Shell];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Tool::Resolve => "resolve",
-            Tool::Grep => "grep",
-            Tool::Ripgrep => "ripgrep",
-            Tool::Shell => "shell",
-        }
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
     }
 }
 
@@ -46,8 +55,20 @@ impl std::fmt::Display for Tool {
 }
 
 /// What a search target resolved to (spec RES-7, SEARCH-3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Kind {
     File,
     Directory,
@@ -56,19 +77,29 @@ pub enum Kind {
 
 impl Kind {
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::File => "file",
-            Kind::Directory => "directory",
-            Kind::AllWorkspaces => "all-workspaces",
-        }
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
     }
 }
 
 /// The closed set of error codes (spec ERR-1).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
     InvalidParams,
     OutsideWorkspace,
@@ -81,15 +112,8 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     pub fn name(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidParams => "invalid_params",
-            ErrorCode::OutsideWorkspace => "outside_workspace",
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::PermissionDenied => "permission_denied",
-            ErrorCode::NotADirectory => "not_a_directory",
-            ErrorCode::UnsupportedFileType => "unsupported_file_type",
-            ErrorCode::AmbiguousName => "ambiguous_name",
-        }
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
     }
 }
 
@@ -228,4 +252,34 @@ pub enum HarnessMessage {
 pub enum AdapterMessage {
     Hello(AdapterHello),
     Result(ToolResult),
+}
+
+#[cfg(test)]
+mod tests {
+    use strum::VariantArray;
+
+    use super::*;
+    use crate::case::raw::Feature;
+    use crate::report::Status;
+
+    /// `name()` comes from strum's attribute, the wire from serde's: the
+    /// two must spell every variant alike.
+    #[test]
+    fn names_are_the_wire_names() {
+        fn agree<T: serde::Serialize + std::fmt::Debug>(
+            all: &[T],
+            name: impl Fn(&T) -> &'static str,
+        ) {
+            for v in all {
+                assert_eq!(serde_json::to_value(v).unwrap(), name(v), "{v:?}");
+            }
+        }
+        agree(Tool::VARIANTS, |v| v.name());
+        agree(Kind::VARIANTS, |v| v.name());
+        agree(ErrorCode::VARIANTS, |v| v.name());
+        agree(Feature::VARIANTS, |v| v.name());
+        agree(Status::VARIANTS, |v| v.name());
+        assert_eq!(Tool::ALL, Tool::VARIANTS);
+        assert_eq!(Status::ALL, Status::VARIANTS);
+    }
 }

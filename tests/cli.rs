@@ -54,20 +54,6 @@ fn status_of<'a>(report: &'a Value, id: &str) -> &'a str {
         .unwrap()
 }
 
-fn statuses(report: &Value) -> Vec<(String, String)> {
-    report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["id"].as_str().unwrap().to_owned(),
-                c["status"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn run_passes_the_mini_suite_and_prints_the_closing_line() {
     toolpath()
@@ -166,12 +152,60 @@ fn lint_fails_on_a_rule_pinned_through_one_tool_only() {
 
 #[test]
 fn the_stdio_path_gives_exactly_the_in_process_results() {
-    let (code_in, in_process) = run_json(&["--jobs", "2"]);
-    let serve = format!("{} serve", bin().display());
-    let (code_out, over_stdio) = run_json(&["--jobs", "2", "--adapter", &serve]);
-    assert_eq!(code_in, code_out);
-    assert_eq!(statuses(&in_process), statuses(&over_stdio));
-    assert_eq!(in_process["implementation"], over_stdio["implementation"]);
+    // Every answer, field by field: the same call on the same fixture,
+    // answered in-process and by `toolpath serve` over the protocol. (Equal
+    // statuses alone would hold for any two implementations that both pass.)
+    use toolpath::case::model::Action;
+    use toolpath::protocol::{Call, Tool};
+    use toolpath::subject::adapter::{Adapter, AdapterConfig};
+    use toolpath::subject::{Reference, Subject};
+
+    let (cases, errors) = toolpath::case::suite::load_embedded();
+    assert!(errors.is_empty());
+    let scratch = tempfile::tempdir().unwrap();
+    let mut served = Adapter::start(AdapterConfig {
+        argv: vec![bin().display().to_string(), "serve".into()],
+        // A busy 2-core CI machine can stall a process for seconds.
+        call_timeout: std::time::Duration::from_secs(60),
+        hello_timeout: std::time::Duration::from_secs(60),
+        max_restarts: 0,
+        user: None,
+        tmpdir: scratch.path().to_owned(),
+        suite_version: toolpath::SUITE_VERSION.into(),
+    })
+    .unwrap();
+    let mut in_process = Reference::default();
+    assert_eq!(in_process.hello(), served.hello());
+    let mut compared = 0;
+    for instance in cases.iter().flat_map(|c| c.instances()) {
+        let Action::Invoke(params) = &instance.case.action else {
+            continue;
+        };
+        if instance.case.fixture.devices.len() + instance.case.fixture.modes.len() > 0 {
+            continue; // needs root or an unprivileged runner; covered by `run`
+        }
+        let built = toolpath::case::fixture::build(&instance.case.fixture, None).unwrap();
+        let mut params = match built.vars.expand_json(&Value::Object(params.clone())) {
+            Value::Object(map) => map,
+            _ => unreachable!(),
+        };
+        if instance.tool == Tool::Shell {
+            params.entry("command").or_insert_with(|| "pwd".into());
+        }
+        let call = Call {
+            seq: 0,
+            case: instance.id(),
+            workspace: built.workspace.clone(),
+            tool: instance.tool,
+            params,
+        };
+        let mut here = in_process.call(&call).unwrap();
+        let there = served.call(&Call { seq: 0, ..call }).unwrap();
+        here.seq = there.seq;
+        assert_eq!(here, there, "{}", instance.id());
+        compared += 1;
+    }
+    assert!(compared > 250, "only {compared} instances compared");
 }
 
 #[test]
@@ -275,11 +309,11 @@ fn a_run_that_judged_nothing_does_not_pass() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(out.status.code(), Some(5));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("nothing was judged"), "{stdout}");
     let (code, report) = run_json(&["--cases", MINI, "--adapter", &mutant("no-tools", "*")]);
-    assert_eq!(code, 4);
+    assert_eq!(code, 5);
     assert_eq!(report["summary"]["unsupported"], report["summary"]["total"]);
 }
 

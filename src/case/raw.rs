@@ -46,9 +46,22 @@ pub struct RawCase {
 
 /// Something a case needs that not every adapter or machine has.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Deserialize,
+    Serialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Feature {
     /// Symbolic links in the fixture (adapter feature).
     Symlinks,
@@ -67,14 +80,8 @@ pub enum Feature {
 
 impl Feature {
     pub fn name(self) -> &'static str {
-        match self {
-            Feature::Symlinks => "symlinks",
-            Feature::Fifos => "fifos",
-            Feature::Sockets => "sockets",
-            Feature::Devices => "devices",
-            Feature::Permissions => "permissions",
-            Feature::Schemas => "schemas",
-        }
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
     }
 }
 

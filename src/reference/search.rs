@@ -361,8 +361,9 @@ mod permission_tests {
 
     #[test]
     fn unreadable_targets_are_permission_denied() {
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } == 0 {
+        if !crate::testing::unprivileged_or_rerun(
+            "reference::search::permission_tests::unreadable_targets_are_permission_denied",
+        ) {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

@@ -15,9 +15,22 @@ pub const REPORT_FORMAT: u32 = 1;
 
 /// How one case instance ended.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Status {
     /// The answer matched every expectation, each one checked.
     Pass,
@@ -59,18 +72,8 @@ impl Status {
     ];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Status::Pass => "pass",
-            Status::Unobserved => "unobserved",
-            Status::Fail => "fail",
-            Status::Skip => "skip",
-            Status::Unsupported => "unsupported",
-            Status::AdapterError => "adapter_error",
-            Status::Xfail => "xfail",
-            Status::Xpass => "xpass",
-            Status::NotRun => "not_run",
-            Status::CaseError => "case_error",
-        }
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
     }
 
     /// Whether an answer was compared with the expectation.

@@ -90,6 +90,30 @@ fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
         seconds(case.duration_ms)
     );
     let mut body = String::new();
+    let mut notes = verdict(&mut body, case, strict);
+    if let Some(fixture) = &case.fixture {
+        notes.push(format!("fixture kept at: {fixture}"));
+    }
+    if !case.unchecked.is_empty() && case.status != Status::Pass {
+        notes.push(format!(
+            "not checked (the adapter cannot observe them): {}",
+            case.unchecked.join(", ")
+        ));
+    }
+    streams(&mut body, &notes, case.stderr.as_deref());
+    out.push_str(&open);
+    if body.is_empty() {
+        out.push_str("/>\n");
+    } else {
+        out.push_str(">\n");
+        out.push_str(&body);
+        out.push_str("    </testcase>\n");
+    }
+}
+
+/// The `<failure>`, `<error>` or `<skipped>` element a status calls for;
+/// returns the notes it leaves for `<system-out>`.
+fn verdict(body: &mut String, case: &CaseReport, strict: bool) -> Vec<String> {
     let spec = if case.spec.is_empty() {
         String::new()
     } else {
@@ -97,19 +121,18 @@ fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
     };
     let expectation = case.expectation.as_ref().map(|n| n.reason.as_str());
     let mut notes: Vec<String> = Vec::new();
-
     match (RunOutcome::of(case.status, strict), case.status) {
         (RunOutcome::Failed, Status::Xpass) => {
             let message = format!(
                 "xpass: passed, but the expectations file says it fails: {}{spec}",
                 expectation.unwrap_or("(no reason given)")
             );
-            element(&mut body, "failure", "xpass", &message, None);
+            element(body, "failure", "xpass", &message, None);
         }
         (RunOutcome::Failed, status) => {
             let message = format!("{}{spec}", case.reason.as_deref().unwrap_or("wrong answer"));
             element(
-                &mut body,
+                body,
                 "failure",
                 status.name(),
                 &message,
@@ -118,13 +141,7 @@ fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
         }
         (RunOutcome::Errored, status) => {
             let message = format!("{}{spec}", case.reason.as_deref().unwrap_or(status.name()));
-            element(
-                &mut body,
-                "error",
-                status.name(),
-                &message,
-                case.diff.as_deref(),
-            );
+            element(body, "error", status.name(), &message, case.diff.as_deref());
         }
         (RunOutcome::Skipped, status) => {
             let why = match status {
@@ -148,35 +165,22 @@ fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
         )),
         (RunOutcome::Passed, _) => {}
     }
-    if let Some(fixture) = &case.fixture {
-        notes.push(format!("fixture kept at: {fixture}"));
-    }
-    if !case.unchecked.is_empty() && case.status != Status::Pass {
-        notes.push(format!(
-            "not checked (the adapter cannot observe them): {}",
-            case.unchecked.join(", ")
-        ));
-    }
+    notes
+}
+
+/// `<system-out>` with the notes and `<system-err>` with the adapter's stderr.
+fn streams(body: &mut String, notes: &[String], stderr: Option<&str>) {
     if !notes.is_empty() {
         body.push_str(&format!(
             "      <system-out>{}</system-out>\n",
             xml::text(&notes.join("\n"))
         ));
     }
-    if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(stderr) = stderr.filter(|s| !s.is_empty()) {
         body.push_str(&format!(
             "      <system-err>{}</system-err>\n",
             xml::text(stderr)
         ));
-    }
-
-    out.push_str(&open);
-    if body.is_empty() {
-        out.push_str("/>\n");
-    } else {
-        out.push_str(">\n");
-        out.push_str(&body);
-        out.push_str("    </testcase>\n");
     }
 }
 
