@@ -5,7 +5,8 @@
 //! Permission cases need a non-root observer; when the tests run as root the
 //! reference is run for them as user `nobody` through `toolpath serve`.
 //! Anything that still cannot run here is printed as SKIPPED, never passed
-//! silently.
+//! silently; under `scripts/test` (TOOLPATH_REQUIRE_RUNNERS, as in CI) a
+//! skip is a failure.
 
 use std::path::Path;
 use std::time::Duration;
@@ -45,6 +46,14 @@ fn check_case(path: &Path, contents: String) -> datatest_stable::Result<()> {
     for r in &report.cases {
         match r.status {
             Status::Pass => {}
+            // `scripts/test` (and so CI) can observe every case: there a
+            // skip would be a case shown green that nobody judged.
+            Status::Skip if std::env::var_os("TOOLPATH_REQUIRE_RUNNERS").is_some() => problems
+                .push(format!(
+                    "skipped {} although scripts/test must judge every case: {}",
+                    r.id,
+                    r.reason.as_deref().unwrap_or("")
+                )),
             Status::Skip => eprintln!(
                 "SKIPPED {} ({}): {}",
                 r.id,

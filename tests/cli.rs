@@ -172,6 +172,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         user: None,
         tmpdir: scratch.path().to_owned(),
         suite_version: toolpath::SUITE_VERSION.into(),
+        run_dir: None,
     })
     .unwrap();
     let mut in_process = Reference::default();

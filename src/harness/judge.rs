@@ -304,7 +304,13 @@ fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     );
     let message = got.map(|e| e.message.as_str()).unwrap_or_default();
     for needle in &want.message_contains {
-        contains(j, "error.message contains", needle, message);
+        contains(
+            j,
+            "error.message contains",
+            needle,
+            message,
+            &quoted(message),
+        );
     }
 }
 
@@ -322,17 +328,24 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         );
         return;
     };
+    // Only the first line is shown: the rest lists matches in whatever
+    // order the tool walked, which would make reports differ run to run.
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let shown = match rest.lines().count() {
+        0 => quoted(first),
+        n => format!("{} (+{n} more lines)", quoted(first)),
+    };
     for needle in &expected.model_text_contains {
-        contains(j, "model_text contains", needle, text);
+        contains(j, "model_text contains", needle, text, &shown);
     }
 }
 
-fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str) {
+fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str, shown: &str) {
     let agrees = haystack.contains(needle);
     let actual = if agrees {
         quoted(needle)
     } else {
-        format!("{} does not contain it", quoted(haystack))
+        format!("{shown} does not contain it")
     };
     j.check(field, &quoted(needle), &actual, agrees);
 }

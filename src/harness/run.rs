@@ -20,9 +20,9 @@ use serde_json::Value;
 use crate::case::fixture::BuiltFixture;
 use crate::case::model::{Action, Instance};
 use crate::case::raw::Feature;
+use crate::harness::expectations::{self, Expectations, ExpectedStatus};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
-use crate::harness::expectations::{self, Expectations, ExpectedStatus};
 use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool, ToolResult};
 use crate::report::events::{Event, EventLog};
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
@@ -118,7 +118,7 @@ impl Shared<'_, '_> {
         if let Some(callback) = self.config.on_case {
             callback(&report);
         }
-        self.log(Event::Case(report.clone()));
+        self.log(Event::Case(Box::new(report.clone())));
         self.results.lock().expect("results")[index] = Some(report);
     }
 
@@ -133,7 +133,7 @@ impl Shared<'_, '_> {
         report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
         let entry = self.config.expectations.lookup(&report.id);
         expectations::apply(entry, report);
-        self.log(Event::Case(report.clone()));
+        self.log(Event::Case(Box::new(report.clone())));
     }
 
     fn log(&self, event: Event) {
@@ -197,7 +197,7 @@ pub fn run(instances: &[Instance], make: &SubjectFactory, config: &RunConfig) ->
     for (instance, result) in instances.iter().zip(results) {
         cases.push(result.unwrap_or_else(|| {
             let report = never_run(instance, failure.as_ref());
-            shared.log(Event::Case(report.clone()));
+            shared.log(Event::Case(Box::new(report.clone())));
             report
         }));
     }
@@ -448,11 +448,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     .get(instance.tool.name())
                     .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
                     .and_then(Value::as_str);
-                self.judge(
-                    instance,
-                    judge_description(&case.expect, description),
-                    None,
-                )
+                self.judge(instance, judge_description(&case.expect, description), None)
             }
             Action::Invoke(params) => self.invoke(instance, params, route),
         }
@@ -551,8 +547,13 @@ impl<'a, 'b> Worker<'a, 'b> {
                     vars.add("adapter-tmp", &scratch.to_string_lossy());
                 }
                 let case = instance.case;
-                let expected =
-                    Expected::derive(&case.expect, &case.fixture, instance.tool, &vars, &built.root);
+                let expected = Expected::derive(
+                    &case.expect,
+                    &case.fixture,
+                    instance.tool,
+                    &vars,
+                    &built.root,
+                );
                 let verdict = judge(&expected, &result, &self.hello.unobservable, &vars);
                 let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
                 self.judge(instance, verdict, stderr)
@@ -560,12 +561,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
-    fn judge(
-        &self,
-        instance: &Instance,
-        verdict: Verdict,
-        stderr: Option<String>,
-    ) -> CaseReport {
+    fn judge(&self, instance: &Instance, verdict: Verdict, stderr: Option<String>) -> CaseReport {
         let passed = verdict.passed();
         let status = match (passed, verdict.unchecked.is_empty()) {
             (false, _) => Status::Fail,

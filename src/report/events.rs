@@ -41,7 +41,7 @@ pub enum Event {
         total: usize,
     },
     /// One instance, judged.
-    Case(CaseReport),
+    Case(Box<CaseReport>),
     /// The run finished (also when cancelled: then `partial` is true).
     End {
         partial: bool,
@@ -115,8 +115,8 @@ pub fn read(text: &str) -> Result<Report, String> {
         match (event, report.as_mut()) {
             (start @ Event::Start { .. }, None) => report = Some(header(start)),
             (Event::Case(case), Some(r)) => match r.cases.iter_mut().find(|c| c.id == case.id) {
-                Some(old) => *old = case,
-                None => r.cases.push(case),
+                Some(old) => *old = *case,
+                None => r.cases.push(*case),
             },
             (
                 Event::End {
