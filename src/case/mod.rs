@@ -8,7 +8,7 @@
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory;
 //! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
-//! - [`write`]: a case back to file text (for tools that make cases);
+//! - [`write`]: a case back to file text (for tools that make cases).
 
 pub mod coverage;
 pub mod fixture;

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::case::fixture::{self, Placeholders};
+use crate::case::fixture;
+use crate::case::placeholders::Placeholders;
 use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
