@@ -2,10 +2,11 @@
 //! reference's answer with the adapter's.
 //!
 //! This is not the harness's judgement of a result against a case
-//! (`harness::compare`, which checks only what a case expects): here both
+//! (`harness::judge`, which checks only what a case expects): here both
 //! sides are whole answers to the same call, so every field is compared:
 //! outcome, kind, path, parent, cwd, output, matches with their text, notes,
-//! the error code, and what the spec requires of the error message.
+//! the error code, and what the spec requires of the error message and of
+//! the model-facing text (that it names the resolved path, OUT-5).
 
 use crate::protocol::{ErrorCode, Match, Outcome, ToolResult};
 
@@ -122,7 +123,23 @@ pub fn differing_fields(
     if observable("notes") && notes(reference) != notes(actual) {
         fields.push("notes");
     }
+    if observable("model_text") && hides_the_resolved_path(reference, actual) {
+        fields.push("model_text");
+    }
     fields
+}
+
+/// OUT-5: where the reference shows the model a text, the adapter's must
+/// name the resolved path too. The texts themselves are free to differ.
+fn hides_the_resolved_path(reference: &ToolResult, actual: &ToolResult) -> bool {
+    let Some(used) = reference.path.as_ref().or(reference.cwd.as_ref()) else {
+        return false;
+    };
+    reference.model_text.is_some()
+        && !actual
+            .model_text
+            .as_deref()
+            .is_some_and(|text| text.contains(used.as_str()))
 }
 
 #[cfg(test)]

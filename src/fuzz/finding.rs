@@ -18,10 +18,6 @@ pub struct Finding {
     pub divergence: Divergence,
 }
 
-/// Fields a case file cannot state: a finding on them alone is written
-/// anyway, with a warning that the case does not pin it yet.
-const NOT_IN_CASE_FORMAT: &[&str] = &["output", "matches-text"];
-
 impl Finding {
     /// The case id: the area, `fuzz`, the rule and the differing fields,
     /// so one finding keeps one file name across runs.
@@ -85,7 +81,7 @@ impl Finding {
     /// adapter said instead.
     pub fn comment(&self, adapter: &str) -> String {
         let d = &self.divergence;
-        let mut text = format!(
+        format!(
             "Found by `toolpath fuzz --seed {} --adapter '{adapter}'` at iteration {}.\n\
              Differing: {}. Review the rule and the expectation before adding it to cases/.\n\
              The adapter answered:\n  {}",
@@ -93,14 +89,7 @@ impl Finding {
             self.iteration,
             d.fields.join(", "),
             d.actual_text.replace('\n', "\n  ")
-        );
-        if d.fields.iter().all(|f| NOT_IN_CASE_FORMAT.contains(f)) || text_only(d) {
-            text.push_str(
-                "\nNOTE: the difference is in a field the case format cannot state yet \
-                 (shell output or match text), so this case passes the adapter as written.",
-            );
-        }
-        text
+        )
     }
 
     /// Writes the case file into `dir` and returns its path.
@@ -111,25 +100,6 @@ impl Finding {
         std::fs::write(&case.file, text)?;
         Ok(case.file)
     }
-}
-
-/// Whether the matches differ only in their text (same paths and lines).
-fn text_only(d: &Divergence) -> bool {
-    let lines = |r: &ToolResult| {
-        let mut v: Vec<(String, u64)> = r
-            .matches
-            .iter()
-            .flatten()
-            .map(|m| (m.path.clone(), m.line))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    d.fields == ["matches"]
-        && d.actual
-            .as_ref()
-            .is_ok_and(|a| lines(a) == lines(&d.reference))
 }
 
 /// The reference's answer as a case expectation (placeholders already in).

@@ -81,6 +81,7 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "kind" => "RES-7",
         "cwd" | "output" => "SHELL-6",
         "notes" => "SEARCH-6",
+        "model_text" => "OUT-5",
         "matches" if reference.matches.as_ref().is_some_and(|m| !m.is_empty()) => "SEARCH-10",
         "error.message" => match reference.error.as_ref()?.code {
             ErrorCode::OutsideWorkspace => "ERR-4",
