@@ -183,6 +183,7 @@ mod tests {
             tags: vec![],
             status,
             reason: None,
+            mismatches: vec![],
             diff: None,
             unchecked: vec![],
             expectation: None,
@@ -190,7 +191,7 @@ mod tests {
             fixture: None,
             duration_ms: 1.0,
         };
-        serde_json::to_string(&Event::Case(report)).unwrap()
+        serde_json::to_string(&Event::Case(Box::new(report))).unwrap()
     }
 
     fn start() -> String {
