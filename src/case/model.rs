@@ -41,20 +41,89 @@ pub struct CaseError {
 }
 
 impl fmt::Display for CaseError {
+    /// Control characters in the file name or message are escaped here, on
+    /// the way out, so no text from a case file can start a line of its own
+    /// (an id holding `\nother.yaml:1:1: ...` would forge another error).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = escape_controls(&self.file.to_string_lossy());
+        let message = escape_controls(&self.message);
         if self.line == 0 {
-            write!(f, "{}: {}", self.file.display(), self.message)
+            write!(f, "{file}: {message}")
         } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file.display(),
-                self.line,
-                self.column,
-                self.message
-            )
+            write!(f, "{file}:{}:{}: {message}", self.line, self.column)
         }
     }
+}
+
+/// The most characters of one value from a case file that a message quotes.
+pub const QUOTE_LIMIT: usize = 200;
+
+/// The largest case file loaded, in bytes. The largest case in `cases/` is
+/// under 1 KiB; 256 KiB leaves room for base64 file contents while keeping a
+/// hostile file from costing seconds. Checked before any parsing.
+pub const MAX_CASE_BYTES: usize = 256 * 1024;
+
+/// The most YAML nodes (scalars, sequences, mappings) in one case file,
+/// enforced by the parser as it goes, before any validation.
+pub const MAX_CASE_NODES: usize = 20_000;
+
+/// A value from a case file as a message quotes it: control characters
+/// escaped, and cut at [`QUOTE_LIMIT`] characters with the full length, so a
+/// 16 MiB value costs a line, not 16 MiB of terminal.
+pub fn quote(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= QUOTE_LIMIT {
+        return escape_controls(text);
+    }
+    let head: String = text.chars().take(QUOTE_LIMIT).collect();
+    format!("{}… ({total} characters)", escape_controls(&head))
+}
+
+/// Escapes control characters (`\n`, `\u{1b}`) and the invisible
+/// characters that reorder or break lines on a terminal.
+pub fn escape_controls(text: &str) -> String {
+    let hostile = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(hostile) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hostile(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Cuts every backtick-quoted span of a message written by someone else
+/// (the YAML parser quotes input) to [`QUOTE_LIMIT`], and the whole to a
+/// few times that.
+fn cap_quoted(message: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&quote(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    let limit = 4 * QUOTE_LIMIT;
+    let total = out.chars().count();
+    if total > limit {
+        out = format!(
+            "{}… ({total} characters)",
+            out.chars().take(limit).collect::<String>()
+        );
+    }
+    out
 }
 
 impl std::error::Error for CaseError {}
@@ -76,17 +145,66 @@ impl CaseError {
         let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
         let rendered = error.without_snippet().to_string();
         let first = rendered.lines().next().unwrap_or("invalid YAML").trim();
-        // Drop a trailing " at line X, column Y": the prefix says it already.
-        let message = first
-            .rfind(" at line ")
-            .map_or(first, |cut| &first[..cut])
-            .to_owned();
         CaseError {
             file: file.to_owned(),
             line,
             column,
-            message,
+            message: explain_budget(cap_quoted(
+                strip_position(first).trim_end_matches(SAPHYR_DUPLICATE_HINT),
+            )),
         }
+    }
+
+    /// Bytes that are not UTF-8, located at the first bad byte.
+    fn not_utf8(file: &Path, bytes: &[u8], error: std::str::Utf8Error) -> CaseError {
+        let good = &bytes[..error.valid_up_to()];
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count() as u64;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        // Valid prefix, so this never fails; columns count characters.
+        let column = 1 + std::str::from_utf8(&good[line_start..]).map_or(0, |t| t.chars().count());
+        CaseError {
+            file: file.to_owned(),
+            line,
+            column: column as u64,
+            message: format!(
+                "not UTF-8: byte 0x{:02x} cannot start or continue a character here",
+                bytes[error.valid_up_to()]
+            ),
+        }
+    }
+}
+
+/// What serde-saphyr adds to a duplicate key error: advice for programmers
+/// using the library, not for case authors.
+const SAPHYR_DUPLICATE_HINT: &str = ", set DuplicateKeyPolicy in Options if acceptable";
+
+/// The parser's budget messages name an internal counter; say what the
+/// limit is and that nothing beyond it was read.
+fn explain_budget(message: String) -> String {
+    if message.starts_with("budget breached") {
+        format!(
+            "the file is too large to be a case: {message} (at most {MAX_CASE_NODES} YAML nodes; parsing stopped here)"
+        )
+    } else {
+        message
+    }
+}
+
+/// Drops the parser's own trailing " at line X, column Y" (our prefix says
+/// it), and only that: "(used at line 3, column 7)" in the middle of a
+/// budget message stays whole.
+fn strip_position(message: &str) -> &str {
+    let Some(cut) = message.rfind(" at line ") else {
+        return message;
+    };
+    let tail = &message[cut + " at line ".len()..];
+    let is_position = tail.split_once(", column ").is_some_and(|(l, c)| {
+        !l.is_empty() && !c.is_empty() && l.bytes().chain(c.bytes()).all(|b| b.is_ascii_digit())
+    });
+    if is_position {
+        &message[..cut]
+    } else {
+        message
     }
 }
 
@@ -106,13 +224,18 @@ impl FixturePath {
             ));
         }
         if text.contains('\0') {
-            return Err(format!("`{}` contains a NUL byte", text.escape_debug()));
+            return Err(format!("`{}` contains a NUL byte", quote(text)));
         }
         for segment in text.split('/') {
             match segment {
-                "" => return Err(format!("`{text}` has an empty segment")),
-                "." => return Err(format!("`{text}` has a `.` segment")),
-                ".." => return Err(format!("`{text}` escapes the fixture directory with `..`")),
+                "" => return Err(format!("`{}` has an empty segment", quote(text))),
+                "." => return Err(format!("`{}` has a `.` segment", quote(text))),
+                ".." => {
+                    return Err(format!(
+                        "`{}` escapes the fixture directory with `..`",
+                        quote(text)
+                    ));
+                }
                 _ => {}
             }
         }
@@ -242,15 +365,60 @@ impl Case {
 
 /// Reads and validates the case file at `file`.
 pub fn load_case(file: &Path) -> Result<Case, CaseError> {
-    let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
-    parse_case(file, &text)
+    let bytes = read_bounded(file)?;
+    parse_case_bytes(file, &bytes)
+}
+
+/// Reads at most one byte more than [`MAX_CASE_BYTES`], so a huge file is
+/// refused without being read whole.
+fn read_bounded(file: &Path) -> Result<Vec<u8>, CaseError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_CASE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| CaseError::unreadable(file, &e))?;
+    Ok(bytes)
+}
+
+/// Validates case bytes: size, then UTF-8 (located), then YAML and meaning.
+pub fn parse_case_bytes(file: &Path, bytes: &[u8]) -> Result<Case, CaseError> {
+    check_size(file, bytes.len())?;
+    let text = std::str::from_utf8(bytes).map_err(|e| CaseError::not_utf8(file, bytes, e))?;
+    parse_case(file, text)
+}
+
+fn check_size(file: &Path, len: usize) -> Result<(), CaseError> {
+    if len <= MAX_CASE_BYTES {
+        return Ok(());
+    }
+    Err(CaseError {
+        file: file.to_owned(),
+        line: 1,
+        column: 1,
+        message: format!(
+            "the file is larger than {MAX_CASE_BYTES} bytes, the most a case file may be; nothing was parsed"
+        ),
+    })
+}
+
+/// How case files are parsed: a node budget far above any real case, so a
+/// hostile file stops early, and every other default of serde-saphyr.
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = MAX_CASE_NODES;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options
 }
 
 /// Validates case text; `file` is used in error messages only.
 pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseError> {
-    let raw: RawCase = serde_saphyr::from_str(text).map_err(|e| CaseError::from_yaml(file, &e))?;
+    check_size(file, text.len())?;
+    let raw: RawCase = serde_saphyr::from_str_with_options(text, yaml_options())
+        .map_err(|e| CaseError::from_yaml(file, &e))?;
     Validator {
         file,
+        text,
         spans: Default::default(),
     }
     .case(raw)
@@ -258,6 +426,8 @@ pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseError> {
 
 struct Validator<'a> {
     file: &'a Path,
+    /// The file's text, to read how a value was spelt (`yes` or `true`).
+    text: &'a str,
     /// Where each fixture path was written, for errors found after parsing.
     spans: std::cell::RefCell<Vec<(FixturePath, Location)>>,
 }
@@ -282,7 +452,7 @@ impl Validator<'_> {
             if !crate::spec::is_known(&req.value) {
                 return Err(self.error(
                     req.referenced,
-                    format!("spec: unknown requirement ID `{}`", req.value),
+                    format!("spec: unknown requirement ID `{}`", quote(&req.value)),
                 ));
             }
         }
@@ -292,7 +462,7 @@ impl Validator<'_> {
                     tag.referenced,
                     format!(
                         "tags: unknown tag `{}` (known: {})",
-                        tag.value,
+                        quote(&tag.value),
                         KNOWN_TAGS.join(", ")
                     ),
                 ));
@@ -368,7 +538,10 @@ impl Validator<'_> {
                 if !roots.iter().any(|r| target.is_within(r)) {
                     return Err(self.error(
                         t.referenced,
-                        format!("fixture.target: `{target}` is not a root or below one"),
+                        format!(
+                            "fixture.target: `{}` is not a root or below one",
+                            quote(target.as_str())
+                        ),
                     ));
                 }
                 target
@@ -385,24 +558,14 @@ impl Validator<'_> {
                     .map_err(|e| {
                         self.error(
                             key.referenced,
-                            format!("fixture.files: `{path}`: bad base64: {e}"),
+                            format!("fixture.files: `{}`: bad base64: {e}", quote(path.as_str())),
                         )
                     })?,
             };
             files.push((path, bytes));
         }
         let symlinks = self.map("fixture.symlinks", raw.symlinks, |_, target| Ok(target))?;
-        let modes = self.map("fixture.modes", raw.modes, |at, mode| {
-            u32::from_str_radix(&mode, 8)
-                .ok()
-                .filter(|m| *m <= 0o7777 && !mode.is_empty())
-                .ok_or_else(|| {
-                    self.error(
-                        at,
-                        format!("fixture.modes: `{mode}` is not an octal mode like \"0755\""),
-                    )
-                })
-        })?;
+        let modes = self.map("fixture.modes", raw.modes, |at, mode| self.mode(at, &mode))?;
         let fixture = Fixture {
             roots,
             target,
@@ -416,6 +579,40 @@ impl Validator<'_> {
         };
         self.check_entries(&fixture, id_at)?;
         Ok(fixture)
+    }
+
+    /// An octal mode of permission bits only. Setuid, setgid and sticky are
+    /// refused: no path-handling case needs them, and a setuid-root file in
+    /// a fixture built by root would hand root to whoever runs it.
+    fn mode(&self, at: Location, mode: &str) -> Result<u32, CaseError> {
+        let bits = u32::from_str_radix(mode, 8)
+            .ok()
+            .filter(|m| *m <= 0o7777 && !mode.is_empty())
+            .ok_or_else(|| {
+                self.error(
+                    at,
+                    format!(
+                        "fixture.modes: `{}` is not an octal mode like \"0755\"",
+                        quote(mode)
+                    ),
+                )
+            })?;
+        let special: Vec<&str> = [(0o4000, "setuid"), (0o2000, "setgid"), (0o1000, "sticky")]
+            .into_iter()
+            .filter(|(bit, _)| bits & bit != 0)
+            .map(|(_, name)| name)
+            .collect();
+        if !special.is_empty() {
+            return Err(self.error(
+                at,
+                format!(
+                    "fixture.modes: `{}` sets the {} bit; only permission bits (at most 0777) are allowed",
+                    quote(mode),
+                    special.join(" and ")
+                ),
+            ));
+        }
+        Ok(bits)
     }
 
     fn map<V, T>(
@@ -448,7 +645,7 @@ impl Validator<'_> {
             if !seen.insert(path) {
                 return Err(self.error(
                     self.span_of(path, id_at),
-                    format!("fixture: `{path}` is created twice"),
+                    format!("fixture: `{}` is created twice", quote(path.as_str())),
                 ));
             }
         }
@@ -464,7 +661,9 @@ impl Validator<'_> {
                     return Err(self.error(
                         self.span_of(path, id_at),
                         format!(
-                            "fixture: `{path}` would be written through the symbolic link `{link}`"
+                            "fixture: `{}` would be written through the symbolic link `{}`",
+                            quote(path.as_str()),
+                            quote(link.as_str())
                         ),
                     ));
                 }
@@ -477,8 +676,90 @@ impl Validator<'_> {
         {
             return Err(self.error(
                 self.span_of(link, id_at),
-                format!("fixture: a mode on the symbolic link `{link}` would change its target (chmod follows links)"),
+                format!("fixture: a mode on the symbolic link `{}` would change its target (chmod follows links)", quote(link.as_str())),
             ));
+        }
+        self.check_buildable(f, id_at)?;
+        let links: BTreeSet<&str> = f.symlinks.iter().map(|(l, _)| l.as_str()).collect();
+        for (link, target) in &f.symlinks {
+            check_link_target(link, target, &links).map_err(|m| {
+                self.error(
+                    self.span_of(link, id_at),
+                    format!("fixture.symlinks: `{}`: {m}", quote(link.as_str())),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Refuses fixtures that cannot be built: an entry that is not a
+    /// directory (a file, pipe, socket or device) but is also a root, the
+    /// target, or the parent of another entry; and a mode on a path the
+    /// fixture does not create.
+    fn check_buildable(&self, f: &Fixture, id_at: Location) -> Result<(), CaseError> {
+        let all = f
+            .roots
+            .iter()
+            .chain(std::iter::once(&f.target))
+            .chain(f.files.iter().map(|(p, _)| p))
+            .chain(&f.dirs)
+            .chain(f.symlinks.iter().map(|(p, _)| p))
+            .chain(&f.fifos)
+            .chain(&f.sockets)
+            .chain(&f.devices)
+            .chain(f.modes.iter().map(|(p, _)| p));
+        // Every proper ancestor, with the first entry that needs it.
+        let mut parents: std::collections::BTreeMap<&str, &FixturePath> = Default::default();
+        for path in all {
+            let text = path.as_str();
+            for (cut, _) in text.match_indices('/') {
+                parents.entry(&text[..cut]).or_insert(path);
+            }
+        }
+        let workspace = f.roots.iter().chain(std::iter::once(&f.target));
+        let workspace: BTreeSet<&str> = workspace.map(FixturePath::as_str).collect();
+        let not_dirs = f
+            .files
+            .iter()
+            .map(|(p, _)| p)
+            .chain(&f.fifos)
+            .chain(&f.sockets)
+            .chain(&f.devices);
+        for entry in not_dirs {
+            let why = if workspace.contains(entry.as_str()) {
+                "a workspace root or the target, which is a directory".to_owned()
+            } else if let Some(child) = parents.get(entry.as_str()) {
+                format!("the parent directory of `{}`", quote(child.as_str()))
+            } else {
+                continue;
+            };
+            return Err(self.error(
+                self.span_of(entry, id_at),
+                format!("fixture: `{}` is not a directory but is also {why}; the fixture cannot be built", quote(entry.as_str())),
+            ));
+        }
+        let created: BTreeSet<&str> = f
+            .files
+            .iter()
+            .map(|(p, _)| p)
+            .chain(&f.dirs)
+            .chain(f.symlinks.iter().map(|(p, _)| p))
+            .chain(&f.fifos)
+            .chain(&f.sockets)
+            .chain(&f.devices)
+            .map(FixturePath::as_str)
+            .chain(workspace.iter().copied())
+            .collect();
+        for (path, _) in &f.modes {
+            if !created.contains(path.as_str()) && !parents.contains_key(path.as_str()) {
+                return Err(self.error(
+                    self.span_of(path, id_at),
+                    format!(
+                        "fixture.modes: `{}` is not created by the fixture",
+                        quote(path.as_str())
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -497,9 +778,10 @@ impl Validator<'_> {
             ToolSelector::Search => vec![Tool::Grep, Tool::Ripgrep],
             ToolSelector::Shell => vec![Tool::Shell],
         };
+        let params = self.params(raw.params)?;
         let action = match raw.describe {
             Some(param) => {
-                if !raw.params.is_empty() {
+                if !params.is_empty() {
                     return Err(self.error(at, "call: `describe` and `params` exclude each other"));
                 }
                 if tools == [Tool::Resolve] {
@@ -512,13 +794,56 @@ impl Validator<'_> {
             }
             None => {
                 if tools == [Tool::Shell] {
-                    check_command(&raw.params).map_err(|m| self.error(at, m))?;
+                    check_command(&params).map_err(|m| self.error(at, m))?;
                 }
-                Action::Invoke(raw.params)
+                Action::Invoke(params)
             }
         };
         let _ = id_at;
         Ok((tools, action))
+    }
+
+    /// The parameters as sent, refusing a boolean spelt as a YAML 1.1 word.
+    ///
+    /// YAML 1.1 reads `yes`, `no`, `on`, `off` (and more) as booleans, YAML
+    /// 1.2 as strings; a case author may mean either. Lint refuses the
+    /// ambiguity outright (an error, not a warning: a warning is easy to miss
+    /// and the fix is one word): write `true`/`false` for a boolean, or quote
+    /// the word for a string.
+    fn params(&self, raw: SpannedMap<Spanned<Value>>) -> Result<Map<String, Value>, CaseError> {
+        let mut params = Map::new();
+        for (key, value) in raw.0 {
+            if value.value.is_boolean() {
+                let spelt = self.scalar_at(value.referenced);
+                if !spelt.eq_ignore_ascii_case("true") && !spelt.eq_ignore_ascii_case("false") {
+                    return Err(self.error(
+                        value.referenced,
+                        format!(
+                            "call.params.{}: `{}` is a YAML 1.1 word read as the boolean {}; write `{}` for a boolean or quote it for a string",
+                            quote(&key.value),
+                            quote(&spelt),
+                            value.value,
+                            value.value
+                        ),
+                    ));
+                }
+            }
+            params.insert(key.value, value.value);
+        }
+        Ok(params)
+    }
+
+    /// The plain scalar written at `at` (up to the next delimiter).
+    fn scalar_at(&self, at: Location) -> String {
+        let line = self
+            .text
+            .lines()
+            .nth((at.line() as usize).saturating_sub(1))
+            .unwrap_or("");
+        line.chars()
+            .skip((at.column() as usize).saturating_sub(1))
+            .take_while(|c| !matches!(c, ',' | '}' | ']' | '#') && !c.is_whitespace())
+            .collect()
     }
 
     fn expect(
@@ -571,7 +896,7 @@ impl Validator<'_> {
                         parse_match(&m.value).ok_or_else(|| {
                             self.error(
                                 m.referenced,
-                                format!("expect.matches: `{}` is not PATH:LINE", m.value),
+                                format!("expect.matches: `{}` is not PATH:LINE", quote(&m.value)),
                             )
                         })
                     })
@@ -641,6 +966,90 @@ impl Validator<'_> {
     }
 }
 
+/// A link target must lead to a place inside the fixture directory, decided
+/// on the text alone (lexically), so that no case can make the harness, which
+/// may be root, read `/etc` or `/proc` through a link.
+///
+/// Allowed: a relative target whose `..` segments never climb above the
+/// fixture directory (`../outside` from `ws/x`), and an absolute target
+/// written `{tmp}/...` (the builder puts the fixture directory there). A
+/// `..` after a segment that is itself one of the fixture's links is refused:
+/// the kernel would climb from wherever that link leads, not from where it
+/// is written, so lexical containment would no longer hold.
+fn check_link_target(
+    link: &FixturePath,
+    target: &str,
+    links: &BTreeSet<&str>,
+) -> Result<(), String> {
+    if target.is_empty() {
+        return Err("the target is empty".into());
+    }
+    if target.contains('\0') {
+        return Err(format!(
+            "the target `{}` contains a NUL byte",
+            quote(target)
+        ));
+    }
+    let (start, rest) = if let Some(rest) = target.strip_prefix("{tmp}") {
+        if !(rest.is_empty() || rest.starts_with('/')) {
+            return Err(format!(
+                "the target `{}`: `{{tmp}}` must be followed by `/` or nothing",
+                quote(target)
+            ));
+        }
+        ("", rest)
+    } else if target.starts_with('/') {
+        return Err(format!(
+            "the target `{}` is outside the fixture directory; an absolute target is written `{{tmp}}/...`",
+            quote(target)
+        ));
+    } else {
+        (
+            link.as_str().rsplit_once('/').map_or("", |(p, _)| p),
+            target,
+        )
+    };
+    // Where the walk is, as a fixture path, with the length before each
+    // segment so `..` is a truncation (linear in the target's length).
+    let mut at = String::from(start);
+    let mut lengths: Vec<usize> = start.match_indices('/').map(|(i, _)| i).collect();
+    if !start.is_empty() {
+        lengths.insert(0, 0);
+    }
+    let mut through: Option<String> = None;
+    for segment in rest.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                if let Some(other) = &through {
+                    return Err(format!(
+                        "the target `{}` climbs with `..` after the fixture's link `{other}`, from wherever that leads",
+                        quote(target)
+                    ));
+                }
+                let Some(len) = lengths.pop() else {
+                    return Err(format!(
+                        "the target `{}` climbs out of the fixture directory",
+                        quote(target)
+                    ));
+                };
+                at.truncate(len);
+            }
+            name => {
+                lengths.push(at.len());
+                if !at.is_empty() {
+                    at.push('/');
+                }
+                at.push_str(name);
+                if through.is_none() && links.contains(at.as_str()) {
+                    through = Some(at.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The harness only ever runs `pwd` (SHELL-6 is about where, not what), so a
 /// case file from a stranger cannot run anything else on the machine. A case
 /// may still give a command the tool must refuse before running anything:
@@ -651,7 +1060,7 @@ fn check_command(params: &Map<String, Value>) -> Result<(), String> {
             Err(format!(
                 "call.params.command: `{}` would run on this machine; the harness only runs `pwd` \
              (a case may give an empty command, a non-string or one with a NUL byte)",
-                c.escape_debug()
+                quote(c)
             ))
         }
         _ => Ok(()),
@@ -670,7 +1079,8 @@ fn check_id(id: &str) -> Result<(), String> {
     };
     if words.len() < 2 || !words.iter().all(word_ok) {
         return Err(format!(
-            "`{id}` is not dotted lower-case words like `search.file.relative`"
+            "`{}` is not dotted lower-case words like `search.file.relative`",
+            quote(id)
         ));
     }
     Ok(())
@@ -831,5 +1241,245 @@ expect:
         assert!(FixturePath::parse("ws/a").unwrap().is_within(&ws));
         assert!(ws.is_within(&ws));
         assert!(!FixturePath::parse("ws-evil").unwrap().is_within(&ws));
+    }
+
+    fn with_fixture(fixture: &str) -> String {
+        format!(
+            "id: t.t\nsummary: s\nspec: [RES-1]\n{fixture}call: {{tool: resolve}}\nexpect: {{outcome: ok}}\n"
+        )
+    }
+
+    #[test]
+    fn setuid_setgid_and_sticky_modes_are_refused_with_their_location() {
+        for (mode, bit) in [
+            ("4755", "setuid"),
+            ("2755", "setgid"),
+            ("1777", "sticky"),
+            ("6755", "setuid and setgid"),
+        ] {
+            let text = with_fixture(&format!(
+                "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {{ws/sh: x}}\n  modes: {{ws/sh: \"{mode}\"}}\n"
+            ));
+            let err = error_of(&text);
+            assert!(
+                err.starts_with(&format!(
+                    "cases/x.yaml:8:11: fixture.modes: `{mode}` sets the {bit} bit"
+                )),
+                "{mode}: {err}"
+            );
+        }
+        let ok = with_fixture(
+            "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {ws/sh: x}\n  modes: {ws/sh: \"0777\"}\n",
+        );
+        assert_eq!(parse(&ok).unwrap().fixture.modes[0].1, 0o777);
+    }
+
+    fn link_case(links: &str) -> String {
+        with_fixture(&format!(
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  dirs: [outside]\n  symlinks: {{{links}}}\n"
+        ))
+    }
+
+    #[test]
+    fn link_targets_must_stay_inside_the_fixture_directory() {
+        for (links, why) in [
+            ("ws/etc: /etc", "`/etc` is outside the fixture directory"),
+            ("ws/r: /", "`/` is outside the fixture directory"),
+            ("ws: /proc/kmsg", "`/proc/kmsg` is outside"),
+            (
+                "ws/up: ../../etc",
+                "`../../etc` climbs out of the fixture directory",
+            ),
+            ("ws/up: a/../../..", "climbs out"),
+            ("ws/t: \"{tmp}/..\"", "climbs out"),
+            ("ws/t: \"{tmp}x\"", "must be followed by `/`"),
+            ("ws/t: \"\"", "the target is empty"),
+            // `ws/x` leads to the fixture directory; `..` after it would
+            // climb from there, out of the fixture.
+            ("ws/x: .., ws/y: x/../..", "after the fixture's link `ws/x`"),
+        ] {
+            let err = error_of(&link_case(links));
+            assert!(err.starts_with("cases/x.yaml:8:"), "{links}: {err}");
+            assert!(err.contains("fixture.symlinks: `"), "{links}: {err}");
+            assert!(err.contains(why), "{links}: {err}");
+        }
+        for links in [
+            "ws/out: ../outside",
+            "ws/a/b: ../../outside",
+            "ws/t: \"{tmp}/outside\"",
+            "ws/t: \"{tmp}\"",
+            "ws/gone: missing/../../nowhere",
+            "ws/loop: loop",
+            "ws/x: .., ws/y: x/outside",
+        ] {
+            parse(&link_case(links)).unwrap_or_else(|e| panic!("{links}: {e}"));
+        }
+    }
+
+    #[test]
+    fn fixtures_that_cannot_be_built_are_refused_with_their_location() {
+        for (fixture, at, why) in [
+            (
+                "fixture:\n  roots: [ws]\n  files: {ws: x}\n",
+                "6:11",
+                "`ws` is not a directory but is also a workspace root",
+            ),
+            (
+                "fixture:\n  roots: [ws]\n  files: {ws/a: x, ws/a/b: z}\n",
+                "6:11",
+                "`ws/a` is not a directory but is also the parent directory of `ws/a/b`",
+            ),
+            (
+                "fixture:\n  roots: [ws]\n  target: ws/f\n  files: {ws/f: x}\n",
+                "7:11",
+                "`ws/f` is not a directory but is also a workspace root or the target",
+            ),
+            (
+                "requires: [fifos]\nfixture:\n  roots: [ws]\n  fifos: [ws/p]\n  dirs: [ws/p/d]\n",
+                "7:11",
+                "`ws/p` is not a directory",
+            ),
+            (
+                "requires: [permissions]\nfixture:\n  roots: [ws]\n  modes: {ws/nothing: \"0000\"}\n",
+                "7:11",
+                "fixture.modes: `ws/nothing` is not created by the fixture",
+            ),
+        ] {
+            let err = error_of(&with_fixture(fixture));
+            assert!(err.starts_with(&format!("cases/x.yaml:{at}: ")), "{err}");
+            assert!(err.contains(why), "{err}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_located_at_the_first_bad_byte() {
+        let mut bytes = GOOD.as_bytes().to_vec();
+        let at = GOOD.find("summary: s").unwrap() + "summary: ".len();
+        bytes[at] = 0xff;
+        let err = parse_case_bytes(Path::new("cases/x.yaml"), &bytes)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("cases/x.yaml:2:10: not UTF-8: byte 0xff"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn control_characters_never_reach_a_message_raw() {
+        let text = GOOD.replace(
+            "id: search.file.relative",
+            "id: \"a.b\\nother.yaml:1:1: forged\\u001b[2J\"",
+        );
+        let err = error_of(&text);
+        assert!(!err.contains('\n') && !err.contains('\u{1b}'), "{err}");
+        assert!(
+            err.contains("a.b\\nother.yaml:1:1: forged\\u{1b}[2J"),
+            "{err}"
+        );
+        // Also in a file name and in the parser's own messages.
+        let e = CaseError {
+            file: PathBuf::from("x\ny.yaml"),
+            line: 1,
+            column: 1,
+            message: "bad\r".into(),
+        };
+        assert_eq!(e.to_string(), "x\\ny.yaml:1:1: bad\\r");
+        let yaml = error_of(&GOOD.replace("  kind: file", "  \"k\\tnd\": file"));
+        assert!(yaml.contains("k\\tnd") && !yaml.contains('\t'), "{yaml}");
+    }
+
+    #[test]
+    fn quoted_values_are_capped_with_their_length() {
+        let long = "x".repeat(100_000);
+        let text = GOOD.replace("tool: search", "tool: shell").replace(
+            "{pattern: hello, dir_path: a.ts}",
+            &format!("{{command: {long}}}"),
+        );
+        let err = error_of(&text);
+        assert!(err.len() < 1000, "{} bytes", err.len());
+        assert!(
+            err.contains(&format!(
+                "`{}… (100000 characters)`",
+                "x".repeat(QUOTE_LIMIT)
+            )),
+            "{err}"
+        );
+        let field = error_of(&GOOD.replace("  kind: file", &format!("  {long}: file")));
+        assert!(
+            field.len() < 1200,
+            "{} bytes: {}",
+            field.len(),
+            &field[..300]
+        );
+    }
+
+    #[test]
+    fn size_limits_refuse_before_parsing_with_a_whole_message() {
+        let big = format!("{GOOD}# {}\n", "x".repeat(MAX_CASE_BYTES));
+        let err = error_of(&big);
+        assert!(
+            err.ends_with(&format!(
+                "the file is larger than {MAX_CASE_BYTES} bytes, the most a case file may be; nothing was parsed"
+            )),
+            "{err}"
+        );
+        let entries: String = (0..MAX_CASE_NODES / 2 + 1)
+            .map(|i| format!("    ws/f{i}: x\n"))
+            .collect();
+        let many = GOOD.replace(
+            "  files: {ws/a.ts: \"hello\\n\"}\n",
+            &format!("  files:\n{entries}"),
+        );
+        assert!(many.len() < MAX_CASE_BYTES);
+        let err = error_of(&many);
+        assert!(
+            err.contains("budget breached") && err.ends_with("parsing stopped here)"),
+            "{err}"
+        );
+        // A position inside the message is kept; only a trailing one goes.
+        assert_eq!(
+            strip_position("x (used at line 3, column 7) y"),
+            "x (used at line 3, column 7) y"
+        );
+        assert_eq!(strip_position("bad at line 3, column 7"), "bad");
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_in_params_are_refused_where_written() {
+        for word in ["yes", "No", "on", "OFF", "y", "n"] {
+            let text = GOOD.replace(
+                "dir_path: a.ts}",
+                &format!("dir_path: a.ts, case_sensitive: {word}}}"),
+            );
+            match parse(&text) {
+                Err(e) => {
+                    let e = e.to_string();
+                    assert!(e.starts_with("cases/x.yaml:9:"), "{word}: {e}");
+                    assert!(
+                        e.contains(&format!("`{word}` is a YAML 1.1 word")),
+                        "{word}: {e}"
+                    );
+                }
+                Ok(case) => {
+                    // Read as a string, it is sent as written: no surprise.
+                    let Action::Invoke(params) = &case.action else {
+                        panic!()
+                    };
+                    assert_eq!(
+                        params["case_sensitive"],
+                        Value::String(word.into()),
+                        "{word}"
+                    );
+                }
+            }
+        }
+        for ok in ["true", "False", "\"yes\""] {
+            let text = GOOD.replace(
+                "dir_path: a.ts}",
+                &format!("dir_path: a.ts, case_sensitive: {ok}}}"),
+            );
+            parse(&text).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        }
     }
 }

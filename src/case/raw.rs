@@ -5,6 +5,7 @@
 //! field. Values that later checks may reject carry their location in a
 //! [`Spanned`]. [`crate::case::model`] turns a [`RawCase`] into a validated case.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -147,6 +148,11 @@ impl<'de> Deserialize<'de> for FileContent {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<FileContent, E> {
                 Ok(FileContent::Text(v.to_owned()))
             }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<FileContent, E> {
+                Err(E::custom(format!(
+                    "a file's content is text, but this was read as the boolean {v} (a YAML 1.1 word such as `y`, `yes` or `off`); quote it"
+                )))
+            }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FileContent, A::Error> {
                 let mut base64 = None;
                 while let Some(key) = map.next_key::<String>()? {
@@ -187,9 +193,15 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SpannedMap<V>, A::Error> {
                 let mut entries: Vec<(Spanned<String>, V)> = Vec::new();
+                // A set beside the list keeps duplicate detection linear: a
+                // scan of the list per key made an 80k-entry map quadratic.
+                let mut seen: HashSet<String> = HashSet::new();
                 while let Some(key) = map.next_key::<Spanned<String>>()? {
-                    if entries.iter().any(|(k, _)| k.value == key.value) {
-                        return Err(de::Error::custom(format!("duplicate key `{}`", key.value)));
+                    if !seen.insert(key.value.clone()) {
+                        return Err(de::Error::custom(format!(
+                            "duplicate key `{}`",
+                            crate::case::model::quote(&key.value)
+                        )));
                     }
                     let value = map.next_value()?;
                     entries.push((key, value));
@@ -230,8 +242,11 @@ pub struct RawCall {
     pub tool: ToolSelector,
     /// Parameters as sent to the tool, with placeholders expanded in strings.
     /// For `shell` the harness adds `command: pwd` unless given.
+    /// Each value keeps its location, so that lint can point at a YAML 1.1
+    /// word (`yes`, `off`) that the parser read as a boolean.
     #[serde(default)]
-    pub params: Map<String, Value>,
+    #[schemars(with = "Map<String, Value>")]
+    pub params: SpannedMap<Spanned<Value>>,
     /// Instead of calling the tool, check the description of this parameter
     /// in the tool's published schema (spec DESC).
     #[serde(default)]
@@ -287,4 +302,42 @@ pub struct RawErrorExpect {
     /// Substrings the message must contain, after placeholder expansion.
     #[serde(default)]
     pub message_contains: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map_of(entries: usize, last: &str) -> String {
+        let mut text: String = (0..entries).map(|i| format!("f{i}: x\n")).collect();
+        text.push_str(last);
+        text
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_the_key() {
+        let err = serde_saphyr::from_str::<SpannedMap<String>>("a: x\nb: y\na: z\n").unwrap_err();
+        assert!(
+            err.to_string().contains("duplicate mapping key: a"),
+            "{err}"
+        );
+    }
+
+    /// 100,000 entries: with a linear check this takes about 10 s in a
+    /// debug build (nearly all of it parsing); the old scan of the list per
+    /// key took 14 s for 80,000 in a release build, several times that in
+    /// debug. The bound (40 s) lies between with room on both sides, so a
+    /// busy machine does not make it fail, a quadratic check does.
+    #[test]
+    fn duplicate_checking_is_linear() {
+        let text = map_of(100_000, "f0: again\n");
+        let started = std::time::Instant::now();
+        let err = serde_saphyr::from_str::<SpannedMap<String>>(&text).unwrap_err();
+        let took = started.elapsed();
+        assert!(
+            err.to_string().contains("duplicate mapping key: f0"),
+            "{err}"
+        );
+        assert!(took < std::time::Duration::from_secs(40), "took {took:?}");
+    }
 }
