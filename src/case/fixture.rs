@@ -7,6 +7,14 @@
 //! symbolic link. Symbolic links are created after all other entries, and
 //! `modes` last of all; a mode on a symbolic link is refused (chmod would
 //! follow it).
+//!
+//! The fixture directory is mode `0700` from the moment it exists (created
+//! so, not changed afterwards), so no other user can reach into it while it
+//! is built or afterwards; for `permissions` cases the harness hands the
+//! complete tree to the unprivileged runner ([`BuiltFixture::chown_all`]),
+//! the directory itself last. Once built, the tree belongs to the subject
+//! under test, which may replace any entry with a link: everything done to
+//! it afterwards goes through [`crate::case::tree`], which never follows one.
 
 use std::fs;
 use std::io;
@@ -14,8 +22,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::case::model::{Fixture, FixturePath};
+use crate::case::model::{Fixture, FixturePath, escape_controls, quote};
 use crate::case::placeholders::Placeholders;
+use crate::case::tree::{DirHandle, remove_tree};
 use crate::protocol::Workspace;
 
 /// Why a fixture could not be built. Names the entry; the caller adds the case file.
@@ -27,7 +36,12 @@ pub struct FixtureError {
 
 impl std::fmt::Display for FixtureError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "fixture entry `{}`: {}", self.entry, self.message)
+        write!(
+            f,
+            "fixture entry `{}`: {}",
+            quote(&self.entry),
+            escape_controls(&self.message)
+        )
     }
 }
 
@@ -40,58 +54,41 @@ fn fail(entry: &FixturePath, message: impl std::fmt::Display) -> FixtureError {
     }
 }
 
-/// A built fixture. Dropping it removes the directory (also during a panic).
+/// A built fixture. Dropping it removes the directory (also during a panic),
+/// without following any link the subject may have put in it.
 #[derive(Debug)]
 pub struct BuiltFixture {
-    dir: Option<tempfile::TempDir>,
+    /// Whether dropping removes the directory (not after [`Self::keep`]).
+    remove_on_drop: bool,
     /// The fixture directory, canonical (`{tmp}`).
     pub root: PathBuf,
     pub workspace: Workspace,
     pub vars: Placeholders,
-    restore_modes: Vec<PathBuf>,
 }
 
 impl BuiltFixture {
-    /// Keeps the directory on disk (for `--keep-fixtures`) and returns its path.
+    /// Keeps the directory on disk (for `--keep-fixtures`) and returns its
+    /// path, every directory in it open to its owner again.
     pub fn keep(mut self) -> PathBuf {
-        self.restore_permissions();
-        if let Some(dir) = self.dir.take() {
-            let _ = dir.keep();
-        }
+        self.remove_on_drop = false;
+        let _ = DirHandle::open(&self.root).and_then(|d| d.unlock_all());
         self.root.clone()
     }
 
     /// Hands the whole tree to another user, so an unprivileged process can
-    /// observe the permission bits that root would ignore.
+    /// observe the permission bits that root would ignore. The fixture
+    /// directory itself changes owner last, so the other user can reach
+    /// nothing before everything is theirs.
     pub fn chown_all(&self, uid: u32, gid: u32) -> io::Result<()> {
-        fn walk(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
-            std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
-            let meta = fs::symlink_metadata(path)?;
-            if meta.is_dir() {
-                for entry in fs::read_dir(path)? {
-                    walk(&entry?.path(), uid, gid)?;
-                }
-            }
-            Ok(())
-        }
-        walk(&self.root, uid, gid)
-    }
-
-    /// Gives directories whose mode a case restricted their access back, so
-    /// the temporary directory can always be removed.
-    fn restore_permissions(&mut self) {
-        for path in self.restore_modes.drain(..) {
-            if let Ok(meta) = fs::symlink_metadata(&path) {
-                let mode = if meta.is_dir() { 0o700 } else { 0o600 };
-                let _ = fs::set_permissions(&path, fs::Permissions::from_mode(mode));
-            }
-        }
+        DirHandle::open(&self.root)?.chown_all(uid, gid)
     }
 }
 
 impl Drop for BuiltFixture {
     fn drop(&mut self) {
-        self.restore_permissions();
+        if self.remove_on_drop {
+            let _ = remove_tree(&self.root);
+        }
     }
 }
 
@@ -99,22 +96,29 @@ impl Drop for BuiltFixture {
 /// temporary directory when `None`).
 pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, FixtureError> {
     let whole = FixturePath::parse("fixture").expect("static path");
+    let mut builder = tempfile::Builder::new();
+    // Created 0700 by mkdir itself: never reachable by others, not even
+    // for the instant before a chmod.
+    builder
+        .prefix("toolpath-")
+        .permissions(fs::Permissions::from_mode(0o700));
     let dir = match parent {
-        Some(p) => tempfile::Builder::new().prefix("toolpath-").tempdir_in(p),
-        None => tempfile::Builder::new().prefix("toolpath-").tempdir(),
+        Some(p) => builder.tempdir_in(p),
+        None => builder.tempdir(),
     }
     .map_err(|e| fail(&whole, format!("cannot create a temporary directory: {e}")))?;
     // Canonical, so lexical paths under it are also real paths (`{tmp}`).
     let root = dir.path().canonicalize().map_err(|e| fail(&whole, e))?;
+    // From here on the fixture removes itself, never through a link.
+    let _ = dir.keep();
     let mut built = BuiltFixture {
-        dir: Some(dir),
+        remove_on_drop: true,
         root: root.clone(),
         workspace: Workspace {
             roots: Vec::new(),
             target: String::new(),
         },
         vars: Placeholders::default(),
-        restore_modes: Vec::new(),
     };
     let at = |p: &FixturePath| root.join(p.as_str());
 
@@ -149,7 +153,7 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
     }
     for (path, target) in &fixture.symlinks {
         let link = prepare(&root, path)?;
-        std::os::unix::fs::symlink(target, &link).map_err(|e| fail(path, e))?;
+        std::os::unix::fs::symlink(link_target(target, &root), &link).map_err(|e| fail(path, e))?;
     }
     for (path, mode) in &fixture.modes {
         let file = at(path);
@@ -163,7 +167,6 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
             ));
         }
         fs::set_permissions(&file, fs::Permissions::from_mode(*mode)).map_err(|e| fail(path, e))?;
-        built.restore_modes.push(file);
     }
 
     let roots: Vec<(String, String)> = fixture
@@ -178,6 +181,16 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
         target,
     };
     Ok(built)
+}
+
+/// A link's target as written into the link: `{tmp}` at its start (an
+/// absolute target inside the fixture, checked by lint) becomes the fixture
+/// directory; anything else is written as given.
+fn link_target(target: &str, root: &Path) -> PathBuf {
+    match target.strip_prefix("{tmp}") {
+        Some(rest) => PathBuf::from(format!("{}{rest}", root.display())),
+        None => PathBuf::from(target),
+    }
 }
 
 /// Checks that every existing proper ancestor of `path` below `root` is a
@@ -409,5 +422,138 @@ mod tests {
         let dir = built.root.clone();
         drop(built);
         assert!(!dir.exists());
+    }
+
+    fn mode_of(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    /// What the subject under test may do after the build: swap an entry
+    /// for a link to something outside.
+    fn replace_with_link(entry: &Path, target: &Path) {
+        if fs::symlink_metadata(entry).unwrap().is_dir() {
+            fs::set_permissions(entry, fs::Permissions::from_mode(0o700)).unwrap();
+            fs::remove_dir_all(entry).unwrap();
+        } else {
+            fs::remove_file(entry).unwrap();
+        }
+        std::os::unix::fs::symlink(target, entry).unwrap();
+    }
+
+    #[test]
+    fn removing_a_fixture_never_follows_a_link_put_in_its_place() {
+        for keep in [false, true] {
+            let outside = tempfile::tempdir().unwrap();
+            let victim = outside.path().join("victim");
+            fs::write(&victim, "x").unwrap();
+            fs::set_permissions(&victim, fs::Permissions::from_mode(0o644)).unwrap();
+            fs::create_dir(outside.path().join("dir")).unwrap();
+            fs::write(outside.path().join("dir/inner"), "x").unwrap();
+            let f = fixture_of(
+                "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {ws/d/f: x, ws/e/f: x, ws/g: x}\n  modes: {ws/d: \"0500\", ws/e: \"0000\", ws/g: \"0000\"}\n",
+            );
+            let built = build(&f, None).unwrap();
+            let root = built.root.clone();
+            replace_with_link(&root.join("ws/d"), &victim);
+            replace_with_link(&root.join("ws/e"), &outside.path().join("dir"));
+            replace_with_link(&root.join("ws/g"), &victim);
+            if keep {
+                let kept = built.keep();
+                remove_tree(&kept).unwrap();
+            } else {
+                drop(built);
+            }
+            assert!(!root.exists(), "the fixture is gone");
+            assert_eq!(mode_of(&victim), 0o644, "the outside file kept its mode");
+            assert_eq!(mode_of(&outside.path().join("dir")), 0o755 & !umask());
+            assert!(
+                outside.path().join("dir/inner").exists(),
+                "nothing outside removed"
+            );
+        }
+    }
+
+    fn umask() -> u32 {
+        let probe = tempfile::tempdir().unwrap();
+        let dir = probe.path().join("d");
+        fs::create_dir(&dir).unwrap();
+        0o777 & !mode_of(&dir)
+    }
+
+    #[test]
+    fn a_locked_directory_is_removed_by_its_owner() {
+        let f = fixture_of(
+            "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {ws/d/e/f: x}\n  modes: {ws/d: \"0000\", ws/d/e: \"0000\"}\n",
+        );
+        let built = build(&f, None).unwrap();
+        let root = built.root.clone();
+        drop(built);
+        assert!(!root.exists());
+    }
+
+    #[test]
+    fn the_fixture_directory_is_the_harness_alone_until_handed_over() {
+        let f = fixture_of("fixture:\n  roots: [ws]\n  files: {ws/a.txt: secret}\n");
+        let built = build(&f, None).unwrap();
+        assert_eq!(mode_of(&built.root), 0o700, "created 0700, never wider");
+        let me = fs::metadata(&built.root).unwrap();
+        assert_eq!(std::os::unix::fs::MetadataExt::uid(&me), unsafe {
+            libc::geteuid()
+        });
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("not root: cannot run a process as another user; checked modes only");
+            return;
+        }
+        let (uid, gid) = crate::harness::run::UNPRIVILEGED_USER;
+        let file = built.root.join("ws/a.txt");
+        let read_as_nobody = || {
+            std::process::Command::new("cat")
+                .arg(&file)
+                .uid(uid)
+                .gid(gid)
+                .output()
+                .unwrap()
+        };
+        use std::os::unix::process::CommandExt;
+        let denied = read_as_nobody();
+        assert!(
+            !denied.status.success(),
+            "another user read into the fixture"
+        );
+        assert!(String::from_utf8_lossy(&denied.stderr).contains("Permission denied"));
+        built.chown_all(uid, gid).unwrap();
+        let allowed = read_as_nobody();
+        assert_eq!(allowed.stdout, b"secret", "{allowed:?}");
+    }
+
+    #[test]
+    fn handing_over_never_follows_a_link() {
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        let before = fs::metadata(outside.path()).unwrap();
+        let f = fixture_of("fixture:\n  roots: [ws]\n  files: {ws/a: x}\n");
+        let built = build(&f, None).unwrap();
+        replace_with_link(&built.root.join("ws/a"), outside.path());
+        if unsafe { libc::geteuid() } == 0 {
+            built.chown_all(65534, 65534).unwrap();
+        }
+        let after = fs::metadata(outside.path()).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    }
+
+    #[test]
+    fn absolute_link_targets_start_at_the_fixture_directory() {
+        let f = fixture_of(
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  dirs: [outside]\n  symlinks: {ws/o: \"{tmp}/outside\", ws/top: \"{tmp}\"}\n",
+        );
+        let built = build(&f, None).unwrap();
+        assert_eq!(
+            fs::read_link(built.root.join("ws/o")).unwrap(),
+            built.root.join("outside")
+        );
+        assert_eq!(
+            fs::read_link(built.root.join("ws/top")).unwrap(),
+            built.root
+        );
     }
 }

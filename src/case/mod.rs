@@ -8,7 +8,8 @@
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory;
 //! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
-//! - [`write`]: a case back to file text (for tools that make cases).
+//! - [`write`]: a case back to file text (for tools that make cases);
+//! - [`tree`]: never-follow walks over a built fixture (chown, unlock, remove).
 
 pub mod coverage;
 pub mod fixture;
@@ -17,4 +18,5 @@ pub mod placeholders;
 pub mod raw;
 pub mod select;
 pub mod suite;
+pub mod tree;
 pub mod write;

@@ -306,7 +306,12 @@ fn subjects<'r>(
         None
     };
     let make: Box<SubjectFactory> = match &plan.adapter_argv {
-        None => Box::new(|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>)),
+        None => {
+            let timeout = Duration::from_millis(request.timeout_ms);
+            Box::new(move || {
+                Ok(Box::new(Reference::with_timeout(timeout)) as Box<dyn Subject + Send>)
+            })
+        }
         Some(argv) => {
             let config = config_for(argv.clone(), None, tmp("adapters")?);
             Box::new(move || {
