@@ -102,11 +102,19 @@ impl DirHandle {
     }
 
     /// Removes the entry `name` and, for a directory, everything below it.
+    /// Goes on past an entry it cannot remove, so as much as possible goes,
+    /// and returns the first error.
     pub fn remove(&self, name: &CStr) -> io::Result<()> {
         match self.child_dir(name, true)? {
             Some(dir) => {
+                let mut first_error = None;
                 for child in dir.names()? {
-                    dir.remove(&child)?;
+                    if let Err(e) = dir.remove(&child) {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                if let Some(e) = first_error {
+                    return Err(e);
                 }
                 rustix::fs::unlinkat(&self.fd, name, AtFlags::REMOVEDIR)?;
             }

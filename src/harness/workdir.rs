@@ -13,12 +13,11 @@
 //!
 //! Removal never follows a symbolic link (a leftover adapter may have put
 //! one anywhere), gives directories whose mode a case took away their access
-//! back first (`fchmodat` with `AT_SYMLINK_NOFOLLOW`), and removes only
+//! back first (by directory handles, [`crate::case::tree`]), and removes only
 //! directories owned by the user who runs it. Processes a dead run left
 //! (adapters carry `TOOLPATH_RUN` in their environment, and so do their
 //! descendants unless they clear it) are killed first.
 
-use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -85,28 +84,10 @@ impl Drop for RunDir {
 }
 
 /// Removes `path` and everything under it without following symbolic
-/// links, restoring access to directories a case made unreadable.
+/// links, restoring access to directories a case made unreadable: the
+/// handle-based walk fixtures use ([`crate::case::tree`]), one home for it.
 pub fn remove_tree(path: &Path) -> io::Result<()> {
-    let meta = fs::symlink_metadata(path)?;
-    if !meta.is_dir() {
-        return fs::remove_file(path);
-    }
-    let c = CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)?;
-    // SAFETY: a valid C string; AT_SYMLINK_NOFOLLOW refuses a symbolic link
-    // swapped in after the lstat above.
-    unsafe {
-        libc::fchmodat(libc::AT_FDCWD, c.as_ptr(), 0o700, libc::AT_SYMLINK_NOFOLLOW);
-    }
-    let mut first_error = None;
-    for entry in fs::read_dir(path)? {
-        if let Err(e) = entry.and_then(|e| remove_tree(&e.path())) {
-            first_error.get_or_insert(e);
-        }
-    }
-    match first_error {
-        Some(e) => Err(e),
-        None => fs::remove_dir(path),
-    }
+    crate::case::tree::remove_tree(path)
 }
 
 /// What [`clean`] did.
