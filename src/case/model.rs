@@ -157,11 +157,12 @@ impl CaseError {
 
     /// Bytes that are not UTF-8, located at the first bad byte.
     fn not_utf8(file: &Path, bytes: &[u8], error: std::str::Utf8Error) -> CaseError {
-        let good = &bytes[..error.valid_up_to()];
-        let line = 1 + good.iter().filter(|&&b| b == b'\n').count() as u64;
-        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        // Valid prefix, so this never fails; columns count characters.
-        let column = 1 + std::str::from_utf8(&good[line_start..]).map_or(0, |t| t.chars().count());
+        // The prefix before the first bad byte is valid UTF-8.
+        let good = std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default();
+        let lines: Vec<&str> = yaml_lines(good).collect();
+        let line = lines.len().max(1) as u64;
+        // Columns count characters, as the parser's do.
+        let column = 1 + lines.last().map_or(0, |l| l.chars().count());
         CaseError {
             file: file.to_owned(),
             line,
@@ -172,6 +173,31 @@ impl CaseError {
             ),
         }
     }
+}
+
+/// The lines of `text` as YAML counts them (and so the parser's locations):
+/// a line ends at CR LF, CR or LF. A lone CR ends a line too, which
+/// `str::lines` would not count.
+pub fn yaml_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.find(['\r', '\n']) {
+            Some(i) => {
+                let skip = if current[i..].starts_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&current[i + skip..]);
+                Some(&current[..i])
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
 }
 
 /// What serde-saphyr adds to a duplicate key error: advice for programmers
@@ -835,9 +861,7 @@ impl Validator<'_> {
 
     /// The plain scalar written at `at` (up to the next delimiter).
     fn scalar_at(&self, at: Location) -> String {
-        let line = self
-            .text
-            .lines()
+        let line = yaml_lines(self.text)
             .nth((at.line() as usize).saturating_sub(1))
             .unwrap_or("");
         line.chars()
@@ -1363,6 +1387,13 @@ expect:
             err.starts_with("cases/x.yaml:2:10: not UTF-8: byte 0xff"),
             "{err}"
         );
+        // Lines end where YAML ends them, so the parser's locations and
+        // ours agree: a lone CR ends a line too.
+        let crlf = b"id: a.b\r\nsummary: s\rspec: \xff";
+        let err = parse_case_bytes(Path::new("x.yaml"), crlf).unwrap_err();
+        assert_eq!((err.line, err.column), (3, 7), "{err}");
+        let lines: Vec<&str> = yaml_lines("a\r\nb\rc\nd").collect();
+        assert_eq!(lines, ["a", "b", "c", "d"]);
     }
 
     #[test]
