@@ -22,7 +22,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::case::model::{Fixture, FixturePath, escape_controls, quote};
+use crate::case::model::{Fixture, FixturePath, check_link_target, escape_controls, quote};
 use crate::case::placeholders::Placeholders;
 use crate::case::tree::{DirHandle, remove_tree};
 use crate::protocol::Workspace;
@@ -151,7 +151,12 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
         let file = prepare(&root, path)?;
         make_node(&file, libc::S_IFCHR | 0o666, libc::makedev(1, 3)).map_err(|e| fail(path, e))?;
     }
+    let links: std::collections::BTreeSet<&str> =
+        fixture.symlinks.iter().map(|(l, _)| l.as_str()).collect();
     for (path, target) in &fixture.symlinks {
+        // Lint refused these already; the builder holds the line on its own
+        // for fixtures made in code (`toolpath fuzz`).
+        check_link_target(path, target, &links).map_err(|m| fail(path, m))?;
         let link = prepare(&root, path)?;
         std::os::unix::fs::symlink(link_target(target, &root), &link).map_err(|e| fail(path, e))?;
     }
@@ -359,37 +364,32 @@ mod tests {
 
     #[test]
     fn refuses_a_mode_on_a_symlink_and_leaves_the_target_alone() {
-        let outside = tempfile::NamedTempFile::new().unwrap();
-        let before = fs::metadata(outside.path()).unwrap().permissions().mode();
-        let link = outside.path().to_string_lossy().into_owned();
-        let err = build(&unchecked(&[("ws/l", link)], &[], &["ws/l"]), None).unwrap_err();
+        let f = unchecked(&[("ws/l", "victim".into())], &["ws/victim"], &["ws/l"]);
+        let err = build(&f, None).unwrap_err();
         assert!(err.message.contains("symbolic link"), "{err}");
-        assert_eq!(
-            fs::metadata(outside.path()).unwrap().permissions().mode(),
-            before
-        );
     }
 
     #[test]
     fn refuses_modes_below_a_symlink() {
-        let outside = tempfile::tempdir().unwrap();
-        fs::write(outside.path().join("victim"), "x").unwrap();
-        let link = outside.path().to_string_lossy().into_owned();
-        let err = build(
-            &unchecked(&[("ws/out", link)], &[], &["ws/out/victim"]),
-            None,
-        )
-        .unwrap_err();
+        let f = unchecked(
+            &[("ws/out", "{tmp}/elsewhere".into())],
+            &["elsewhere/victim"],
+            &["ws/out/victim"],
+        );
+        let err = build(&f, None).unwrap_err();
         assert!(
             err.message.contains("symbolic link of the fixture"),
             "{err}"
         );
-        let mode = fs::metadata(outside.path().join("victim"))
-            .unwrap()
-            .permissions()
-            .mode()
-            & 0o777;
-        assert_ne!(mode, 0, "the outside file kept its mode");
+    }
+
+    #[test]
+    fn refuses_link_targets_outside_on_its_own_too() {
+        for target in ["/etc", "../../..", "{tmp}/.."] {
+            let err = build(&unchecked(&[("ws/l", target.into())], &[], &[]), None).unwrap_err();
+            assert_eq!(err.entry, "ws/l");
+            assert!(err.message.contains("target"), "{target}: {err}");
+        }
     }
 
     #[test]

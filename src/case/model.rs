@@ -1000,7 +1000,7 @@ impl Validator<'_> {
 /// `..` after a segment that is itself one of the fixture's links is refused:
 /// the kernel would climb from wherever that link leads, not from where it
 /// is written, so lexical containment would no longer hold.
-fn check_link_target(
+pub fn check_link_target(
     link: &FixturePath,
     target: &str,
     links: &BTreeSet<&str>,

@@ -99,7 +99,11 @@ pub const INCLUDES: &[&str] = &[
 ];
 
 /// Link targets that are absolute: outside every root, whatever the machine.
-pub const ABSOLUTE_TARGETS: &[&str] = &["/", "/nonexistent-toolpath-fuzz", "/etc"];
+/// Written from `{tmp}` (the fixture directory, as an absolute path), since
+/// a link may not lead outside the fixture directory (cases/README.md): the
+/// top of the fixture plays `/`, a missing and a present-looking name there
+/// play `/nonexistent` and `/etc`.
+pub const ABSOLUTE_TARGETS: &[&str] = &["{tmp}", "{tmp}/nonexistent-toolpath-fuzz", "{tmp}/etc"];
 
 /// How the workspace roots are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
