@@ -170,3 +170,61 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
     let name = CString::new(std::os::unix::ffi::OsStrExt::as_bytes(name))?;
     DirHandle::open(parent)?.remove(&name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+
+    const INNER: &str = "case::tree::tests::a_locked_tree_is_removed_by_its_owner";
+
+    /// Directories their owner locked (no read, no search, no write) are
+    /// opened by handle, unlocked and removed; a link inside is removed,
+    /// not followed. Root ignores modes, so as root this runs again as
+    /// `nobody` (below), where the `O_PATH` route is the only way in.
+    #[test]
+    #[ignore = "run by `locked_trees_are_removed_without_root` as an unprivileged user"]
+    fn a_locked_tree_is_removed_by_its_owner() {
+        let top = tempfile::tempdir().unwrap().keep();
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        fs::create_dir_all(top.join("a/b/c")).unwrap();
+        fs::write(top.join("a/b/c/f"), "x").unwrap();
+        fs::create_dir(top.join("a/x")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), top.join("a/x/l")).unwrap();
+        for (dir, mode) in [
+            ("a/b/c", 0o000),
+            ("a/b", 0o000),
+            ("a/x", 0o500),
+            ("a", 0o100),
+        ] {
+            fs::set_permissions(top.join(dir), fs::Permissions::from_mode(mode)).unwrap();
+        }
+        remove_tree(&top).unwrap();
+        assert!(!top.exists(), "removed");
+        assert!(outside.path().exists(), "the link's target is untouched");
+    }
+
+    #[test]
+    fn locked_trees_are_removed_without_root() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return a_locked_tree_is_removed_by_its_owner();
+        }
+        use std::os::unix::process::CommandExt;
+        let (uid, gid) = crate::harness::run::UNPRIVILEGED_USER;
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", INNER, "--ignored", "--test-threads", "1"])
+            .env("TMPDIR", "/tmp")
+            .uid(uid)
+            .gid(gid)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("1 passed"),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
