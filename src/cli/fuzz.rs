@@ -52,18 +52,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Fixtures go to a RAM file system when there is one: a fuzzing run
-/// builds thousands, and on a journaling disk each `mkdir` costs about a
-/// millisecond, which made fixture building most of an iteration's time.
-fn fixture_parent() -> Option<PathBuf> {
-    let shm = PathBuf::from("/dev/shm");
-    let writable = tempfile::Builder::new()
-        .prefix("toolpath-probe-")
-        .tempdir_in(&shm)
-        .is_ok();
-    writable.then_some(shm)
-}
-
 fn usage(message: impl std::fmt::Display) -> i32 {
     eprintln!("toolpath: {message}");
     exit::USAGE
@@ -135,7 +123,7 @@ pub fn fuzz(request: FuzzRequest) -> i32 {
             time: request.shrink_time,
             ..Budget::default()
         },
-        fixtures: fixture_parent(),
+        fixtures: crate::fuzz::probe::ram_dir(),
         max_findings: request.max_findings,
         on_iteration: Some(&progress),
         on_finding: Some(&on_finding),

@@ -33,9 +33,10 @@ fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
     0..pool.len()
 }
 
-/// Mostly the first few names (so paths meet entries), sometimes any.
+/// Mostly the first few names (so paths meet entries, and root base
+/// names meet the shell's fall-back), sometimes any.
 fn name() -> BoxedStrategy<usize> {
-    prop_oneof![3 => 0..5usize, 1 => index(NAMES)].boxed()
+    prop_oneof![3 => 0..8usize, 1 => index(NAMES)].boxed()
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
@@ -46,7 +47,7 @@ fn layout() -> impl Strategy<Value = Layout> {
         1 => Just(Layout::Nested),
         1 => Just(Layout::NestedReversed),
         1 => Just(Layout::Aliased),
-        1 => Just(Layout::SameBase),
+        2 => Just(Layout::SameBase),
     ]
 }
 
@@ -106,6 +107,7 @@ fn seg() -> impl Strategy<Value = Seg> {
 fn decoration() -> impl Strategy<Value = Decoration> {
     prop_oneof![
         6 => Just(Decoration::None),
+        3 => Just(Decoration::Parent),
         1 => Just(Decoration::TrailingSlash),
         1 => Just(Decoration::DotPrefix),
         1 => Just(Decoration::DoubleSlash),
@@ -128,8 +130,9 @@ fn path_text() -> impl Strategy<Value = PathText> {
     prop_oneof![
         3 => (0..8usize, proptest::bool::weighted(0.2), decoration())
             .prop_map(|(k, absolute, decoration)| PathText::Entry { k, absolute, decoration }),
-        2 => (anchor(), vec(seg(), 0..4), proptest::bool::weighted(0.1))
+        2 => (anchor(), vec(seg(), 0..3), proptest::bool::weighted(0.1))
             .prop_map(|(anchor, segs, trailing_slash)| PathText::Free { anchor, segs, trailing_slash }),
+        1 => (0..2usize).prop_map(PathText::RootName),
     ]
 }
 
@@ -140,7 +143,7 @@ fn param<T: std::fmt::Debug + Clone + 'static>(
 ) -> BoxedStrategy<Param<T>> {
     prop_oneof![
         absent => Just(Param::Absent),
-        12 => given.prop_map(Param::Given),
+        24 => given.prop_map(Param::Given),
         1 => Just(Param::Empty),
         1 => Just(Param::Nul),
         1 => (0..4usize).prop_map(Param::WrongType),
@@ -151,7 +154,7 @@ fn param<T: std::fmt::Debug + Clone + 'static>(
 /// The alias of a path parameter: usually absent, so the main name is
 /// exercised, sometimes given alone or together with it.
 fn alias() -> BoxedStrategy<Param<PathText>> {
-    prop_oneof![12 => Just(Param::Absent), 3 => param(path_text(), 0)].boxed()
+    prop_oneof![14 => Just(Param::Absent), 2 => param(path_text(), 0)].boxed()
 }
 
 fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
@@ -230,4 +233,88 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
             call,
         })
         .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    use serde_json::Value;
+
+    use super::*;
+    use crate::protocol::{Kind, Outcome};
+    use crate::subject::{Reference, Subject};
+
+    /// What the reference answered, as a class: the error code, or the
+    /// tool and kind with whether there were matches and notes.
+    fn class(tool: Tool, r: &crate::protocol::ToolResult) -> String {
+        match (&r.outcome, &r.error) {
+            (_, Some(e)) => e.code.name().to_owned(),
+            (Some(Outcome::Ok), None) => format!(
+                "{tool} {} matches:{} notes:{}",
+                r.kind.map_or("-", Kind::name),
+                r.matches.as_ref().is_some_and(|m| !m.is_empty()),
+                r.notes.as_ref().is_some_and(|n| !n.is_empty()),
+            ),
+            _ => "other".into(),
+        }
+    }
+
+    /// The generator reaches every answer the spec defines that this
+    /// machine can observe, so a clean run means something.
+    #[test]
+    fn samples_reach_every_kind_of_answer() {
+        let caps = Capabilities {
+            tools: Tool::ALL.to_vec(),
+            symlinks: true,
+            fifos: true,
+            sockets: true,
+            permissions: false,
+        };
+        let strategy = samples(&caps);
+        let mut runner = TestRunner::new_with_rng(
+            Config::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+        );
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut reference = Reference::default();
+        let ram = crate::fuzz::probe::ram_dir();
+        for _ in 0..1500 {
+            let sample = strategy.new_tree(&mut runner).unwrap().current();
+            let r = sample.render(false);
+            let built = crate::case::fixture::build(&r.fixture, ram.as_deref()).unwrap();
+            let Value::Object(params) = built.vars.expand_json(&Value::Object(r.params)) else {
+                unreachable!()
+            };
+            let call = crate::protocol::Call {
+                seq: 1,
+                case: "t".into(),
+                workspace: built.workspace.clone(),
+                tool: r.tool,
+                params,
+            };
+            let answer = reference.call(&call).unwrap();
+            *seen.entry(class(r.tool, &answer)).or_default() += 1;
+        }
+        let wanted = [
+            "invalid_params",
+            "outside_workspace",
+            "not_found",
+            "not_a_directory",
+            "unsupported_file_type",
+            "ambiguous_name",
+            "resolve file matches:false notes:false",
+            "resolve directory matches:false notes:false",
+            "grep file matches:true notes:false",
+            "grep file matches:true notes:true",
+            "grep directory matches:true notes:false",
+            "grep all-workspaces matches:true notes:false",
+            "ripgrep file matches:true notes:true",
+            "shell - matches:false notes:false",
+        ];
+        let missing: Vec<_> = wanted.iter().filter(|w| !seen.contains_key(**w)).collect();
+        assert!(missing.is_empty(), "never reached: {missing:?}\n{seen:#?}");
+    }
 }

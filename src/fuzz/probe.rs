@@ -1,6 +1,8 @@
 //! One probe: build a sample's fixture, ask the reference and the adapter
 //! the same call, and say where their answers differ.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
 use crate::case::fixture;
@@ -51,6 +53,18 @@ pub struct Env {
     pub permissions: bool,
     /// Where fixtures are built (the system temporary directory if `None`).
     pub fixtures: Option<std::path::PathBuf>,
+}
+
+/// Fixtures go to a RAM file system when there is one: a fuzzing run
+/// builds thousands, and on a journaling disk each `mkdir` costs about a
+/// millisecond, which made fixture building most of an iteration's time.
+pub fn ram_dir() -> Option<PathBuf> {
+    let shm = PathBuf::from("/dev/shm");
+    let writable = tempfile::Builder::new()
+        .prefix("toolpath-probe-")
+        .tempdir_in(&shm)
+        .is_ok();
+    writable.then_some(shm)
 }
 
 /// What a probe found.

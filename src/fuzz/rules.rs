@@ -100,11 +100,11 @@ fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
     if reference.outcome == Some(Outcome::Error) {
         let code = reference.error.as_ref().map(|e| e.code);
         return match code {
-            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
             Some(ErrorCode::InvalidParams) if call.both_aliases() => match call.tool {
                 Tool::Shell => vec!["SHELL-1", "ERR-2"],
                 _ => vec!["SEARCH-1", "ERR-2"],
             },
+            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
             Some(ErrorCode::InvalidParams) => match call.tool {
                 Tool::Shell => vec!["SHELL-1", "RES-1"],
                 Tool::Resolve => vec!["RES-1"],

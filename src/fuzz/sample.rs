@@ -175,6 +175,9 @@ pub enum PathText {
     /// Text fixed by [`Sample::pin`], so that removing entries while
     /// shrinking cannot change what the path names.
     Literal(String),
+    /// The base name of root `i` (modulo the root count): the shell's
+    /// fall-back to root names (SHELL-5), ambiguous with same-named roots.
+    RootName(usize),
     /// Free segments after an anchor.
     Free {
         anchor: Anchor,
@@ -187,6 +190,8 @@ pub enum PathText {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decoration {
     None,
+    /// The entry's parent directory instead (a directory with content).
+    Parent,
     TrailingSlash,
     DotPrefix,
     DoubleSlash,
@@ -323,12 +328,11 @@ impl Sample {
             for &d in &entry.dirs {
                 path = format!("{path}/{}", NAMES[d]);
             }
-            let name = match entry.kind {
+            path = format!("{path}/{}", NAMES[entry.name]);
+            if entry.kind == EntryKind::Socket && path.len() > 24 {
                 // A socket's whole path must fit in `sun_path` (108 bytes).
-                EntryKind::Socket if NAMES[entry.name].len() > 8 => "sock",
-                _ => NAMES[entry.name],
-            };
-            path = format!("{path}/{name}");
+                path = format!("{}/sock", self.layout.base_dir(entry.base));
+            }
             let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
             let blocked = dirs.contains(&path)
                 || leaves.contains(&path)
@@ -388,6 +392,7 @@ impl Sample {
         let paths: Vec<&str> = kept.iter().map(|(p, _)| p.as_str()).collect();
         let ctx = PathContext {
             target: self.target(),
+            roots,
             entries: paths,
         };
         let (tool, params) = self.call.render(&ctx);
@@ -438,6 +443,7 @@ impl LinkTarget {
 /// What a path text needs to know about the rendered fixture.
 struct PathContext<'a> {
     target: String,
+    roots: Vec<&'static str>,
     entries: Vec<&'a str>,
 }
 
@@ -461,6 +467,10 @@ impl PathText {
     fn render(&self, ctx: &PathContext) -> String {
         match self {
             PathText::Literal(text) => text.clone(),
+            PathText::RootName(i) => {
+                let root = ctx.roots[i % ctx.roots.len()];
+                root.rsplit('/').next().unwrap_or(root).to_owned()
+            }
             PathText::Entry {
                 k,
                 absolute,
@@ -468,6 +478,10 @@ impl PathText {
             } => {
                 let Some(entry) = ctx.entries.get(k % ctx.entries.len().max(1)) else {
                     return ".".to_owned();
+                };
+                let entry = match decoration {
+                    Decoration::Parent => entry.rsplit_once('/').map_or(*entry, |(dir, _)| dir),
+                    _ => entry,
                 };
                 let text = if *absolute {
                     format!("{{tmp}}/{entry}")
@@ -510,7 +524,7 @@ impl PathText {
 impl Decoration {
     fn apply(self, text: &str) -> String {
         match self {
-            Decoration::None => text.to_owned(),
+            Decoration::None | Decoration::Parent => text.to_owned(),
             Decoration::TrailingSlash => format!("{text}/"),
             Decoration::DotPrefix if !text.starts_with('{') => format!("./{text}"),
             Decoration::DotPrefix => text.to_owned(),
