@@ -118,6 +118,7 @@ pub fn probe(
         tool: call.tool,
         params: &call.params,
         workspace: &call.workspace,
+        actual: actual.as_ref().ok(),
     };
     let needles = required_in_message(
         &expected,

@@ -15,6 +15,8 @@ pub struct Call<'a> {
     pub tool: Tool,
     pub params: &'a Map<String, Value>,
     pub workspace: &'a Workspace,
+    /// The adapter's answer, when it gave one.
+    pub actual: Option<&'a ToolResult>,
 }
 
 impl Call<'_> {
@@ -47,6 +49,41 @@ impl Call<'_> {
                 .is_some_and(|s| !s.is_empty())
         };
         given("dir_path") && (given("path") || given("directory"))
+    }
+
+    /// Whether a file target got matches from another file (SEARCH-5).
+    fn match_outside_file_target(&self, reference: &ToolResult) -> bool {
+        let (Some(Kind::File), Some(target)) = (reference.kind, &reference.path) else {
+            return false;
+        };
+        self.actual
+            .and_then(|a| a.matches.as_ref())
+            .is_some_and(|ms| ms.iter().any(|m| &m.path != target))
+    }
+
+    /// Whether the adapter reported a match in a file with a NUL byte.
+    fn binary_match(&self) -> bool {
+        let is_binary = |path: &str| std::fs::read(path).is_ok_and(|bytes| bytes.contains(&0));
+        self.actual
+            .and_then(|a| a.matches.as_ref())
+            .is_some_and(|ms| ms.iter().any(|m| is_binary(&m.path)))
+    }
+
+    /// Whether a FIFO lies anywhere below the roots: opening one blocks,
+    /// the usual reason an implementation hangs (RES-10).
+    fn fifo_in_workspace(&self) -> bool {
+        fn walk(dir: &Path, depth: usize) -> bool {
+            use std::os::unix::fs::FileTypeExt;
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return false;
+            };
+            entries.flatten().any(|e| match e.file_type() {
+                Ok(t) if t.is_fifo() => true,
+                Ok(t) if t.is_dir() && depth < 8 => walk(&e.path(), depth + 1),
+                _ => false,
+            })
+        }
+        self.workspace.roots.iter().any(|r| walk(Path::new(r), 0))
     }
 
     /// Whether the lexical path passes through a symbolic link on disk.
@@ -82,7 +119,11 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "cwd" | "output" => "SHELL-6",
         "notes" => "SEARCH-6",
         "model_text" => "OUT-5",
-        "matches" if reference.matches.as_ref().is_some_and(|m| !m.is_empty()) => "SEARCH-10",
+        "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
+        "matches" if call.binary_match() => "SEARCH-8",
+        "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
+        // Same files, other lines: how lines are split and reported.
+        "matches" => "SEARCH-10",
         "error.message" => match reference.error.as_ref()?.code {
             ErrorCode::OutsideWorkspace => "ERR-4",
             ErrorCode::AmbiguousName => "ERR-6",

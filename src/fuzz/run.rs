@@ -74,11 +74,16 @@ fn rng(seed: u64, iteration: u64) -> TestRng {
 
 /// Whether the expectations file already lists this finding: by its id
 /// (a glob such as `search.fuzz.*`) or by its rule (`spec:` of an entry).
+///
+/// A `skip` entry (a case that must not be sent, usually because it hangs
+/// or crashes the adapter) counts for adapter failures on its rule.
 fn is_known(known: &Expectations, finding: &Finding) -> bool {
+    let rule = finding.divergence.rules[0].as_str();
+    let failed = finding.divergence.adapter_failed();
     known.lookup(&finding.id()).is_some()
         || known.entries().any(|(_, e)| {
-            e.status == ExpectedStatus::Xfail
-                && e.spec.as_deref() == Some(finding.divergence.rules[0].as_str())
+            let status = e.status == ExpectedStatus::Xfail || failed;
+            status && e.spec.as_deref() == Some(rule)
         })
 }
 
