@@ -40,9 +40,16 @@ enum Command {
         format: ListFormat,
     },
     /// Check every case (schema, ids, requirement IDs, tags, fixture paths) and print spec coverage.
+    ///
+    /// Exit 2 on an invalid case. A coverage gap (a requirement not pinned
+    /// through every tool it applies to) is exit 2 for the embedded suite,
+    /// and only listed for `--cases DIR` unless --require-coverage is given.
     Lint {
         #[command(flatten)]
         source: SourceArgs,
+        /// Fail on a coverage gap also when --cases replaces the embedded suite.
+        #[arg(long)]
+        require_coverage: bool,
     },
     /// Compare two JSON reports: what got fixed and what broke.
     Compare { old: PathBuf, new: PathBuf },
@@ -272,7 +279,10 @@ fn main() -> ExitCode {
             let (source, selection) = select.split();
             cli::list(&source, &selection, matches!(format, ListFormat::Json))
         }
-        Command::Lint { source } => cli::lint(&source.into_source()),
+        Command::Lint {
+            source,
+            require_coverage,
+        } => cli::lint(&source.into_source(), require_coverage),
         Command::Compare { old, new } => cli::compare(&old, &new),
         Command::Certification { reports, output } => {
             cli::certification(&reports, output.as_deref())

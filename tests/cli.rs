@@ -138,7 +138,12 @@ fn lint_prints_coverage_of_the_embedded_suite() {
 fn lint_fails_on_a_rule_pinned_through_one_tool_only() {
     // RES-8 applies to every tool; the one case pins it through `resolve`.
     toolpath()
-        .args(["lint", "--cases", "tests/data/coverage"])
+        .args([
+            "lint",
+            "--require-coverage",
+            "--cases",
+            "tests/data/coverage",
+        ])
         .assert()
         .code(2)
         .stdout(
@@ -148,6 +153,71 @@ fn lint_fails_on_a_rule_pinned_through_one_tool_only() {
         .stderr(predicate::str::contains(
             "RES-7, RES-8@grep, RES-8@ripgrep, RES-8@shell, RES-9,",
         ));
+}
+
+#[test]
+fn lint_of_a_valid_directory_passes_without_covering_the_spec() {
+    // A user's own directory need not cover the spec: valid is exit 0, the
+    // gaps are listed; an invalid case is still exit 2.
+    toolpath()
+        .args(["lint", "--cases", "tests/data/coverage"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "every case is valid; coverage is not enforced for --cases",
+        ))
+        .stderr(predicate::str::contains("RES-8@grep"));
+    toolpath()
+        .args(["lint", "--cases", "tests/data/invalid"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid case file(s)"));
+}
+
+#[test]
+fn every_format_sent_to_files_still_prints_the_closing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let junit = dir.path().join("r.xml");
+    toolpath()
+        .args(["run", "--cases", MINI, "--format", "json", "--output"])
+        .arg(&json)
+        .args(["--format", "junit", "--output"])
+        .arg(&junit)
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^toolpath: 6 passed \(6 pass\), 0 failed, 0 skipped in .*\n6 passed, 0 failed, 0 skipped\n\z",
+            )
+            .unwrap(),
+        );
+}
+
+#[test]
+fn write_expectations_says_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("exp.yaml");
+    toolpath()
+        .args([
+            "run",
+            "--adapter",
+            &mutant("pre-change-search", "*"),
+            "--cases",
+            MINI,
+        ])
+        .arg("--write-expectations")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::is_match(r"toolpath: wrote [1-9]\d* xfail entr(y|ies) to ").unwrap(),
+        );
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("status: xfail")
+    );
 }
 
 #[test]
@@ -383,8 +453,10 @@ fn an_adapter_that_cannot_start_is_reported() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains(
-            "cannot start `/nonexistent/adapter`",
-        ));
+            "the adapter could not be started: cannot start `/nonexistent/adapter`",
+        ))
+        .stderr(predicate::str::contains("crash").not())
+        .stdout(predicate::str::contains("crash").not());
 }
 
 #[test]

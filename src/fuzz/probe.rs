@@ -132,6 +132,7 @@ pub fn probe(
             FailureKind::WrongSeq => "adapter.wrong-seq",
             FailureKind::Unsolicited => "adapter.unsolicited",
             FailureKind::Cancelled => "adapter.cancelled",
+            FailureKind::Start => "adapter.start",
             FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
         }],
         Ok(a) if a.outcome == Some(Outcome::Unsupported) => {

@@ -83,7 +83,10 @@ fn is_known(known: &Expectations, finding: &Finding) -> bool {
     known.lookup(&finding.id()).is_some()
         || known.entries().any(|(_, e)| {
             let status = e.status == ExpectedStatus::Xfail || failed;
-            status && e.spec.as_deref() == Some(rule)
+            status
+                && e.spec
+                    .as_ref()
+                    .is_some_and(|s| s.ids().iter().any(|id| id == rule))
         })
 }
 

@@ -41,12 +41,30 @@ pub enum ExpectedStatus {
 pub struct RawEntry {
     pub status: ExpectedStatus,
     pub reason: String,
-    /// The requirement the failure is about.
+    /// The requirements the failure is about: one ID, or a list (files
+    /// written before lists were allowed hold a single string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spec: Option<String>,
+    pub spec: Option<SpecIds>,
     /// Where the fix is tracked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue: Option<String>,
+}
+
+/// The `spec` field of an entry: `spec: SEARCH-5` or `spec: [SEARCH-5, RES-2]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SpecIds {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl SpecIds {
+    pub fn ids(&self) -> &[String] {
+        match self {
+            SpecIds::One(id) => std::slice::from_ref(id),
+            SpecIds::Many(ids) => ids,
+        }
+    }
 }
 
 /// A loaded expectations file: patterns in file order.
@@ -71,9 +89,8 @@ impl Expectations {
         let raw: SpannedMap<RawEntry> =
             serde_saphyr::from_str(text).map_err(|e| CaseError::from_yaml(file, &e))?;
         for (key, entry) in &raw.0 {
-            if let Some(spec) = &entry.spec
-                && !crate::spec::is_known(spec)
-            {
+            let ids = entry.spec.as_ref().map_or(&[][..], SpecIds::ids);
+            if let Some(spec) = ids.iter().find(|id| !crate::spec::is_known(id)) {
                 return Err(CaseError {
                     file: file.to_owned(),
                     line: key.referenced.line(),
@@ -122,7 +139,7 @@ impl RawEntry {
     pub fn note(&self) -> ExpectationNote {
         ExpectationNote {
             reason: self.reason.clone(),
-            spec: self.spec.clone(),
+            spec: self.spec.as_ref().map(|s| s.ids().join(", ")),
             issue: self.issue.clone(),
         }
     }
@@ -168,11 +185,7 @@ pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
                 .clone()
                 .or_else(|| report.mismatches.first().map(first_difference))
                 .unwrap_or_else(|| "fails".into()),
-            spec: report
-                .mismatches
-                .first()
-                .and_then(|m| m.rule.clone())
-                .or_else(|| report.spec.first().cloned()),
+            spec: failing_rules(report),
             issue: None,
         });
         out.push_str(&format!(
@@ -180,14 +193,37 @@ pub fn write_from(reports: &[CaseReport], previous: &Expectations) -> String {
             yaml_string(&report.id),
             yaml_string(&entry.reason)
         ));
-        if let Some(spec) = &entry.spec {
-            out.push_str(&format!("  spec: {spec}\n"));
+        match entry.spec.as_ref().map(SpecIds::ids) {
+            Some([one]) => out.push_str(&format!("  spec: {one}\n")),
+            Some(many) if !many.is_empty() => {
+                out.push_str(&format!("  spec: [{}]\n", many.join(", ")))
+            }
+            _ => {}
         }
         if let Some(issue) = &entry.issue {
             out.push_str(&format!("  issue: {}\n", yaml_string(issue)));
         }
     }
     out
+}
+
+/// Every requirement the failure touches, in order and once each: the rules
+/// of the mismatches, or else every ID the case cites.
+fn failing_rules(report: &CaseReport) -> Option<SpecIds> {
+    let mut ids: Vec<String> = Vec::new();
+    for rule in report.mismatches.iter().filter_map(|m| m.rule.as_ref()) {
+        if !ids.contains(rule) {
+            ids.push(rule.clone());
+        }
+    }
+    if ids.is_empty() {
+        ids = report.spec.clone();
+    }
+    match ids.len() {
+        0 => None,
+        1 => Some(SpecIds::One(ids.remove(0))),
+        _ => Some(SpecIds::Many(ids)),
+    }
 }
 
 /// The first mismatch as a one-line reason of bounded length.
@@ -280,6 +316,36 @@ mod tests {
         assert!(!glob_match("search.*@grep", "search.file.relative@ripgrep"));
         assert!(glob_match("a.?", "a.b"));
         assert!(!glob_match("a", "ab"));
+    }
+
+    #[test]
+    fn spec_is_one_id_or_a_list() {
+        let e = parse("a.b:\n  status: xfail\n  reason: x\n  spec: SEARCH-5\nc.d:\n  status: xfail\n  reason: y\n  spec: [SEARCH-5, RES-2]\n").unwrap();
+        assert_eq!(
+            e.lookup("a.b").unwrap().spec.as_ref().unwrap().ids(),
+            ["SEARCH-5"]
+        );
+        assert_eq!(
+            e.lookup("c.d").unwrap().spec.as_ref().unwrap().ids(),
+            ["SEARCH-5", "RES-2"]
+        );
+        let err = parse("a.b:\n  status: xfail\n  reason: x\n  spec: [SEARCH-5, NOPE-9]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown requirement ID `NOPE-9`"), "{err}");
+    }
+
+    #[test]
+    fn written_entries_keep_every_requirement_and_read_back() {
+        let mut report = crate::report::render::testing::failing("a.b", &["SEARCH-5", "RES-2"]);
+        report.mismatches.clear();
+        let text = write_from(&[report], &Expectations::default());
+        assert!(text.contains("  spec: [SEARCH-5, RES-2]\n"), "{text}");
+        let back = parse(&text).unwrap();
+        assert_eq!(
+            back.lookup("a.b").unwrap().spec.as_ref().unwrap().ids(),
+            ["SEARCH-5", "RES-2"]
+        );
     }
 
     #[test]

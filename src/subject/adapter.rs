@@ -134,7 +134,7 @@ impl Adapter {
             .config
             .argv
             .split_first()
-            .ok_or_else(|| failure(FailureKind::Crash, "empty adapter command".into()))?;
+            .ok_or_else(|| failure(FailureKind::Start, "empty adapter command".into()))?;
         let scratch = tempfile::Builder::new()
             .prefix("adapter-")
             .tempdir_in(&self.config.tmpdir)
@@ -162,7 +162,7 @@ impl Adapter {
         }
         let cannot_start = |e: std::io::Error| {
             let argv = self.config.argv.join(" ");
-            failure(FailureKind::Crash, format!("cannot start `{argv}`: {e}"))
+            failure(FailureKind::Start, format!("cannot start `{argv}`: {e}"))
         };
         let (process, pipes) = Process::spawn(command).map_err(cannot_start)?;
         let output = Output::new(pipes.stdout, pipes.stderr).map_err(cannot_start)?;

@@ -12,7 +12,10 @@ use crate::protocol::{AdapterHello, Call, ToolResult};
 /// What went wrong with an adapter (never with the answer itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
-    /// The process exited or could not be started or written to.
+    /// The process could not be started at all (no such program, not
+    /// executable): a mistake in the command, not a crash of the adapter.
+    Start,
+    /// The process exited or could not be written to.
     Crash,
     /// No answer within the timeout.
     Timeout,
@@ -32,6 +35,7 @@ pub enum FailureKind {
 impl FailureKind {
     pub fn name(self) -> &'static str {
         match self {
+            FailureKind::Start => "cannot start",
             FailureKind::Crash => "crash",
             FailureKind::Timeout => "timeout",
             FailureKind::BadOutput => "bad output",
@@ -53,7 +57,11 @@ pub struct AdapterFailure {
 
 impl std::fmt::Display for AdapterFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.kind.name(), self.message)
+        match self.kind {
+            // Its message already says it could not be started.
+            FailureKind::Start => f.write_str(&self.message),
+            _ => write!(f, "{}: {}", self.kind.name(), self.message),
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use super::outcome::Conformance;
 use super::text;
 use crate::report::{CaseReport, Report, Status};
 
@@ -80,7 +81,11 @@ pub fn compare(old: &Report, new: &Report) -> Comparison {
             continue;
         }
         let entry = change(Some(before), Some(after));
-        let fixed = (is == Status::Pass) || (was == Status::Xfail && is == Status::Xpass);
+        // Fixed is about conformance, not the run: anything that did not
+        // conform (fail, xfail, an error) and now does (pass, xpass) is a
+        // fix, whatever the expectations file says.
+        let fixed = Conformance::of(is) == Conformance::Conforms
+            && Conformance::of(was) != Conformance::Conforms;
         if fixed {
             comparison.fixed.push(entry);
         } else if !was.is_unexpected(strict) && is.is_unexpected(strict) {
@@ -294,6 +299,23 @@ mod tests {
             ["x"],
             "xfail to xpass is a fix even when strict"
         );
+    }
+
+    #[test]
+    fn fail_to_xpass_is_a_fix() {
+        // A case that failed before an expectations entry was added, and
+        // passes now that it is listed: fixed, not merely "changed".
+        let old = report(
+            "fake",
+            vec![failing("x", &[]), case("e", Status::AdapterError, &[])],
+        );
+        let new = report(
+            "fake",
+            vec![case("x", Status::Xpass, &[]), case("e", Status::Pass, &[])],
+        );
+        let c = compare(&old, &new);
+        assert_eq!(ids(&c.fixed), ["e", "x"]);
+        assert!(c.changed.is_empty());
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn render(report: &Report, color: bool) -> String {
     if report.partial {
         banner(&mut out, &summary, &paint);
     }
-    out.push_str(&totals(&summary, report.duration_ms, &paint));
+    out.push_str(&totals(report, &paint));
     out.push('\n');
     if !report.judged_anything() {
         out.push_str(&paint.alarm(
@@ -51,6 +51,16 @@ pub fn render(report: &Report, color: bool) -> String {
     out.push_str(&closing_line(report));
     out.push('\n');
     out
+}
+
+/// The totals line and the plain closing line, uncoloured: what a run whose
+/// reports all went to files prints.
+pub fn closing_lines(report: &Report) -> String {
+    format!(
+        "{}\n{}\n",
+        totals(report, &Paint(false)),
+        closing_line(report)
+    )
 }
 
 /// One line for a terminal progress display, without `\r` or newline: the
@@ -233,35 +243,52 @@ fn not_judged(out: &mut String, cases: &[CaseReport]) {
     }
 }
 
-fn totals(summary: &Summary, duration_ms: f64, paint: &Paint) -> String {
-    let count = |n: usize, what: &str, bad: bool| {
-        let part = format!("{n} {what}");
-        if bad && n > 0 { paint.red(&part) } else { part }
-    };
-    let parts = [
-        if summary.pass > 0 {
-            paint.green(&format!("{} passed", summary.pass))
-        } else {
-            format!("{} passed", summary.pass)
-        },
-        count(summary.fail, "failed", true),
-        count(summary.unobserved, "not observable", false),
-        count(summary.skip, "skipped", false),
-        count(summary.unsupported, "unsupported", false),
-        count(summary.adapter_error, "adapter errors", true),
-        count(summary.case_error, "case errors", true),
-        count(summary.xfail, "xfailed", false),
-        if summary.xpass > 0 {
-            paint.yellow(&format!("{} xpassed", summary.xpass))
-        } else {
-            format!("{} xpassed", summary.xpass)
-        },
-        count(summary.not_run, "not run", true),
+/// The totals line: the three counts of the plain closing line (so the two
+/// can never disagree), each followed by the statuses it is made of. Under
+/// `--strict` an xpass is counted with the failures, here as there.
+fn totals(report: &Report, paint: &Paint) -> String {
+    let summary = Summary::of(&report.cases);
+    let statuses = [
+        (Status::Pass, summary.pass, "pass"),
+        (Status::Xpass, summary.xpass, "xpass"),
+        (Status::Fail, summary.fail, "fail"),
+        (Status::AdapterError, summary.adapter_error, "adapter error"),
+        (Status::CaseError, summary.case_error, "case error"),
+        (Status::Unobserved, summary.unobserved, "not observable"),
+        (Status::Skip, summary.skip, "skip"),
+        (Status::Unsupported, summary.unsupported, "unsupported"),
+        (Status::Xfail, summary.xfail, "xfail"),
+        (Status::NotRun, summary.not_run, "not run"),
     ];
+    let group = |wanted: &[RunOutcome], word: &str| {
+        let parts: Vec<String> = statuses
+            .iter()
+            .filter(|(s, n, _)| *n > 0 && wanted.contains(&RunOutcome::of(*s, report.strict)))
+            .map(|(_, n, name)| format!("{n} {name}"))
+            .collect();
+        let total: usize = statuses
+            .iter()
+            .filter(|(s, _, _)| wanted.contains(&RunOutcome::of(*s, report.strict)))
+            .map(|(_, n, _)| n)
+            .sum();
+        let head = format!("{total} {word}");
+        let head = match word {
+            "passed" if total > 0 => paint.green(&head),
+            "failed" if total > 0 => paint.red(&head),
+            _ => head,
+        };
+        if parts.is_empty() {
+            head
+        } else {
+            format!("{head} ({})", parts.join(", "))
+        }
+    };
     format!(
-        "toolpath: {} in {}",
-        parts.join(", "),
-        text::seconds(duration_ms)
+        "toolpath: {}, {}, {} in {}",
+        group(&[RunOutcome::Passed], "passed"),
+        group(&[RunOutcome::Failed, RunOutcome::Errored], "failed"),
+        group(&[RunOutcome::Skipped], "skipped"),
+        text::seconds(report.duration_ms)
     )
 }
 
@@ -449,13 +476,21 @@ mod tests {
         let plain = render(&r, false);
         assert!(
             plain.contains(
-                "toolpath: 2 passed, 1 failed, 1 not observable, 1 skipped, 0 unsupported, \
-             1 adapter errors, 0 case errors, 1 xfailed, 1 xpassed, 0 not run in 0.41 s\n"
+                "toolpath: 3 passed (2 pass, 1 xpass), 2 failed (1 fail, 1 adapter error), \
+                 3 skipped (1 not observable, 1 skip, 1 xfail) in 0.41 s\n3 passed, 2 failed, 3 skipped\n"
             ),
             "{plain}"
         );
         r.strict = true;
         assert_eq!(closing_line(&r), "2 passed, 3 failed, 3 skipped");
+        let strict = render(&r, false);
+        assert!(
+            strict.contains(
+                "toolpath: 2 passed (2 pass), 3 failed (1 xpass, 1 fail, 1 adapter error), \
+                 3 skipped (1 not observable, 1 skip, 1 xfail) in 0.41 s\n2 passed, 3 failed, 3 skipped\n"
+            ),
+            "the totals line counts a strict xpass as failed, like the closing line: {strict}"
+        );
     }
 
     #[test]

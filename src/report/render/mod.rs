@@ -27,6 +27,6 @@ mod text;
 mod xml;
 
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 pub use outcome::{Conformance, RunOutcome, Tally, Verdict};
