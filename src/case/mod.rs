@@ -20,3 +20,4 @@ pub mod select;
 pub mod suite;
 pub mod tree;
 pub mod write;
+pub mod yaml;

@@ -440,8 +440,7 @@ fn yaml_options() -> serde_saphyr::Options {
 /// Validates case text; `file` is used in error messages only.
 pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseError> {
     check_size(file, text.len())?;
-    let raw: RawCase = serde_saphyr::from_str_with_options(text, yaml_options())
-        .map_err(|e| CaseError::from_yaml(file, &e))?;
+    let raw: RawCase = crate::case::yaml::parse(file, text, yaml_options())?;
     Validator {
         file,
         text,

@@ -87,7 +87,7 @@ impl Expectations {
             return Ok(Expectations::default());
         }
         let raw: SpannedMap<RawEntry> =
-            serde_saphyr::from_str(text).map_err(|e| CaseError::from_yaml(file, &e))?;
+            crate::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
         for (key, entry) in &raw.0 {
             let ids = entry.spec.as_ref().map_or(&[][..], SpecIds::ids);
             if let Some(spec) = ids.iter().find(|id| !crate::spec::is_known(id)) {

@@ -1,0 +1,143 @@
+//! Reading case and expectations files: serde-saphyr's errors, made to name
+//! the field (`fixture.roots: ...`) and the place a mistake was made.
+//!
+//! Two gaps in the parser's own messages are closed here. A value of the
+//! wrong type is reported where it stands but without the field it belongs
+//! to (`expected sequence start`), so the path to it is tracked with
+//! `serde_path_to_error` (the serde ecosystem's one crate for it) and put in
+//! front. An unclosed `{` or `[` is reported where the parser gave up,
+//! usually the next line, so the opening bracket is found and named instead:
+//! that is where the fix goes.
+
+use std::cell::RefCell;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::case::model::CaseError;
+
+/// Parses `text` as a `T` with `options`; `file` is used in error messages
+/// only.
+pub fn parse<T: DeserializeOwned>(
+    file: &Path,
+    text: &str,
+    options: serde_saphyr::Options,
+) -> Result<T, CaseError> {
+    let path = RefCell::new(String::new());
+    let parsed =
+        serde_saphyr::with_deserializer_from_str_with_options(text, options.clone(), |de| {
+            serde_path_to_error::deserialize(de).map_err(|e| {
+                *path.borrow_mut() = e.path().to_string();
+                e.into_inner()
+            })
+        });
+    let error = match parsed {
+        Ok(value) => return Ok(value),
+        Err(e) => e,
+    };
+    let mut case_error = CaseError::from_yaml(file, &error);
+    // Not YAML at all: a syntax error, which has no field to name.
+    if serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(text, options).is_err() {
+        if let Some((line, column, bracket)) = unclosed_bracket(text, &case_error) {
+            case_error.line = line;
+            case_error.column = column;
+            case_error.message = format!("`{bracket}` is never closed ({})", case_error.message);
+        }
+        return Err(case_error);
+    }
+    let path = path.into_inner();
+    // `.` is the root; a message that already quotes the field needs no more.
+    if !path.is_empty() && path != "." && !case_error.message.contains("field `") {
+        case_error.message = format!("{path}: {}", case_error.message);
+    }
+    Err(case_error)
+}
+
+/// For a syntax error: the line, column and character of the innermost `{`
+/// or `[` still open at the error's position, if it was opened on an
+/// earlier line (a flow collection left open runs into the next lines,
+/// where the parser stops; an error on the bracket's own line is placed
+/// right by the parser).
+fn unclosed_bracket(text: &str, error: &CaseError) -> Option<(u64, u64, char)> {
+    let mut open: Vec<(u64, u64, char)> = Vec::new();
+    for (index, line) in crate::case::model::yaml_lines(text).enumerate() {
+        let number = index as u64 + 1;
+        if number > error.line {
+            break;
+        }
+        let mut quote: Option<char> = None;
+        let mut previous = ' ';
+        for (col, c) in (1..).zip(line.chars()) {
+            if number == error.line && col >= error.column {
+                break;
+            }
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') if previous.is_whitespace() => break,
+                (None, '{' | '[') => open.push((number, col, c)),
+                (None, '}' | ']') => {
+                    open.pop();
+                }
+                _ => {}
+            }
+            previous = c;
+        }
+    }
+    open.pop().filter(|(line, _, _)| *line < error.line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::raw::RawCase;
+
+    fn error(text: &str) -> String {
+        parse::<RawCase>(Path::new("c.yaml"), text, serde_saphyr::Options::default())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    }
+
+    const HEAD: &str = "id: resolve.x\nsummary: x\nspec: [RES-1]\ntags: [compat]\n";
+
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_field() {
+        let text = format!(
+            "{HEAD}fixture:\n  roots: 42\ncall:\n  tool: resolve\n  params: {{path: a}}\nexpect:\n  outcome: ok\n"
+        );
+        let err = error(&text);
+        assert!(err.starts_with("c.yaml:6:10: fixture.roots: "), "{err}");
+    }
+
+    #[test]
+    fn an_unclosed_brace_is_reported_where_it_was_opened() {
+        let text = format!(
+            "{HEAD}fixture:\n  roots: [ws]\ncall:\n  tool: resolve\n  params: {{path: a\nexpect:\n  outcome: ok\n"
+        );
+        let err = error(&text);
+        assert!(
+            err.starts_with("c.yaml:9:11: `{` is never closed ("),
+            "{err}"
+        );
+        let text = format!(
+            "{HEAD}fixture:\n  roots: [ws, \"[x\"\ncall:\n  tool: resolve\n  params: {{path: a}}\nexpect:\n  outcome: ok\n"
+        );
+        let err = error(&text);
+        assert!(
+            err.starts_with("c.yaml:6:10: `[` is never closed ("),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_field_is_not_named_twice() {
+        let text = format!(
+            "{HEAD}fixture:\n  roots: [ws]\ncall:\n  tool: resolve\n  params: {{path: a}}\nexpect:\n  outcome: ok\n  knd: file\n"
+        );
+        let err = error(&text);
+        assert!(err.contains("unknown field `knd`"), "{err}");
+        assert!(!err.contains("expect.knd: unknown"), "{err}");
+    }
+}
