@@ -12,7 +12,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml") {
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            // `.yml` too, so the loader refuses it here as it does under
+            // `--cases`, instead of the build leaving it out unnoticed.
             out.push(path);
         }
     }

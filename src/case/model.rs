@@ -1123,6 +1123,35 @@ fn parse_match(text: &str) -> Option<ExpectedMatch> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_editor_schema_knows_the_ids_tags_and_requirements_lint_knows() {
+        let (_, text) = crate::cli::schemas::all()
+            .into_iter()
+            .find(|(name, _)| *name == "case.schema.json")
+            .unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let props = &schema["properties"];
+        let known: Vec<String> = crate::spec::requirements().into_iter().map(|r| r.id).collect();
+        assert_eq!(props["spec"]["items"]["enum"], serde_json::json!(known));
+        assert_eq!(props["tags"]["items"]["enum"], serde_json::json!(KNOWN_TAGS));
+        let pattern = regex::Regex::new(props["id"]["pattern"].as_str().unwrap()).unwrap();
+        for id in [
+            "search.file.relative",
+            "a.b",
+            "x.tmp-root",
+            "a_b.c9",
+            "search",
+            "Search.file",
+            "a..b",
+            "a.-b",
+            "a.b.",
+            ".a.b",
+            "a.b c",
+        ] {
+            assert_eq!(pattern.is_match(id), check_id(id).is_ok(), "{id}");
+        }
+    }
+
     const GOOD: &str = "\
 id: search.file.relative
 summary: s

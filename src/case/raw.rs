@@ -23,16 +23,16 @@ use crate::protocol::{ErrorCode, Kind};
 #[schemars(title = "toolpath case")]
 pub struct RawCase {
     /// Stable, unique, never renumbered: dotted lower-case words (`search.file.relative`).
-    #[schemars(with = "String")]
+    #[schemars(schema_with = "id_schema")]
     pub id: Spanned<String>,
     /// One sentence: what the case shows.
     pub summary: String,
     /// Requirement IDs from `spec/README.md` that this case pins; at least one.
-    #[schemars(with = "Vec<String>")]
+    #[schemars(schema_with = "spec_schema")]
     pub spec: Vec<Spanned<String>>,
-    /// Free labels from the closed list in `cases/README.md`.
+    /// Labels from the closed list in `cases/README.md`.
     #[serde(default)]
-    #[schemars(with = "Vec<String>")]
+    #[schemars(schema_with = "tags_schema")]
     pub tags: Vec<Spanned<String>>,
     /// Capabilities the case needs from the adapter or the machine.
     #[serde(default)]
@@ -43,6 +43,36 @@ pub struct RawCase {
     pub call: Spanned<RawCall>,
     #[schemars(with = "RawExpect")]
     pub expect: Spanned<RawExpect>,
+}
+
+// The editor schema carries what lint checks, so an editor flags an unknown
+// requirement ID, tag or a malformed id as it is typed: the lists come from
+// the embedded spec and the one list of tags, so they cannot drift.
+
+/// Dotted lower-case words, as `check_id` in the model accepts them.
+pub const ID_PATTERN: &str = r"^[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)+$";
+
+fn id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "pattern": ID_PATTERN})
+}
+
+fn spec_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let ids: Vec<String> = crate::spec::requirements()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    schemars::json_schema!({
+        "type": "array",
+        "minItems": 1,
+        "items": {"type": "string", "enum": ids},
+    })
+}
+
+fn tags_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "array",
+        "items": {"type": "string", "enum": crate::case::model::KNOWN_TAGS},
+    })
 }
 
 /// Something a case needs that not every adapter or machine has.

@@ -1,5 +1,13 @@
 //! A set of cases loaded from directories: every `*.yaml` below them, in
 //! sorted path order so runs, shards and reports are deterministic.
+//!
+//! A case file is named after its id: the id without its first word (the
+//! area), dots written as dashes, and `.yaml` (`search.file.relative` is
+//! `file-relative.yaml`). Ids are what reports and expectations files
+//! name, so the file must be findable from the id; a rename that forgets
+//! the id (or the other way round) is refused. `.yml` files are refused
+//! with a message rather than silently skipped or accepted as a second
+//! spelling.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,7 +41,7 @@ pub fn load(dirs: &[PathBuf]) -> (Vec<Case>, Vec<CaseError>) {
         match case_files(dir) {
             Ok(files) => {
                 for file in files {
-                    match load_case(&file) {
+                    match load_case(&file).and_then(check_file_name) {
                         Ok(case) => cases.push(case),
                         Err(e) => errors.push(e),
                     }
@@ -49,6 +57,38 @@ pub fn load(dirs: &[PathBuf]) -> (Vec<Case>, Vec<CaseError>) {
     }
     errors.extend(duplicate_ids(&cases));
     (cases, errors)
+}
+
+/// The file name of the case `id` (see the module docs).
+pub fn file_name(id: &str) -> String {
+    let rest = id.split_once('.').map_or(id, |(_, rest)| rest);
+    format!("{}.yaml", rest.replace('.', "-"))
+}
+
+/// Refuses a case whose file is not named after its id.
+fn check_file_name(case: Case) -> Result<Case, CaseError> {
+    let expected = file_name(&case.id);
+    let actual = case
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    if actual.as_deref() == Some(expected.as_str()) {
+        return Ok(case);
+    }
+    let message = if case.file.extension().is_some_and(|e| e == "yml") {
+        format!("case files end in `.yaml`, not `.yml`: rename it to `{expected}`")
+    } else {
+        format!(
+            "the file of `{}` must be named `{expected}` (the id without its area, dots as dashes)",
+            case.id
+        )
+    };
+    Err(CaseError {
+        file: case.file.clone(),
+        line: case.line,
+        column: 1,
+        message,
+    })
 }
 
 /// Ids are keys of expectations files and reports: two cases may not share one.
@@ -76,13 +116,50 @@ pub fn duplicate_ids(cases: &[Case]) -> Vec<CaseError> {
 
 include!(concat!(env!("OUT_DIR"), "/embedded_cases.rs"));
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CASE: &str = "id: resolve.a.b\nsummary: x\nspec: [RES-1]\ntags: [compat]\nfixture:\n  roots: [ws]\ncall:\n  tool: resolve\n  params: {path: a}\nexpect:\n  outcome: ok\n";
+
+    fn load_one(name: &str) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), CASE).unwrap();
+        let (_, errors) = load(&[dir.path().to_owned()]);
+        errors.iter().map(|e| e.message.clone()).collect()
+    }
+
+    #[test]
+    fn a_case_file_is_named_after_its_id() {
+        assert_eq!(file_name("search.file.relative"), "file-relative.yaml");
+        assert!(load_one("a-b.yaml").is_empty());
+        assert_eq!(
+            load_one("b.yaml"),
+            [
+                "the file of `resolve.a.b` must be named `a-b.yaml` (the id without its area, dots as dashes)"
+            ]
+        );
+        assert_eq!(
+            load_one("a-b.yml"),
+            ["case files end in `.yaml`, not `.yml`: rename it to `a-b.yaml`"]
+        );
+    }
+
+    #[test]
+    fn every_embedded_case_is_named_after_its_id() {
+        let (cases, errors) = load_embedded();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(cases.len() > 100);
+    }
+}
+
 /// Loads the cases embedded at build time. Their `file` is the path in the
 /// repository (`cases/search/file-relative.yaml`), the same on every machine.
 pub fn load_embedded() -> (Vec<Case>, Vec<CaseError>) {
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     for (path, text) in EMBEDDED_CASES {
-        match crate::case::model::parse_case(Path::new(path), text) {
+        match crate::case::model::parse_case(Path::new(path), text).and_then(check_file_name) {
             Ok(case) => cases.push(case),
             Err(e) => errors.push(e),
         }

@@ -40,7 +40,7 @@ impl Finding {
         )
     }
 
-    /// The finding as a case (file name `<id>.yaml` under `dir`).
+    /// The finding as a case, in `dir` under the name its id gives it.
     pub fn case(&self, dir: &Path) -> Case {
         let d = &self.divergence;
         let id = self.id();
@@ -58,7 +58,7 @@ impl Finding {
             }
         }
         Case {
-            file: dir.join(format!("{id}.yaml")),
+            file: dir.join(crate::case::suite::file_name(&id)),
             id,
             line: 0,
             summary: format!(
