@@ -1131,9 +1131,15 @@ mod tests {
             .unwrap();
         let schema: Value = serde_json::from_str(&text).unwrap();
         let props = &schema["properties"];
-        let known: Vec<String> = crate::spec::requirements().into_iter().map(|r| r.id).collect();
+        let known: Vec<String> = crate::spec::requirements()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
         assert_eq!(props["spec"]["items"]["enum"], serde_json::json!(known));
-        assert_eq!(props["tags"]["items"]["enum"], serde_json::json!(KNOWN_TAGS));
+        assert_eq!(
+            props["tags"]["items"]["enum"],
+            serde_json::json!(KNOWN_TAGS)
+        );
         let pattern = regex::Regex::new(props["id"]["pattern"].as_str().unwrap()).unwrap();
         for id in [
             "search.file.relative",
