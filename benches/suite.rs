@@ -58,7 +58,9 @@ fn timed(rounds: usize, mut f: impl FnMut()) -> Duration {
 fn build_minimal(fixture: &Fixture, root: &Path) {
     let at = |p: &dyn std::fmt::Display| root.join(p.to_string());
     std::fs::create_dir(root).expect("root");
-    let is_link = |p: &&toolpath::case::model::FixturePath| fixture.symlinks.iter().any(|(link, _)| link == *p);
+    let is_link = |p: &&toolpath::case::model::FixturePath| {
+        fixture.symlinks.iter().any(|(link, _)| link == *p)
+    };
     let dirs = fixture.roots.iter().chain([&fixture.target]);
     for path in dirs.filter(|p| !is_link(p)).chain(&fixture.dirs) {
         std::fs::create_dir_all(at(path)).expect("dir");
@@ -152,9 +154,23 @@ fn library_run(instances: &[Instance], make: &SubjectFactory, dir: &Path) -> Dur
     })
 }
 
+/// What one whole process cost.
+struct Cost {
+    wall: Duration,
+    /// User + system time of the process (and the children it waited for):
+    /// unlike wall time, hardly moved by others on a shared machine.
+    cpu: Duration,
+    peak_rss_kib: i64,
+}
+
+fn cpu_time(usage: &libc::rusage) -> Duration {
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
 /// `toolpath ARGS` as a whole process with its temporary directory (and so
-/// its run directory and fixtures) in `tmp`; its wall time and peak RSS (KiB).
-fn whole_process(args: &[&str], tmp: &Path) -> (Duration, i64) {
+/// its run directory and fixtures) in `tmp`.
+fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     let started = Instant::now();
     let child = Command::new(BIN)
         .args(args)
@@ -171,11 +187,15 @@ fn whole_process(args: &[&str], tmp: &Path) -> (Duration, i64) {
     assert_eq!(pid, child.id() as i32, "wait4");
     let status = std::process::ExitStatus::from_raw(status);
     assert!(status.success(), "toolpath {args:?}: {status}");
-    (elapsed, usage.ru_maxrss)
+    Cost {
+        wall: elapsed,
+        cpu: cpu_time(&usage),
+        peak_rss_kib: usage.ru_maxrss,
+    }
 }
 
 fn whole_process_best(args: &[&str], tmp: &Path, rounds: usize) -> Duration {
-    best((0..rounds).map(|_| whole_process(args, tmp).0).collect())
+    best((0..rounds).map(|_| whole_process(args, tmp).wall).collect())
 }
 
 struct Table {
@@ -217,13 +237,27 @@ fn filesystem(label: &str, parent: &Path, instances: &[Instance]) {
     table.row("fixture builder (build + remove)", builder(instances, &dir));
     let reference: &SubjectFactory =
         &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
-    table.row("in-process run, jobs 1", library_run(instances, reference, &dir));
+    table.row(
+        "in-process run, jobs 1",
+        library_run(instances, reference, &dir),
+    );
     let stdio_config = adapter_config(vec![BIN.into(), "serve".into()], &dir);
     let stdio: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(stdio_config.clone())?) as Box<dyn Subject + Send>);
-    table.row("stdio run (toolpath serve), jobs 1", library_run(instances, stdio, &dir));
+    table.row(
+        "stdio run (toolpath serve), jobs 1",
+        library_run(instances, stdio, &dir),
+    );
     let serve = format!("{BIN} serve");
-    let whole = ["run", "--jobs", "1", "--format", "json", "--output", "/dev/null"];
+    let whole = [
+        "run",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--output",
+        "/dev/null",
+    ];
     let whole_stdio = [&whole[..], &["--adapter", &serve]].concat();
     table.row(
         "whole process, in-process, jobs 1",
@@ -263,9 +297,18 @@ fn memory(tmp: &Path) {
         let cases = generated_cases(n, tmp);
         let path = cases.path().to_str().expect("utf-8").to_owned();
         let args = [
-            "run", "--cases", &path, "--jobs", "1", "--format", "json", "--output", "/dev/null",
+            "run",
+            "--cases",
+            &path,
+            "--jobs",
+            "1",
+            "--format",
+            "json",
+            "--output",
+            "/dev/null",
         ];
-        let (elapsed, rss) = whole_process(&args, tmp);
+        let cost = whole_process(&args, tmp);
+        let (elapsed, rss) = (cost.wall, cost.peak_rss_kib);
         println!(
             "  {n:>7} cases: peak RSS {:>7.1} MiB, {:>8.1}ms ({:.3}ms per case)",
             rss as f64 / 1024.0,
@@ -278,9 +321,37 @@ fn memory(tmp: &Path) {
 fn start_up(tmp: &Path) {
     println!("start-up, whole process (best of {}):", ROUNDS * 3);
     for command in ["list", "lint"] {
-        let d = whole_process_best(&[command], tmp, ROUNDS * 3);
-        println!("  toolpath {command:<6} {:>8.1}ms", d.as_secs_f64() * 1e3);
+        let costs: Vec<Cost> = (0..ROUNDS * 3)
+            .map(|_| whole_process(&[command], tmp))
+            .collect();
+        let wall = costs.iter().map(|c| c.wall).min().expect("rounds");
+        let cpu = costs.iter().map(|c| c.cpu).min().expect("rounds");
+        println!(
+            "  toolpath {command:<6} {:>8.1}ms wall {:>8.1}ms cpu",
+            wall.as_secs_f64() * 1e3,
+            cpu.as_secs_f64() * 1e3
+        );
     }
+}
+
+/// One adapter's whole life: start, `hello`, `bye`, exit. Its exit is
+/// waited for, never slept for, so this is close to a process's start-up.
+fn adapter_lifecycle(tmp: &Path) {
+    let config = adapter_config(vec![BIN.into(), "serve".into()], tmp);
+    let d = best(
+        (0..ROUNDS * 3)
+            .map(|_| {
+                let started = Instant::now();
+                Adapter::start(config.clone()).expect("adapter").shutdown();
+                started.elapsed()
+            })
+            .collect(),
+    );
+    println!(
+        "adapter start + hello + bye + exit (best of {}): {:.1}ms",
+        ROUNDS * 3,
+        d.as_secs_f64() * 1e3
+    );
 }
 
 /// Proof that an adapter's start-up is paid once per worker, not per case.
@@ -324,6 +395,7 @@ fn main() {
     let tmp = std::env::temp_dir();
     filesystem("default temporary directory", &tmp, &instances);
     start_up(&tmp);
+    adapter_lifecycle(&tmp);
     slow_start(&instances, &tmp);
     memory(if shm.is_dir() { &shm } else { &tmp });
 }

