@@ -170,6 +170,8 @@ fn cpu_time(usage: &libc::rusage) -> Duration {
 
 /// `toolpath ARGS` as a whole process with its temporary directory (and so
 /// its run directory and fixtures) in `tmp`.
+// The child is reaped by wait4 (for its rusage), which clippy cannot see.
+#[allow(clippy::zombie_processes)]
 fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     let started = Instant::now();
     let child = Command::new(BIN)

@@ -17,7 +17,7 @@ fn every_case_is_valid_and_ids_are_unique() {
 #[test]
 fn every_requirement_is_pinned_through_every_tool_it_applies_to() {
     let (cases, _) = load_embedded();
-    let gaps = gaps(&coverage(&requirements(), &cases));
+    let gaps = gaps(&coverage(requirements(), &cases));
     assert!(
         gaps.is_empty(),
         "requirements without a case for a tool they apply to: {}",
@@ -28,7 +28,7 @@ fn every_requirement_is_pinned_through_every_tool_it_applies_to() {
 #[test]
 fn security_requirements_are_pinned_by_several_cases() {
     let (cases, _) = load_embedded();
-    for req in requirements().into_iter().filter(|r| r.area == "SEC") {
+    for req in requirements().iter().filter(|r| r.area == "SEC") {
         let n = cases.iter().filter(|c| c.spec.contains(&req.id)).count();
         assert!(
             n >= 2,

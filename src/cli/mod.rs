@@ -556,7 +556,7 @@ pub fn lint(source: &Source, require_coverage: bool) -> i32 {
         }
     };
     let requirements = crate::spec::requirements();
-    let coverage = crate::case::coverage::coverage(&requirements, &cases);
+    let coverage = crate::case::coverage::coverage(requirements, &cases);
     // Built whole and written once: a reader that stops early (`| head`)
     // is not an error.
     let mut out = String::new();

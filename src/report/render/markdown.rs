@@ -26,7 +26,7 @@ const DIFF_LINES: usize = 60;
 
 /// The certification report, against the requirements of this build's spec.
 pub fn render(report: &Report) -> String {
-    render_with(report, &spec::requirements())
+    render_with(report, spec::requirements())
 }
 
 /// The certification report against the given requirements. Every
