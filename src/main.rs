@@ -27,7 +27,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the suite against the built-in reference, or an adapter with --adapter.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
     /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
@@ -152,6 +152,11 @@ struct RunArgs {
     /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output file, as FILE.events.jsonl).
     #[arg(long, value_name = "FILE")]
     events: Option<PathBuf>,
+    /// Build fixtures (and the run's temporary files) under DIR. Default:
+    /// $TOOLPATH_FIXTURE_DIR, else /dev/shm when it is a writable tmpfs, else
+    /// the system temporary directory. A tmpfs makes runs several times faster.
+    #[arg(long, value_name = "DIR")]
+    fixture_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -259,6 +264,7 @@ fn main() -> ExitCode {
                 strict: args.strict,
                 unprivileged: !args.no_unprivileged,
                 events: args.events,
+                fixture_dir: args.fixture_dir,
             })
         }
         Command::Serve => cli::serve(),

@@ -768,3 +768,75 @@ fn strict_runs_of_the_whole_selection_reject_stale_expectations() {
         .assert()
         .code(0);
 }
+
+/// Fixtures go where `--fixture-dir` (or `TOOLPATH_FIXTURE_DIR`) says, the
+/// report header names the place, and permission cases still run there (as
+/// `nobody` when the harness is root). Fails if the option or the variable is
+/// ignored (the kept fixture or the header would name the default).
+#[test]
+fn fixtures_go_where_fixture_dir_says_and_the_header_names_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new()
+        .prefix("fixture-dir-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    // `nobody` must pass through to reach its fixtures.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir_path = dir.path().canonicalize().unwrap();
+    let d = dir_path.to_str().unwrap();
+    let (_, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--fixture-dir",
+        d,
+        "--keep-fixtures",
+        "--filter",
+        "mini.shell.subpath",
+        "--adapter",
+        &mutant("pre-change-shell", "mini.shell.subpath"),
+    ]);
+    let kept = report["cases"][0]["fixture"]
+        .as_str()
+        .expect("kept fixture");
+    assert!(Path::new(kept).starts_with(&dir_path), "{kept} not in {d}");
+    assert!(
+        report["fixture_dir"].as_str().unwrap().starts_with(d),
+        "{report}"
+    );
+    // The variable, with the permission case: exit 0 means it was judged
+    // and passed (a skip judges nothing, a failure is unexpected).
+    toolpath()
+        .env(toolpath::harness::workdir::FIXTURE_DIR_ENV, d)
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--filter",
+            "mini.resolve.permission",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "fixtures:       {d} (not tmpfs)"
+        )));
+    // Nothing of the runs is left but the kept fixture.
+    let left: Vec<_> = std::fs::read_dir(&dir_path).unwrap().flatten().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+}
+
+#[test]
+fn a_fixture_dir_that_cannot_hold_the_run_is_a_usage_error() {
+    toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--fixture-dir",
+            "/nonexistent/toolpath",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot create the run directory in /nonexistent/toolpath",
+        ));
+}

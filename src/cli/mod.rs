@@ -59,6 +59,9 @@ pub struct RunRequest {
     pub unprivileged: bool,
     /// Where the event log goes; beside the first report file when `None`.
     pub events: Option<PathBuf>,
+    /// Where the run directory (and so every fixture) goes; see
+    /// [`workdir::fixture_parent`](crate::harness::workdir::fixture_parent).
+    pub fixture_dir: Option<PathBuf>,
 }
 
 fn print_errors(errors: &[CaseError]) {
@@ -128,15 +131,23 @@ pub fn run(request: RunRequest) -> i32 {
     }
     // Orphans that leave an adapter's process group come back here.
     let subreaper = crate::subject::process::become_subreaper().is_ok();
-    clean_dead_runs(false);
-    let run_dir = match RunDir::create(&std::env::temp_dir()) {
+    clean_dead_runs(false, request.fixture_dir.as_deref());
+    let parent = crate::harness::workdir::fixture_parent(request.fixture_dir.as_deref());
+    let run_dir = match RunDir::create(&parent) {
         Ok(dir) => dir,
-        Err(e) => return usage(format!("cannot create a temporary directory: {e}")),
+        Err(e) => {
+            return usage(format!(
+                "cannot create the run directory in {} (--fixture-dir, {}): {e}",
+                parent.display(),
+                crate::harness::workdir::FIXTURE_DIR_ENV
+            ));
+        }
     };
-    let report = match execute(&request, &plan, &run_dir, events.as_ref()) {
+    let mut report = match execute(&request, &plan, &run_dir, events.as_ref()) {
         Ok(report) => report,
         Err(e) => return usage(e),
     };
+    report.fixture_dir = Some(crate::harness::workdir::describe(&parent));
     if subreaper {
         crate::subject::process::end_orphans(REAP_TIMEOUT);
     }
@@ -224,8 +235,15 @@ fn claim_outputs(plan: &Plan) -> Result<Option<EventLog>, String> {
 
 /// Removes what dead runs left; says so when it found anything (or always,
 /// when `verbose`). Returns whether everything could be removed.
-fn clean_dead_runs(verbose: bool) -> bool {
-    let cleaned = crate::harness::workdir::clean(&std::env::temp_dir());
+fn clean_dead_runs(verbose: bool, fixture_dir: Option<&std::path::Path>) -> bool {
+    let mut cleaned = crate::harness::workdir::Cleaned::default();
+    for parent in crate::harness::workdir::run_parents(fixture_dir) {
+        let found = crate::harness::workdir::clean(&parent);
+        cleaned.removed.extend(found.removed);
+        cleaned.processes += found.processes;
+        cleaned.live += found.live;
+        cleaned.errors.extend(found.errors);
+    }
     for dir in &cleaned.removed {
         eprintln!(
             "toolpath: removed {}, left by a run that died",
@@ -254,7 +272,7 @@ fn clean_dead_runs(verbose: bool) -> bool {
 /// `toolpath clean`: removes the temporary directories and processes of
 /// runs that died (SIGKILL, a crash); never a live run's.
 pub fn clean() -> i32 {
-    if clean_dead_runs(true) {
+    if clean_dead_runs(true, None) {
         exit::OK
     } else {
         exit::UNEXPECTED
@@ -332,8 +350,8 @@ fn execute(
     let instances = request.selection.instances(&plan.cases);
     let (make, unprivileged) = subjects(request, plan, run_dir)?;
     let fixtures = if request.keep_fixtures {
-        // Kept fixtures are meant to outlive the run.
-        None
+        // Kept fixtures are meant to outlive the run: beside it, not in it.
+        run_dir.path().parent().map(std::path::Path::to_owned)
     } else {
         Some(run_dir.subdir("fixtures").map_err(|e| e.to_string())?)
     };

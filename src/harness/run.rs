@@ -211,6 +211,7 @@ pub fn run(instances: &[Instance], make: &SubjectFactory, config: &RunConfig) ->
         partial,
         strict: config.strict,
         duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+        fixture_dir: None,
         summary: Summary::of(&cases),
         cases,
     };

@@ -1,8 +1,8 @@
 //! The run's own temporary directory, and removing what dead runs left.
 //!
 //! Everything a run puts on disk (fixtures, each adapter's `TMPDIR`) lives
-//! under one directory, `toolpath-run-XXXXXX` in the system temporary
-//! directory, holding `owner.lock`: a file the run keeps locked (`flock`)
+//! under one directory, `toolpath-run-XXXXXX`, in the directory
+//! [`fixture_parent`] chooses (a tmpfs when there is one), holding `owner.lock`: a file the run keeps locked (`flock`)
 //! for as long as it lives. The kernel drops the lock when the process dies,
 //! however it dies, so a directory whose lock can be taken belongs to a dead
 //! run, and one whose lock cannot be taken to a live one: [`clean`] removes
@@ -18,6 +18,7 @@
 //! (adapters carry `TOOLPATH_RUN` in their environment, and so do their
 //! descendants unless they clear it) are killed first.
 
+use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -25,12 +26,87 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// The prefix of run directories in the system temporary directory.
+/// The prefix of run directories in their parent ([`fixture_parent`]).
 const PREFIX: &str = "toolpath-run-";
 const STARTING: &str = "toolpath-starting-";
 const LOCK: &str = "owner.lock";
 /// The environment variable naming the run directory, for adapters.
 pub const ENV: &str = "TOOLPATH_RUN";
+/// The environment variable that says where runs put their directory (and
+/// so their fixtures) when `--fixture-dir` is not given: for CI.
+pub const FIXTURE_DIR_ENV: &str = "TOOLPATH_FIXTURE_DIR";
+/// Where Linux usually mounts a tmpfs every user may write to.
+const SHM: &str = "/dev/shm";
+
+/// Where a run puts its directory: `explicit` (`--fixture-dir`), else
+/// [`FIXTURE_DIR_ENV`], else a writable tmpfs ([`SHM`]), else the system
+/// temporary directory. On a disk filesystem, building and removing
+/// fixtures is most of a run's time; on a tmpfs it is a fraction.
+pub fn fixture_parent(explicit: Option<&Path>) -> PathBuf {
+    choose_parent(
+        explicit,
+        std::env::var_os(FIXTURE_DIR_ENV),
+        writable_tmpfs(Path::new(SHM)),
+        std::env::temp_dir(),
+    )
+}
+
+/// [`fixture_parent`]'s rule, with what it reads from the system passed in.
+fn choose_parent(
+    explicit: Option<&Path>,
+    env: Option<std::ffi::OsString>,
+    shm_usable: bool,
+    temp: PathBuf,
+) -> PathBuf {
+    if let Some(dir) = explicit {
+        return dir.to_owned();
+    }
+    match env.filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None if shm_usable => PathBuf::from(SHM),
+        None => temp,
+    }
+}
+
+/// Every place a run directory may be ([`fixture_parent`]'s candidates),
+/// without repeats: where [`clean`] looks.
+pub fn run_parents(explicit: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = vec![fixture_parent(explicit)];
+    for dir in [PathBuf::from(SHM), std::env::temp_dir()] {
+        if dir.is_dir() && !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
+}
+
+/// Whether `dir` is a tmpfs this process may create entries in.
+fn writable_tmpfs(dir: &Path) -> bool {
+    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a valid C string; statfs only writes into the struct we pass.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut fs) } != 0 {
+        return false;
+    }
+    #[cfg(target_os = "linux")]
+    let tmpfs = fs.f_type == libc::TMPFS_MAGIC;
+    #[cfg(not(target_os = "linux"))]
+    let tmpfs = false;
+    // SAFETY: a valid C string.
+    tmpfs && unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0
+}
+
+/// A filesystem's name for the report header (`tmpfs`, `disk`).
+pub fn describe(dir: &Path) -> String {
+    let kind = if writable_tmpfs(dir) {
+        "tmpfs"
+    } else {
+        "not tmpfs"
+    };
+    format!("{} ({kind})", dir.display())
+}
 
 /// A live run's directory; removed when dropped.
 pub struct RunDir {
@@ -190,6 +266,19 @@ fn kill_processes_of(dir: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixture_parent_prefers_option_then_environment_then_tmpfs_then_temp() {
+        let temp = PathBuf::from("/var/tmp-x");
+        let opt = Path::new("/opt-dir");
+        let env = Some(std::ffi::OsString::from("/env-dir"));
+        let choose = |e: Option<std::ffi::OsString>, x, shm| choose_parent(x, e, shm, temp.clone());
+        assert_eq!(choose(env.clone(), Some(opt), true), opt);
+        assert_eq!(choose(env.clone(), None, true), Path::new("/env-dir"));
+        assert_eq!(choose(Some("".into()), None, true), Path::new(SHM));
+        assert_eq!(choose(None, None, true), Path::new(SHM));
+        assert_eq!(choose(None, None, false), temp);
+    }
 
     #[test]
     fn removal_restores_access_and_never_follows_a_link() {

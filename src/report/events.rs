@@ -161,6 +161,7 @@ fn header(start: Event) -> Report {
         partial: true,
         strict,
         duration_ms: 0.0,
+        fixture_dir: None,
         summary: Summary::default(),
         cases: Vec::new(),
     }

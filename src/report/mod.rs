@@ -205,6 +205,11 @@ pub struct Report {
     pub partial: bool,
     pub strict: bool,
     pub duration_ms: f64,
+    /// Where the fixtures were built, and whether that is a tmpfs
+    /// (`/dev/shm (tmpfs)`); absent when the report was not made by
+    /// `toolpath run` (a library run, or rebuilt from an event log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixture_dir: Option<String>,
     pub summary: Summary,
     pub cases: Vec<CaseReport>,
 }

@@ -124,6 +124,9 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         text::visible(&report.suite),
         report.protocol
     ));
+    if let Some(dir) = &report.fixture_dir {
+        out.push_str(&format!("  fixtures:       {}\n", text::visible(dir)));
+    }
     if report.partial {
         out.push_str(&paint.alarm("  PARTIAL RUN: see the end of this report"));
         out.push('\n');

@@ -66,6 +66,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         partial: false,
         strict: false,
         duration_ms: 410.0,
+        fixture_dir: None,
         summary: Summary::of(&cases),
         cases,
     }
