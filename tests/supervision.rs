@@ -68,6 +68,8 @@ impl Scene {
         cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
             .env("TMPDIR", self.tmp())
+            // The run directory goes here too, not to a shared tmpfs.
+            .env("TOOLPATH_FIXTURE_DIR", self.tmp())
             .env("BROKEN_PIDS", self.pids())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
