@@ -1132,8 +1132,8 @@ mod tests {
         let schema: Value = serde_json::from_str(&text).unwrap();
         let props = &schema["properties"];
         let known: Vec<String> = crate::spec::requirements()
-            .into_iter()
-            .map(|r| r.id)
+            .iter()
+            .map(|r| r.id.clone())
             .collect();
         assert_eq!(props["spec"]["items"]["enum"], serde_json::json!(known));
         assert_eq!(

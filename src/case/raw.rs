@@ -58,8 +58,8 @@ fn id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 
 fn spec_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let ids: Vec<String> = crate::spec::requirements()
-        .into_iter()
-        .map(|r| r.id)
+        .iter()
+        .map(|r| r.id.clone())
         .collect();
     schemars::json_schema!({
         "type": "array",
