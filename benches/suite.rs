@@ -168,8 +168,8 @@ fn cpu_time(usage: &libc::rusage) -> Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
-/// `toolpath ARGS` as a whole process with its temporary directory (and so
-/// its run directory and fixtures) in `tmp`.
+/// `toolpath ARGS` as a whole process with its temporary directory and its
+/// run directory (and so its fixtures) in `tmp`.
 // The child is reaped by wait4 (for its rusage), which clippy cannot see.
 #[allow(clippy::zombie_processes)]
 fn whole_process(args: &[&str], tmp: &Path) -> Cost {
@@ -177,6 +177,7 @@ fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     let child = Command::new(BIN)
         .args(args)
         .env("TMPDIR", tmp)
+        .env(toolpath::harness::workdir::FIXTURE_DIR_ENV, tmp)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
