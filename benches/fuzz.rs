@@ -62,7 +62,7 @@ fn main() {
         &|| Ok(Box::new(Adapter::start(python.clone())?) as Box<dyn Subject + Send>);
     let ram = toolpath::fuzz::probe::ram_dir();
     println!("toolpath fuzz benchmark: {ITERATIONS} iterations of seed 1 per row");
-    println!("{:<48} {:>14}", "subject", "iterations/s");
+    println!("{:<60} {:>14}", "subject", "iterations/s");
     let mut places = vec![("system temp", None)];
     if let Some(dir) = ram {
         places.insert(0, ("/dev/shm", Some(dir)));
@@ -76,7 +76,7 @@ fn main() {
             ] {
                 let r = rate(make, jobs, dir.clone());
                 println!(
-                    "{:<48} {r:>14.0}",
+                    "{:<60} {r:>14.0}",
                     format!("{label}, --jobs {jobs}, fixtures in {place}")
                 );
             }
