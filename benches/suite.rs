@@ -285,7 +285,8 @@ fn generated_cases(n: usize, parent: &Path) -> tempfile::TempDir {
              call:\n  tool: resolve\n  params: {{path: src/f{i}.ts}}\n\
              expect:\n  outcome: ok\n  kind: file\n  path: \"{{ws}}/src/f{i}.ts\"\n"
         );
-        std::fs::write(dir.path().join(format!("c{i}.yaml")), text).expect("case");
+        // The file is named after the id (the id without its area).
+        std::fs::write(dir.path().join(format!("generated-c{i}.yaml")), text).expect("case");
     }
     dir
 }
