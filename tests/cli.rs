@@ -839,4 +839,21 @@ fn a_fixture_dir_that_cannot_hold_the_run_is_a_usage_error() {
         .stderr(predicate::str::contains(
             "cannot create the run directory in /nonexistent/toolpath",
         ));
+
+#[test]
+fn git_cases_run_with_git_and_are_skipped_with_the_reason_without_it() {
+    let (code, report) = run_json(&["--cases", "tests/data/git"]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["summary"]["pass"], 2, "{report}");
+    // Without git on PATH the fixture cannot be built: skipped, never passed.
+    let out = toolpath()
+        .env("PATH", "/nonexistent")
+        .args(["run", "--cases", "tests/data/git", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(report["summary"]["skip"], 2, "{report}");
+    let reason = report["cases"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("`git` is not on PATH"), "{reason}");
 }

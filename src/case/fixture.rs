@@ -160,6 +160,9 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
         let link = prepare(&root, path)?;
         std::os::unix::fs::symlink(link_target(target, &root), &link).map_err(|e| fail(path, e))?;
     }
+    for repo in &fixture.git {
+        init_git(&at(repo)).map_err(|e| fail(repo, e))?;
+    }
     for (path, mode) in &fixture.modes {
         let file = at(path);
         check_ancestors(&root, path)?;
@@ -196,6 +199,77 @@ fn link_target(target: &str, root: &Path) -> PathBuf {
         Some(rest) => PathBuf::from(format!("{}{rest}", root.display())),
         None => PathBuf::from(target),
     }
+}
+
+/// Makes `dir` (a root, or a directory holding roots) a git repository
+/// holding one commit of everything in it, so
+/// implementations that search with `git grep` inside a repository run that
+/// code path (spec SEARCH-4, SEARCH-7). A `.gitignore` written by the case
+/// applies; modes come after, so git can read every file.
+///
+/// Case files come from strangers, so git must not run anything they chose:
+/// no `.git` entry can be written by the fixture (the validator refuses
+/// one), the user's and the system's git configuration are not read (they
+/// could name hooks or filters), hooks are disabled and the identity is fixed.
+pub fn init_git(dir: &Path) -> Result<(), String> {
+    let git = |args: &[&str]| -> Result<(), String> {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "user.name=toolpath",
+                "-c",
+                "user.email=toolpath@invalid",
+                "-c",
+                "commit.gpgSign=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            // Fixed dates make every object, and so the repository, the
+            // same from run to run.
+            .env("GIT_AUTHOR_DATE", "2000-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2000-01-01T00:00:00Z")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run git (the `git` feature needs it on PATH): {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "git {} failed: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    };
+    // No template: no sample hooks or other text inside `.git`.
+    git(&["init", "-q", "--template="])?;
+    git(&["add", "-A"])?;
+    git(&[
+        "commit",
+        "-q",
+        "--no-verify",
+        "--allow-empty",
+        "-m",
+        "toolpath fixture",
+    ])
+}
+
+/// Whether `git` can be run, for cases that need the `git` feature.
+pub fn git_available() -> bool {
+    std::process::Command::new("git")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Checks that every existing proper ancestor of `path` below `root` is a
@@ -555,5 +629,24 @@ mod tests {
             fs::read_link(built.root.join("ws/top")).unwrap(),
             built.root
         );
+    }
+
+    #[test]
+    fn git_roots_are_repositories_with_one_commit_honouring_gitignore() {
+        let f = fixture_of(
+            "requires: [git]\nfixture:\n  roots: [ws, plain]\n  git: [ws]\n  files: {ws/a.ts: hi, ws/build.log: x, ws/.gitignore: \"*.log\\n\"}\n",
+        );
+        let built = build(&f, None).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(args)
+                .current_dir(built.root.join("ws"))
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(git(&["ls-files"]), ".gitignore\na.ts\n");
+        assert_eq!(git(&["rev-list", "--count", "HEAD"]), "1\n");
+        assert!(!built.root.join("plain/.git").exists());
     }
 }

@@ -300,6 +300,8 @@ pub struct Fixture {
     pub sockets: Vec<FixturePath>,
     pub devices: Vec<FixturePath>,
     pub modes: Vec<(FixturePath, u32)>,
+    /// Roots made git repositories (a real `git init` and one commit).
+    pub git: Vec<FixturePath>,
 }
 
 impl Default for FixturePath {
@@ -601,8 +603,10 @@ impl Validator<'_> {
             sockets: self.paths("fixture.sockets", &raw.sockets)?,
             devices: self.paths("fixture.devices", &raw.devices)?,
             modes,
+            git: self.paths("fixture.git", &raw.git)?,
         };
         self.check_entries(&fixture, id_at)?;
+        self.check_git(&fixture, &raw.git, id_at)?;
         Ok(fixture)
     }
 
@@ -789,6 +793,48 @@ impl Validator<'_> {
         Ok(())
     }
 
+    /// A git directory must be a root or hold one (roots inside a repository
+    /// whose `.git` lies outside every root), and no entry may be written into a `.git`
+    /// directory: a case file could otherwise plant a hook or a config that
+    /// `git commit` would run on this machine.
+    fn check_git(
+        &self,
+        f: &Fixture,
+        raw: &[Spanned<String>],
+        id_at: Location,
+    ) -> Result<(), CaseError> {
+        for (path, spanned) in f.git.iter().zip(raw) {
+            if !f.roots.iter().any(|root| root.is_within(path)) {
+                return Err(self.error(
+                    spanned.referenced,
+                    format!("fixture.git: `{path}` is neither a root nor holds one"),
+                ));
+            }
+        }
+        if f.git.is_empty() {
+            return Ok(());
+        }
+        let entries = (f.files.iter().map(|(p, _)| p))
+            .chain(&f.dirs)
+            .chain(f.symlinks.iter().map(|(p, _)| p))
+            .chain(&f.fifos)
+            .chain(&f.sockets)
+            .chain(&f.devices)
+            .chain(f.modes.iter().map(|(p, _)| p))
+            .chain(&f.roots);
+        for path in entries {
+            if path.as_str().split('/').any(|s| s == ".git") {
+                return Err(self.error(
+                    self.span_of(path, id_at),
+                    format!(
+                        "fixture: `{path}` is inside a `.git` directory, which git itself writes"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn call(
         &self,
         raw: Spanned<crate::case::raw::RawCall>,
@@ -911,6 +957,14 @@ impl Validator<'_> {
                 "expect: `mentions` and `excludes` go with `call.describe`",
             ));
         }
+        if let Some(error) = &raw.error
+            && let Some(twice) = first_repeated(&error.message_contains)
+        {
+            return Err(self.error(
+                at,
+                format!("expect.error.message_contains: `{twice}` is given twice; each needle should check something"),
+            ));
+        }
         let matches = match raw.matches {
             None => None,
             Some(list) => Some(
@@ -962,6 +1016,7 @@ impl Validator<'_> {
             (Feature::Devices, !fixture.devices.is_empty()),
             (Feature::Permissions, !fixture.modes.is_empty()),
             (Feature::Schemas, matches!(action, Action::Describe(_))),
+            (Feature::Git, !fixture.git.is_empty()),
         ] {
             if present {
                 used.insert(feature);
@@ -1107,6 +1162,15 @@ fn check_id(id: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The first item that occurs twice in `items`.
+fn first_repeated(items: &[String]) -> Option<&str> {
+    let mut seen = BTreeSet::new();
+    items
+        .iter()
+        .find(|item| !seen.insert(item.as_str()))
+        .map(String::as_str)
 }
 
 /// `PATH:LINE`, split at the last colon so paths may contain colons.
@@ -1546,5 +1610,34 @@ expect:
             );
             parse(&text).unwrap_or_else(|e| panic!("{ok}: {e}"));
         }
+    }
+
+    #[test]
+    fn a_repeated_needle_is_refused() {
+        let text = GOOD.replace("outcome: ok", "outcome: error").replace(
+            "  kind: file\n  path: \"{ws}/a.ts\"\n  matches: [\"{ws}/a.ts:1\"]\n  notes: []\n",
+            "  error: {code: not_found, message_contains: [\"{ws}\", \"{ws}\"]}\n",
+        );
+        let err = error_of(&text);
+        assert!(err.contains("`{ws}` is given twice"), "{err}");
+    }
+
+    #[test]
+    fn git_roots_must_be_roots_and_nothing_is_written_into_dot_git() {
+        let git = GOOD.replace("fixture:", "requires: [git]\nfixture:");
+        let not_root = git.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws/sub]");
+        assert!(
+            error_of(&not_root).contains("fixture.git: `ws/sub` is neither a root nor holds one")
+        );
+        let above = git.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]");
+        assert!(parse(&above).is_ok());
+        let hook = git
+            .replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]")
+            .replace("ws/a.ts: ", "ws/.git/hooks/pre-commit: ");
+        let err = error_of(&hook);
+        assert!(err.starts_with("cases/x.yaml:8:"), "{err}");
+        assert!(err.contains("inside a `.git` directory"), "{err}");
+        let undeclared = GOOD.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]");
+        assert!(error_of(&undeclared).contains("uses `git` but does not declare it"));
     }
 }

@@ -107,6 +107,9 @@ pub enum Feature {
     Permissions,
     /// Parameter schemas published in the adapter's `hello` (Change C).
     Schemas,
+    /// Roots that are git repositories (`fixture.git`); needs `git` on the
+    /// harness's PATH, so such cases are skipped, with the reason, without it.
+    Git,
 }
 
 impl Feature {
@@ -152,6 +155,12 @@ pub struct RawFixture {
     /// Octal permission bits (`"0000"`), applied after everything else exists.
     #[serde(default)]
     pub modes: SpannedMap<String>,
+    /// Directories to make git repositories once every entry exists (each a
+    /// root, or a directory holding roots): `git init`, then one commit of
+    /// everything (a `.gitignore` among `files` applies).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub git: Vec<Spanned<String>>,
 }
 
 /// A file's content.

@@ -72,6 +72,12 @@ impl Default for RunConfig<'_> {
     }
 }
 
+/// Whether `git` runs here, checked once per process.
+fn git_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(crate::case::fixture::git_available)
+}
+
 /// Whether this process runs as root, which ignores permission bits.
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
@@ -410,6 +416,12 @@ impl<'a, 'b> Worker<'a, 'b> {
             };
             return Err((Status::Unsupported, reason));
         }
+        if case.requires.contains(&Feature::Git) && !git_available() {
+            return Err((
+                Status::Skip,
+                "the case's roots are git repositories and `git` is not on PATH".into(),
+            ));
+        }
         if case.requires.contains(&Feature::Devices) && !is_root() {
             return Err((
                 Status::Skip,
@@ -474,7 +486,13 @@ impl<'a, 'b> Worker<'a, 'b> {
                     );
                 }
             };
-        let call = call_for(instance, params, &built);
+        // `{adapter-tmp}` names the scratch directory of the process the
+        // call goes to, in the parameters as in the expectation.
+        let vars = match self.placeholders(&built.vars, route) {
+            Ok(vars) => vars,
+            Err(failure) => return self.classify(instance, Err(failure), &built, route),
+        };
+        let call = call_for(instance, params, &vars, &built);
         let answer = match route {
             Route::Normal => self.send(route, &call),
             Route::Unprivileged => {
@@ -562,6 +580,23 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
+    /// The fixture's placeholders plus `{adapter-tmp}`, the scratch
+    /// directory of the subject `route` goes to (started first if it has to
+    /// be, so the directory is the one the call will meet).
+    fn placeholders(
+        &mut self,
+        fixture: &crate::case::placeholders::Placeholders,
+        route: Route,
+    ) -> Result<crate::case::placeholders::Placeholders, AdapterFailure> {
+        let subject = self.subject(route);
+        subject.ready()?;
+        let mut vars = fixture.clone();
+        if let Some(scratch) = subject.scratch_dir() {
+            vars.add("adapter-tmp", &scratch.to_string_lossy());
+        }
+        Ok(vars)
+    }
+
     fn judge(&self, instance: &Instance, verdict: Verdict, stderr: Option<String>) -> CaseReport {
         let passed = verdict.passed();
         let status = match (passed, verdict.unchecked.is_empty()) {
@@ -591,9 +626,10 @@ impl<'a, 'b> Worker<'a, 'b> {
 fn call_for(
     instance: &Instance,
     params: &serde_json::Map<String, Value>,
+    vars: &crate::case::placeholders::Placeholders,
     built: &BuiltFixture,
 ) -> Call {
-    let mut params = match built.vars.expand_json(&Value::Object(params.clone())) {
+    let mut params = match vars.expand_json(&Value::Object(params.clone())) {
         Value::Object(map) => map,
         _ => unreachable!("an object expands to an object"),
     };

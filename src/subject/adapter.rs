@@ -334,6 +334,11 @@ impl Subject for Adapter {
         &self.hello
     }
 
+    fn ready(&mut self) -> Result<(), AdapterFailure> {
+        self.check_quiet();
+        self.ensure_running()
+    }
+
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
         self.check_quiet();
         self.last_stderr.clear();

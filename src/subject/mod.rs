@@ -89,6 +89,12 @@ pub trait Subject {
     fn finish(&mut self) -> Option<AdapterFailure> {
         None
     }
+    /// Makes sure the subject is running (an adapter that crashed is started
+    /// again), so that [`scratch_dir`](Self::scratch_dir) names the directory
+    /// of the process the next call goes to: cases pass it as `{adapter-tmp}`.
+    fn ready(&mut self) -> Result<(), AdapterFailure> {
+        Ok(())
+    }
 }
 
 /// How long one in-process call may take by default: the same as an
@@ -113,6 +119,10 @@ pub struct Reference {
     hello: AdapterHello,
     timeout: std::time::Duration,
     answer: CallFn,
+    /// A scratch directory of its own, like an adapter's `TMPDIR`, so the
+    /// cases naming `{adapter-tmp}` (a directory outside every root that the
+    /// implementation itself owns) run in-process too.
+    scratch: Option<tempfile::TempDir>,
 }
 
 impl Default for Reference {
@@ -127,6 +137,7 @@ impl Reference {
             hello: crate::reference::hello(),
             timeout,
             answer: crate::reference::call,
+            scratch: tempfile::Builder::new().prefix("reference-").tempdir().ok(),
         }
     }
 
@@ -143,6 +154,10 @@ impl Reference {
 impl Subject for Reference {
     fn hello(&self) -> &AdapterHello {
         &self.hello
+    }
+
+    fn scratch_dir(&self) -> Option<&std::path::Path> {
+        self.scratch.as_ref().map(tempfile::TempDir::path)
     }
 
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
@@ -222,5 +237,9 @@ mod tests {
         let mut normal = Reference::with_timeout(Duration::from_secs(60));
         let result = normal.call(&call(2)).expect("answered");
         assert_eq!(result.seq, 2);
+    }
+
+    fn scratch_dir(&self) -> Option<&std::path::Path> {
+        self.scratch.as_ref().map(tempfile::TempDir::path)
     }
 }
