@@ -47,6 +47,12 @@ fn caught_by(report: &Value) -> Vec<String> {
 }
 
 fn assert_caught(mode: &str, requirement: &str) {
+    assert_caught_by(mode, requirement, "");
+}
+
+/// Like [`assert_caught`], and the catching case's id contains `case_part`:
+/// proves that the cases added for a hole are the ones that close it.
+fn assert_caught_by(mode: &str, requirement: &str, case_part: &str) {
     let report = run_mutant(mode);
     assert_eq!(
         report["summary"]["adapter_error"], 0,
@@ -57,6 +63,29 @@ fn assert_caught(mode: &str, requirement: &str) {
         ids.iter().any(|id| id == requirement),
         "{mode} was not caught by a {requirement} case (caught by: {ids:?})"
     );
+    let catching = failing_cases_citing(&report, requirement);
+    assert!(
+        catching.iter().any(|id| id.contains(case_part)),
+        "{mode}: no failing {requirement} case contains `{case_part}` (failing: {catching:?})"
+    );
+}
+
+/// Instance ids of the failing cases that cite `requirement`.
+fn failing_cases_citing(report: &Value, requirement: &str) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .filter(|c| {
+            c["spec"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s == requirement)
+        })
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[test]
@@ -187,4 +216,67 @@ fn echoing_the_raw_path_to_the_model_is_caught() {
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
+}
+
+// One mutant per hole that a real implementation slipped through (issue 10).
+
+#[test]
+fn hole_1_option_injection_is_caught() {
+    assert_caught_by("option-injection", "SEC-10", "security.option.");
+}
+
+#[test]
+fn hole_2_a_git_grep_backend_that_ignores_case_is_caught() {
+    assert_caught_by("git-grep-ignore-case", "SEARCH-7", "search.git.");
+}
+
+#[test]
+fn hole_3_a_file_target_judged_loosely_is_caught() {
+    assert_caught_by("loose-file-target", "SEARCH-10", "-file");
+    assert_caught_by("loose-file-target", "SEARCH-7", "-file");
+}
+
+#[test]
+fn hole_4_built_in_exclusions_are_caught() {
+    assert_caught_by("builtin-exclusions", "SEARCH-4", "search.exclusions.");
+}
+
+#[test]
+fn hole_5_a_rule_right_only_through_resolve_is_caught() {
+    assert_caught_by("resolve-only-right", "RES-8", "dangling-inside-s");
+}
+
+#[test]
+fn hole_6_a_root_name_through_a_link_is_caught() {
+    assert_caught_by("rootname-through-link", "SHELL-5", "shell.rootname-link.");
+}
+
+#[test]
+fn hole_7_a_nul_after_the_first_block_is_caught() {
+    assert_caught_by("binary-first-block", "SEARCH-8", "binary-after-");
+}
+
+#[test]
+fn hole_7_following_links_to_inside_files_is_caught() {
+    assert_caught_by("follow-inside-links", "SEC-7", "inside-file-link");
+}
+
+#[test]
+fn hole_7_accepting_its_own_temporary_directory_is_caught() {
+    assert_caught_by("scratch-inside", "SEC-9", "security.scratch.");
+}
+
+#[test]
+fn hole_8_ignoring_unknown_keys_is_caught() {
+    assert_caught_by("ignore-unknown-keys", "ERR-8", "errors.unknown-key.");
+}
+
+#[test]
+fn hole_8_one_match_per_real_file_is_caught() {
+    assert_caught_by("one-match-per-real-file", "SEARCH-10", "alias-two-matches");
+}
+
+#[test]
+fn hole_8_judging_a_link_by_its_immediate_target_is_caught() {
+    assert_caught_by("immediate-link-target", "SEC-5", "leave-and-return");
 }

@@ -125,7 +125,7 @@ fn schema(properties: &[(&str, &str)], required: &[&str]) -> Value {
             )
         })
         .collect();
-    json!({"type": "object", "properties": properties, "required": required})
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
 /// Answers one call. `seq` is left 0 for the caller to fill in; `outcome` is
@@ -140,7 +140,8 @@ pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> T
 
 /// The `resolve` tool: the shared resolver on its own (RES).
 fn resolve_tool(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
-    let target = params::path(params, &["path"])
+    let target = params::only(params, &["path"])
+        .and_then(|()| params::path(params, &["path"]))
         .and_then(|path| resolve::resolve_target(workspace, path.as_deref()));
     let (kind, path, parent) = match target {
         Err(err) => return err.into(),

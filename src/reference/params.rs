@@ -6,7 +6,10 @@
 //! - strings are taken as they are: no trimming (RES-5);
 //! - a path containing a NUL byte is malformed (ERR-7);
 //! - a path parameter and its alias may not both be given (SEARCH-1,
-//!   SHELL-1).
+//!   SHELL-1);
+//! - a key the tool does not define is refused, naming it (ERR-8): a model
+//!   that misspells `dir_path` learns so at once instead of receiving a
+//!   search of everything.
 
 use serde_json::{Map, Value};
 
@@ -14,6 +17,18 @@ use super::ToolError;
 use crate::protocol::ErrorCode;
 
 type Params = Map<String, Value>;
+
+/// Refuses the first key not in `known` (ERR-8), naming it and the keys the
+/// tool takes, so the caller can correct the call.
+pub fn only(params: &Params, known: &[&str]) -> Result<(), ToolError> {
+    match params.keys().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => Err(invalid(format!(
+            "unknown parameter `{key}`; this tool takes {}",
+            known.join(", ")
+        ))),
+    }
+}
 
 /// An optional string parameter; `None` when not given.
 pub fn optional(params: &Params, name: &str) -> Result<Option<String>, ToolError> {
@@ -106,6 +121,18 @@ mod tests {
             code(path(&params(json!({"path": "a\u{0}b"})), &names)),
             ErrorCode::InvalidParams
         );
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let known = ["pattern", "dir_path", "path", "include"];
+        assert_eq!(
+            only(&params(json!({"pattern": "x", "path": ""})), &known),
+            Ok(())
+        );
+        let err = only(&params(json!({"pattern": "x", "paht": "src"})), &known).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert!(err.message.contains("`paht`"), "{}", err.message);
     }
 
     #[test]

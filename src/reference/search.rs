@@ -28,7 +28,11 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
+/// The keys a search takes (SEARCH-1); any other is `invalid_params` (ERR-8).
+pub const KEYS: &[&str] = &["pattern", "dir_path", "path", "include"];
+
 fn parse(params: &Map<String, Value>) -> Result<Query, ToolError> {
+    params::only(params, KEYS)?;
     let pattern = params::required(params, "pattern")?;
     let path = params::path(params, &["dir_path", "path"])?;
     let include = params::optional(params, "include")?;

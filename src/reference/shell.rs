@@ -10,18 +10,23 @@ use super::{ToolError, params};
 use crate::protocol::{ErrorCode, Outcome, ToolResult, Workspace};
 
 /// Validates the parameters and the directory, then runs the command there.
+/// The keys the shell takes (SHELL-1); any other is `invalid_params` (ERR-8).
+pub const KEYS: &[&str] = &["command", "dir_path", "directory"];
+
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
-    let result = params::required(params, "command").and_then(|command| {
-        if command.contains('\0') {
-            return Err(ToolError::new(
-                ErrorCode::InvalidParams,
-                "command contains a NUL byte, which no shell can run",
-            ));
-        }
-        let dir = params::path(params, &["dir_path", "directory"])?;
-        let cwd = directory(workspace, dir.as_deref())?;
-        execute(&command, &cwd)
-    });
+    let result = params::only(params, KEYS)
+        .and_then(|()| params::required(params, "command"))
+        .and_then(|command| {
+            if command.contains('\0') {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidParams,
+                    "command contains a NUL byte, which no shell can run",
+                ));
+            }
+            let dir = params::path(params, &["dir_path", "directory"])?;
+            let cwd = directory(workspace, dir.as_deref())?;
+            execute(&command, &cwd)
+        });
     result.unwrap_or_else(ToolError::into)
 }
 

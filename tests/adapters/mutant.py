@@ -14,6 +14,7 @@ usage: mutant.py MODE [CASE-GLOB]
 import fnmatch
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -184,6 +185,227 @@ def raw_model_text(call, result, ref):
     return result
 
 
+# Mutants for the holes real implementations slipped through (issue 10).
+
+SEARCH_TOOLS = ("grep", "ripgrep")
+
+
+def searched_files(call, result, follow_links=False):
+    """(reported path, real file) for every regular file the search covered."""
+    if result.get("kind") == "file":
+        return [(result["path"], result["path"])]
+    tops = call["workspace"]["roots"] if result.get("kind") == "all-workspaces" else [result["path"]]
+    found = []
+    for top in tops:
+        for here, dirs, files in os.walk(top, followlinks=False):
+            for name in sorted(files + dirs):
+                path = os.path.join(here, name)
+                if os.path.islink(path) and not follow_links:
+                    continue
+                if os.path.isfile(path):
+                    found.append((path, path))
+    return found
+
+
+def read(path):
+    """The file's bytes, or None when it cannot be read (skipped, SEARCH-11)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def lines_of(data):
+    """The spec's lines (SEARCH-10): split on \n, no line after a final \n."""
+    text = data.decode("utf-8", "replace")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return [] if data == b"" else text.split("\n")
+
+
+def add_matches(result, path, lines, regex):
+    for number, line in enumerate(lines, 1):
+        if regex.search(line):
+            match = {"path": path, "line": number, "text": line}
+            if match not in result["matches"]:
+                result["matches"].append(match)
+
+
+def option_injection(call, result, ref):
+    """Hands parameters to a command-line backend without `--`: a pattern or
+    path beginning with `-` is taken as an option (grep's `-v`, rg's `--files`)."""
+    params = call["params"]
+    if call["tool"] in SEARCH_TOOLS and result.get("outcome") == "ok":
+        if str(params.get("pattern", "")).startswith("-"):
+            result["matches"] = []  # the option ate the pattern
+            return result
+    given = path_param(params) or params.get("include") or ""
+    if isinstance(given, str) and given.startswith("-"):
+        return error(result, "invalid_params", f"unrecognized option '{given}'")
+    return result
+
+
+def in_git_repository(path):
+    while path not in ("/", ""):
+        if os.path.isdir(os.path.join(path, ".git")):
+            return True
+        path = os.path.dirname(path)
+    return False
+
+
+def git_grep_ignore_case(call, result, ref):
+    """Inside a git repository the search runs through `git grep` with
+    ignore-case on: right everywhere else, wrong there."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("outcome") != "ok":
+        return result
+    where = result.get("path") or call["workspace"]["roots"][0]
+    if not in_git_repository(where):
+        return result
+    params = dict(call["params"], pattern="(?i)" + call["params"]["pattern"])
+    return ref.ask({**call, "params": params})
+
+
+def loose_file_target(call, result, ref):
+    """A file target is read as text lines: case-insensitive, `\r` stripped,
+    and an empty line after the final newline. Directories stay right."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("kind") != "file":
+        return result
+    regex = re.compile(call["params"]["pattern"], re.IGNORECASE)
+    with open(result["path"], "rb") as f:
+        data = f.read()
+    if b"\0" in data:
+        return result
+    lines = [line.rstrip("\r") for line in data.decode("utf-8", "replace").split("\n")]
+    result["matches"] = []
+    add_matches(result, result["path"], lines, regex)
+    return result
+
+
+BUILT_IN_EXCLUSIONS = ("/build/", "/dist/", "/node_modules/", "/target/", "/vendor/")
+
+
+def builtin_exclusions(call, result, ref):
+    """Silently skips build output and logs below a directory the caller named."""
+    if call["tool"] in SEARCH_TOOLS and result.get("kind") in ("directory", "all-workspaces"):
+        result["matches"] = [m for m in result["matches"]
+                             if not any(x in m["path"] for x in BUILT_IN_EXCLUSIONS)
+                             and not m["path"].endswith(".log")]
+    return result
+
+
+def resolve_only_right(call, result, ref):
+    """The resolver is right when called as `resolve`, but the real tools map a
+    dangling link inside to outside_workspace (realpath() failed, so 'not
+    inside')."""
+    given = path_param(call["params"])
+    err = result.get("error")
+    if call["tool"] == "resolve" or not given or not err or err["code"] != "not_found":
+        return result
+    lexical_path = lexical(call["workspace"]["target"], given)
+    if os.path.islink(lexical_path) and not os.path.exists(lexical_path):
+        err["code"] = "outside_workspace"
+    return result
+
+
+def rootname_through_link(call, result, ref):
+    """The shell follows a link named like a root wherever it leads, instead of
+    checking it (SHELL-5): `ws/other -> ../outside` runs in the outside."""
+    given = path_param(call["params"])
+    if call["tool"] != "shell" or not given or "/" in given:
+        return result
+    candidate = lexical(call["workspace"]["target"], given)
+    if os.path.islink(candidate):
+        return {"type": "result", "seq": result["seq"], "outcome": "ok", "cwd": candidate}
+    return result
+
+
+def binary_first_block(call, result, ref):
+    """Looks for a NUL in the first 8 KiB only, like git grep."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("outcome") != "ok":
+        return result
+    regex = re.compile(call["params"]["pattern"])
+    for reported, real in searched_files(call, result):
+        data = read(real)
+        if data and b"\0" in data and b"\0" not in data[:8192]:
+            add_matches(result, reported, lines_of(data.replace(b"\0", b"")), regex)
+    return result
+
+
+def follow_inside_links(call, result, ref):
+    """The directory walk follows links whose target is inside the workspace
+    (thinking only links out are dangerous); SEC-7 says no link is followed."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("kind") not in ("directory", "all-workspaces"):
+        return result
+    regex = re.compile(call["params"]["pattern"])
+    roots = [os.path.realpath(r) for r in call["workspace"]["roots"]]
+    for reported, real in searched_files(call, result, follow_links=True):
+        target = os.path.realpath(reported)
+        inside = any(target == r or target.startswith(r + "/") for r in roots)
+        data = read(reported)
+        if os.path.islink(reported) and inside and data is not None:
+            add_matches(result, reported, lines_of(data), regex)
+    return result
+
+
+def scratch_inside(call, result, ref):
+    """Its own temporary directory counts as inside, like a project temp dir."""
+    given = path_param(call["params"])
+    scratch = os.environ.get("TMPDIR", "/nonexistent")
+    if not given or not lexical("/", given).startswith(scratch):
+        return result
+    path = lexical("/", given)
+    if call["tool"] == "shell":
+        return {"type": "result", "seq": result["seq"], "outcome": "ok", "cwd": path}
+    ok = {"type": "result", "seq": result["seq"], "outcome": "ok", "kind": "directory", "path": path}
+    if call["tool"] in SEARCH_TOOLS:
+        ok.update(matches=[], notes=[])
+    return ok
+
+
+KNOWN_KEYS = {"resolve": {"path"}, "grep": {"pattern", "dir_path", "path", "include"},
+              "ripgrep": {"pattern", "dir_path", "path", "include"},
+              "shell": {"command", "dir_path", "directory"}}
+
+
+def ignore_unknown_keys(call, result, ref):
+    """Drops parameters it does not know and runs what is left (a misspelt
+    `dir_path` becomes a search of everything)."""
+    params = {k: v for k, v in call["params"].items() if k in KNOWN_KEYS[call["tool"]]}
+    if params == call["params"]:
+        return result
+    return ref.ask({**call, "params": params})
+
+
+def one_match_per_real_file(call, result, ref):
+    """Reports a line once per real file, even below two roots that alias."""
+    if call["tool"] not in SEARCH_TOOLS or "matches" not in result:
+        return result
+    seen, kept = set(), []
+    for m in sorted(result["matches"], key=lambda m: (m["path"], m["line"])):
+        key = (os.path.realpath(m["path"]), m["line"])
+        if key not in seen:
+            seen.add(key)
+            kept.append(m)
+    result["matches"] = kept
+    return result
+
+
+def immediate_link_target(call, result, ref):
+    """Judges a link by its immediate target (SEC-5 read literally), so a
+    link that leaves and comes back is outside."""
+    given = path_param(call["params"])
+    if not given or result.get("outcome") != "ok":
+        return result
+    path = lexical(call["workspace"]["target"], given)
+    if os.path.islink(path):
+        target = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(path)))
+        roots = [os.path.realpath(r) for r in call["workspace"]["roots"]]
+        if not any(target == r or target.startswith(r + "/") for r in roots):
+            return error(result, "outside_workspace", f"{path} is outside the workspace")
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -203,6 +425,18 @@ MUTANTS = {
     "ran-elsewhere": ran_elsewhere,
     "trimmed-text": trimmed_text,
     "raw-model-text": raw_model_text,
+    "option-injection": option_injection,
+    "git-grep-ignore-case": git_grep_ignore_case,
+    "loose-file-target": loose_file_target,
+    "builtin-exclusions": builtin_exclusions,
+    "resolve-only-right": resolve_only_right,
+    "rootname-through-link": rootname_through_link,
+    "binary-first-block": binary_first_block,
+    "follow-inside-links": follow_inside_links,
+    "scratch-inside": scratch_inside,
+    "ignore-unknown-keys": ignore_unknown_keys,
+    "one-match-per-real-file": one_match_per_real_file,
+    "immediate-link-target": immediate_link_target,
 }
 
 # Protocol misbehaviour: what to do instead of answering.

@@ -1,13 +1,20 @@
-"""Parameter validation shared by every tool (spec RES-1, SEARCH-1, SHELL-1, ERR-7).
+"""Parameter validation shared by every tool (spec RES-1, SEARCH-1, SHELL-1, ERR-7, ERR-8).
 
 All of it happens before any file system access (ERR-2). A JSON ``null`` is
 treated like an absent parameter; any other non-string value is
 ``invalid_params``.
 """
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from .errors import invalid
+
+
+def only(params: Mapping[str, Any], known: Sequence[str]) -> None:
+    """ERR-8: a key the tool does not define is invalid_params, named in the message."""
+    for key in sorted(params):
+        if key not in known:
+            raise invalid(f"unknown parameter '{key}'; this tool takes {', '.join(known)}")
 
 
 def optional_string(params: Mapping[str, Any], name: str) -> Optional[str]:

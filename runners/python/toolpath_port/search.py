@@ -54,6 +54,7 @@ class SearchParams:
 def parse_params(params: Mapping[str, Any]) -> SearchParams:
     """Validate everything before touching the file system (SEARCH-1,
     SEARCH-7, ERR-2, ERR-7)."""
+    P.only(params, ("pattern", "dir_path", "path", "include"))
     pattern_text = P.required_string(params, "pattern")
     path = P.one_path(params, "dir_path", "path")
     include = P.optional_string(params, "include")

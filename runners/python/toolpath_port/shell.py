@@ -83,6 +83,7 @@ def working_directory(workspace: Workspace, given: Optional[str]) -> str:
 
 
 def parse_params(params: Mapping[str, Any]):
+    P.only(params, ("command", "dir_path", "directory"))
     command = P.required_string(params, "command")
     if "\0" in command:
         raise invalid("parameter 'command' contains a NUL byte")

@@ -9,7 +9,7 @@ from typing import Any, Dict, Mapping
 
 from . import search, shell
 from .errors import ToolError, invalid
-from .params import optional_path
+from .params import only, optional_path
 from .resolve import FILE, Workspace, parent, resolve_target
 
 TOOLS = ("resolve", "grep", "ripgrep", "shell")
@@ -77,6 +77,7 @@ SCHEMAS: Dict[str, Any] = {
 
 
 def _resolve_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    only(params, ("path",))
     given = optional_path(params, "path")
     target = resolve_target(workspace, given)
     body: Dict[str, Any] = {"outcome": "ok", "kind": target.kind}
