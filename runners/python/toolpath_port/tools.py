@@ -52,6 +52,7 @@ def _search_schema(path_param: str, alias: str) -> Dict[str, Any]:
             },
         },
         "required": ["pattern"],
+        "additionalProperties": False,
     }
 
 
@@ -72,6 +73,7 @@ SCHEMAS: Dict[str, Any] = {
             },
         },
         "required": ["command"],
+        "additionalProperties": False,
     },
 }
 
