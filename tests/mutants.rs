@@ -272,8 +272,8 @@ fn hole_8_ignoring_unknown_keys_is_caught() {
 }
 
 #[test]
-fn hole_8_one_match_per_real_file_is_caught() {
-    assert_caught_by("one-match-per-real-file", "SEARCH-10", "alias-two-matches");
+fn hole_8_a_match_per_aliasing_root_is_caught() {
+    assert_caught_by("match-per-root", "SEARCH-10", "alias-once-");
 }
 
 #[test]

@@ -60,6 +60,7 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
             for root in &workspace.roots {
                 walk(root, include, &query.regex, &mut matches);
             }
+            once_per_file(&mut matches);
             (Kind::AllWorkspaces, None, None)
         }
         Target::Directory(dir) => {
@@ -115,6 +116,18 @@ fn model_text(pattern: &str, place: &str, matches: &[Match], notes: &[String]) -
         text.push_str(&format!("{}:{}: {}\n", m.path, m.line, m.text));
     }
     text
+}
+
+/// Keeps the first match of each line of each real file (SEARCH-10): nested
+/// roots, or two roots that are one directory through a link, reach a file
+/// twice, and it is reported once, under the first root in the workspace's
+/// order (the walk's order), so the result does not depend on sorting.
+fn once_per_file(matches: &mut Vec<Match>) {
+    let mut seen = std::collections::HashSet::new();
+    matches.retain(|m| {
+        let real = fs::canonicalize(&m.path).unwrap_or_else(|_| m.path.clone().into());
+        seen.insert((real, m.line))
+    });
 }
 
 /// Searches every regular file below `dir` (SEARCH-4), reported under the
@@ -319,6 +332,18 @@ mod tests {
             found(&call(&nested, json!({"pattern": "deep"}))),
             [format!("{tmp}/ws/src/deep/c.ts:2")]
         );
+        // Roots that alias one directory: once, under the first root.
+        symlink("ws/src", format!("{tmp}/alias")).unwrap();
+        for (first, second) in [("alias", "ws/src"), ("ws/src", "alias")] {
+            let aliased = Workspace {
+                roots: vec![format!("{tmp}/{first}"), format!("{tmp}/{second}")],
+                target: format!("{tmp}/{first}"),
+            };
+            assert_eq!(
+                found(&call(&aliased, json!({"pattern": "deep"}))),
+                [format!("{tmp}/{first}/deep/c.ts:2")]
+            );
+        }
     }
 
     #[test]

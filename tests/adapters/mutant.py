@@ -377,17 +377,16 @@ def ignore_unknown_keys(call, result, ref):
     return ref.ask({**call, "params": params})
 
 
-def one_match_per_real_file(call, result, ref):
-    """Reports a line once per real file, even below two roots that alias."""
-    if call["tool"] not in SEARCH_TOOLS or "matches" not in result:
+def match_per_root(call, result, ref):
+    """Searches each root on its own and merges the results: a line below two
+    roots that are one directory through a link is reported twice."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("kind") != "all-workspaces":
         return result
-    seen, kept = set(), []
-    for m in sorted(result["matches"], key=lambda m: (m["path"], m["line"])):
-        key = (os.path.realpath(m["path"]), m["line"])
-        if key not in seen:
-            seen.add(key)
-            kept.append(m)
-    result["matches"] = kept
+    merged = []
+    for root in call["workspace"]["roots"]:
+        alone = ref.ask({**call, "workspace": {"roots": [root], "target": root}})
+        merged += [m for m in alone.get("matches", []) if m not in merged]
+    result["matches"] = merged
     return result
 
 
@@ -435,7 +434,7 @@ MUTANTS = {
     "follow-inside-links": follow_inside_links,
     "scratch-inside": scratch_inside,
     "ignore-unknown-keys": ignore_unknown_keys,
-    "one-match-per-real-file": one_match_per_real_file,
+    "match-per-root": match_per_root,
     "immediate-link-target": immediate_link_target,
 }
 

@@ -86,6 +86,20 @@ class SearchTest(FixtureTestCase):
         r = self.ok({"pattern": "hello b"}, roots=("ws", "ws/src"))
         self.assertEqual(r["found"], [f"{self.W}/src/utils/b.ts:1"])
 
+    def test_aliasing_roots_report_once_under_the_first(self):
+        self.fx.links({"alias": "ws"})
+        for first, second in (("ws", "alias"), ("alias", "ws")):
+            r = self.ok({"pattern": "hello b"}, roots=(first, second))
+            self.assertEqual(r["found"], [f"{self.fx.p(first)}/src/utils/b.ts:1"])
+
+    # ERR-8
+    def test_unknown_keys_are_named(self):
+        for params, key in (({"pattern": "a", "dir_pth": "src"}, "dir_pth"),
+                            ({"pattern": "a", "directory": "src"}, "directory")):
+            err = self.code(params)
+            self.assertEqual(err["code"], "invalid_params")
+            self.assertIn(key, err["message"])
+
     # SEARCH-8
     def test_binary(self):
         r = self.ok({"pattern": "hello", "dir_path": "data.bin"})

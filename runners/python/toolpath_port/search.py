@@ -202,8 +202,18 @@ def run(workspace: Workspace, params: Mapping[str, Any]) -> SearchResult:
         return SearchResult(DIRECTORY, target.path, sorted(set(matches)), [], desc)
     # all-workspaces: every root, as if given as a directory (SEARCH-3). With
     # nested roots a line could be found twice; it is reported once.
+    # Roots that are one directory through a link reach a file under several
+    # lexical paths: it is reported once, under the first root (SEARCH-10).
     matches = []
     for root in workspace.roots:
         matches.extend(search_directory(root, p.pattern, include, strict_top=False))
+    seen = set()
+    once = []
+    for m in matches:
+        key = (os.path.realpath(m.path), m.line)
+        if key not in seen:
+            seen.add(key)
+            once.append(m)
+    matches = once
     desc = f"'{p.pattern_text}' in all workspace directories"
     return SearchResult(ALL_WORKSPACES, None, sorted(set(matches)), [], desc)
