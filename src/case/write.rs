@@ -120,6 +120,7 @@ fn fixture(out: &mut String, f: &crate::case::model::Fixture) {
             let _ = writeln!(out, "    {}: \"{mode:04o}\"", q(path.as_str()));
         }
     }
+    paths(out, "git", &f.git);
 }
 
 fn expect(out: &mut String, e: &crate::case::model::Expect) {
