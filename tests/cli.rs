@@ -857,3 +857,24 @@ fn git_cases_run_with_git_and_are_skipped_with_the_reason_without_it() {
     let reason = report["cases"][0]["reason"].as_str().unwrap();
     assert!(reason.contains("`git` is not on PATH"), "{reason}");
 }
+
+#[test]
+fn a_report_written_to_a_device_leaves_the_device_in_place() {
+    // `--output /dev/null` once renamed a temporary file over /dev/null. A
+    // link to it stands in for it here: renaming would replace the link.
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("null");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    toolpath()
+        .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
+        .args(["--format", "json", "--output"])
+        .arg(&link)
+        .assert()
+        .code(0);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}

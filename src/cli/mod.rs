@@ -483,6 +483,14 @@ fn write_reports(report: &Report, targets: &[Target]) -> Result<(), String> {
 }
 
 fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Renaming over a device or a FIFO (`--output /dev/null`) would replace
+    // it with a regular file for every process on the machine: write into it.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .write_all(bytes);
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
