@@ -172,6 +172,7 @@ fn literal_placeholder_text_is_not_a_path() {
         "errors.invalid.",
         "errors.nul.",
         "errors.order.",
+        "errors.unknown-key.",
         "resolve.none.",
     ];
     let unexplained: Vec<&&str> = passed

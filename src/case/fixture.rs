@@ -216,7 +216,7 @@ pub fn init_git(dir: &Path) -> Result<(), String> {
         let out = std::process::Command::new("git")
             .args([
                 "-c",
-                "core.hooksPath=/dev/null",
+                "core.hooksPath=/nonexistent/toolpath-no-hooks",
                 "-c",
                 "init.defaultBranch=main",
                 "-c",
@@ -228,7 +228,9 @@ pub fn init_git(dir: &Path) -> Result<(), String> {
             ])
             .args(args)
             .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            // A path that does not exist reads as an empty configuration
+            // (`/dev/null` would do too, unless something has clobbered it).
+            .env("GIT_CONFIG_GLOBAL", "/nonexistent/toolpath-no-gitconfig")
             // Fixed dates make every object, and so the repository, the
             // same from run to run.
             .env("GIT_AUTHOR_DATE", "2000-01-01T00:00:00Z")
