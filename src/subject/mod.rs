@@ -238,8 +238,4 @@ mod tests {
         let result = normal.call(&call(2)).expect("answered");
         assert_eq!(result.seq, 2);
     }
-
-    fn scratch_dir(&self) -> Option<&std::path::Path> {
-        self.scratch.as_ref().map(tempfile::TempDir::path)
-    }
 }
