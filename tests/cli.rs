@@ -852,7 +852,8 @@ fn git_cases_run_with_git_and_are_skipped_with_the_reason_without_it() {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    // Every instance skipped: nothing was judged, which is not a pass.
+    assert_eq!(out.status.code(), Some(5));
     assert_eq!(report["summary"]["skip"], 2, "{report}");
     let reason = report["cases"][0]["reason"].as_str().unwrap();
     assert!(reason.contains("`git` is not on PATH"), "{reason}");
@@ -861,10 +862,13 @@ fn git_cases_run_with_git_and_are_skipped_with_the_reason_without_it() {
 #[test]
 fn a_report_written_to_a_device_leaves_the_device_in_place() {
     // `--output /dev/null` once renamed a temporary file over /dev/null. A
-    // link to it stands in for it here: renaming would replace the link.
+    // link takes the same path (anything but a regular file is written
+    // into), and renaming would replace the link; the machine's /dev/null
+    // is left alone.
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("null");
-    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    std::fs::write(dir.path().join("sink"), "").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("sink"), &link).unwrap();
     toolpath()
         .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
         .args(["--format", "json", "--output"])

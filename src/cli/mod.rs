@@ -483,9 +483,10 @@ fn write_reports(report: &Report, targets: &[Target]) -> Result<(), String> {
 }
 
 fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // Renaming over a device or a FIFO (`--output /dev/null`) would replace
-    // it with a regular file for every process on the machine: write into it.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+    // Renaming over a device, a FIFO or a link (`--output /dev/null`) would
+    // replace it with a regular file, for every process on the machine in
+    // the case of /dev/null: write into it instead.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
         return std::fs::OpenOptions::new()
             .write(true)
             .open(path)?
