@@ -839,6 +839,7 @@ fn a_fixture_dir_that_cannot_hold_the_run_is_a_usage_error() {
         .stderr(predicate::str::contains(
             "cannot create the run directory in /nonexistent/toolpath",
         ));
+}
 
 #[test]
 fn git_cases_run_with_git_and_are_skipped_with_the_reason_without_it() {
