@@ -350,70 +350,70 @@ fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str, shown: &
     j.check(field, &quoted(needle), &actual, agrees);
 }
 
-/// What the case expected, as diff lines, when the outcome already differs.
-fn expected_fields(e: &Expected) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut push = |name: &str, value: Option<String>| {
+/// Diff lines `name: value`, for the fields that have a value.
+#[derive(Default)]
+struct Lines(Vec<String>);
+
+impl Lines {
+    fn push(&mut self, name: &str, value: Option<String>) {
         if let Some(value) = value {
-            lines.push(format!("{name}: {value}"));
-        }
-    };
-    push("kind", e.kind.map(|k| k.name().to_owned()));
-    push("path", e.path.as_deref().map(quoted));
-    push("parent", e.parent.as_deref().map(quoted));
-    push("cwd", e.cwd.as_deref().map(quoted));
-    push(
-        "matches",
-        e.matches.as_ref().map(|ms| {
-            list(
-                ms.iter()
-                    .map(|m| quoted(&format!("{}:{}", m.path, m.line)))
-                    .collect(),
-            )
-        }),
-    );
-    push(
-        "notes",
-        e.notes
-            .as_ref()
-            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
-    );
-    if let Some(error) = &e.error {
-        push("error.code", Some(error.code.name().to_owned()));
-        for needle in &error.message_contains {
-            push("error.message contains", Some(quoted(needle)));
+            self.0.push(format!("{name}: {value}"));
         }
     }
-    lines
+
+    /// `kind`, `path`, `cwd` and the `PATH:LINE` list, as both sides show them.
+    fn common<'m>(
+        &mut self,
+        kind: Option<crate::protocol::Kind>,
+        path: Option<&str>,
+        cwd: Option<&str>,
+        matches: Option<impl Iterator<Item = (&'m str, u64)>>,
+    ) {
+        self.push("kind", kind.map(|k| k.name().to_owned()));
+        self.push("path", path.map(quoted));
+        self.push("cwd", cwd.map(quoted));
+        let at = |(path, line): (&str, u64)| quoted(&format!("{path}:{line}"));
+        self.push("matches", matches.map(|ms| list(ms.map(at).collect())));
+    }
+}
+
+/// What the case expected, as diff lines, when the outcome already differs.
+fn expected_fields(e: &Expected) -> Vec<String> {
+    let mut lines = Lines::default();
+    let matches = e
+        .matches
+        .as_ref()
+        .map(|ms| ms.iter().map(|m| (m.path.as_str(), m.line)));
+    lines.common(e.kind, e.path.as_deref(), e.cwd.as_deref(), matches);
+    lines.push("parent", e.parent.as_deref().map(quoted));
+    let notes = e.notes.as_ref();
+    lines.push(
+        "notes",
+        notes.map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+    );
+    if let Some(error) = &e.error {
+        lines.push("error.code", Some(error.code.name().to_owned()));
+        for needle in &error.message_contains {
+            lines.push("error.message contains", Some(quoted(needle)));
+        }
+    }
+    lines.0
 }
 
 /// What came instead, as diff lines, when the outcome differs.
 fn actual_fields(r: &ToolResult) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut push = |name: &str, value: Option<String>| {
-        if let Some(value) = value {
-            lines.push(format!("{name}: {value}"));
-        }
-    };
-    push("kind", r.kind.map(|k| k.name().to_owned()));
-    push("path", r.path.as_deref().map(quoted));
-    push("cwd", r.cwd.as_deref().map(quoted));
-    push(
-        "matches",
-        r.matches.as_ref().map(|ms| {
-            list(
-                ms.iter()
-                    .map(|m| quoted(&format!("{}:{}", m.path, m.line)))
-                    .collect(),
-            )
-        }),
-    );
+    let mut lines = Lines::default();
+    let matches = r
+        .matches
+        .as_ref()
+        .map(|ms| ms.iter().map(|m| (m.path.as_str(), m.line)));
+    lines.common(r.kind, r.path.as_deref(), r.cwd.as_deref(), matches);
     if let Some(error) = &r.error {
-        push("error.code", Some(error.code.name().to_owned()));
-        push("error.message", Some(quoted(&error.message)));
+        lines.push("error.code", Some(error.code.name().to_owned()));
+        lines.push("error.message", Some(quoted(&error.message)));
     }
-    push("reason", r.reason.as_deref().map(quoted));
-    lines
+    lines.push("reason", r.reason.as_deref().map(quoted));
+    lines.0
 }
 
 /// Judges a parameter description against the words a DESC case requires.
