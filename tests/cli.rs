@@ -226,7 +226,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
     // answered in-process and by `toolpath serve` over the protocol. (Equal
     // statuses alone would hold for any two implementations that both pass.)
     use toolpath::case::model::Action;
-    use toolpath::protocol::{Call, Tool};
+    use toolpath::protocol::Call;
     use toolpath::subject::adapter::{Adapter, AdapterConfig};
     use toolpath::subject::{Reference, Subject};
 
@@ -256,20 +256,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
             continue; // needs root or an unprivileged runner; covered by `run`
         }
         let built = toolpath::case::fixture::build(&instance.case.fixture, None).unwrap();
-        let mut params = match built.vars.expand_json(&Value::Object(params.clone())) {
-            Value::Object(map) => map,
-            _ => unreachable!(),
-        };
-        if instance.tool == Tool::Shell {
-            params.entry("command").or_insert_with(|| "pwd".into());
-        }
-        let call = Call {
-            seq: 0,
-            case: instance.id(),
-            workspace: built.workspace.clone(),
-            tool: instance.tool,
-            params,
-        };
+        let call = toolpath::harness::run::call_for(&instance, params, &built.vars, &built);
         let mut here = in_process.call(&call).unwrap();
         let there = served.call(&Call { seq: 0, ..call }).unwrap();
         here.seq = there.seq;

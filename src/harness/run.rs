@@ -622,8 +622,9 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 }
 
-/// The call for one instance, with the fixture's paths in its parameters.
-fn call_for(
+/// The call for one instance, with the fixture's paths in its parameters
+/// (and `command: pwd` for a shell case that gives none).
+pub fn call_for(
     instance: &Instance,
     params: &serde_json::Map<String, Value>,
     vars: &crate::case::placeholders::Placeholders,
