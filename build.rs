@@ -1,53 +1,106 @@
 //! Embeds the suite's own cases into the binary, so an installed `toolpath`
 //! runs the full, versioned suite from any directory with no checkout beside
-//! it. Generates `embedded_cases.rs`: a sorted list of (path, contents).
+//! it, and validates them here, once, instead of at every start.
+//!
+//! The validator's own modules are compiled into this script (the `#[path]`
+//! modules below), so the embedded suite is checked by exactly the code that
+//! checks `--cases DIR`. An invalid case fails the build with its
+//! `file:line:column`. Writes to `OUT_DIR`:
+//!
+//! - `embedded_suite.postcard`: the validated cases (see `src/case/embedded.rs`);
+//! - `embedded_cases.rs`: the YAML texts, sorted by path, for `toolpath export`.
 
 use std::path::{Path, PathBuf};
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            // `.yml` too, so the loader refuses it here as it does under
-            // `--cases`, instead of the build leaving it out unnoticed.
-            out.push(path);
-        }
+// Only the parts of these modules that load cases are used here.
+#[allow(dead_code, unused_imports)]
+#[path = "src/protocol.rs"]
+mod protocol;
+#[allow(dead_code, unused_imports)]
+#[path = "src/spec.rs"]
+mod spec;
+#[allow(dead_code, unused_imports)]
+#[path = "src/case"]
+mod case {
+    #[path = "compact.rs"]
+    pub mod compact;
+    #[path = "model.rs"]
+    pub mod model;
+    #[path = "placeholders.rs"]
+    pub mod placeholders;
+    #[path = "raw.rs"]
+    pub mod raw;
+    #[path = "suite.rs"]
+    pub mod suite;
+    #[path = "yaml.rs"]
+    pub mod yaml;
+    /// Stands in for the module `suite` re-exports from (it includes this
+    /// script's output, which does not exist yet).
+    pub mod embedded {
+        pub static EMBEDDED_CASES: &[(&str, &str)] = &[];
+        pub fn load_embedded() {}
     }
+}
+
+/// The path of `file` in the repository, `/`-separated on every machine.
+fn relative(manifest: &Path, file: &Path) -> String {
+    file.strip_prefix(manifest)
+        .unwrap_or(file)
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let cases = manifest.join("cases");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    let dir = manifest.join("cases");
     println!("cargo:rerun-if-changed=cases");
-    let mut files = Vec::new();
-    collect(&cases, &mut files);
-    files.sort();
-    let mut code = String::from(
-        "/// The suite's cases as (path relative to the repository, contents).\npub static EMBEDDED_CASES: &[(&str, &str)] = &[\n",
-    );
+    // The validator itself: a change to it re-checks and re-encodes the suite.
+    for source in [
+        "spec/README.md",
+        "src/protocol.rs",
+        "src/spec.rs",
+        "src/case/compact.rs",
+        "src/case/model.rs",
+        "src/case/placeholders.rs",
+        "src/case/raw.rs",
+        "src/case/suite.rs",
+        "src/case/yaml.rs",
+    ] {
+        println!("cargo:rerun-if-changed={source}");
+    }
+    let files = case::suite::case_files(&dir).expect("cases/ is readable");
     for file in &files {
         // Directories too, so adding a file to a new folder triggers a rebuild.
         if let Some(parent) = file.parent() {
             println!("cargo:rerun-if-changed={}", parent.display());
         }
         println!("cargo:rerun-if-changed={}", file.display());
-        let relative = file
-            .strip_prefix(&manifest)
-            .expect("below the manifest")
-            .to_string_lossy()
-            .replace('\\', "/");
+    }
+    let (mut cases, errors) = case::suite::load(std::slice::from_ref(&dir));
+    if !errors.is_empty() {
+        for mut error in errors {
+            error.file = PathBuf::from(relative(&manifest, &error.file));
+            eprintln!("{error}");
+        }
+        eprintln!("the embedded suite (cases/) has invalid cases; nothing was built");
+        std::process::exit(1);
+    }
+    for case in &mut cases {
+        case.file = PathBuf::from(relative(&manifest, &case.file));
+    }
+    let bytes = postcard::to_allocvec(&cases).expect("cases serialise");
+    std::fs::write(out.join("embedded_suite.postcard"), bytes).expect("write the suite");
+    let mut code = String::from(
+        "/// The suite's cases as (path relative to the repository, contents).\npub static EMBEDDED_CASES: &[(&str, &str)] = &[\n",
+    );
+    for file in &files {
         code.push_str(&format!(
-            "    ({relative:?}, include_str!({:?})),\n",
+            "    ({:?}, include_str!({:?})),\n",
+            relative(&manifest, file),
             file.display().to_string()
         ));
     }
     code.push_str("];\n");
-    let out =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("embedded_cases.rs");
-    std::fs::write(out, code).expect("write embedded_cases.rs");
+    std::fs::write(out.join("embedded_cases.rs"), code).expect("write embedded_cases.rs");
 }

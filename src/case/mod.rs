@@ -3,7 +3,9 @@
 //!
 //! - [`raw`]: the YAML shape exactly as written (what the editor schema describes);
 //! - [`model`]: validated cases, every error located at file:line:column;
-//! - [`suite`]: case directories and the suite embedded in the binary;
+//! - [`suite`]: case directories, file names and ids;
+//! - [`embedded`]: the suite in the binary, validated at build time;
+//! - [`compact`]: how the embedded form writes parameters and file contents;
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory;
@@ -11,7 +13,9 @@
 //! - [`write`]: a case back to file text (for tools that make cases);
 //! - [`tree`]: never-follow walks over a built fixture (chown, unlock, remove).
 
+pub mod compact;
 pub mod coverage;
+pub mod embedded;
 pub mod fixture;
 pub mod model;
 pub mod placeholders;

@@ -236,7 +236,11 @@ fn strip_position(message: &str) -> &str {
 
 /// A path inside the fixture directory: relative, `/`-separated, and free of
 /// `.`, `..` and empty segments, so joining it can never leave the directory.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+// Deserialize trusts its input: it is only ever given the embedded suite,
+// which the build validated (see `case::embedded`); text goes through `parse`.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct FixturePath(String);
 
 impl FixturePath {
@@ -289,10 +293,11 @@ impl fmt::Display for FixturePath {
 }
 
 /// The workspace a case builds on disk.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Fixture {
     pub roots: Vec<FixturePath>,
     pub target: FixturePath,
+    #[serde(with = "crate::case::compact::files")]
     pub files: Vec<(FixturePath, Vec<u8>)>,
     pub dirs: Vec<FixturePath>,
     pub symlinks: Vec<(FixturePath, String)>,
@@ -311,30 +316,30 @@ impl Default for FixturePath {
 }
 
 /// What the case does with the tool.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Call the tool with these parameters (placeholders not yet expanded).
-    Invoke(Map<String, Value>),
+    Invoke(#[serde(with = "crate::case::compact::json_text")] Map<String, Value>),
     /// Check the description of this parameter in the tool's published schema.
     Describe(String),
 }
 
 /// An expected match: a file and a 1-based line.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ExpectedMatch {
     pub path: String,
     pub line: u64,
 }
 
 /// The expected error.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorExpect {
     pub code: ErrorCode,
     pub message_contains: Vec<String>,
 }
 
 /// What the case expects; `None` fields are not checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Expect {
     pub outcome: ExpectedOutcome,
     pub kind: Option<Kind>,
@@ -348,8 +353,9 @@ pub struct Expect {
     pub excludes: Option<Vec<String>>,
 }
 
-/// A valid case.
-#[derive(Debug, Clone, PartialEq)]
+/// A valid case. Serialisable for the pre-validated embedded suite only
+/// (see `case::embedded`): a case read from text is always validated.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     pub id: String,
     pub file: PathBuf,

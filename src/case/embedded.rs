@@ -1,0 +1,51 @@
+//! The suite embedded in the binary, validated when the binary was built.
+//!
+//! `build.rs` loads `cases/` with the same code as `--cases DIR`
+//! ([`crate::case::suite::load`]: YAML, every check of the validator, file
+//! names, duplicate ids) and fails the build with the located errors if a
+//! case is invalid. What it embeds is the validated cases in a compact
+//! binary form (postcard), so a start-up decodes them instead of parsing
+//! and validating 400 KB of YAML each time (most of `toolpath list`). The
+//! YAML stays the source of truth and is embedded beside them for
+//! `toolpath export`; a test checks that both say the same.
+
+use crate::case::model::{Case, CaseError};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_cases.rs"));
+
+/// The validated cases in the compact form `build.rs` wrote.
+static EMBEDDED_SUITE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded_suite.postcard"));
+
+/// The cases embedded at build time. Their `file` is the path in the
+/// repository (`cases/search/file-relative.yaml`), the same on every machine.
+///
+/// The error list is always empty: an invalid embedded case fails the build,
+/// so a binary holding one cannot exist. It is returned so callers treat
+/// the embedded suite and `--cases` directories alike.
+pub fn load_embedded() -> (Vec<Case>, Vec<CaseError>) {
+    let cases = postcard::from_bytes(EMBEDDED_SUITE)
+        .expect("the embedded suite decodes: build.rs wrote it with these types");
+    (cases, Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The pre-validated form says exactly what the YAML says: every case,
+    /// in the same order, equal field by field to the same text validated now.
+    #[test]
+    fn the_embedded_form_equals_the_yaml_validated_now() {
+        let (decoded, errors) = load_embedded();
+        assert!(errors.is_empty());
+        let parsed: Vec<Case> = EMBEDDED_CASES
+            .iter()
+            .map(|(path, text)| crate::case::model::parse_case(Path::new(path), text).unwrap())
+            .collect();
+        assert_eq!(decoded.len(), parsed.len());
+        for (decoded, parsed) in decoded.iter().zip(&parsed) {
+            assert_eq!(decoded, parsed);
+        }
+    }
+}
