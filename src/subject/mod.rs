@@ -110,11 +110,15 @@ pub type CallFn = fn(
 
 /// The built-in reference, called in-process.
 ///
-/// Each call runs on a thread of its own and is given the same bounded time
-/// as an adapter call: a call that hangs (a fixture that makes it read
-/// something endless) fails its case as a timeout and the run goes on. The
-/// hung thread cannot be stopped from outside; it is left behind, detached,
-/// and ends with the process.
+/// Calls run on one long-lived thread of the reference's own, and each is
+/// given the same bounded time as an adapter call: a call that hangs (a
+/// fixture that makes it read something endless) fails its case as a
+/// timeout and the run goes on. A thread, not the caller's own: a hung call
+/// cannot be stopped from outside, so the caller must be able to stop
+/// *waiting* for it. The hung thread is left behind, detached (it ends with
+/// the process, or on its own once its answer has nowhere to go), and the
+/// next call starts a fresh one. One thread for all calls rather than one per
+/// call: spawning a thread for each call cost more than the call itself.
 pub struct Reference {
     hello: AdapterHello,
     timeout: std::time::Duration,
@@ -123,6 +127,34 @@ pub struct Reference {
     /// cases naming `{adapter-tmp}` (a directory outside every root that the
     /// implementation itself owns) run in-process too.
     scratch: Option<tempfile::TempDir>,
+    /// The thread answering calls; `None` until the first call and after a
+    /// call it was running timed out or panicked.
+    worker: Option<CallThread>,
+}
+
+/// A thread that answers the calls sent to it, one at a time, until its
+/// sender is dropped.
+struct CallThread {
+    calls: std::sync::mpsc::SyncSender<Call>,
+    answers: std::sync::mpsc::Receiver<ToolResult>,
+}
+
+impl CallThread {
+    fn start(answer: CallFn) -> std::io::Result<CallThread> {
+        let (calls, requests) = std::sync::mpsc::sync_channel::<Call>(1);
+        let (reply, answers) = std::sync::mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("reference".into())
+            .spawn(move || {
+                for call in requests {
+                    let result = answer(&call.workspace, call.tool, &call.params);
+                    if reply.send(result).is_err() {
+                        return;
+                    }
+                }
+            })?;
+        Ok(CallThread { calls, answers })
+    }
 }
 
 impl Default for Reference {
@@ -138,6 +170,7 @@ impl Reference {
             timeout,
             answer: crate::reference::call,
             scratch: tempfile::Builder::new().prefix("reference-").tempdir().ok(),
+            worker: None,
         }
     }
 
@@ -161,37 +194,41 @@ impl Subject for Reference {
     }
 
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
-        let (send, receive) = std::sync::mpsc::sync_channel(1);
-        let (answer, request) = (self.answer, call.clone());
-        std::thread::Builder::new()
-            .name(format!("reference {}", call.case))
-            .spawn(move || {
-                let result = answer(&request.workspace, request.tool, &request.params);
-                let _ = send.send(result);
-            })
-            .map_err(|e| AdapterFailure {
-                kind: FailureKind::Crash,
-                message: format!("cannot start a thread for the call: {e}"),
-                stderr: String::new(),
-            })?;
-        match receive.recv_timeout(self.timeout) {
+        let crash = |message: String| AdapterFailure {
+            kind: FailureKind::Crash,
+            message,
+            stderr: String::new(),
+        };
+        if self.worker.is_none() {
+            let thread = CallThread::start(self.answer)
+                .map_err(|e| crash(format!("cannot start a thread for the call: {e}")))?;
+            self.worker = Some(thread);
+        }
+        let worker = self.worker.as_ref().expect("started above");
+        // A send fails only if the thread is gone, which a panic would have
+        // reported on the previous call's receive; the receive below says so.
+        let _ = worker.calls.send(call.clone());
+        match worker.answers.recv_timeout(self.timeout) {
             Ok(mut result) => {
                 result.seq = call.seq;
                 Ok(result)
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(AdapterFailure {
-                kind: FailureKind::Timeout,
-                message: format!(
-                    "the in-process call gave no answer within {} ms",
-                    self.timeout.as_millis()
-                ),
-                stderr: String::new(),
-            }),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(AdapterFailure {
-                kind: FailureKind::Crash,
-                message: "the in-process call panicked".into(),
-                stderr: String::new(),
-            }),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                // Still running the call: left behind, never waited for again.
+                self.worker = None;
+                Err(AdapterFailure {
+                    kind: FailureKind::Timeout,
+                    message: format!(
+                        "the in-process call gave no answer within {} ms",
+                        self.timeout.as_millis()
+                    ),
+                    stderr: String::new(),
+                })
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                self.worker = None;
+                Err(crash("the in-process call panicked".into()))
+            }
         }
     }
 }
@@ -237,5 +274,38 @@ mod tests {
         let mut normal = Reference::with_timeout(Duration::from_secs(60));
         let result = normal.call(&call(2)).expect("answered");
         assert_eq!(result.seq, 2);
+    }
+
+    /// Hangs or panics when the parameters say so, else answers as the reference.
+    fn misbehave(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> ToolResult {
+        if params.contains_key("hang") {
+            hang(workspace, tool, params)
+        } else if params.contains_key("panic") {
+            panic!("asked to")
+        } else {
+            crate::reference::call(workspace, tool, params)
+        }
+    }
+
+    /// One reference keeps answering after a call of its own hung or
+    /// panicked: the thread that ran it is given up and a fresh one takes
+    /// the next call. Timeouts as above (a certain hang, 300 ms; 60 s else).
+    #[test]
+    fn one_reference_answers_again_after_a_hang_and_a_panic() {
+        let mut reference = Reference::answering_with(misbehave, Duration::from_secs(60));
+        let with = |seq, key: &str| {
+            let mut c = call(seq);
+            c.params.insert(key.into(), Value::Bool(true));
+            c
+        };
+        assert_eq!(reference.call(&call(1)).expect("answered").seq, 1);
+        reference.timeout = Duration::from_millis(300);
+        let failure = reference.call(&with(2, "hang")).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Timeout, "{failure}");
+        reference.timeout = Duration::from_secs(60);
+        assert_eq!(reference.call(&call(3)).expect("answered").seq, 3);
+        let failure = reference.call(&with(4, "panic")).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Crash, "{failure}");
+        assert_eq!(reference.call(&call(5)).expect("answered").seq, 5);
     }
 }
