@@ -5,7 +5,8 @@
 //! default temporary directory), with the suite's own fixtures:
 //!
 //! - the *floor*: every instance's fixture built and removed by the fewest
-//!   calls that can make it (plain `std::fs`, no checks), nothing else;
+//!   calls that can make it (plain `std::fs`, no checks, and git's own three
+//!   commands for a root that is a git repository), nothing else;
 //! - the harness's own fixture builder alone;
 //! - the in-process run and the stdio run (`toolpath serve`), as library
 //!   calls, jobs 1;
@@ -89,6 +90,11 @@ fn build_minimal(fixture: &Fixture, root: &Path) {
         let link = at(path);
         parent(&link);
         std::os::unix::fs::symlink(target, link).expect("symlink");
+    }
+    // A git repository is made by git: its three commands (`init`, `add`,
+    // `commit`) are the fewest that make one, so the floor runs them too.
+    for repo in &fixture.git {
+        fixture::init_git(&at(repo)).expect("git");
     }
     for (path, mode) in &fixture.modes {
         std::fs::set_permissions(at(path), std::fs::Permissions::from_mode(*mode)).expect("mode");
