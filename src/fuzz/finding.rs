@@ -52,6 +52,7 @@ impl Finding {
             (Feature::Sockets, !f.sockets.is_empty()),
             (Feature::Devices, !f.devices.is_empty()),
             (Feature::Permissions, !f.modes.is_empty()),
+            (Feature::Git, !f.git.is_empty()),
         ] {
             if used {
                 requires.insert(feature);

@@ -27,6 +27,9 @@ pub struct Capabilities {
     pub sockets: bool,
     /// Restrictive modes; false as root, which ignores them.
     pub permissions: bool,
+    /// Git repositories (`git` on PATH: the harness makes them, not the
+    /// adapter).
+    pub git: bool,
 }
 
 fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
@@ -34,9 +37,35 @@ fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
 }
 
 /// Mostly the first few names (so paths meet entries, and root base
-/// names meet the shell's fall-back), sometimes any.
+/// names meet the shell's fall-back), often a hostile one (`..foo`, `-x`,
+/// `a\b`, non-ASCII, long), sometimes one that common tools exclude
+/// (`node_modules`, `*.log`).
 fn name() -> BoxedStrategy<usize> {
-    prop_oneof![3 => 0..8usize, 1 => index(NAMES)].boxed()
+    prop_oneof![
+        6 => 0..8usize,
+        2 => 8..EXCLUDED_NAMES,
+        1 => EXCLUDED_NAMES..NAMES.len(),
+    ]
+    .boxed()
+}
+
+/// A file's content: pieces of text, line terminators and NUL bytes, and
+/// sometimes a NUL after 8 KiB or more of text, past the first block that
+/// many backends inspect for binary content (SEARCH-8).
+fn content() -> BoxedStrategy<Vec<usize>> {
+    let pieces = || vec(index(PIECES), 0..6);
+    let nul = PIECES.iter().position(|p| *p == "\0").expect("a NUL piece");
+    prop_oneof![
+        8 => pieces(),
+        1 => (vec(index(PIECES), 0..3), 1..3usize, pieces()).prop_map(move |(before, pads, after)| {
+            let mut all = before;
+            all.extend(std::iter::repeat_n(PAD_PIECE, pads));
+            all.push(nul);
+            all.extend(after);
+            all
+        }),
+    ]
+    .boxed()
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
@@ -46,7 +75,7 @@ fn layout() -> impl Strategy<Value = Layout> {
         1 => Just(Layout::PrefixSharing),
         1 => Just(Layout::Nested),
         1 => Just(Layout::NestedReversed),
-        1 => Just(Layout::Aliased),
+        2 => Just(Layout::Aliased),
         2 => Just(Layout::SameBase),
     ]
 }
@@ -59,11 +88,12 @@ fn link_target() -> impl Strategy<Value = LinkTarget> {
     prop_oneof![
         6 => (0..4usize, vec(name(), 0..3)).prop_map(|(up, names)| LinkTarget::Relative { up, names }),
         1 => index(ABSOLUTE_TARGETS).prop_map(LinkTarget::Absolute),
+        4 => (0..8usize).prop_map(LinkTarget::Entry),
     ]
 }
 
 fn kind(caps: &Capabilities) -> BoxedStrategy<EntryKind> {
-    let file = vec(index(PIECES), 0..6).prop_map(EntryKind::File);
+    let file = content().prop_map(EntryKind::File);
     let mut kinds: Vec<(u32, BoxedStrategy<EntryKind>)> =
         vec![(6, file.boxed()), (2, Just(EntryKind::Dir).boxed())];
     if caps.symlinks {
@@ -123,6 +153,7 @@ fn anchor() -> impl Strategy<Value = Anchor> {
         1 => Just(Anchor::Ws),
         1 => Just(Anchor::Target),
         1 => Just(Anchor::Slash),
+        1 => Just(Anchor::AdapterTmp),
     ]
 }
 
@@ -172,7 +203,7 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
                 12 => prop_oneof![3 => 0..3usize, 2 => index(PATTERNS)].prop_map(Param::Given),
                 1 => param(index(PATTERNS), 1),
             ];
-            (pattern, param(path_text(), 2), alias(), include)
+            (pattern, param(path_text(), 6), alias(), include)
                 .prop_map(move |(pattern, dir_path, path, include)| {
                     let (dir_path, path) = match path {
                         // Half the time the alias carries the path alone.
@@ -192,9 +223,11 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
                 .boxed()
         }
         Tool::Shell => {
+            // Never absent: a case cannot leave `command` out (the harness
+            // sends `pwd` then, cases/README.md), so a finding without one
+            // would not reproduce as a case.
             let command = prop_oneof![
                 20 => Just(Param::Given(())),
-                1 => Just(Param::Absent),
                 1 => Just(Param::Empty),
                 1 => Just(Param::Nul),
                 1 => (0..4usize).prop_map(Param::WrongType),
@@ -207,6 +240,65 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
                 })
                 .boxed()
         }
+    }
+}
+
+/// Structure that independent entries rarely make by chance, added to
+/// them: the same name one directory deeper (a file target's namesake
+/// below its directory), and a link out of the roots and one back in
+/// (a chain whose first hop leaves and whose end is inside).
+#[derive(Debug, Clone)]
+enum Echo {
+    None,
+    Deeper { of: usize, dir: usize },
+    OutAndBack { to: usize, out: usize, back: usize },
+}
+
+fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
+    let mut echoes: Vec<(u32, BoxedStrategy<Echo>)> = vec![
+        (4, Just(Echo::None).boxed()),
+        (
+            1,
+            (0..8usize, name())
+                .prop_map(|(of, dir)| Echo::Deeper { of, dir })
+                .boxed(),
+        ),
+    ];
+    if caps.symlinks {
+        let chain = (0..8usize, name(), name()).prop_map(|(to, out, back)| Echo::OutAndBack {
+            to,
+            out,
+            back,
+        });
+        echoes.push((1, chain.boxed()));
+    }
+    proptest::strategy::Union::new_weighted(echoes).boxed()
+}
+
+impl Echo {
+    fn apply(self, mut entries: Vec<Entry>) -> Vec<Entry> {
+        let n = entries.len();
+        match self {
+            Echo::None => {}
+            Echo::Deeper { .. } | Echo::OutAndBack { .. } if n == 0 => {}
+            Echo::Deeper { of, dir } => {
+                let mut deeper = entries[of % n].clone();
+                deeper.dirs.push(dir);
+                entries.push(deeper);
+            }
+            Echo::OutAndBack { to, out, back } => {
+                let link = |base, name, to| Entry {
+                    base,
+                    dirs: Vec::new(),
+                    name,
+                    kind: EntryKind::Link(LinkTarget::Entry(to)),
+                    locked: false,
+                };
+                entries.push(link(Base::Outside, out, to % n));
+                entries.push(link(Base::First, back, n));
+            }
+        }
+        entries
     }
 }
 
@@ -224,20 +316,31 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let call = proptest::strategy::Union::new_weighted(calls);
     let target = prop_oneof![4 => Just(None), 1 => name().prop_map(Some)];
     let outside = proptest::bool::weighted(0.8);
-    (layout(), outside, target, vec(entry(caps), 0..8), call)
-        .prop_map(|(layout, outside, target_below, entries, call)| Sample {
-            layout,
-            outside,
-            target_below,
-            entries,
-            call,
-        })
+    // `git init` and a commit cost a few processes: not every sample.
+    let git = proptest::bool::weighted(if caps.git { 0.1 } else { 0.0 });
+    let extra = prop_oneof![
+        12 => Just(None),
+        1 => (index(UNKNOWN_KEYS), param(path_text(), 0)).prop_map(Some),
+    ];
+    let entries = (vec(entry(caps), 0..8), echo(caps)).prop_map(|(e, echo)| echo.apply(e));
+    (layout(), outside, target, entries, git, call, extra)
+        .prop_map(
+            |(layout, outside, target_below, entries, git, call, extra)| Sample {
+                layout,
+                outside,
+                target_below,
+                entries,
+                git,
+                call,
+                extra,
+            },
+        )
         .boxed()
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, BTreeSet};
 
     use proptest::strategy::ValueTree;
     use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -272,6 +375,7 @@ mod tests {
             fifos: true,
             sockets: true,
             permissions: false,
+            git: false,
         };
         let strategy = samples(&caps);
         let mut runner = TestRunner::new_with_rng(
@@ -316,5 +420,76 @@ mod tests {
         ];
         let missing: Vec<_> = wanted.iter().filter(|w| !seen.contains_key(**w)).collect();
         assert!(missing.is_empty(), "never reached: {missing:?}\n{seen:#?}");
+    }
+
+    /// The inputs beyond path text that implementations get wrong (issue
+    /// 11) are all generated, each often enough to be met in a short run.
+    #[test]
+    fn samples_reach_the_inputs_tools_get_wrong() {
+        let caps = Capabilities {
+            tools: Tool::ALL.to_vec(),
+            symlinks: true,
+            fifos: true,
+            sockets: true,
+            permissions: false,
+            git: true,
+        };
+        let strategy = samples(&caps);
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for i in 0..2000 {
+            let mut runner =
+                TestRunner::new_with_rng(Config::default(), crate::fuzz::run::rng(1, i));
+            let r = strategy
+                .new_tree(&mut runner)
+                .unwrap()
+                .current()
+                .render(false);
+            let f = &r.fixture;
+            let excluded = &NAMES[EXCLUDED_NAMES..];
+            let paths = f.files.iter().map(|(p, _)| p).chain(&f.dirs);
+            let links: BTreeSet<&str> = f.symlinks.iter().map(|(p, _)| p.as_str()).collect();
+            let late_nul = |t: &[u8]| t.iter().position(|b| *b == 0).is_some_and(|at| at >= 8192);
+            let known = crate::reference::keys(r.tool);
+            let text = serde_json::to_string(&r.params).unwrap();
+            for (what, hit) in [
+                ("git repository", !f.git.is_empty()),
+                (
+                    "excluded name",
+                    paths
+                        .into_iter()
+                        .any(|p| p.as_str().split('/').any(|s| excluded.contains(&s))),
+                ),
+                ("NUL past 8 KiB", f.files.iter().any(|(_, t)| late_nul(t))),
+                ("{adapter-tmp}", text.contains("{adapter-tmp}")),
+                (
+                    "unknown key",
+                    r.params.keys().any(|k| !known.contains(&k.as_str())),
+                ),
+                (
+                    "link to a link",
+                    f.symlinks.iter().any(|(p, to)| {
+                        let dir = p.as_str().rsplit_once('/').map_or("", |(d, _)| d);
+                        links.contains(
+                            crate::reference::resolve::lexical_resolve(&format!("/{dir}"), to)
+                                .trim_start_matches('/'),
+                        )
+                    }),
+                ),
+            ] {
+                if hit {
+                    *seen.entry(what).or_default() += 1;
+                }
+            }
+        }
+        for what in [
+            "git repository",
+            "excluded name",
+            "NUL past 8 KiB",
+            "{adapter-tmp}",
+            "unknown key",
+            "link to a link",
+        ] {
+            assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
+        }
     }
 }

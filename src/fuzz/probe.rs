@@ -89,10 +89,14 @@ pub fn probe(
         Ok(built) => built,
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
-    let params = match built
-        .vars
-        .expand_json(&Value::Object(rendered.params.clone()))
-    {
+    // `{adapter-tmp}` is the adapter's scratch directory, for both
+    // subjects: the same call goes to each.
+    let _ = adapter.ready();
+    let mut vars = built.vars.clone();
+    if let Some(scratch) = adapter.scratch_dir() {
+        vars.add("adapter-tmp", &scratch.to_string_lossy());
+    }
+    let params = match vars.expand_json(&Value::Object(rendered.params.clone())) {
         Value::Object(map) => map,
         _ => unreachable!("an object expands to an object"),
     };
@@ -110,10 +114,6 @@ pub fn probe(
         // Output written while no call was outstanding is a finding too.
         adapter.take_violation().map_or(Ok(result), Err)
     });
-    let mut vars = built.vars.clone();
-    if let Some(scratch) = adapter.scratch_dir() {
-        vars.add("adapter-tmp", &scratch.to_string_lossy());
-    }
     let rule_call = RuleCall {
         tool: call.tool,
         params: &call.params,

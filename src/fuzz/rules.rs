@@ -41,6 +41,22 @@ impl Call<'_> {
             .any(|v| v.as_str().is_some_and(|s| s.contains('\0')))
     }
 
+    /// Whether a key the tool does not take was given (ERR-8).
+    fn unknown_key(&self) -> bool {
+        let known = crate::reference::keys(self.tool);
+        self.params.keys().any(|k| !known.contains(&k.as_str()))
+    }
+
+    /// Whether the adapter left out every match of a file the reference
+    /// found matches in: a file skipped, not a line split differently.
+    fn file_skipped(&self, reference: &ToolResult) -> bool {
+        let files = |r: &ToolResult| -> std::collections::BTreeSet<String> {
+            r.matches.iter().flatten().map(|m| m.path.clone()).collect()
+        };
+        self.actual
+            .is_some_and(|a| !files(reference).is_subset(&files(a)))
+    }
+
     fn both_aliases(&self) -> bool {
         let given = |n: &str| {
             self.params
@@ -122,6 +138,7 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
         "matches" if call.binary_match() => "SEARCH-8",
         "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
+        "matches" if call.file_skipped(reference) => "SEARCH-4",
         // Same files, other lines: how lines are split and reported.
         "matches" => "SEARCH-10",
         "error.message" => match reference.error.as_ref()?.code {
@@ -145,6 +162,7 @@ fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
                 Tool::Shell => vec!["SHELL-1", "ERR-2"],
                 _ => vec!["SEARCH-1", "ERR-2"],
             },
+            Some(ErrorCode::InvalidParams) if call.unknown_key() => vec!["ERR-8", "ERR-2"],
             Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
             Some(ErrorCode::InvalidParams) => match call.tool {
                 Tool::Shell => vec!["SHELL-1", "RES-1"],

@@ -64,7 +64,7 @@ pub struct Summary {
 }
 
 /// The RNG of one iteration.
-fn rng(seed: u64, iteration: u64) -> TestRng {
+pub(crate) fn rng(seed: u64, iteration: u64) -> TestRng {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&iteration.to_le_bytes());
@@ -102,6 +102,7 @@ fn capabilities(hello: &AdapterHello) -> Capabilities {
         fifos: feature("fifos"),
         sockets: feature("sockets"),
         permissions: !is_root(),
+        git: crate::case::fixture::git_available(),
     }
 }
 

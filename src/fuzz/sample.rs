@@ -44,7 +44,18 @@ pub const NAMES: &[&str] = &[
     "*",
     "{a,b}",
     LONG,
+    // Names common tools skip on their own (SEARCH-4 forbids it).
+    "node_modules",
+    "build",
+    "dist",
+    "target",
+    "vendor",
+    "a.log",
 ];
+
+/// Where the names that common tools exclude begin in [`NAMES`]; the
+/// generator picks from them on purpose, as they are rare by chance.
+pub const EXCLUDED_NAMES: usize = 21;
 
 /// File content is a sequence of these pieces: line terminators, NUL bytes
 /// at any offset and text around them.
@@ -57,7 +68,23 @@ pub const PIECES: &[&str] = &[
     "x",
     "hello world",
     "\r",
+    // Case differs from the patterns: a backend that ignores case (git grep
+    // with `-i`, a smart-case default) matches it.
+    "Hello",
+    "HELLO world",
 ];
+
+/// A piece past [`PIECES`]: 8 KiB of ordinary lines, so that a NUL after
+/// it lies past the first block, where backends that look only at the
+/// start of a file stop looking (SEARCH-8).
+pub const PAD_PIECE: usize = PIECES.len();
+
+/// The text of piece `i`: one of [`PIECES`], or the padding.
+pub fn piece(i: usize) -> &'static str {
+    static PAD: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| "filler line of ordinary text\n".repeat(8192 / 29 + 1));
+    PIECES.get(i).copied().unwrap_or(PAD.as_str())
+}
 
 /// Patterns from the portable subset (SEARCH-7), plus an empty one and one
 /// that does not compile.
@@ -96,6 +123,21 @@ pub const INCLUDES: &[&str] = &[
     "}",
     "a,b",
     "",
+];
+
+/// Keys the generator adds as unknown: misspellings and other tools'
+/// parameters. One a tool does take is not added (see [`CallSpec::render`]).
+pub const UNKNOWN_KEYS: &[&str] = &[
+    "dir",
+    "dirpath",
+    "file_path",
+    "cwd",
+    "directory",
+    "path",
+    "dir_path",
+    "include",
+    "pattern",
+    "command",
 ];
 
 /// Link targets that are absolute: outside every root, whatever the machine.
@@ -140,6 +182,14 @@ pub enum LinkTarget {
     Relative { up: usize, names: Vec<usize> },
     /// One of [`ABSOLUTE_TARGETS`].
     Absolute(usize),
+    /// Where entry `k` of [`Sample::entries`] (modulo their count) is
+    /// written, relative to the link's directory: a link that leads to a
+    /// file, a directory, another link or itself, inside a root or out of
+    /// it (or that dangles, if that entry was dropped).
+    Entry(usize),
+    /// Text fixed by [`Sample::pin`], so that removing entries while
+    /// shrinking cannot change where the link leads.
+    Literal(String),
 }
 
 /// What an entry is.
@@ -206,6 +256,9 @@ pub enum Anchor {
     Ws,
     Target,
     Slash,
+    /// `{adapter-tmp}`: the implementation's own temporary directory,
+    /// outside every root however close it feels (SEC-9).
+    AdapterTmp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +311,13 @@ pub struct Sample {
     /// The target is the first root, or a directory of this name below it.
     pub target_below: Option<usize>,
     pub entries: Vec<Entry>,
+    /// Whether the first root is a git repository (`fixture.git`), so a
+    /// backend that searches with `git grep` there is exercised.
+    pub git: bool,
     pub call: CallSpec,
+    /// A key the tool does not take (ERR-8), from [`UNKNOWN_KEYS`], and its
+    /// value: a misspelt or borrowed parameter must be refused, not dropped.
+    pub extra: Option<(usize, Param<PathText>)>,
 }
 
 /// A sample made concrete: a valid fixture, the tool, and parameters with
@@ -310,8 +369,22 @@ impl Sample {
         }
     }
 
+    /// The fixture path an entry is written at, if it survives.
+    fn entry_path(&self, entry: &Entry) -> String {
+        let mut path = self.layout.base_dir(entry.base).to_owned();
+        for &d in &entry.dirs {
+            path = format!("{path}/{}", NAMES[d]);
+        }
+        path = format!("{path}/{}", NAMES[entry.name]);
+        if entry.kind == EntryKind::Socket && path.len() > 24 {
+            // A socket's whole path must fit in `sun_path` (108 bytes).
+            path = format!("{}/sock", self.layout.base_dir(entry.base));
+        }
+        path
+    }
+
     /// The fixture paths of the entries that survive [`Sample::render`].
-    fn kept_entries(&self, permissions: bool) -> Vec<(String, &Entry)> {
+    fn kept_entries(&self) -> Vec<(String, &Entry)> {
         let (roots, _) = self.layout.roots();
         let mut dirs: BTreeSet<String> = BTreeSet::new();
         for dir in roots.iter().map(|r| r.to_string()).chain([self.target()]) {
@@ -324,15 +397,7 @@ impl Sample {
         }
         let mut kept = Vec::new();
         for entry in &self.entries {
-            let mut path = self.layout.base_dir(entry.base).to_owned();
-            for &d in &entry.dirs {
-                path = format!("{path}/{}", NAMES[d]);
-            }
-            path = format!("{path}/{}", NAMES[entry.name]);
-            if entry.kind == EntryKind::Socket && path.len() > 24 {
-                // A socket's whole path must fit in `sun_path` (108 bytes).
-                path = format!("{}/sock", self.layout.base_dir(entry.base));
-            }
+            let path = self.entry_path(entry);
             let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
             let blocked = dirs.contains(&path)
                 || leaves.contains(&path)
@@ -346,7 +411,6 @@ impl Sample {
             } else {
                 leaves.insert(path.clone());
             }
-            let _ = permissions;
             kept.push((path, entry));
         }
         kept
@@ -357,7 +421,7 @@ impl Sample {
     /// as root).
     pub fn render(&self, permissions: bool) -> Rendered {
         let (roots, root_link) = self.layout.roots();
-        let kept = self.kept_entries(permissions);
+        let kept = self.kept_entries();
         let mut fixture = Fixture {
             roots: roots.iter().map(|r| fp(r)).collect(),
             target: fp(&self.target()),
@@ -369,17 +433,22 @@ impl Sample {
         if let Some((link, to)) = root_link {
             fixture.symlinks.push((fp(link), to.to_owned()));
         }
+        if self.git {
+            fixture.git.push(fp(roots[0]));
+        }
+        let paths: Vec<String> = self.entries.iter().map(|e| self.entry_path(e)).collect();
         for (path, entry) in &kept {
             let at = fp(path);
             match &entry.kind {
                 EntryKind::File(pieces) => {
-                    let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
+                    let text: String = pieces.iter().map(|&p| piece(p)).collect();
                     fixture.files.push((at.clone(), text.into_bytes()));
                 }
                 EntryKind::Dir => fixture.dirs.push(at.clone()),
                 EntryKind::Link(target) => {
-                    let depth = path.matches('/').count();
-                    fixture.symlinks.push((at.clone(), target.text(depth)));
+                    fixture
+                        .symlinks
+                        .push((at.clone(), target.text(path, &paths)));
                 }
                 EntryKind::Fifo => fixture.fifos.push(at.clone()),
                 EntryKind::Socket => fixture.sockets.push(at.clone()),
@@ -389,13 +458,19 @@ impl Sample {
                 fixture.modes.push((at, 0o000));
             }
         }
-        let paths: Vec<&str> = kept.iter().map(|(p, _)| p.as_str()).collect();
         let ctx = PathContext {
             target: self.target(),
             roots,
-            entries: paths,
+            entries: kept.iter().map(|(p, _)| p.as_str()).collect(),
         };
-        let (tool, params) = self.call.render(&ctx);
+        let (tool, mut params) = self.call.render(&ctx);
+        if let Some((key, value)) = &self.extra {
+            let key = UNKNOWN_KEYS[*key];
+            let known = crate::reference::keys(tool).contains(&key);
+            if let (false, Some(v)) = (known, value.render(|p| p.render(&ctx))) {
+                params.insert(key.to_owned(), v);
+            }
+        }
         Rendered {
             fixture,
             tool,
@@ -418,14 +493,38 @@ fn add_with_ancestors(set: &mut BTreeSet<String>, path: &str) {
     }
 }
 
+impl Sample {
+    /// The same sample with every link target fixed as the text it has
+    /// now, so entries can be removed without moving where a link leads.
+    pub fn pin_links(&self) -> Sample {
+        let kept = self.kept_entries();
+        let paths: Vec<String> = self.entries.iter().map(|e| self.entry_path(e)).collect();
+        let mut pinned = self.clone();
+        for (j, entry) in self.entries.iter().enumerate() {
+            let EntryKind::Link(target) = &entry.kind else {
+                continue;
+            };
+            if let Some((at, _)) = kept.iter().find(|(_, e)| std::ptr::eq(*e, entry)) {
+                pinned.entries[j].kind =
+                    EntryKind::Link(LinkTarget::Literal(target.text(at, &paths)));
+            }
+        }
+        pinned
+    }
+}
+
 impl LinkTarget {
-    /// The link's text; `depth` is how many directories the link's own
-    /// directory lies below the fixture directory, so a relative target
-    /// never climbs out of it (that would make the case depend on the
-    /// machine's temporary directory).
-    fn text(&self, depth: usize) -> String {
+    /// The text of the link at fixture path `at`, among the fixture's
+    /// `entries`. A relative target never climbs out of the fixture
+    /// directory (that would make the case depend on the machine's
+    /// temporary directory).
+    pub fn text(&self, at: &str, entries: &[String]) -> String {
+        let depth = at.matches('/').count();
+        let dir = at.rsplit_once('/').map_or("", |(d, _)| d);
         match self {
             LinkTarget::Absolute(i) => ABSOLUTE_TARGETS[*i].to_owned(),
+            LinkTarget::Literal(text) => text.clone(),
+            LinkTarget::Entry(k) => relative(dir, &entries[k % entries.len().max(1)]),
             LinkTarget::Relative { up, names } => {
                 let mut segs: Vec<&str> = vec![".."; (*up).min(depth)];
                 segs.extend(names.iter().map(|&n| NAMES[n]));
@@ -450,16 +549,22 @@ struct PathContext<'a> {
 impl PathContext<'_> {
     /// `to` relative to the target directory (both fixture paths).
     fn relative(&self, to: &str) -> String {
-        let from: Vec<&str> = self.target.split('/').collect();
-        let to: Vec<&str> = to.split('/').collect();
-        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-        let mut segs: Vec<&str> = vec![".."; from.len() - common];
-        segs.extend(&to[common..]);
-        if segs.is_empty() {
-            ".".to_owned()
-        } else {
-            segs.join("/")
-        }
+        relative(&self.target, to)
+    }
+}
+
+/// Fixture path `to` relative to fixture directory `from` (`""`: the
+/// fixture directory itself).
+fn relative(from: &str, to: &str) -> String {
+    let from: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
+    let to: Vec<&str> = to.split('/').collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut segs: Vec<&str> = vec![".."; from.len() - common];
+    segs.extend(&to[common..]);
+    if segs.is_empty() {
+        ".".to_owned()
+    } else {
+        segs.join("/")
     }
 }
 
@@ -511,6 +616,7 @@ impl PathText {
                     Anchor::Ws => format!("{{ws}}/{body}"),
                     Anchor::Target => format!("{{target}}/{body}"),
                     Anchor::Slash => format!("/{body}"),
+                    Anchor::AdapterTmp => format!("{{adapter-tmp}}/{body}"),
                 };
                 if *trailing_slash && !text.ends_with('/') {
                     text.push('/');
@@ -635,6 +741,8 @@ mod tests {
             layout: Layout::Aliased,
             outside: true,
             target_below: None,
+            git: false,
+            extra: None,
             entries: vec![
                 link,
                 file(Base::First, &[0], 1), // ws/a/b: through the link ws/a
@@ -663,6 +771,8 @@ mod tests {
             layout: Layout::Siblings,
             outside: true,
             target_below: Some(2),
+            git: false,
+            extra: None,
             entries: vec![file(Base::Second, &[0], 1)],
             call: resolve(PathText::Entry {
                 k: 0,

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample};
+use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample, UNKNOWN_KEYS};
 
 impl Sample {
     /// The same sample with every path parameter fixed as text, so entries
@@ -45,9 +45,14 @@ impl Sample {
                 directory: text("directory", directory),
             },
         };
+        let extra = self
+            .extra
+            .as_ref()
+            .map(|(key, value)| (*key, text(UNKNOWN_KEYS[*key], value)));
         Sample {
             call,
-            ..self.clone()
+            extra,
+            ..self.pin_links()
         }
     }
 
@@ -75,11 +80,26 @@ impl Sample {
         if self.target_below.is_some() {
             out.push(with(&|s| s.target_below = None));
         }
+        if self.git {
+            out.push(with(&|s| s.git = false));
+        }
+        if self.extra.is_some() {
+            out.push(with(&|s| s.extra = None));
+        }
         for j in 0..self.entries.len() {
             match &self.entries[j].kind {
                 EntryKind::File(p) if !p.is_empty() => {
                     out.push(with(&|s| s.entries[j].kind = EntryKind::File(Vec::new())));
                     out.push(with(&|s| s.entries[j].kind = EntryKind::File(vec![0])));
+                    // One piece fewer: keeps what matters (a NUL past the
+                    // padding, the line that matches) and drops the rest.
+                    for k in 0..p.len() {
+                        let mut fewer = p.clone();
+                        fewer.remove(k);
+                        out.push(with(&|s| {
+                            s.entries[j].kind = EntryKind::File(fewer.clone())
+                        }));
+                    }
                 }
                 _ => {}
             }

@@ -128,6 +128,17 @@ fn schema(properties: &[(&str, &str)], required: &[&str]) -> Value {
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
+/// The parameter names a tool takes (ERR-8): every other key is refused.
+pub fn keys(tool: Tool) -> &'static [&'static str] {
+    match tool {
+        Tool::Resolve => RESOLVE_KEYS,
+        Tool::Grep | Tool::Ripgrep => search::KEYS,
+        Tool::Shell => shell::KEYS,
+    }
+}
+
+const RESOLVE_KEYS: &[&str] = &["path"];
+
 /// Answers one call. `seq` is left 0 for the caller to fill in; `outcome` is
 /// always set.
 pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> ToolResult {
@@ -140,7 +151,7 @@ pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> T
 
 /// The `resolve` tool: the shared resolver on its own (RES).
 fn resolve_tool(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
-    let target = params::only(params, &["path"])
+    let target = params::only(params, RESOLVE_KEYS)
         .and_then(|()| params::path(params, &["path"]))
         .and_then(|path| resolve::resolve_target(workspace, path.as_deref()));
     let (kind, path, parent) = match target {
