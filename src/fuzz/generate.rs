@@ -319,7 +319,7 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     // `git init` and a commit cost a few processes: not every sample.
     let git = proptest::bool::weighted(if caps.git { 0.1 } else { 0.0 });
     let extra = prop_oneof![
-        12 => Just(None),
+        20 => Just(None),
         1 => (index(UNKNOWN_KEYS), param(path_text(), 0)).prop_map(Some),
     ];
     let entries = (vec(entry(caps), 0..8), echo(caps)).prop_map(|(e, echo)| echo.apply(e));
@@ -385,7 +385,7 @@ mod tests {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut reference = Reference::default();
         let ram = crate::fuzz::probe::ram_dir();
-        for _ in 0..1500 {
+        for _ in 0..3000 {
             let sample = strategy.new_tree(&mut runner).unwrap().current();
             let r = sample.render(false);
             let built = crate::case::fixture::build(&r.fixture, ram.as_deref()).unwrap();

@@ -63,20 +63,29 @@ pub fn shrink(
     }
     // proptest cannot drop an entry that a path parameter reaches by
     // index; with the paths pinned as text, try each simpler step greedily.
+    // After a success the walk goes on from the same position rather than
+    // from the first step again, so a pass costs one probe per step and
+    // ends after a whole round of steps that all failed.
     let mut current = best.0.pin(permissions);
-    'outer: while within(probes) {
-        for candidate in current.simpler() {
-            if !within(probes) {
-                break 'outer;
-            }
-            probes += 1;
-            if let Some(divergence) = probe(&candidate).filter(|d| d.key() == key) {
+    let (mut at, mut failed) = (0, 0);
+    while within(probes) {
+        let candidates = current.simpler();
+        if failed >= candidates.len() {
+            break;
+        }
+        let candidate = &candidates[at % candidates.len()];
+        probes += 1;
+        match probe(candidate).filter(|d| d.key() == key) {
+            Some(divergence) => {
                 best = (candidate.clone(), divergence);
-                current = candidate;
-                continue 'outer;
+                current = candidate.clone();
+                failed = 0;
+            }
+            None => {
+                at = at % candidates.len() + 1;
+                failed += 1;
             }
         }
-        break;
     }
     best
 }
