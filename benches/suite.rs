@@ -18,6 +18,9 @@
 //! peak memory of a whole run over 1k and 10k generated cases (100k with
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
 //! (timed tests are flaky); the numbers go into notes and docs.
+//!
+//! While iterating, `TOOLPATH_BENCH_ONLY=tmpfs,startup` (any of `tmpfs`,
+//! `tmp`, `startup`, `adapter`, `memory`) runs only those sections.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -389,6 +392,11 @@ fn slow_start(instances: &[Instance], tmp: &Path) {
     );
 }
 
+/// Whether the section `name` runs (all of them unless `TOOLPATH_BENCH_ONLY` lists some).
+fn wanted(name: &str) -> bool {
+    std::env::var("TOOLPATH_BENCH_ONLY").map_or(true, |only| only.split(',').any(|s| s == name))
+}
+
 fn main() {
     let (cases, errors) = toolpath::case::suite::load_embedded();
     assert!(errors.is_empty(), "invalid cases");
@@ -399,13 +407,21 @@ fn main() {
         instances.len()
     );
     let shm = PathBuf::from("/dev/shm");
-    if shm.is_dir() {
+    if shm.is_dir() && wanted("tmpfs") {
         filesystem("tmpfs", &shm, &instances);
     }
     let tmp = std::env::temp_dir();
-    filesystem("default temporary directory", &tmp, &instances);
-    start_up(&tmp);
-    adapter_lifecycle(&tmp);
-    slow_start(&instances, &tmp);
-    memory(if shm.is_dir() { &shm } else { &tmp });
+    if wanted("tmp") {
+        filesystem("default temporary directory", &tmp, &instances);
+    }
+    if wanted("startup") {
+        start_up(&tmp);
+    }
+    if wanted("adapter") {
+        adapter_lifecycle(&tmp);
+        slow_start(&instances, &tmp);
+    }
+    if wanted("memory") {
+        memory(if shm.is_dir() { &shm } else { &tmp });
+    }
 }
