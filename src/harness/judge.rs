@@ -61,9 +61,38 @@ struct Judging<'a> {
     verdict: Verdict,
     vars: &'a Placeholders,
     unobservable: &'a [String],
+    /// Every check and context line, raw, in order: rendered into the
+    /// diff's lines (placeholders collapsed) only if the verdict fails.
+    /// Collapsing every value of every passing instance was a fifth of a
+    /// run's own work, for a diff no report shows.
+    entries: Vec<Entry>,
 }
 
-impl Judging<'_> {
+/// One step of judging, kept until it is known whether a diff is needed.
+enum Entry {
+    Check {
+        field: String,
+        expected: String,
+        actual: String,
+        agrees: bool,
+    },
+    /// Context lines for the diff only (no check): what the other side said.
+    Context {
+        expected: Vec<String>,
+        actual: Vec<String>,
+    },
+}
+
+impl<'a> Judging<'a> {
+    fn new(vars: &'a Placeholders, unobservable: &'a [String]) -> Self {
+        Judging {
+            verdict: Verdict::default(),
+            vars,
+            unobservable,
+            entries: Vec::new(),
+        }
+    }
+
     /// Whether `field` can be checked; records it as unchecked if not.
     fn observable(&mut self, field: &str) -> bool {
         let observable = !self.unobservable.iter().any(|u| u == field);
@@ -73,35 +102,35 @@ impl Judging<'_> {
         observable
     }
 
-    /// Records one check. `expected` and `actual` are raw values; they are
-    /// displayed with placeholders unless that would make a difference
-    /// invisible.
-    fn check(&mut self, field: &str, expected: &str, actual: &str, agrees: bool) {
-        let (mut shown_expected, mut shown_actual) =
-            (self.vars.collapse(expected), self.vars.collapse(actual));
-        if !agrees && shown_expected == shown_actual {
-            (shown_expected, shown_actual) = (expected.to_owned(), actual.to_owned());
+    /// The values of a check as displayed: with placeholders, unless that
+    /// would make a difference invisible.
+    fn shown(&self, expected: &str, actual: &str, agrees: bool) -> (String, String) {
+        let shown = (self.vars.collapse(expected), self.vars.collapse(actual));
+        if !agrees && shown.0 == shown.1 {
+            (expected.to_owned(), actual.to_owned())
+        } else {
+            shown
         }
+    }
+
+    /// Records one check. `expected` and `actual` are raw values.
+    fn check(&mut self, field: &str, expected: &str, actual: &str, agrees: bool) {
         self.verdict.checked += 1;
-        self.verdict
-            .expected_lines
-            .push(format!("{field}: {shown_expected}"));
-        self.verdict.actual_lines.push(format!(
-            "{field}: {}",
-            if agrees {
-                &shown_expected
-            } else {
-                &shown_actual
-            }
-        ));
         if !agrees {
+            let (expected, actual) = self.shown(expected, actual, agrees);
             self.verdict.mismatches.push(Mismatch {
                 field: field.to_owned(),
-                expected: shown_expected,
-                actual: shown_actual,
+                expected,
+                actual,
                 rule: derived_rule(field).map(str::to_owned),
             });
         }
+        self.entries.push(Entry::Check {
+            field: field.to_owned(),
+            expected: expected.to_owned(),
+            actual: actual.to_owned(),
+            agrees,
+        });
     }
 
     /// An exactly equal value, when the case expects one.
@@ -115,11 +144,37 @@ impl Judging<'_> {
 
     /// Context lines for the diff only (no check): what the other side said.
     fn context(&mut self, expected: Vec<String>, actual: Vec<String>) {
-        let shown = |lines: Vec<String>| lines.into_iter().map(|l| self.vars.collapse(&l));
-        let expected: Vec<_> = shown(expected).collect();
-        let actual: Vec<_> = shown(actual).collect();
-        self.verdict.expected_lines.extend(expected);
-        self.verdict.actual_lines.extend(actual);
+        self.entries.push(Entry::Context { expected, actual });
+    }
+
+    /// The verdict, with the diff's lines rendered if it failed.
+    fn finish(mut self) -> Verdict {
+        if self.verdict.passed() {
+            return self.verdict;
+        }
+        for entry in std::mem::take(&mut self.entries) {
+            match entry {
+                Entry::Check {
+                    field,
+                    expected,
+                    actual,
+                    agrees,
+                } => {
+                    let (expected, actual) = self.shown(&expected, &actual, agrees);
+                    let actual = if agrees { &expected } else { &actual };
+                    let lines = &mut self.verdict;
+                    lines.actual_lines.push(format!("{field}: {actual}"));
+                    lines.expected_lines.push(format!("{field}: {expected}"));
+                }
+                Entry::Context { expected, actual } => {
+                    let vars = self.vars;
+                    let shown = |lines: Vec<String>| lines.into_iter().map(|l| vars.collapse(&l));
+                    self.verdict.expected_lines.extend(shown(expected));
+                    self.verdict.actual_lines.extend(shown(actual));
+                }
+            }
+        }
+        self.verdict
     }
 }
 
@@ -173,18 +228,14 @@ pub fn judge(
     unobservable: &[String],
     vars: &Placeholders,
 ) -> Verdict {
-    let mut j = Judging {
-        verdict: Verdict::default(),
-        vars,
-        unobservable,
-    };
+    let mut j = Judging::new(vars, unobservable);
     let want = expected_outcome_name(expected.outcome);
     let got = outcome_name(result.outcome);
     j.check("outcome", want, got, want == got);
     if want != got {
         // Nothing else can agree; show what was expected and what came.
         j.context(expected_fields(expected), actual_fields(result));
-        return j.verdict;
+        return j.finish();
     }
     echoed_fields(&mut j, expected, result);
     output(&mut j, expected, result);
@@ -202,7 +253,7 @@ pub fn judge(
     );
     error(&mut j, expected, result);
     model_text(&mut j, expected, result);
-    j.verdict
+    j.finish()
 }
 
 /// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.
@@ -419,11 +470,7 @@ fn actual_fields(r: &ToolResult) -> Vec<String> {
 /// Judges a parameter description against the words a DESC case requires.
 pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict {
     let vars = Placeholders::default();
-    let mut j = Judging {
-        verdict: Verdict::default(),
-        vars: &vars,
-        unobservable: &[],
-    };
+    let mut j = Judging::new(&vars, &[]);
     let lower = description.map(str::to_lowercase);
     let shown = || description.map_or_else(|| "(no description)".to_owned(), quoted);
     for word in expect.mentions.iter().flatten() {
@@ -448,7 +495,7 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
         };
         j.check("excludes", &quoted(phrase), &actual, agrees);
     }
-    j.verdict
+    j.finish()
 }
 
 #[cfg(test)]

@@ -87,9 +87,11 @@ fn check_directory(workspace: &Workspace, lexical: &str) -> Result<(), ToolError
 /// path even when a symbolic link leads there. Standard input is closed: the
 /// command must not read the adapter protocol's input. Standard error is
 /// captured and dropped; the exit status does not change the outcome, which
-/// is about the directory, not the command.
+/// is about the directory, not the command. The shell is `/bin/sh` by its
+/// absolute path (POSIX puts it there): no `PATH` search, which tried and
+/// failed an `execve` in every earlier `PATH` directory on every call.
 fn execute(command: &str, cwd: &str) -> Result<ToolResult, ToolError> {
-    let output = Command::new("sh")
+    let output = Command::new("/bin/sh")
         .arg("-c")
         .arg(command)
         .current_dir(cwd)
