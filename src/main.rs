@@ -54,8 +54,14 @@ enum Command {
     /// Compare two JSON reports: what got fixed and what broke.
     Compare { old: PathBuf, new: PathBuf },
     /// Write the certification table (implementation x requirement area) from JSON reports.
+    ///
+    /// `--format html` writes one self-contained page instead: requirements
+    /// by implementation, each cell coloured and counted, its failing
+    /// instances and their diffs shown on a click.
     Certification {
         reports: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: toolpath::cli::CertificationFormat,
         #[arg(long)]
         output: Option<PathBuf>,
     },
@@ -290,9 +296,11 @@ fn main() -> ExitCode {
             require_coverage,
         } => cli::lint(&source.into_source(), require_coverage),
         Command::Compare { old, new } => cli::compare(&old, &new),
-        Command::Certification { reports, output } => {
-            cli::certification(&reports, output.as_deref())
-        }
+        Command::Certification {
+            reports,
+            format,
+            output,
+        } => cli::certification(&reports, format, output.as_deref()),
         Command::Schemas { dir, check } => cli::schemas(&dir, check),
         Command::Clean => cli::clean(),
         Command::Export { dir } => cli::export(&dir),

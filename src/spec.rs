@@ -51,6 +51,17 @@ pub fn is_known(id: &str) -> bool {
         .contains(id)
 }
 
+/// The title of an area's section (`## RES: the shared resolver` gives
+/// `the shared resolver`), for views that group requirements by area.
+pub fn area_title(area: &str) -> Option<&'static str> {
+    SPEC_TEXT.lines().find_map(|line| {
+        line.strip_prefix("## ")?
+            .strip_prefix(area)?
+            .strip_prefix(": ")
+            .map(str::trim)
+    })
+}
+
 /// Reads requirement list items (`- **AREA-N** text`) out of a Markdown spec.
 pub fn parse_requirements(text: &str) -> Vec<Requirement> {
     let mut out = Vec::new();
@@ -116,6 +127,15 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_area_has_a_title() {
+        for r in requirements() {
+            assert!(area_title(&r.area).is_some(), "{}", r.area);
+        }
+        assert_eq!(area_title("RES"), Some("the shared resolver"));
+        assert_eq!(area_title("RE"), None, "whole area names only");
+    }
 
     #[test]
     fn reads_ids_areas_and_first_sentences() {

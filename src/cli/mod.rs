@@ -669,8 +669,22 @@ pub fn compare(old: &Path, new: &Path) -> i32 {
     }
 }
 
-/// `toolpath certification REPORT...`: the implementation x area table.
-pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
+/// What `toolpath certification` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CertificationFormat {
+    /// The implementation x area table, for a README.
+    Markdown,
+    /// The requirement x implementation matrix as one self-contained page.
+    Html,
+}
+
+/// `toolpath certification REPORT...`: the implementation x area table, or
+/// the HTML matrix.
+pub fn certification(
+    reports: &[PathBuf],
+    format: CertificationFormat,
+    output: Option<&Path>,
+) -> i32 {
     if reports.is_empty() {
         return usage("give at least one JSON report");
     }
@@ -681,9 +695,12 @@ pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
             Err(e) => return usage(e),
         }
     }
-    let table = crate::report::render::certification::table(&loaded);
+    let page = match format {
+        CertificationFormat::Markdown => crate::report::render::certification::table(&loaded),
+        CertificationFormat::Html => crate::report::render::html::render(&loaded),
+    };
     match output {
-        Some(path) => match std::fs::write(path, table) {
+        Some(path) => match std::fs::write(path, page) {
             Ok(()) => exit::OK,
             Err(e) => {
                 eprintln!("toolpath: cannot write {}: {e}", path.display());
@@ -691,7 +708,7 @@ pub fn certification(reports: &[PathBuf], output: Option<&Path>) -> i32 {
             }
         },
         None => {
-            let _ = print_out(&table);
+            let _ = print_out(&page);
             exit::OK
         }
     }

@@ -76,7 +76,7 @@ pub fn table(reports: &[Report]) -> String {
     out
 }
 
-fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {
+pub(super) fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {
     let imp = &report.implementation;
     (
         imp.name.to_lowercase(),
@@ -87,7 +87,7 @@ fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {
     )
 }
 
-fn cites_any(case: &CaseReport, areas: &[&str]) -> bool {
+pub(super) fn cites_any(case: &CaseReport, areas: &[&str]) -> bool {
     case.spec.iter().any(|id| {
         let area = id.split_once('-').map_or(id.as_str(), |(area, _)| area);
         areas.contains(&area)

@@ -11,10 +11,8 @@
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
 
-use std::collections::BTreeMap;
-
 use super::outcome::{Conformance, Tally};
-use super::text;
+use super::{requirements, text};
 use crate::report::{CaseReport, Report, Status, Summary};
 use crate::spec::{self, Requirement};
 
@@ -99,39 +97,19 @@ fn facts(out: &mut String, report: &Report) {
 }
 
 fn requirements_table(out: &mut String, report: &Report, requirements: &[Requirement]) {
-    // Requirement ID -> statuses of the instances citing it, in one pass.
-    let mut cited: BTreeMap<String, Vec<Status>> = BTreeMap::new();
-    for case in &report.cases {
-        for id in &case.spec {
-            cited.entry(id.clone()).or_default().push(case.status);
-        }
-    }
+    let cited = requirements::cited(report);
     out.push_str("## Requirements\n\n");
     out.push_str(
         "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
     );
     out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
-    for requirement in requirements {
-        let statuses = cited.remove(&requirement.id).unwrap_or_default();
-        row(
-            out,
-            &requirement.id,
-            &requirement.area,
-            &text::md_cell(&requirement.summary),
-            Tally::of(statuses),
-        );
-    }
-    // IDs the report cites that this build's spec lacks: a report from
-    // another suite version. Shown, not dropped, so no verdict disappears.
-    for (id, statuses) in cited {
-        let area = id.split_once('-').map_or("", |(area, _)| area).to_owned();
-        row(
-            out,
-            &id,
-            &area,
-            "*(not in this build's spec)*",
-            Tally::of(statuses),
-        );
+    for req in requirements::rows(requirements, std::slice::from_ref(report)) {
+        let statuses = cited.get(req.id).into_iter().flatten().map(|c| c.status);
+        let summary = match req.summary {
+            Some(summary) => text::md_cell(summary),
+            None => "*(not in this build's spec)*".to_owned(),
+        };
+        row(out, req.id, req.area, &summary, Tally::of(statuses));
     }
     out.push_str(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \

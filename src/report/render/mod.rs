@@ -8,7 +8,9 @@
 //! - [`junit`]: JUnit XML for CI test views;
 //! - [`markdown`]: the certification report (deterministic, committable);
 //! - [`compare`]: what changed between two reports;
-//! - [`certification`]: one table across implementations.
+//! - [`certification`]: one table across implementations;
+//! - [`html`]: the same implementations as one page to look at: a matrix of
+//!   requirements by implementation, each cell's failures a click away.
 //!
 //! Statuses are read two ways, kept in [`outcome`]: by what they mean for
 //! the run (the exit code's view, used by the human closing line and JUnit)
@@ -19,10 +21,12 @@
 
 pub mod certification;
 pub mod compare;
+pub mod html;
 pub mod human;
 pub mod junit;
 pub mod markdown;
 pub mod outcome;
+pub mod requirements;
 mod text;
 mod xml;
 

@@ -1,0 +1,565 @@
+//! The certification matrix as one self-contained HTML page: implementations
+//! as columns, requirements as rows grouped by spec area, each cell coloured
+//! by what its instances say and showing their counts; a click on a cell
+//! lists that cell's failing instances with their diffs.
+//!
+//! Self-contained because it is committed next to the Markdown pages and
+//! opened from disk or a CI artifact: styles and script are inline, nothing
+//! is fetched, and the page's own Content-Security-Policy forbids fetching,
+//! so a stray external reference is an error in the console, not a quiet
+//! request to somebody's server.
+//!
+//! Everything in a report may come from an adapter or a case file (ids,
+//! reasons, diffs, implementation names), so nothing from it is trusted as
+//! markup: the table is escaped HTML, the details travel as JSON inside a
+//! `<script type="application/json">` with every `<`, `>` and `&` written as
+//! a `\u` escape (so no `</script>` can end it), and the script builds the
+//! details with `textContent` only.
+//!
+//! Like the Markdown report, the page depends on nothing but verdicts (no
+//! dates, durations, fixture paths or stderr), so regenerating it for
+//! unchanged implementations gives the same bytes.
+
+use serde::Serialize;
+
+use super::certification::{cites_any, sort_key};
+use super::outcome::{Conformance, Tally};
+use super::requirements::{self, Row};
+use super::{text, xml};
+use crate::report::{CaseReport, Report};
+use crate::spec::{self, Requirement};
+
+/// Diff lines kept per failing instance; the JSON report has the rest.
+const DIFF_LINES: usize = 200;
+
+/// The page for `reports`, against the requirements of this build's spec.
+pub fn render(reports: &[Report]) -> String {
+    render_with(reports, spec::requirements())
+}
+
+/// The page against the given requirements.
+pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
+    let mut columns: Vec<&Report> = reports.iter().collect();
+    columns.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    let rows = requirements::rows(requirements, reports);
+    let mut out = String::from(HEAD);
+    out.push_str("<body>\n<header>\n<h1>toolpath certification</h1>\n");
+    out.push_str(&format!(
+        "<p>{} implementations, {} requirements. Click a cell for its failing instances.</p>\n",
+        columns.len(),
+        rows.len()
+    ));
+    out.push_str(LEGEND);
+    out.push_str("</header>\n<main>\n<div class=\"matrix\">\n");
+    matrix(&mut out, &columns, &rows);
+    out.push_str("</div>\n<aside id=\"detail\" aria-live=\"polite\">\n");
+    out.push_str("<p class=\"hint\">Click a cell to see its failing instances.</p>\n");
+    out.push_str("</aside>\n</main>\n");
+    out.push_str("<script type=\"application/json\" id=\"toolpath-data\">");
+    out.push_str(&script_json(&data(&columns)));
+    out.push_str("</script>\n<script>");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
+    out.push_str("<table id=\"matrix\">\n<thead><tr><th class=\"req\">requirement</th>");
+    for (i, report) in columns.iter().enumerate() {
+        let total = Tally::of(report.cases.iter().map(|c| c.status));
+        let partial = if report.partial {
+            "<br><strong class=\"partial\">partial run</strong>"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small></th>",
+            esc(&counts(&total)),
+            esc(&text::implementation(&report.implementation)),
+            esc(&report.suite),
+            ratio(&total),
+        ));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let cited: Vec<_> = columns.iter().map(|r| requirements::cited(r)).collect();
+    let mut area = None;
+    for row in rows {
+        if area != Some(row.area) {
+            area = Some(row.area);
+            area_row(out, row.area, columns);
+        }
+        out.push_str(&format!(
+            "<tr data-req=\"{}\"><th class=\"req\" scope=\"row\"><b>{}</b> {}</th>",
+            esc(row.id),
+            esc(row.id),
+            row.summary
+                .map_or("<em>(not in this build's spec)</em>".to_owned(), summary)
+        ));
+        for (i, cited) in cited.iter().enumerate() {
+            let cases = cited.get(row.id).into_iter().flatten();
+            cell(out, i, row.id, Tally::of(cases.map(|c| c.status)));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+/// An area's heading row, with each implementation's count over the
+/// instances citing any requirement of the area (each counted once).
+fn area_row(out: &mut String, area: &str, columns: &[&Report]) {
+    let title = spec::area_title(area)
+        .map(|t| format!(": {}", esc(t)))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "<tr class=\"area\" data-area=\"{0}\"><th scope=\"rowgroup\">{0}{title}</th>",
+        esc(area)
+    ));
+    for report in columns {
+        let tally = Tally::of(
+            report
+                .cases
+                .iter()
+                .filter(|c| cites_any(c, &[area]))
+                .map(|c| c.status),
+        );
+        out.push_str(&format!(
+            "<td class=\"{}\" title=\"{}\">{}</td>",
+            shade(&tally),
+            esc(&counts(&tally)),
+            ratio(&tally)
+        ));
+    }
+    out.push_str("</tr>\n");
+}
+
+fn cell(out: &mut String, column: usize, id: &str, tally: Tally) {
+    let mut notes = Vec::new();
+    if tally.xfail > 0 {
+        notes.push(format!("{} xfail", tally.xfail));
+    }
+    if tally.unobserved > 0 {
+        notes.push(format!("{} unobserved", tally.unobserved));
+    }
+    if tally.unsupported > 0 {
+        notes.push(format!("{} unsupported", tally.unsupported));
+    }
+    if tally.skipped > 0 {
+        notes.push(format!("{} skipped", tally.skipped));
+    }
+    let notes: String = notes
+        .iter()
+        .map(|n| format!("<small>{n}</small>"))
+        .collect();
+    out.push_str(&format!(
+        "<td class=\"cell {}\" tabindex=\"0\" data-col=\"{column}\" data-req=\"{}\" \
+         data-passed=\"{}\" data-failed=\"{}\" data-xfail=\"{}\" data-unobserved=\"{}\" \
+         data-unsupported=\"{}\" data-skipped=\"{}\" title=\"{}\"><span class=\"n\">{}</span>{notes}</td>",
+        shade(&tally),
+        esc(id),
+        tally.passed,
+        tally.failed,
+        tally.xfail,
+        tally.unobserved,
+        tally.unsupported,
+        tally.skipped,
+        esc(&counts(&tally)),
+        ratio(&tally),
+    ));
+}
+
+/// A cell's colour, by the most telling thing its instances say: a failure
+/// the expectations file does not list, then an expected failure, then a
+/// pass, then "not observable", then "unsupported"; `none` when nothing
+/// applied. The order is the Markdown verdict's, with expected failures
+/// told apart from new ones.
+pub fn shade(tally: &Tally) -> &'static str {
+    if tally.failed > tally.xfail {
+        "fail"
+    } else if tally.failed > 0 {
+        "xfail"
+    } else if tally.passed > 0 {
+        "pass"
+    } else if tally.unobserved > 0 {
+        "unobserved"
+    } else if tally.unsupported > 0 {
+        "unsupported"
+    } else {
+        "none"
+    }
+}
+
+/// `passed/applicable`, or `—` when nothing applicable ran.
+fn ratio(tally: &Tally) -> String {
+    if tally.applicable() == 0 {
+        "—".to_owned()
+    } else {
+        format!("{}/{}", tally.passed, tally.applicable())
+    }
+}
+
+/// Every count, in the Markdown report's words.
+fn counts(tally: &Tally) -> String {
+    format!(
+        "{} passed, {} failed ({} xfail), {} not observable, {} unsupported, {} skipped",
+        tally.passed, tally.failed, tally.xfail, tally.unobserved, tally.unsupported, tally.skipped
+    )
+}
+
+/// A spec summary (Markdown with code spans) as HTML: escaped text, with
+/// the backticked parts as `<code>`.
+fn summary(markdown: &str) -> String {
+    markdown
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{}</code>", esc(part))
+            } else {
+                esc(part)
+            }
+        })
+        .collect()
+}
+
+/// Text escaped for HTML element content and double-quoted attributes
+/// alike; control characters pictured, as in every other renderer.
+fn esc(raw: &str) -> String {
+    xml::attr(raw)
+}
+
+/// What the script needs to list a cell's failing instances.
+#[derive(Serialize)]
+struct Data<'a> {
+    columns: Vec<Column<'a>>,
+}
+
+#[derive(Serialize)]
+struct Column<'a> {
+    label: String,
+    failing: Vec<Failing<'a>>,
+}
+
+#[derive(Serialize)]
+struct Failing<'a> {
+    id: String,
+    status: &'static str,
+    file: &'a str,
+    line: u64,
+    spec: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+fn data<'a>(columns: &[&'a Report]) -> Data<'a> {
+    Data {
+        columns: columns
+            .iter()
+            .map(|report| Column {
+                label: text::implementation(&report.implementation),
+                failing: report
+                    .cases
+                    .iter()
+                    .filter(|c| Conformance::of(c.status) == Conformance::Fails)
+                    .map(failing)
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn failing(case: &CaseReport) -> Failing<'_> {
+    let expected = case.expectation.as_ref().map(|note| match &note.issue {
+        Some(issue) => format!("{} ({issue})", note.reason),
+        None => note.reason.clone(),
+    });
+    let diff = case.diff.as_deref().filter(|d| !d.is_empty()).map(|diff| {
+        let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+        let mut body = lines.join("\n");
+        if omitted > 0 {
+            body.push_str(&format!("\n… {omitted} more lines in the JSON report"));
+        }
+        text::visible(&body)
+    });
+    Failing {
+        id: text::visible(&case.id),
+        status: case.status.name(),
+        file: &case.file,
+        line: case.line,
+        spec: &case.spec,
+        reason: case.reason.as_deref().map(text::visible),
+        expected: expected.as_deref().map(text::visible),
+        diff,
+    }
+}
+
+/// JSON that can sit inside a `<script>` element: `<`, `>` and `&` only
+/// occur inside JSON strings, where their `\u` escapes mean the same, so no
+/// `</script>` or `<!--` survives; U+2028/9 are escaped for old parsers.
+fn script_json(data: &Data) -> String {
+    let json = serde_json::to_string(data).expect("plain data serialises");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const HEAD: &str = r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>toolpath certification</title>
+<style>
+:root { --pass: #c8ecd0; --fail: #f6c3c0; --xfail: #fbe3b4; --unobserved: #d6e4f5; --unsupported: #e4e4e4; --none: #fafafa; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fff; height: 100vh; display: flex; flex-direction: column; }
+header { padding: 12px 20px 4px; border-bottom: 1px solid #ddd; }
+h1 { font-size: 20px; margin: 0 0 4px; }
+header p { margin: 2px 0 8px; }
+.legend span { display: inline-block; padding: 1px 8px; margin: 0 6px 4px 0; border: 1px solid #bbb; border-radius: 3px; }
+main { flex: 1; min-height: 0; display: grid; grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); }
+.matrix { overflow: auto; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #d0d0d0; padding: 3px 6px; }
+thead th { position: sticky; top: 0; background: #f3f3f3; z-index: 1; vertical-align: bottom; }
+th.req { text-align: left; font-weight: normal; max-width: 30em; font-size: 13px; }
+th.imp { min-width: 8em; }
+tr.area th { text-align: left; background: #eef0f4; font-weight: 600; }
+tr.area td { text-align: center; font-weight: 600; }
+td.cell { text-align: center; cursor: pointer; white-space: nowrap; }
+td small { display: block; font-size: 11px; color: #444; }
+td.cell:hover, td.cell:focus { outline: 2px solid #333; outline-offset: -2px; }
+td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
+.pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
+.unobserved { background: var(--unobserved); } .unsupported { background: var(--unsupported); } .none { background: var(--none); color: #888; }
+.partial { color: #a00; }
+#detail { overflow: auto; border-left: 1px solid #ddd; padding: 0 16px 16px; }
+#detail h2 { font-size: 16px; }
+#detail h3 { font-size: 14px; margin: 14px 0 2px; font-family: ui-monospace, monospace; }
+#detail p { margin: 2px 0; }
+.where { color: #555; font-family: ui-monospace, monospace; font-size: 12px; }
+pre.diff { background: #f7f7f7; border: 1px solid #e0e0e0; padding: 6px; font-size: 12px; overflow: auto; }
+pre.diff .add { background: #dff5e3; } pre.diff .del { background: #fbe1df; } pre.diff .hunk { color: #6a3fb5; } pre.diff .meta { color: #777; }
+</style>
+</head>
+"#;
+
+const LEGEND: &str = "<p class=\"legend\">\
+<span class=\"pass\">pass</span>\
+<span class=\"fail\">fail</span>\
+<span class=\"xfail\">expected failure (xfail)</span>\
+<span class=\"unobserved\">not observable</span>\
+<span class=\"unsupported\">unsupported</span>\
+<span class=\"none\">nothing applicable</span>\
+Cells count instances citing the requirement: passed/applicable (expected failures and adapter \
+errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
+
+/// Lists a clicked (or Enter-pressed) cell's failing instances in the
+/// side panel, from the JSON data, with `textContent` only.
+const SCRIPT: &str = r#"
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("toolpath-data").textContent);
+  var detail = document.getElementById("detail");
+  var selected = null;
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function diffBlock(diff) {
+    var pre = el("pre", "diff");
+    diff.split("\n").forEach(function (line) {
+      var kind = /^(\+\+\+|---)/.test(line) ? "meta" : line[0] === "+" ? "add"
+        : line[0] === "-" ? "del" : line.indexOf("@@") === 0 ? "hunk" : "";
+      pre.appendChild(el("span", kind, line + "\n"));
+    });
+    return pre;
+  }
+  function instance(c) {
+    var art = el("article", "case " + c.status);
+    art.appendChild(el("h3", null, c.id + " (" + c.status + ")"));
+    art.appendChild(el("p", "where", c.file + ":" + c.line + " · " + c.spec.join(", ")));
+    if (c.reason) art.appendChild(el("p", "reason", c.reason));
+    if (c.expected) art.appendChild(el("p", "expected", "Expected to fail: " + c.expected));
+    if (c.diff) art.appendChild(diffBlock(c.diff));
+    return art;
+  }
+  function show(cell) {
+    if (selected) selected.classList.remove("selected");
+    selected = cell;
+    cell.classList.add("selected");
+    var column = data.columns[Number(cell.dataset.col)];
+    var req = cell.dataset.req;
+    var failing = column.failing.filter(function (c) { return c.spec.indexOf(req) >= 0; });
+    detail.replaceChildren(el("h2", null, req + " · " + column.label), el("p", "counts", cell.title));
+    if (failing.length === 0) detail.appendChild(el("p", "none-failing", "No failing instances."));
+    failing.forEach(function (c) { detail.appendChild(instance(c)); });
+    detail.scrollTop = 0;
+  }
+  var matrix = document.getElementById("matrix");
+  matrix.addEventListener("click", function (e) {
+    var cell = e.target.closest("td.cell");
+    if (cell) show(cell);
+  });
+  matrix.addEventListener("keydown", function (e) {
+    var cell = e.target.closest("td.cell");
+    if (cell && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); show(cell); }
+  });
+})();
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Status;
+    use crate::report::render::testing::{case, expected, failing as failing_case, report};
+
+    fn reqs() -> Vec<Requirement> {
+        spec::parse_requirements("- **RES-1** Empty `a<b`.\n- **SEC-1** Real paths.\n")
+    }
+
+    #[test]
+    fn cells_are_shaded_and_counted_per_requirement() {
+        let r = report(
+            "zeta",
+            vec![
+                case("a", Status::Pass, &["RES-1"]),
+                expected(case("b", Status::Xfail, &["RES-1"]), "known"),
+                case("c", Status::Unsupported, &["SEC-1"]),
+                case("d", Status::Unobserved, &["SEC-1"]),
+            ],
+        );
+        let out = render_with(&[r], &reqs());
+        assert!(out.contains("<td class=\"cell xfail\" tabindex=\"0\" data-col=\"0\" data-req=\"RES-1\" data-passed=\"1\" data-failed=\"1\" data-xfail=\"1\""), "{out}");
+        assert!(
+            out.contains("<span class=\"n\">1/2</span><small>1 xfail</small></td>"),
+            "{out}"
+        );
+        assert!(out.contains("class=\"cell unobserved\""), "{out}");
+        assert!(
+            out.contains("<small>1 unobserved</small><small>1 unsupported</small>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<b>RES-1</b> Empty <code>a&lt;b</code>.</th>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<tr class=\"area\" data-area=\"RES\"><th scope=\"rowgroup\">RES: the shared resolver</th><td class=\"xfail\""),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn shades_follow_the_most_telling_status() {
+        let shade_of = |statuses: &[Status]| shade(&Tally::of(statuses.iter().copied()));
+        assert_eq!(
+            shade_of(&[Status::Pass, Status::Xfail, Status::Fail]),
+            "fail"
+        );
+        assert_eq!(shade_of(&[Status::Pass, Status::AdapterError]), "fail");
+        assert_eq!(shade_of(&[Status::Pass, Status::Xfail]), "xfail");
+        assert_eq!(shade_of(&[Status::Pass, Status::Unobserved]), "pass");
+        assert_eq!(
+            shade_of(&[Status::Unobserved, Status::Unsupported]),
+            "unobserved"
+        );
+        assert_eq!(
+            shade_of(&[Status::Unsupported, Status::Skip]),
+            "unsupported"
+        );
+        assert_eq!(shade_of(&[Status::Skip]), "none");
+        assert_eq!(shade_of(&[]), "none");
+    }
+
+    #[test]
+    fn columns_are_sorted_and_carry_their_failures() {
+        let a = report("alpha", vec![failing_case("x@grep", &["RES-1"])]);
+        let b = report("beta", vec![case("y", Status::Pass, &["RES-1"])]);
+        let out = render_with(&[b.clone(), a.clone()], &reqs());
+        assert_eq!(
+            out,
+            render_with(&[a, b], &reqs()),
+            "input order does not matter"
+        );
+        let alpha = out.find("alpha 1.2.3 (python)").unwrap();
+        assert!(alpha < out.find("beta 1.2.3 (python)").unwrap(), "{out}");
+        assert!(out.contains(r#"{"columns":[{"label":"alpha 1.2.3 (python)","failing":[{"id":"x@grep","status":"fail","file":"cases/x.yaml","line":3,"spec":["RES-1"],"diff":"--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied"}]},{"label":"beta 1.2.3 (python)","failing":[]}]}"#), "{out}");
+    }
+
+    #[test]
+    fn nothing_from_a_report_is_markup() {
+        let mut bad = failing_case("</script><script>alert(1)</script>", &["RES-1", "<b>X-1"]);
+        bad.diff = Some("-</script><!--\n+<img src=x onerror=alert(1)>&amp;\u{2028}".into());
+        bad.reason = Some("</SCRIPT>".into());
+        let out = render_with(&[report("<i>evil</i>", vec![bad])], &reqs());
+        assert_eq!(
+            out.matches("<script").count(),
+            2,
+            "only the page's own: {out}"
+        );
+        assert_eq!(out.matches("</script>").count(), 2, "{out}");
+        assert!(
+            !out.to_lowercase().contains("</script><script>alert"),
+            "{out}"
+        );
+        assert!(!out.contains("<img"), "{out}");
+        assert!(!out.contains("<i>evil"), "{out}");
+        assert!(out.contains("&lt;i&gt;evil&lt;/i&gt;"), "{out}");
+        assert!(out.contains("data-req=\"&lt;b&gt;X-1\""), "{out}");
+        // The embedded JSON still says exactly what the report said.
+        let start = out.find("id=\"toolpath-data\">").unwrap() + "id=\"toolpath-data\">".len();
+        let end = start + out[start..].find("</script>").unwrap();
+        let data: serde_json::Value = serde_json::from_str(&out[start..end]).unwrap();
+        let case = &data["columns"][0]["failing"][0];
+        assert_eq!(case["id"], "</script><script>alert(1)</script>");
+        assert_eq!(case["reason"], "</SCRIPT>");
+        assert_eq!(
+            case["diff"],
+            "-</script><!--\n+<img src=x onerror=alert(1)>&amp;\u{2028}"
+        );
+    }
+
+    #[test]
+    fn nothing_is_fetched_and_nothing_varies() {
+        let r = report("fake", vec![failing_case("a", &["RES-1"])]);
+        let out = render(std::slice::from_ref(&r));
+        for external in ["http://", "https://", "src=", "href=", "@import", "url("] {
+            assert!(!out.contains(external), "{external} in the page");
+        }
+        assert!(out.contains("default-src 'none'"), "{out}");
+        let mut other = r;
+        other.duration_ms = 1.0;
+        other.cases[0].duration_ms = 99.0;
+        other.cases[0].stderr = Some("/tmp/secret".into());
+        other.cases[0].fixture = Some("/tmp/fixture".into());
+        let again = render(&[other]);
+        assert_eq!(again, out, "deterministic");
+    }
+
+    #[test]
+    fn every_requirement_of_the_spec_has_a_row() {
+        let out = render(&[report("fake", vec![])]);
+        for requirement in spec::requirements() {
+            assert!(
+                out.contains(&format!("<tr data-req=\"{}\">", requirement.id)),
+                "{}",
+                requirement.id
+            );
+        }
+    }
+}

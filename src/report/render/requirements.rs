@@ -1,0 +1,98 @@
+//! The per-requirement view of reports, shared by the Markdown certification
+//! report and the HTML matrix: which instances cite which requirement, and
+//! which requirement rows a view shows.
+//!
+//! Every requirement of the spec gets a row, cited or not, so a filtered
+//! run shows its gaps instead of a short, all-green table; an ID a report
+//! cites that this build's spec lacks (a report from another suite version)
+//! gets a row too, after them, so no verdict disappears.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::report::{CaseReport, Report};
+use crate::spec::Requirement;
+
+/// One row of a per-requirement view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row<'a> {
+    pub id: &'a str,
+    pub area: &'a str,
+    /// The requirement's first sentence; `None` when this build's spec
+    /// does not have the ID.
+    pub summary: Option<&'a str>,
+}
+
+/// Requirement ID -> the instances citing it, in report order. An instance
+/// citing several requirements is listed under each.
+pub fn cited(report: &Report) -> BTreeMap<&str, Vec<&CaseReport>> {
+    let mut cited: BTreeMap<&str, Vec<&CaseReport>> = BTreeMap::new();
+    for case in &report.cases {
+        for id in &case.spec {
+            cited.entry(id.as_str()).or_default().push(case);
+        }
+    }
+    cited
+}
+
+/// The rows for `reports`: the spec's requirements in document order, then
+/// the IDs any report cites that the spec lacks, sorted.
+pub fn rows<'a>(requirements: &'a [Requirement], reports: &'a [Report]) -> Vec<Row<'a>> {
+    let mut rows: Vec<Row> = requirements
+        .iter()
+        .map(|r| Row {
+            id: &r.id,
+            area: &r.area,
+            summary: Some(&r.summary),
+        })
+        .collect();
+    let known: BTreeSet<&str> = requirements.iter().map(|r| r.id.as_str()).collect();
+    let unknown: BTreeSet<&str> = reports
+        .iter()
+        .flat_map(|r| r.cases.iter().flat_map(|c| c.spec.iter()))
+        .map(String::as_str)
+        .filter(|id| !known.contains(id))
+        .collect();
+    rows.extend(unknown.into_iter().map(|id| Row {
+        id,
+        area: id.split_once('-').map_or("", |(area, _)| area),
+        summary: None,
+    }));
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Status;
+    use crate::report::render::testing::{case, report};
+    use crate::spec;
+
+    #[test]
+    fn spec_rows_first_then_unknown_ids_once() {
+        let reqs = spec::parse_requirements("- **RES-1** One.\n- **SEC-1** Two.\n");
+        let reports = [
+            report("a", vec![case("x", Status::Pass, &["OLD-2", "RES-1"])]),
+            report("b", vec![case("y", Status::Fail, &["OLD-2", "NEW-1"])]),
+        ];
+        let rows = rows(&reqs, &reports);
+        let ids: Vec<&str> = rows.iter().map(|r| r.id).collect();
+        assert_eq!(ids, ["RES-1", "SEC-1", "NEW-1", "OLD-2"]);
+        assert_eq!(rows[1].summary, Some("Two."));
+        assert_eq!((rows[3].area, rows[3].summary), ("OLD", None));
+    }
+
+    #[test]
+    fn an_instance_is_listed_under_each_requirement_it_cites() {
+        let r = report(
+            "a",
+            vec![
+                case("x", Status::Pass, &["RES-1", "SEC-1"]),
+                case("y", Status::Fail, &["RES-1"]),
+            ],
+        );
+        let cited = cited(&r);
+        let ids = |req: &str| -> Vec<&str> { cited[req].iter().map(|c| c.id.as_str()).collect() };
+        assert_eq!(ids("RES-1"), ["x", "y"]);
+        assert_eq!(ids("SEC-1"), ["x"]);
+    }
+}
