@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The logic of the composite action (action.yml), one step per subcommand,
+# talking to GitHub only through the files and variables a runner provides
+# (GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH), so
+# a test runs it anywhere with those pointed at temporary files.
+#
+#   action.sh key      the cache key of the toolpath to install (output `key`)
+#   action.sh install  installs toolpath into ~/.toolpath unless the cache
+#                      restored it; puts its bin directory on GITHUB_PATH
+#   action.sh run      runs the suite; writes JUnit and Markdown, appends the
+#                      Markdown to the job summary (also when the run fails),
+#                      and exits with toolpath's exit code
+set -uo pipefail
+
+action_path="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
+root="${TOOLPATH_INSTALL_ROOT:-$HOME/.toolpath}"
+
+# The key names exactly what would be built: the commit asked for, or else
+# a hash of the action's own files (a `uses:` ref may be a moving branch,
+# so the ref alone could restore a stale binary).
+key() {
+  local key
+  if [ -n "${TOOLPATH_REF:-}" ]; then
+    key="rev-$TOOLPATH_REF"
+  else
+    key="src-$(cd "$action_path" && find . -path ./target -prune -o -path ./.git -prune -o -type f -print0 \
+      | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  fi
+  echo "key=$key" >>"$GITHUB_OUTPUT"
+  echo "toolpath: cache key $key"
+}
+
+install() {
+  if [ -x "$root/bin/toolpath" ]; then
+    echo "toolpath: using the cached $("$root/bin/toolpath" --version)"
+  elif [ -n "${TOOLPATH_REF:-}" ]; then
+    # By default the action's own repository, as the runner names it.
+    local git="${TOOLPATH_GIT:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_ACTION_REPOSITORY:-}}"
+    cargo install --locked --root "$root" --git "$git" --rev "$TOOLPATH_REF" toolpath || return
+  else
+    cargo install --locked --root "$root" --path "$action_path" || return
+  fi
+  echo "$root/bin" >>"$GITHUB_PATH"
+}
+
+run() {
+  local junit="${TOOLPATH_JUNIT:-toolpath-junit.xml}"
+  local summary
+  summary="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/toolpath-summary.XXXXXX")"
+  local args=(run --adapter "${TOOLPATH_ADAPTER:?the adapter input is required}" --strict
+    --format junit --output "$junit" --format markdown --output "$summary" --format human)
+  if [ -n "${TOOLPATH_EXPECTATIONS:-}" ]; then
+    args+=(--expectations "$TOOLPATH_EXPECTATIONS")
+  fi
+  # Extra arguments are split as a shell would quote them, but never
+  # evaluated: xargs understands quotes and runs nothing but printf.
+  local extra=() split status=0
+  if split="$(printf '%s' "${TOOLPATH_ARGS:-}" | xargs -r printf '%s\n')"; then
+    if [ -n "$split" ]; then
+      mapfile -t extra <<<"$split"
+    fi
+    local toolpath="toolpath"
+    [ -x "$root/bin/toolpath" ] && toolpath="$root/bin/toolpath"
+    "$toolpath" "${args[@]}" "${extra[@]}"
+    status=$?
+  else
+    echo "toolpath: cannot split the args input: ${TOOLPATH_ARGS:-}" >&2
+    status=2
+  fi
+  if [ -s "$summary" ]; then
+    cat "$summary" >>"$GITHUB_STEP_SUMMARY"
+  else
+    printf '## toolpath\n\nThe run wrote no report (exit code %s); see the job log.\n' "$status" >>"$GITHUB_STEP_SUMMARY"
+  fi
+  {
+    echo "exit-code=$status"
+    echo "junit=$PWD/$junit"
+    echo "summary=$summary"
+  } >>"$GITHUB_OUTPUT"
+  return $status
+}
+
+case "${1:-}" in
+  key | install | run) "$1" ;;
+  *) echo "usage: action.sh key|install|run" >&2; exit 2 ;;
+esac
