@@ -1,25 +1,33 @@
 //! The documented recipes, run as written: every `sh` block of README.md,
-//! docs/ci.md and the skeleton README, and the shell of every CI job in
-//! docs/ci.md (GitHub Actions `run:` steps, GitLab `before_script` and
-//! `script`), each in a fresh temporary directory, against a local clone of
-//! this repository. A recipe that stops working fails here.
+//! docs/ci.md and the skeleton README, the shell of every CI job in
+//! docs/ci.md (GitHub Actions `run:` steps and the steps of toolpath's own
+//! composite action where a job `uses:` it, GitLab `before_script` and
+//! `script`), and every command written inline in their prose, each in a
+//! fresh temporary directory, against a local clone of this repository. A
+//! recipe that stops working fails here.
 //!
-//! Bounded in time by not building toolpath again: `cargo install` (the only
-//! `cargo` command a recipe may run) is answered by a shim that checks the
+//! Bounded in time by not building toolpath again: `cargo` is a shim that
+//! answers the two forms the docs use. `cargo install` checks the
 //! arguments the recipe gives (`--locked`; `--path` to a toolpath checkout,
-//! or `--git` to a repository that has the `--rev` commit) and then puts the
-//! binary this test run already built where cargo would put it
-//! (`$CARGO_HOME/bin`). A real install would rebuild the crate in release
-//! mode, minutes on a shared 2-core machine, to produce the same program.
-//! The steps that belong to the user's own project (`npm ci`, `pip
-//! install`, `apt-get`) are shims that do nothing: there is no user project
-//! here, only the adapter skeleton toolpath writes.
+//! or `--git` to a repository that has the `--rev` commit; `--root`) and
+//! then puts the binary this test run already built where cargo would put
+//! it. `cargo run --release -- ARGS` (the README's main command) checks it
+//! is run in a toolpath checkout and runs that binary with ARGS. A real
+//! build would compile the crate again in release mode, minutes on a shared
+//! 2-core machine, to produce the same program from the same source. The
+//! steps that belong to the user's own project (`npm ci`, `pip install`,
+//! `apt-get`) are shims that do nothing: there is no user project here,
+//! only the adapter skeleton toolpath writes. GitHub's own actions
+//! (`actions/checkout`, `actions/cache`, `actions/upload-artifact`) are not
+//! run; the path an upload step names must exist when the job ends.
 //!
-//! Not run: the README's "two commands" (`cargo run --release` builds in
-//! release mode, and `scripts/test` is the command running this test), and
-//! `text` blocks (output and the nextest lines, which need cargo-nextest).
-//! Commands written inline in prose (`toolpath run --adapter '...'` in a
-//! sentence) are not extracted; the recipes are the fenced blocks.
+//! The README's other main command, `scripts/test`, is the command that
+//! runs this test: running it here would recurse. It is executed by CI
+//! itself (`.ci/run` runs it on a clean clone), which is what the README
+//! says it is. `text` blocks are output, not commands: the README's
+//! closing-lines example is compared, numbers aside, with what the main
+//! command printed. docs/ci.md's nextest lines (a `text` block, since they
+//! need cargo-nextest, which CI does not install) are not run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,12 +69,29 @@ fn commands(block: &str) -> Vec<String> {
         .collect()
 }
 
-/// The shell of each CI job in a YAML block: GitHub `run:` steps in order,
-/// or GitLab `before_script` then `script`. Returns (job env, lines).
-fn job_shell(yaml: &str) -> (Vec<(String, String)>, Vec<String>) {
+/// The shell of a CI job (a YAML block) and what it leaves behind.
+#[derive(Default)]
+struct JobShell {
+    /// The job's environment (GitHub `env`, GitLab `variables`).
+    env: Vec<(String, String)>,
+    /// Shell lines in order: GitHub `run:` steps (toolpath's own action
+    /// expanded into its steps), or GitLab `before_script` then `script`.
+    lines: Vec<String>,
+    /// Paths an upload step (`actions/upload-artifact`, GitLab
+    /// `artifacts`) takes, relative to the project: they must exist.
+    uploads: Vec<String>,
+}
+
+/// A step that runs toolpath's own action, `OWNER/toolpath@REF`.
+fn is_toolpath_action(uses: &str) -> bool {
+    regex::Regex::new(r"^[\w.-]+/toolpath@[\w.-]+$")
+        .unwrap()
+        .is_match(uses)
+}
+
+fn job_shell(yaml: &str, action_path: &Path) -> JobShell {
     let doc: Value = serde_saphyr::from_str(yaml).expect("the docs' YAML parses");
-    let mut env = Vec::new();
-    let mut lines = Vec::new();
+    let mut job_shell = JobShell::default();
     let strings = |v: &Value| -> Vec<(String, String)> {
         v.as_object()
             .map(|m| {
@@ -78,24 +103,107 @@ fn job_shell(yaml: &str) -> (Vec<(String, String)>, Vec<String>) {
     };
     if let Some(jobs) = doc["jobs"].as_object() {
         for job in jobs.values() {
-            env.extend(strings(&job["env"]));
+            job_shell.env.extend(strings(&job["env"]));
             for step in job["steps"].as_array().into_iter().flatten() {
                 if let Some(run) = step["run"].as_str() {
-                    lines.push(run.trim().to_owned());
+                    job_shell.lines.push(run.trim().to_owned());
+                }
+                match step["uses"].as_str() {
+                    Some(uses) if is_toolpath_action(uses) => {
+                        action_steps(&mut job_shell, &strings(&step["with"]), action_path)
+                    }
+                    Some(uses) if uses.starts_with("actions/upload-artifact@") => job_shell
+                        .uploads
+                        .push(step["with"]["path"].as_str().unwrap().to_owned()),
+                    _ => {}
                 }
             }
         }
     } else {
         for job in doc.as_object().unwrap().values() {
-            env.extend(strings(&job["variables"]));
+            job_shell.env.extend(strings(&job["variables"]));
             for key in ["before_script", "script"] {
                 for line in job[key].as_array().into_iter().flatten() {
-                    lines.push(line.as_str().unwrap().trim().to_owned());
+                    job_shell
+                        .lines
+                        .push(line.as_str().unwrap().trim().to_owned());
                 }
+            }
+            if let Some(path) = job["artifacts"]["reports"]["junit"].as_str() {
+                job_shell.uploads.push(path.to_owned());
             }
         }
     }
-    (env, lines)
+    job_shell
+}
+
+/// The steps of toolpath's composite action (`action.yml` at
+/// `action_path`), as a runner would run them: each `run:` in its
+/// `working-directory` with its `env`, `${{ inputs.NAME }}` replaced by the
+/// `with:` value or the input's default, `GITHUB_ACTION_PATH` set, and what
+/// a step appends to `$GITHUB_PATH` put on `PATH` for the steps after it.
+/// Its upload step's path is checked like a job's.
+fn action_steps(job_shell: &mut JobShell, with: &[(String, String)], action_path: &Path) {
+    let action: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(action_path.join("action.yml")).unwrap())
+            .expect("action.yml parses");
+    let inputs = action["inputs"].as_object().unwrap();
+    for (name, _) in with {
+        assert!(
+            inputs.contains_key(name),
+            "the docs pass an unknown input {name}"
+        );
+    }
+    let input = |name: &str| -> String {
+        with.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| inputs[name]["default"].as_str().map(str::to_owned))
+            .unwrap_or_else(|| panic!("input {name}: no value and no default"))
+    };
+    let expand = |text: &str| -> String {
+        let re = regex::Regex::new(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}").unwrap();
+        let out = re
+            .replace_all(text, |c: &regex::Captures| input(&c[1]))
+            .into_owned();
+        assert!(
+            !out.contains("${{"),
+            "an expression this test does not know: {text}"
+        );
+        out
+    };
+    for (name, value) in with {
+        assert!(!value.is_empty() || !inputs[name]["required"].as_bool().unwrap_or(false));
+    }
+    for step in action["runs"]["steps"].as_array().unwrap() {
+        if let Some(uses) = step["uses"].as_str() {
+            if uses.starts_with("actions/upload-artifact@") {
+                job_shell
+                    .uploads
+                    .push(expand(step["with"]["path"].as_str().unwrap()));
+            }
+            continue;
+        }
+        let run = step["run"].as_str().expect("a run step");
+        let mut line = format!(
+            "( cd {} && env GITHUB_ACTION_PATH={}",
+            quote(&expand(step["working-directory"].as_str().unwrap_or("."))),
+            quote(action_path.to_str().unwrap())
+        );
+        for (k, v) in step["env"].as_object().into_iter().flatten() {
+            line.push_str(&format!(" {k}={}", quote(&expand(v.as_str().unwrap()))));
+        }
+        line.push_str(&format!(
+            " bash -c {} )\nwhile IFS= read -r dir; do PATH=\"$dir:$PATH\"; done < \"$GITHUB_PATH\"; : > \"$GITHUB_PATH\"",
+            quote(&expand(run))
+        ));
+        job_shell.lines.push(line);
+    }
+}
+
+/// `text` as one single-quoted shell word.
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 struct Sandbox {
@@ -107,33 +215,41 @@ struct Sandbox {
 }
 
 const CARGO_SHIM: &str = r#"#!/bin/sh
-# cargo install, answered with the binary already built (see tests/docs.rs).
+# cargo install / cargo run --release, answered with the binary already
+# built (see tests/docs.rs).
 set -e
-[ "$1" = install ] || { echo "cargo shim: only 'cargo install' is expected, got: $*" >&2; exit 97; }
+if [ "$1" = run ]; then
+  [ "$2" = --release ] && [ "$3" = -- ] || { echo "cargo shim: expected 'cargo run --release -- ARGS', got: $*" >&2; exit 97; }
+  grep -q '^name = "toolpath"' Cargo.toml || { echo "cargo shim: cargo run outside a toolpath checkout" >&2; exit 97; }
+  shift 3
+  exec "$TOOLPATH_BUILT" "$@"
+fi
+[ "$1" = install ] || { echo "cargo shim: only 'cargo install' and 'cargo run' are expected, got: $*" >&2; exit 97; }
 shift
-locked=; src=; rev=; name=
+locked=; src=; git=; rev=; name=; root="${CARGO_HOME:-$HOME/.cargo}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --locked) locked=1 ;;
-    --path) src="$2"; shift ;;
-    --git) src="$2"; shift ;;
+    --path) src="$2"; git=; shift ;;
+    --git) src="$2"; git=1; shift ;;
     --rev) rev="$2"; shift ;;
+    --root) root="$2"; shift ;;
     -*) echo "cargo shim: unexpected option $1" >&2; exit 97 ;;
     *) name="$1" ;;
   esac
   shift
 done
 [ -n "$locked" ] || { echo "cargo shim: the docs must say --locked" >&2; exit 97; }
-case "$src" in
-  file://*|/*) repo="${src#file://}"
-    [ -n "$rev" ] || { echo "cargo shim: --git without --rev" >&2; exit 97; }
-    [ "$name" = toolpath ] || { echo "cargo shim: crate name missing" >&2; exit 97; }
-    git -C "$repo" cat-file -e "$rev^{commit}" ;;
-  .|*) grep -q '^name = "toolpath"' "$src/Cargo.toml" ;;
-esac
-bin="${CARGO_HOME:-$HOME/.cargo}/bin"
-mkdir -p "$bin"
-cp "$TOOLPATH_BUILT" "$bin/toolpath"
+if [ -n "$git" ]; then
+  [ -n "$rev" ] || { echo "cargo shim: --git without --rev" >&2; exit 97; }
+  [ "$name" = toolpath ] || { echo "cargo shim: crate name missing" >&2; exit 97; }
+  git -C "${src#file://}" cat-file -e "$rev^{commit}"
+else
+  grep -q '^name = "toolpath"' "$src/Cargo.toml"
+fi
+mkdir -p "$root/bin"
+cp "$TOOLPATH_BUILT" "$root/bin/toolpath"
+echo "cargo shim: installed toolpath from $src into $root/bin" >&2
 "#;
 
 fn sandbox() -> Sandbox {
@@ -182,8 +298,26 @@ fn sandbox() -> Sandbox {
 }
 
 impl Sandbox {
+    /// The files a GitHub runner gives each job (`$GITHUB_OUTPUT` ...),
+    /// emptied: a job starts with none.
+    fn github_files(&self) -> Vec<(String, PathBuf)> {
+        let dir = self.root.join("github");
+        std::fs::create_dir_all(&dir).unwrap();
+        let files: Vec<(String, PathBuf)> = ["OUTPUT", "PATH", "ENV", "STEP_SUMMARY"]
+            .iter()
+            .map(|name| (format!("GITHUB_{name}"), dir.join(name.to_lowercase())))
+            .collect();
+        for (_, file) in &files {
+            std::fs::write(file, "").unwrap();
+        }
+        files
+    }
+
     /// Runs `script` with bash in `cwd`; (exit code, stdout + stderr).
     fn sh(&self, cwd: &Path, script: &str, env: &[(String, String)]) -> (i32, String) {
+        let github = self.root.join("github");
+        let runner_temp = self.root.join("runner-temp");
+        std::fs::create_dir_all(&runner_temp).unwrap();
         let out = Command::new("bash")
             .arg("-c")
             .arg(script)
@@ -195,7 +329,12 @@ impl Sandbox {
             .env("TOOLPATH_BUILT", env!("CARGO_BIN_EXE_toolpath"))
             .env("TOOLPATH_GIT", format!("file://{}", self.clone.display()))
             .env("TOOLPATH_REV", &self.rev)
-            .env("GITHUB_STEP_SUMMARY", self.root.join("step-summary.md"))
+            .env("GITHUB_OUTPUT", github.join("output"))
+            .env("GITHUB_PATH", github.join("path"))
+            .env("GITHUB_ENV", github.join("env"))
+            .env("GITHUB_STEP_SUMMARY", github.join("step_summary"))
+            .env("GITHUB_WORKSPACE", cwd)
+            .env("RUNNER_TEMP", &runner_temp)
             .env("CI_PROJECT_DIR", cwd)
             .envs(env.iter().map(|(k, v)| (k, v)))
             .output()
@@ -211,23 +350,29 @@ impl Sandbox {
     /// Runs each command of an `sh` block in `cwd`. A command must exit 0,
     /// except a `toolpath run` without `--strict`, which may exit 1 when
     /// cases fail (a fresh skeleton fails what it does not implement; the
-    /// docs say so) as long as it ran to its closing line.
-    fn run_block(&self, cwd: &Path, block: &str, what: &str) {
+    /// docs say so) as long as it ran to its closing line. Returns what
+    /// the commands printed.
+    fn run_block(&self, cwd: &Path, block: &str, what: &str) -> String {
         let closing = regex::Regex::new(r"(?m)^\d+ passed, \d+ failed, \d+ skipped$").unwrap();
+        let mut printed = String::new();
         for command in commands(block) {
             let (code, out) = self.sh(cwd, &command, &[]);
             let may_fail = command.starts_with("toolpath run") && !command.contains("--strict")
                 || command.contains("&& toolpath run");
             let ok = code == 0 || (may_fail && code == 1 && closing.is_match(&out));
             assert!(ok, "{what}: `{command}` exited {code}:\n{out}");
+            printed.push_str(&out);
         }
+        printed
     }
 
     fn run_job(&self, cwd: &Path, yaml: &str, what: &str) {
-        let (env, lines) = job_shell(yaml);
-        assert!(!lines.is_empty(), "{what}: no shell lines found");
+        self.github_files();
+        let job = job_shell(yaml, &self.clone);
+        assert!(!job.lines.is_empty(), "{what}: no shell lines found");
         // The job's variables may refer to each other and to CI variables.
-        let env: Vec<(String, String)> = env
+        let env: Vec<(String, String)> = job
+            .env
             .into_iter()
             .filter(|(k, _)| k != "TOOLPATH_GIT" && k != "TOOLPATH_REV")
             .map(|(k, v)| {
@@ -235,14 +380,68 @@ impl Sandbox {
                 (k, v)
             })
             .collect();
-        let script = format!("set -eo pipefail\n{}\n", lines.join("\n"));
+        let script = format!("set -eo pipefail\n{}\n", job.lines.join("\n"));
         let (code, out) = self.sh(cwd, &script, &env);
         assert_eq!(code, 0, "{what} failed:\n{script}\n{out}");
+        assert!(!job.uploads.is_empty(), "{what}: uploads no JUnit file");
+        // Each upload is the JUnit file, as JUnit: a recipe that pairs a
+        // --format with the wrong --output writes some other report there.
+        for upload in job.uploads {
+            let text = std::fs::read_to_string(cwd.join(&upload))
+                .unwrap_or_else(|e| panic!("{what}: {upload}: {e}"));
+            assert!(
+                text.starts_with("<?xml") && text.contains("<testsuites"),
+                "{what}: {upload} is not JUnit:\n{text}"
+            );
+        }
+    }
+
+    /// toolpath on PATH, as the README's install leaves it.
+    fn install(&self) {
+        let (code, out) = self.sh(&self.clone, "cargo install --locked --path .", &[]);
+        assert_eq!(code, 0, "{out}");
     }
 }
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(Path::new(ROOT).join(path)).unwrap()
+}
+
+/// The README's "two commands": the first is run (through the cargo shim)
+/// and what it prints is held to the README's example of the closing
+/// lines; the second is what runs this test (see the module comment).
+fn readme_main_command(sb: &Sandbox, readme: &str, block: &str) {
+    let commands = commands(block);
+    let commands: Vec<&str> = commands
+        .iter()
+        .map(|c| c.split(" #").next().unwrap().trim())
+        .collect();
+    assert_eq!(
+        commands,
+        ["cargo run --release -- run", "scripts/test"],
+        "{block}"
+    );
+    let (code, out) = sb.sh(&sb.clone, commands[0], &[]);
+    assert_eq!(code, 0, "`{}`:\n{out}", commands[0]);
+    let example = blocks(readme, "text")
+        .into_iter()
+        .find(|b| b.starts_with("toolpath: "))
+        .expect("the README shows the closing lines");
+    // Numbers and the duration vary; the words and their order must not.
+    let number = regex::Regex::new(r"\d+(\.\d+)?").unwrap();
+    let shape = |text: &str| number.replace_all(text, "N").into_owned();
+    let printed: Vec<&str> = out.lines().collect();
+    let last_two = printed[printed.len().saturating_sub(2)..].join("\n");
+    let example_shape = shape(example.trim_end());
+    // The example lists the statuses its counts are made of; a run with
+    // other statuses lists others, and a count of 0 lists none.
+    let parts = regex::Regex::new(r" \([^)]*\)").unwrap();
+    let without_parts = |text: &str| parts.replace_all(text, "").into_owned();
+    assert_eq!(
+        without_parts(&shape(&last_two)),
+        without_parts(&example_shape),
+        "the README's closing lines are not what the run prints:\n{out}"
+    );
 }
 
 #[test]
@@ -259,24 +458,24 @@ fn readme_install_and_ci_recipes_run_as_written() {
     }
     // The other blocks name `my_adapter.py`, the reader's adapter: here it
     // is the reference served over stdio, which any recipe must run clean
-    // against. Only the "two commands" block is not run (see above).
+    // against.
     std::fs::write(
         sb.root.join("my_adapter.py"),
         "import os\nos.execvp('toolpath', ['toolpath', 'serve'])\n",
     )
     .unwrap();
-    let two_commands = "cargo run --release -- run";
     let mut ran = 0;
     for block in sh.iter().filter(|b| !b.contains("cargo install")) {
-        if block.contains(two_commands) {
-            continue;
+        if block.contains("cargo run --release") {
+            readme_main_command(&sb, &readme, block);
+        } else {
+            sb.run_block(&sb.root, block, "README");
         }
-        sb.run_block(&sb.root, block, "README");
         ran += 1;
     }
-    assert!(ran >= 1, "README blocks besides install: {sh:?}");
-    let (code, out) = sb.sh(&sb.root, "toolpath --version", &[]);
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(ran, sh.len() - install.len());
+    assert!(ran >= 2, "README blocks besides install: {sh:?}");
+    inline_commands(&sb, &readme, &ci);
 
     // docs/ci.md: the adapter steps, then each CI job, in a fresh project.
     let ci_sh = blocks(&ci, "sh");
@@ -288,16 +487,18 @@ fn readme_install_and_ci_recipes_run_as_written() {
         .collect();
     assert_eq!(
         jobs.len(),
-        3,
-        "docs/ci.md: GitHub Node, GitHub Python, GitLab"
+        4,
+        "docs/ci.md: GitHub with the action, GitHub Node, GitHub Python, GitLab"
+    );
+    assert!(
+        jobs.iter().any(|j| j.contains("/toolpath@")),
+        "the action's job"
     );
     for (i, job) in jobs.iter().enumerate() {
         let python = job.contains("adapter.py");
         let project = sb.root.join(format!("project-{i}"));
         std::fs::create_dir_all(&project).unwrap();
-        // toolpath installed as the README says, for the adapter steps.
-        let (code, out) = sb.sh(&sb.clone, "cargo install --locked --path .", &[]);
-        assert_eq!(code, 0, "{out}");
+        sb.install();
         // The steps of "Start an adapter", for the job's language.
         for block in &ci_sh {
             let block = if python {
@@ -315,21 +516,102 @@ fn readme_install_and_ci_recipes_run_as_written() {
         }
         // A fresh HOME each job: the install step must run, not a leftover.
         let _ = std::fs::remove_dir_all(sb.root.join("home/.cargo"));
+        let _ = std::fs::remove_dir_all(sb.root.join("home/.toolpath"));
         sb.run_job(&project, job, &format!("docs/ci.md job {i}"));
-        if job.contains("GITHUB_STEP_SUMMARY") {
-            let summary = std::fs::read_to_string(sb.root.join("step-summary.md")).unwrap();
-            assert!(summary.contains("toolpath"), "{summary}");
+        if job.contains("GITHUB_STEP_SUMMARY") || job.contains("/toolpath@") {
+            let summary = std::fs::read_to_string(sb.root.join("github/step_summary")).unwrap();
+            assert!(
+                summary.starts_with("# toolpath certification"),
+                "job {i}: {summary}"
+            );
         }
-        assert!(project.join("toolpath-junit.xml").is_file(), "job {i}");
     }
+}
+
+/// Every `toolpath ...` command written inline in the prose of README.md
+/// and docs/ci.md, and how it is run here: as written, with its
+/// placeholders filled in (`DIR`, `old.json`, `K/N`, `python|node`), or,
+/// for a bare subcommand name used as a noun, not at all (its fenced
+/// recipes and the commands above run it). A new inline command fails
+/// this test until it is added to the list, so none goes untried.
+fn inline_commands(sb: &Sandbox, readme: &str, ci: &str) {
+    let span = regex::Regex::new(r"`(toolpath [^`]*)`").unwrap();
+    let found: std::collections::BTreeSet<String> = span
+        .captures_iter(&format!("{readme}\n{ci}"))
+        .map(|c| c[1].split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let names = [
+        "toolpath run",
+        "toolpath compare",
+        "toolpath certification",
+        "toolpath fuzz",
+        "toolpath lint",
+        "toolpath list",
+        "toolpath serve",
+        "toolpath clean",
+    ];
+    let run: [(&str, &[&str]); 8] = [
+        (
+            "toolpath certification --format html --output page.html REPORT.json...",
+            &[
+                "toolpath run --format json --output report.json",
+                "toolpath certification --format html --output page.html report.json",
+            ],
+        ),
+        ("toolpath --version", &["toolpath --version"]),
+        (
+            "toolpath run --adapter 'python3 my_adapter.py'",
+            &["toolpath run --adapter 'python3 my_adapter.py'"],
+        ),
+        (
+            "toolpath compare old.json new.json",
+            &[
+                "toolpath run --format json --output old.json --filter 'resolve.*'",
+                "toolpath run --format json --output new.json",
+                "toolpath compare old.json new.json",
+            ],
+        ),
+        ("toolpath export DIR", &["toolpath export exported"]),
+        (
+            "toolpath new-adapter --lang python|node DIR",
+            &[
+                "toolpath new-adapter --lang python skeleton-python",
+                "toolpath new-adapter --lang node skeleton-node",
+            ],
+        ),
+        (
+            "toolpath run --shard K/N",
+            &["toolpath run --shard 1/2", "toolpath run --shard 2/2"],
+        ),
+        (
+            "toolpath lint",
+            &["toolpath lint", "toolpath list", "toolpath clean"],
+        ),
+    ];
+    let known: std::collections::BTreeSet<String> = names
+        .iter()
+        .copied()
+        .chain(run.iter().map(|(c, _)| *c))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(found, known, "inline commands in the docs vs. this test");
+    let dir = sb.root.join("inline");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(sb.root.join("my_adapter.py"), dir.join("my_adapter.py")).unwrap();
+    for (written, commands) in run {
+        let block = commands.join("\n");
+        sb.run_block(&dir, &block, &format!("inline `{written}`"));
+    }
+    assert!(dir.join("exported/cases").is_dir());
+    let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    assert!(dir.join("skeleton-node/adapter.mjs").is_file());
 }
 
 #[test]
 fn skeleton_readmes_run_as_written() {
     let sb = sandbox();
-    // toolpath on PATH, as the README's install leaves it.
-    let (code, out) = sb.sh(&sb.clone, "cargo install --locked --path .", &[]);
-    assert_eq!(code, 0, "{out}");
+    sb.install();
     for lang in ["node", "python"] {
         let dir = sb.root.join(format!("skeleton-{lang}"));
         let (code, out) = sb.sh(
@@ -351,4 +633,131 @@ fn skeleton_readmes_run_as_written() {
             sb.run_block(&dir, &block, &format!("{lang} skeleton README"));
         }
     }
+}
+
+/// The action's script (`scripts/action.sh`, what `action.yml` runs), with
+/// the runner's files pointed at temporary ones: against the Python port
+/// it passes, installs where its cache looks, and writes the JUnit file,
+/// the outputs and the job summary; against a failing adapter (a fresh
+/// skeleton) its exit status is toolpath's, 1, and the summary is written
+/// all the same; arguments that cannot be split are refused before any
+/// case runs, and the summary says the run wrote no report.
+#[test]
+fn the_action_script_passes_fails_and_always_writes_the_summary() {
+    let sb = sandbox();
+    let action = |step: &str, cwd: &Path, env: &[(&str, &str)]| {
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .chain([(
+                "GITHUB_ACTION_PATH".to_owned(),
+                sb.clone.display().to_string(),
+            )])
+            .collect();
+        let script = format!("bash {}/scripts/action.sh {step}", sb.clone.display());
+        sb.sh(cwd, &script, &env)
+    };
+    let file = |name: &str| std::fs::read_to_string(sb.root.join("github").join(name)).unwrap();
+    let github = sb.github_files();
+    assert_eq!(github.len(), 4);
+
+    // The cache key: the same for the same files, another for a ref.
+    let (code, out) = action("key", &sb.clone, &[]);
+    assert_eq!(code, 0, "{out}");
+    let (_, _) = action("key", &sb.clone, &[]);
+    let (_, _) = action("key", &sb.clone, &[("TOOLPATH_REF", &sb.rev)]);
+    let keys: Vec<String> = file("output").lines().map(str::to_owned).collect();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert!(
+        keys[0].starts_with("key=src-") && keys[0] == keys[1],
+        "{keys:?}"
+    );
+    assert_eq!(keys[2], format!("key=rev-{}", sb.rev));
+
+    // Install: from the action's checkout, or from a pinned commit.
+    let (code, out) = action("install", &sb.clone, &[("TOOLPATH_REF", &sb.rev)]);
+    assert_eq!(code, 0, "{out}");
+    let from_git = format!("installed toolpath from file://{}", sb.clone.display());
+    assert!(out.contains(&from_git), "{out}");
+    let bin = sb.root.join("home/.toolpath/bin");
+    assert!(bin.join("toolpath").is_file());
+    assert_eq!(file("path").trim(), bin.display().to_string());
+    std::fs::remove_dir_all(sb.root.join("home/.toolpath")).unwrap();
+    let (code, out) = action("install", &sb.clone, &[]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = action("install", &sb.clone, &[]);
+    assert!(
+        code == 0 && out.contains("using the cached toolpath"),
+        "{out}"
+    );
+
+    // The Python port: exit 0, JUnit, outputs, the Markdown in the summary.
+    sb.github_files();
+    let port = [("TOOLPATH_ADAPTER", "python3 runners/python/adapter.py")];
+    let (code, out) = action("run", &sb.clone, &port);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(" passed, 0 failed, "), "{out}");
+    let summary = file("step_summary");
+    assert!(
+        summary.starts_with("# toolpath certification: toolpath-python-port"),
+        "{summary}"
+    );
+    let outputs = file("output");
+    assert!(outputs.starts_with("exit-code=0\n"), "{outputs}");
+    let junit = sb.clone.join("toolpath-junit.xml");
+    assert!(
+        outputs.contains(&format!("junit={}\n", junit.display())),
+        "{outputs}"
+    );
+    assert!(
+        std::fs::read_to_string(&junit)
+            .unwrap()
+            .contains("<testsuite")
+    );
+
+    // A failing adapter, with extra arguments as a user quotes them.
+    sb.github_files();
+    let dir = sb.root.join("failing");
+    let (code, out) = sb.sh(
+        &sb.root,
+        &format!(
+            "{} new-adapter --lang python {}",
+            bin.join("toolpath").display(),
+            dir.display()
+        ),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    let failing = [
+        ("TOOLPATH_ADAPTER", "python3 adapter.py"),
+        (
+            "TOOLPATH_ARGS",
+            "--filter 'resolve.*' --timeout-ms \"60000\"",
+        ),
+        ("TOOLPATH_JUNIT", "out/junit.xml"),
+    ];
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let (code, out) = action("run", &dir, &failing);
+    assert_eq!(code, 1, "toolpath's exit status: {out}");
+    let summary = file("step_summary");
+    assert!(summary.starts_with("# toolpath certification"), "{summary}");
+    assert!(summary.contains("## Failing instances"), "{summary}");
+    let details: Vec<&str> = summary.lines().filter(|l| l.starts_with("### ")).collect();
+    assert!(
+        !details.is_empty() && details.iter().all(|l| l.starts_with("### `resolve.")),
+        "only resolve.* ran: {details:?}"
+    );
+    assert!(file("output").starts_with("exit-code=1\n"));
+    assert!(dir.join("out/junit.xml").is_file());
+
+    // Arguments that do not split: refused, and the summary says so.
+    sb.github_files();
+    let bad = [
+        ("TOOLPATH_ADAPTER", "python3 adapter.py"),
+        ("TOOLPATH_ARGS", "--filter 'unclosed"),
+    ];
+    let (code, out) = action("run", &dir, &bad);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("cannot split the args input"), "{out}");
+    assert!(file("step_summary").contains("The run wrote no report (exit code 2)"));
 }
