@@ -475,7 +475,10 @@ fn readme_install_and_ci_recipes_run_as_written() {
     }
     assert_eq!(ran, sh.len() - install.len());
     assert!(ran >= 2, "README blocks besides install: {sh:?}");
-    inline_commands(&sb, &readme, &ci);
+    // The skeleton's README (templates/ADAPTER-README.md) has inline
+    // commands too; its fenced ones run in `skeleton_readmes_run_as_written`.
+    let skeleton = read("templates/ADAPTER-README.md");
+    inline_commands(&sb, &[&readme, &ci, &skeleton]);
 
     // docs/ci.md: the adapter steps, then each CI job, in a fresh project.
     let ci_sh = blocks(&ci, "sh");
@@ -528,16 +531,16 @@ fn readme_install_and_ci_recipes_run_as_written() {
     }
 }
 
-/// Every `toolpath ...` command written inline in the prose of README.md
-/// and docs/ci.md, and how it is run here: as written, with its
+/// Every `toolpath ...` command written inline in the prose of README.md,
+/// docs/ci.md and the skeleton's README, and how it is run here: as written, with its
 /// placeholders filled in (`DIR`, `old.json`, `K/N`, `python|node`), or,
 /// for a bare subcommand name used as a noun, not at all (its fenced
 /// recipes and the commands above run it). A new inline command fails
 /// this test until it is added to the list, so none goes untried.
-fn inline_commands(sb: &Sandbox, readme: &str, ci: &str) {
+fn inline_commands(sb: &Sandbox, docs: &[&str]) {
     let span = regex::Regex::new(r"`(toolpath [^`]*)`").unwrap();
     let found: std::collections::BTreeSet<String> = span
-        .captures_iter(&format!("{readme}\n{ci}"))
+        .captures_iter(&docs.join("\n"))
         .map(|c| c[1].split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
     let names = [
@@ -549,6 +552,7 @@ fn inline_commands(sb: &Sandbox, readme: &str, ci: &str) {
         "toolpath list",
         "toolpath serve",
         "toolpath clean",
+        "toolpath new-adapter",
     ];
     let run: [(&str, &[&str]); 8] = [
         (
