@@ -41,6 +41,16 @@ impl Call<'_> {
             .any(|v| v.as_str().is_some_and(|s| s.contains('\0')))
     }
 
+    /// Whether a path key is present but counts as absent: JSON `null` or
+    /// the empty string (RES-1).
+    fn path_present_not_given(&self) -> bool {
+        ["path", "dir_path", "directory"].iter().any(|n| {
+            self.params
+                .get(*n)
+                .is_some_and(|v| v.is_null() || v.as_str() == Some(""))
+        })
+    }
+
     /// Whether a key the tool does not take was given (ERR-8).
     fn unknown_key(&self) -> bool {
         let known = crate::reference::keys(self.tool);
@@ -150,8 +160,18 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
     })
 }
 
-/// The rules the reference's answer to this call shows.
+/// The rules the reference's answer to this call shows: RES-1 first when a
+/// path key is present but counts as absent, since that is what an
+/// implementation most often gets wrong about such a call.
 fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
+    let mut rules = answer_rules(reference, call);
+    if reference.outcome == Some(Outcome::Ok) && call.path_present_not_given() {
+        rules.insert(0, "RES-1");
+    }
+    rules
+}
+
+fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
     let relative = call
         .path_given()
         .is_some_and(|p| !p.starts_with('/') && !p.starts_with('{'));
