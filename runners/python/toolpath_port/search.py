@@ -58,6 +58,10 @@ def parse_params(params: Mapping[str, Any]) -> SearchParams:
     pattern_text = P.required_string(params, "pattern")
     path = P.one_path(params, "dir_path", "path")
     include = P.optional_string(params, "include")
+    # ERR-7: no searched line and no file name can hold a NUL byte.
+    for name, value in (("pattern", pattern_text), ("include", include)):
+        if value is not None and "\0" in value:
+            raise invalid(f"parameter '{name}' contains a NUL byte, which no line or file name can contain")
     try:
         pattern = re.compile(pattern_text)
     except (re.error, RecursionError, OverflowError, ValueError) as err:
