@@ -13,7 +13,9 @@
 //! - the whole process (`toolpath run --jobs 1`, in-process and over stdio).
 //!
 //! Every figure is per *instance* (a case that runs against several tools is
-//! several instances) and as a ratio to the floor on the same filesystem.
+//! several instances) and as a ratio to the floor on the same filesystem,
+//! for wall time and for CPU time (this process's and its children's: on a
+//! shared machine, wall time mostly measures the other processes).
 //! Then the start-up cost of `toolpath list` and `toolpath lint`, and the
 //! peak memory of a whole run over 1k and 10k generated cases (100k with
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
@@ -45,13 +47,46 @@ fn best(samples: Vec<Duration>) -> Duration {
     samples.into_iter().min().expect("at least one round")
 }
 
-fn timed(rounds: usize, mut f: impl FnMut()) -> Duration {
-    best(
+/// What some work cost: wall time, and the CPU time (user + system) of this
+/// process and of the children it waited for (git, the shell, an adapter).
+/// On a loaded machine wall time mostly measures the others; CPU time
+/// hardly moves, so the ratios are given on both.
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// The CPU time this process and its waited-for children have used so far.
+fn cpu_so_far() -> Duration {
+    let mut total = Duration::ZERO;
+    for who in [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN] {
+        // SAFETY: rusage is plain data that getrusage fills in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::getrusage(who, &mut usage) }, 0, "getrusage");
+        total += cpu_time(&usage);
+    }
+    total
+}
+
+/// The best wall time and the best CPU time of several rounds (each its own minimum).
+fn best_timing(samples: Vec<Timing>) -> Timing {
+    Timing {
+        wall: best(samples.iter().map(|t| t.wall).collect()),
+        cpu: best(samples.iter().map(|t| t.cpu).collect()),
+    }
+}
+
+fn timed(rounds: usize, mut f: impl FnMut()) -> Timing {
+    best_timing(
         (0..rounds)
             .map(|_| {
-                let started = Instant::now();
+                let (started, cpu) = (Instant::now(), cpu_so_far());
                 f();
-                started.elapsed()
+                Timing {
+                    wall: started.elapsed(),
+                    cpu: cpu_so_far() - cpu,
+                }
             })
             .collect(),
     )
@@ -116,7 +151,7 @@ fn remove_minimal(fixture: &Fixture, root: &Path) {
     std::fs::remove_dir_all(root).expect("remove");
 }
 
-fn floor(instances: &[Instance], dir: &Path) -> Duration {
+fn floor(instances: &[Instance], dir: &Path) -> Timing {
     timed(ROUNDS, || {
         for (i, instance) in instances.iter().enumerate() {
             let root = dir.join(format!("f{i}"));
@@ -126,7 +161,7 @@ fn floor(instances: &[Instance], dir: &Path) -> Duration {
     })
 }
 
-fn builder(instances: &[Instance], dir: &Path) -> Duration {
+fn builder(instances: &[Instance], dir: &Path) -> Timing {
     timed(ROUNDS, || {
         for instance in instances {
             drop(fixture::build(&instance.case.fixture, Some(dir)).expect("fixture"));
@@ -147,7 +182,7 @@ fn adapter_config(argv: Vec<String>, tmpdir: &Path) -> AdapterConfig {
     }
 }
 
-fn library_run(instances: &[Instance], make: &SubjectFactory, dir: &Path) -> Duration {
+fn library_run(instances: &[Instance], make: &SubjectFactory, dir: &Path) -> Timing {
     let config = RunConfig {
         jobs: 1,
         fixtures: Some(dir.to_owned()),
@@ -206,23 +241,43 @@ fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     }
 }
 
-fn whole_process_best(args: &[&str], tmp: &Path, rounds: usize) -> Duration {
-    best((0..rounds).map(|_| whole_process(args, tmp).wall).collect())
+fn whole_process_best(args: &[&str], tmp: &Path, rounds: usize) -> Timing {
+    best_timing(
+        (0..rounds)
+            .map(|_| {
+                let cost = whole_process(args, tmp);
+                Timing {
+                    wall: cost.wall,
+                    cpu: cost.cpu,
+                }
+            })
+            .collect(),
+    )
 }
 
 struct Table {
     instances: f64,
-    floor: f64,
+    floor: Timing,
 }
 
 impl Table {
-    fn row(&self, label: &str, total: Duration) {
-        let per = total.as_secs_f64() / self.instances;
+    fn header() {
         println!(
-            "  {label:<40} {:>9.1}ms {:>9.3}ms {:>7.2}x",
-            total.as_secs_f64() * 1e3,
-            per * 1e3,
-            per / self.floor
+            "  {:<40} {:>11} {:>11} {:>8} {:>11} {:>8}",
+            "mode", "suite", "/instance", "/floor", "cpu/inst", "/floor"
+        );
+    }
+
+    fn row(&self, label: &str, total: Timing) {
+        let per = |d: Duration| d.as_secs_f64() / self.instances;
+        let (wall, cpu) = (per(total.wall), per(total.cpu));
+        println!(
+            "  {label:<40} {:>9.1}ms {:>9.3}ms {:>7.2}x {:>9.3}ms {:>7.2}x",
+            total.wall.as_secs_f64() * 1e3,
+            wall * 1e3,
+            wall / per(self.floor.wall),
+            cpu * 1e3,
+            cpu / per(self.floor.cpu),
         );
     }
 }
@@ -238,13 +293,10 @@ fn filesystem(label: &str, parent: &Path, instances: &[Instance]) {
     let floor_total = floor(instances, &dir);
     let table = Table {
         instances: n,
-        floor: floor_total.as_secs_f64() / n,
+        floor: floor_total,
     };
     println!("{label} ({}):", parent.display());
-    println!(
-        "  {:<40} {:>11} {:>11} {:>8}",
-        "mode", "suite", "/instance", "/floor"
-    );
+    Table::header();
     table.row("fixture floor (minimal build + remove)", floor_total);
     table.row("fixture builder (build + remove)", builder(instances, &dir));
     let reference: &SubjectFactory =
