@@ -208,6 +208,8 @@ enum ToolArg {
     Grep,
     Ripgrep,
     Shell,
+    Glob,
+    Ls,
 }
 
 impl From<ToolArg> for Tool {
@@ -217,6 +219,8 @@ impl From<ToolArg> for Tool {
             ToolArg::Grep => Tool::Grep,
             ToolArg::Ripgrep => Tool::Ripgrep,
             ToolArg::Shell => Tool::Shell,
+            ToolArg::Glob => Tool::Glob,
+            ToolArg::Ls => Tool::Ls,
         }
     }
 }

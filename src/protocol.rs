@@ -37,10 +37,22 @@ pub enum Tool {
     Grep,
     Ripgrep,
     Shell,
+    Glob,
+    Ls,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 4] = [Tool::Resolve, Tool::Grep, Tool::Ripgrep, Tool::Shell];
+    /// Every tool, in the order reports list them. `Glob` and `Ls` came after
+    /// suite 0.1.0 as an additive change: the protocol version did not move
+    /// (`spec/protocol.md`, Versions).
+    pub const ALL: [Tool; 6] = [
+        Tool::Resolve,
+        Tool::Grep,
+        Tool::Ripgrep,
+        Tool::Shell,
+        Tool::Glob,
+        Tool::Ls,
+    ];
 
     pub fn name(self) -> &'static str {
         // The wire name, from the serde attribute's twin: one spelling, no list.
@@ -183,6 +195,48 @@ pub struct Match {
     pub text: String,
 }
 
+/// What an `ls` entry is, found without following links (spec LS-5).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum EntryType {
+    File,
+    Directory,
+    /// Any symbolic link, whatever it points to: a listing never follows one.
+    Symlink,
+    /// A FIFO, socket or device; listed, never opened.
+    Other,
+}
+
+impl EntryType {
+    pub fn name(self) -> &'static str {
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
+    }
+}
+
+/// One entry of an `ls` result: its absolute lexical path and its type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Entry {
+    pub path: String,
+    #[serde(rename = "type")]
+    pub entry_type: EntryType,
+}
+
 /// An error the tool reported.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorBody {
@@ -215,6 +269,12 @@ pub struct ToolResult {
     /// (OUT-5: it names the resolved path that was used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_text: Option<String>,
+    /// `glob`: the absolute lexical path of every matching file (GLOB-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// `ls`: every entry listed (LS-5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<Vec<Entry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -276,6 +336,7 @@ mod tests {
         }
         agree(Tool::VARIANTS, |v| v.name());
         agree(Kind::VARIANTS, |v| v.name());
+        agree(EntryType::VARIANTS, |v| v.name());
         agree(ErrorCode::VARIANTS, |v| v.name());
         agree(Feature::VARIANTS, |v| v.name());
         agree(Status::VARIANTS, |v| v.name());

@@ -189,7 +189,7 @@ mod tests {
             "duplicate requirement IDs in spec/README.md"
         );
         for area in [
-            "RES", "SEARCH", "SHELL", "COMPAT", "ERR", "SEC", "OUT", "DESC",
+            "RES", "SEARCH", "SHELL", "GLOB", "LS", "COMPAT", "ERR", "SEC", "OUT", "DESC",
         ] {
             assert!(reqs.iter().any(|r| r.area == area), "no {area} rules");
         }

@@ -16,13 +16,14 @@ use serde_saphyr::{Location, Spanned};
 use crate::case::raw::{
     ExpectedOutcome, Feature, FileContent, RawCase, RawExpect, SpannedMap, ToolSelector,
 };
-use crate::protocol::{ErrorCode, Kind, Tool};
+use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 
 /// The tags a case may carry (documented in `cases/README.md`).
 pub const KNOWN_TAGS: &[&str] = &[
     "change-a",
     "change-b",
     "change-c",
+    "change-d",
     "compat",
     "security",
     "errors",
@@ -348,6 +349,10 @@ pub struct Expect {
     pub cwd: Option<String>,
     pub matches: Option<Vec<ExpectedMatch>>,
     pub notes: Option<Vec<String>>,
+    /// `glob`'s files, absolute paths with placeholders.
+    pub files: Option<Vec<String>>,
+    /// `ls`'s entries: absolute path (with placeholders) and type.
+    pub entries: Option<Vec<(String, EntryType)>>,
     pub error: Option<ErrorExpect>,
     pub mentions: Option<Vec<String>>,
     pub excludes: Option<Vec<String>>,
@@ -503,7 +508,7 @@ impl Validator<'_> {
         }
         let fixture = self.fixture(raw.fixture, id_at)?;
         let (tools, action) = self.call(raw.call, id_at)?;
-        let expect = self.expect(raw.expect, &action, id_at)?;
+        let expect = self.expect(raw.expect, &action, &tools)?;
         let requires = self.requires(&raw.requires, &fixture, &action, id_at)?;
         Ok(Case {
             id: raw.id.value,
@@ -854,6 +859,8 @@ impl Validator<'_> {
             ToolSelector::Ripgrep => vec![Tool::Ripgrep],
             ToolSelector::Search => vec![Tool::Grep, Tool::Ripgrep],
             ToolSelector::Shell => vec![Tool::Shell],
+            ToolSelector::Glob => vec![Tool::Glob],
+            ToolSelector::Ls => vec![Tool::Ls],
         };
         let params = self.params(raw.params)?;
         let action = match raw.describe {
@@ -925,7 +932,7 @@ impl Validator<'_> {
         &self,
         raw: Spanned<RawExpect>,
         action: &Action,
-        _id_at: Location,
+        tools: &[Tool],
     ) -> Result<Expect, CaseError> {
         let at = raw.referenced;
         let raw = raw.value;
@@ -935,7 +942,9 @@ impl Validator<'_> {
             || raw.parent.is_some()
             || raw.cwd.is_some()
             || raw.matches.is_some()
-            || raw.notes.is_some();
+            || raw.notes.is_some()
+            || raw.files.is_some()
+            || raw.entries.is_some();
         let has_describe_fields = raw.mentions.is_some() || raw.excludes.is_some();
         match raw.outcome {
             ExpectedOutcome::Ok if raw.error.is_some() => {
@@ -947,7 +956,7 @@ impl Validator<'_> {
             ExpectedOutcome::Error if has_result_fields => {
                 return Err(self.error(
                     at,
-                    "expect: an error result has no kind, path, parent, cwd, matches or notes",
+                    "expect: an error result has no kind, path, parent, cwd, matches, notes, files or entries",
                 ));
             }
             _ => {}
@@ -971,6 +980,8 @@ impl Validator<'_> {
                 format!("expect.error.message_contains: `{twice}` is given twice; each needle should check something"),
             ));
         }
+
+        self.tool_fields(&raw, tools, at)?;
         let matches = match raw.matches {
             None => None,
             Some(list) => Some(
@@ -994,6 +1005,10 @@ impl Validator<'_> {
             cwd: raw.cwd,
             matches,
             notes: raw.notes,
+            files: raw.files,
+            entries: raw
+                .entries
+                .map(|map| map.0.into_iter().map(|(k, t)| (k.value, t)).collect()),
             error: raw.error.map(|e| ErrorExpect {
                 code: e.code,
                 message_contains: e.message_contains,
@@ -1001,6 +1016,23 @@ impl Validator<'_> {
             mentions: raw.mentions,
             excludes: raw.excludes,
         })
+    }
+
+    /// `files` belongs to `glob` and `entries` to `ls`: on any other tool the
+    /// expectation could never be met, so it is a mistake in the case.
+    fn tool_fields(&self, raw: &RawExpect, tools: &[Tool], at: Location) -> Result<(), CaseError> {
+        for (field, given, tool) in [
+            ("files", raw.files.is_some(), Tool::Glob),
+            ("entries", raw.entries.is_some(), Tool::Ls),
+        ] {
+            if given && tools != [tool] {
+                return Err(self.error(
+                    at,
+                    format!("expect.{field}: only a `{tool}` call has {field}"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The declared features must be exactly those the fixture and call use,

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
-use crate::protocol::{ErrorCode, Kind};
+use crate::protocol::{EntryType, ErrorCode, Kind};
 
 /// One case file.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -272,6 +272,8 @@ pub enum ToolSelector {
     Ripgrep,
     Search,
     Shell,
+    Glob,
+    Ls,
 }
 
 /// The tool call.
@@ -323,6 +325,13 @@ pub struct RawExpect {
     /// Exact set of notes; `[]` means none.
     #[serde(default)]
     pub notes: Option<Vec<String>>,
+    /// For `glob`: exact set of matching files by absolute path; `[]` means none.
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+    /// For `ls`: exact set of entries, absolute path to type; `{}` means none.
+    #[serde(default)]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, EntryType>>")]
+    pub entries: Option<SpannedMap<EntryType>>,
     #[serde(default)]
     pub error: Option<RawErrorExpect>,
     /// For `describe`: words the description must contain (case-insensitive).

@@ -18,7 +18,7 @@ use std::path::Path;
 use crate::case::model::{ErrorExpect, Expect, Fixture, FixturePath};
 use crate::case::placeholders::Placeholders;
 use crate::case::raw::ExpectedOutcome;
-use crate::protocol::{Kind, Tool};
+use crate::protocol::{EntryType, Kind, Tool};
 
 /// A match the instance expects: file and line, and the line's text when the
 /// fixture defines that file (a match through a path the fixture does not
@@ -42,6 +42,10 @@ pub struct Expected {
     pub output: Option<Vec<String>>,
     pub matches: Option<Vec<ExpectedLine>>,
     pub notes: Option<Vec<String>>,
+    /// `glob`'s files (GLOB-8).
+    pub files: Option<Vec<String>>,
+    /// `ls`'s entries: path and type (LS-5).
+    pub entries: Option<Vec<(String, EntryType)>>,
     pub error: Option<ErrorExpect>,
     /// OUT-5: substrings the model-facing text must contain.
     pub model_text_contains: Vec<String>,
@@ -99,6 +103,16 @@ impl Expected {
                     .collect()
             }),
             notes: expect.notes.clone(),
+            files: expect
+                .files
+                .as_ref()
+                .map(|files| files.iter().map(|f| vars.expand(f)).collect()),
+            entries: expect.entries.as_ref().map(|entries| {
+                entries
+                    .iter()
+                    .map(|(p, t)| (vars.expand(p), *t))
+                    .collect()
+            }),
             error: expect.error.as_ref().map(|e| ErrorExpect {
                 code: e.code,
                 message_contains: e.message_contains.iter().map(|n| vars.expand(n)).collect(),

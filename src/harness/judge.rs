@@ -18,7 +18,7 @@ use crate::case::model::Expect;
 use crate::case::placeholders::Placeholders;
 use crate::case::raw::ExpectedOutcome;
 use crate::harness::expected::{Expected, texts_by_line};
-use crate::protocol::{Outcome, ToolResult};
+use crate::protocol::{EntryType, Outcome, ToolResult};
 use crate::report::Mismatch;
 
 /// The result of judging one answer.
@@ -251,9 +251,49 @@ pub fn judge(
             .clone()
             .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
     );
+    files(&mut j, expected, result);
+    entries(&mut j, expected, result);
     error(&mut j, expected, result);
     model_text(&mut j, expected, result);
     j.finish()
+}
+
+/// GLOB-8: `glob`'s files, a set compared sorted; a file reported twice
+/// shows as a difference.
+fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let sorted = |files: &[String]| {
+        let mut shown: Vec<String> = files.iter().map(|f| quoted(f)).collect();
+        shown.sort();
+        list(shown)
+    };
+    j.equal(
+        "files",
+        expected.files.as_deref().map(sorted),
+        result.files.as_deref().map(sorted),
+    );
+}
+
+/// LS-5, LS-6: `ls`'s entries, each `PATH TYPE`, a set compared sorted.
+fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let sorted = |entries: Vec<(&str, EntryType)>| {
+        let mut shown: Vec<String> = entries
+            .iter()
+            .map(|(p, t)| quoted(&format!("{p} {}", t.name())))
+            .collect();
+        shown.sort();
+        list(shown)
+    };
+    j.equal(
+        "entries",
+        expected
+            .entries
+            .as_ref()
+            .map(|e| sorted(e.iter().map(|(p, t)| (p.as_str(), *t)).collect())),
+        result
+            .entries
+            .as_ref()
+            .map(|e| sorted(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
+    );
 }
 
 /// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.
@@ -507,6 +547,8 @@ mod tests {
 
     fn expected_ok() -> Expected {
         Expected {
+            files: None,
+            entries: None,
             outcome: ExpectedOutcome::Ok,
             kind: Some(Kind::File),
             path: Some("/t/ws/a.ts".into()),
@@ -629,6 +671,61 @@ mod tests {
     }
 
     #[test]
+    fn glob_files_are_a_set_and_an_extra_duplicate_or_missing_one_fails() {
+        let expected = Expected {
+            matches: None,
+            notes: None,
+            files: Some(vec!["/t/ws/a.ts".into(), "/t/ws/b.ts".into()]),
+            ..expected_ok()
+        };
+        let mut r = result_ok();
+        r.files = Some(vec!["/t/ws/b.ts".into(), "/t/ws/a.ts".into()]);
+        assert!(judge(&expected, &r, &[], &vars()).passed(), "order is free");
+        for wrong in [
+            Some(vec!["/t/ws/a.ts".into()]),
+            Some(vec!["/t/ws/a.ts".into(), "/t/ws/a.ts".into(), "/t/ws/b.ts".into()]),
+            None,
+        ] {
+            r.files = wrong;
+            assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["files"]);
+        }
+    }
+
+    #[test]
+    fn ls_entries_compare_paths_and_types() {
+        use crate::protocol::Entry;
+        let expected = Expected {
+            matches: None,
+            notes: None,
+            entries: Some(vec![
+                ("/t/ws/a.ts".into(), EntryType::File),
+                ("/t/ws/l".into(), EntryType::Symlink),
+            ]),
+            ..expected_ok()
+        };
+        let entry = |path: &str, entry_type| Entry {
+            path: path.into(),
+            entry_type,
+        };
+        let mut r = result_ok();
+        r.entries = Some(vec![
+            entry("/t/ws/l", EntryType::Symlink),
+            entry("/t/ws/a.ts", EntryType::File),
+        ]);
+        assert!(judge(&expected, &r, &[], &vars()).passed(), "order is free");
+        r.entries = Some(vec![
+            entry("/t/ws/l", EntryType::File),
+            entry("/t/ws/a.ts", EntryType::File),
+        ]);
+        let v = judge(&expected, &r, &[], &vars());
+        assert!(v.diff().contains("{ws}/l file"), "{}", v.diff());
+        r.entries = Some(vec![entry("/t/ws/a.ts", EntryType::File)]);
+        assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
+        let v = judge(&expected, &r, &["entries".into()], &vars());
+        assert_eq!((v.passed(), v.unchecked), (true, vec!["entries".to_owned()]));
+    }
+
+    #[test]
     fn the_shell_must_have_run_where_it_says() {
         let e = Expected {
             kind: None,
@@ -687,6 +784,8 @@ mod tests {
 
     fn expected_error() -> Expected {
         Expected {
+            files: None,
+            entries: None,
             outcome: ExpectedOutcome::Error,
             error: Some(ErrorExpect {
                 code: ErrorCode::NotFound,

@@ -15,7 +15,7 @@ pub fn matches(pattern: &str, name: &str) -> bool {
 /// Expands every `{a,b,...}` group into its alternatives (their product when
 /// there are several groups). A `{` without a later `}` is literal; groups do
 /// not nest, so in `{a,{b}}` the first `}` closes the group.
-fn expand_braces(pattern: &str) -> Vec<String> {
+pub(super) fn expand_braces(pattern: &str) -> Vec<String> {
     let Some(open) = pattern.find('{') else {
         return vec![pattern.to_owned()];
     };

@@ -6,10 +6,16 @@
 //!   classification) and the `resolve` tool's core;
 //! - [`search`]: `grep` and `ripgrep`, which share one contract;
 //! - [`glob`]: the search tools' `include` glob;
-//! - [`shell`]: the shell tool's directory rules and execution.
+//! - [`shell`]: the shell tool's directory rules and execution;
+//! - [`path_pattern`]: the `glob` tool's pattern over relative paths;
+//! - [`glob_tool`]: the `glob` tool (GLOB);
+//! - [`ls`]: the `ls` tool (LS).
 
 pub mod glob;
+pub mod glob_tool;
+pub mod ls;
 pub mod params;
+pub mod path_pattern;
 pub mod resolve;
 pub mod search;
 pub mod shell;
@@ -50,6 +56,17 @@ impl From<ToolError> for ToolResult {
 const SEARCH_PATH: &str = "Optional: the path to search within. It can be a directory (searched \
     recursively) or a file (only that file is searched), given as an absolute path or as a path \
     relative to the target directory. If omitted, all workspace directories are searched.";
+
+/// Description of the glob tool's path parameter (DESC-4, DESC-3).
+const GLOB_PATH: &str = "Optional: where to look. A directory is searched recursively for files \
+    whose path below it matches the pattern; a file is matched alone, against its name. Give an \
+    absolute path or a path relative to the target directory. If omitted, all workspace \
+    directories are searched.";
+
+/// Description of the ls tool's path parameter (DESC-4, DESC-3).
+const LS_PATH: &str = "Optional: what to list. A directory lists its entries (one level); a \
+    file is listed as its single entry. Give an absolute path or a path relative to the target \
+    directory. If omitted, every workspace directory is listed.";
 
 /// Description of the shell's directory parameter (DESC-2, DESC-3).
 const SHELL_DIR: &str = "Optional: the directory to run the command in. Give a path relative to \
@@ -92,11 +109,32 @@ pub fn hello() -> AdapterHello {
         )],
         &[],
     );
+    let glob = schema(
+        &[
+            (
+                "pattern",
+                "A glob matched against each file's path below the searched directory, \
+                 e.g. \"**/*.ts\" or \"src/*.{ts,md}\".",
+            ),
+            ("dir_path", GLOB_PATH),
+            ("path", &format!("Alias of dir_path. {GLOB_PATH}")),
+        ],
+        &["pattern"],
+    );
+    let ls = schema(
+        &[
+            ("dir_path", LS_PATH),
+            ("path", &format!("Alias of dir_path. {LS_PATH}")),
+        ],
+        &[],
+    );
     let schemas = BTreeMap::from([
         ("resolve".to_owned(), resolve),
         ("grep".to_owned(), search.clone()),
         ("ripgrep".to_owned(), search),
         ("shell".to_owned(), shell),
+        ("glob".to_owned(), glob),
+        ("ls".to_owned(), ls),
     ]);
     AdapterHello {
         protocol: PROTOCOL_VERSION,
@@ -146,6 +184,8 @@ pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> T
         Tool::Resolve => resolve_tool(workspace, params),
         Tool::Grep | Tool::Ripgrep => search::run(workspace, params),
         Tool::Shell => shell::run(workspace, params),
+        Tool::Glob => glob_tool::run(workspace, params),
+        Tool::Ls => ls::run(workspace, params),
     }
 }
 
@@ -178,7 +218,7 @@ mod tests {
     #[test]
     fn descriptions_say_what_is_accepted() {
         let hello = hello();
-        for tool in ["grep", "ripgrep", "shell"] {
+        for tool in ["grep", "ripgrep", "shell", "glob", "ls"] {
             let props = &hello.schemas[tool]["properties"];
             let description = props["dir_path"]["description"]
                 .as_str()

@@ -18,10 +18,12 @@ use super::text;
 use crate::report::{CaseReport, Report};
 
 /// The columns: a heading and the spec areas it covers.
-pub const GROUPS: [(&str, &[&str]); 6] = [
+pub const GROUPS: [(&str, &[&str]); 8] = [
     ("resolver", &["RES", "COMPAT"]),
     ("search file paths", &["SEARCH"]),
     ("shell sub-paths", &["SHELL"]),
+    ("glob", &["GLOB"]),
+    ("ls", &["LS"]),
     ("errors", &["ERR", "OUT"]),
     ("security", &["SEC"]),
     ("descriptions", &["DESC"]),
@@ -70,7 +72,8 @@ pub fn table(reports: &[Report]) -> String {
          instances are not applicable; expected failures and adapter errors count as not \
          passed. (+N 👁) counts instances that agreed only on what the adapter can observe: \
          neither passed nor failed. — means nothing applicable. Areas: resolver = RES, COMPAT; search file \
-         paths = SEARCH; shell sub-paths = SHELL; errors = ERR, OUT; security = SEC; \
+         paths = SEARCH; shell sub-paths = SHELL; glob = GLOB; ls = LS; errors = ERR, OUT; \
+         security = SEC; \
          descriptions = DESC.\n",
     );
     out
@@ -131,7 +134,7 @@ mod tests {
         let row = out.lines().nth(2).unwrap();
         assert_eq!(
             row,
-            "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | 1/2 | 0/1 | — | 3/5 |"
+            "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | — | — | 1/2 | 0/1 | — | 3/5 |"
         );
     }
 
@@ -148,9 +151,12 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines[0],
-            "| implementation | suite | resolver | search file paths | shell sub-paths | errors | security | descriptions | total |"
+            "| implementation | suite | resolver | search file paths | shell sub-paths | glob | ls | errors | security | descriptions | total |"
         );
-        assert_eq!(lines[1], "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        assert_eq!(
+            lines[1],
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
         assert!(
             lines[2].starts_with("| alpha 1.2.3 (python) | 0.3.0 | — | 1/1 |"),
             "{out}"
