@@ -7,12 +7,12 @@ message. It does no I/O on the protocol stream; ``adapter.py`` does.
 
 from typing import Any, Dict, Mapping
 
-from . import search, shell
+from . import listing, search, shell
 from .errors import ToolError, invalid
 from .params import only, optional_path
 from .resolve import FILE, Workspace, parent, resolve_target
 
-TOOLS = ("resolve", "grep", "ripgrep", "shell")
+TOOLS = ("resolve", "grep", "ripgrep", "shell", "glob", "ls")
 
 SEARCH_PATH_DESCRIPTION = (
     "Optional: the path to search within. It can be a directory (searched "
@@ -27,6 +27,27 @@ SHELL_DIR_DESCRIPTION = (
     "\"src/utils\"), or an absolute path within the workspace. If omitted, "
     "the command runs in the target directory."
 )
+
+
+GLOB_PATH_DESCRIPTION = (
+    "Optional: where to look for files. A directory is searched recursively; "
+    "a single file is matched alone, by its name. Accepts an absolute path "
+    "or a path relative to the target directory. If omitted, all workspace "
+    "directories are searched."
+)
+
+LS_PATH_DESCRIPTION = (
+    "Optional: the directory to list (one level) or a single file, which is "
+    "listed as its only entry. Accepts an absolute path or a path relative "
+    "to the target directory. If omitted, every workspace directory is listed."
+)
+
+
+def _path_properties(description: str) -> Dict[str, Any]:
+    return {
+        "dir_path": {"type": "string", "description": description},
+        "path": {"type": "string", "description": "Alias of 'dir_path'. " + description},
+    }
 
 
 def _search_schema(path_param: str, alias: str) -> Dict[str, Any]:
@@ -57,6 +78,21 @@ def _search_schema(path_param: str, alias: str) -> Dict[str, Any]:
 
 
 SCHEMAS: Dict[str, Any] = {
+    "glob": {
+        "type": "object",
+        "properties": {
+            "pattern": {
+                "type": "string",
+                "description": (
+                    "A glob over file paths relative to the searched directory, "
+                    "e.g. \"**/*.py\" or \"src/*.{ts,md}\"."
+                ),
+            },
+            **_path_properties(GLOB_PATH_DESCRIPTION),
+        },
+        "required": ["pattern"],
+    },
+    "ls": {"type": "object", "properties": _path_properties(LS_PATH_DESCRIPTION), "required": []},
     "grep": _search_schema("dir_path", "path"),
     "ripgrep": _search_schema("dir_path", "path"),
     "shell": {
@@ -113,6 +149,32 @@ def _search_text(workspace: Workspace, result: "search.SearchResult") -> str:
     return f"Found {count} in {place}{notes}\n{lines}"
 
 
+def _listing_body(workspace: Workspace, result: "listing.Listing", lines: str) -> Dict[str, Any]:
+    body: Dict[str, Any] = {"outcome": "ok", "kind": result.kind}
+    if result.path is not None:
+        body["path"] = result.path
+    if result.kind == FILE:
+        body["parent"] = parent(result.path)
+    body["description"] = result.description
+    # What a model reads (OUT-5): the resolved place first.
+    place = result.path or "all workspace directories (" + ", ".join(workspace.roots) + ")"
+    body["model_text"] = f"{place}\n{lines}"
+    return body
+
+
+def _glob_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    result = listing.glob(workspace, params)
+    lines = "".join(f"{f}\n" for f in result.files)
+    return {**_listing_body(workspace, result, lines), "files": list(result.files)}
+
+
+def _ls_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+    result = listing.ls(workspace, params)
+    lines = "".join(f"{kind} {path}\n" for path, kind in result.entries)
+    entries = [{"path": path, "type": kind} for path, kind in result.entries]
+    return {**_listing_body(workspace, result, lines), "entries": entries}
+
+
 def _shell_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
     result = shell.run(workspace, params)
     return {
@@ -130,6 +192,8 @@ _DISPATCH = {
     "grep": _search_tool,
     "ripgrep": _search_tool,
     "shell": _shell_tool,
+    "glob": _glob_tool,
+    "ls": _ls_tool,
 }
 
 
