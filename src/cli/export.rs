@@ -120,6 +120,44 @@ mod tests {
         assert!(err.contains("already exists"), "{err}");
     }
 
+    /// A new tool must reach the skeletons: each declares every tool of the
+    /// protocol in its `TOOLS` line and has a handler stub for it.
+    #[test]
+    fn skeletons_declare_and_stub_every_tool() {
+        for lang in [Lang::Python, Lang::Node] {
+            let (files, _) = skeleton(lang);
+            let text = &files[0].1;
+            let tools_line = text
+                .lines()
+                .find(|l| l.contains("TOOLS = "))
+                .expect("a TOOLS line");
+            for tool in crate::protocol::Tool::ALL {
+                let quoted = [format!("\"{tool}\""), format!("'{tool}'")];
+                assert!(
+                    quoted.iter().any(|q| tools_line.contains(q.as_str())),
+                    "{lang:?}: {tool} missing from {tools_line}"
+                );
+                let stub = [format!("def {tool}("), format!("function {tool}(")];
+                let routed = tool == crate::protocol::Tool::Ripgrep;
+                assert!(
+                    routed || stub.iter().any(|s| text.contains(s.as_str())),
+                    "{lang:?}: no handler for {tool}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn export_carries_the_glob_and_ls_cases() {
+        let files = suite_files();
+        for area in ["cases/glob/", "cases/ls/"] {
+            assert!(
+                files.iter().any(|(p, _)| p.to_string_lossy().starts_with(area)),
+                "{area} missing"
+            );
+        }
+    }
+
     #[test]
     fn skeleton_readmes_name_their_command() {
         let (files, command) = skeleton(Lang::Node);

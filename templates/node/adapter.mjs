@@ -23,7 +23,7 @@ import readline from 'node:readline';
 const IMPLEMENTATION = { name: 'my-agent-tools', version: '0.0.0', language: 'typescript' };
 // TODO: list only the tools you implement; cases for others are reported
 // "unsupported" and never sent.
-const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell'];
+const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell', 'glob', 'ls'];
 // Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 const FEATURES = ['symlinks'];
 
@@ -62,7 +62,21 @@ function shell(_workspace, _params) {
   throw new NotImplemented('shell');
 }
 
-const HANDLERS = { resolve, grep, ripgrep: grep, shell };
+function glob(_workspace, _params) {
+  // TODO: run your glob tool on params.pattern and params.dir_path (alias
+  // params.path; a file is matched alone by its name, spec GLOB-4) and
+  // translate: kind, path, files (absolute paths of the matching files).
+  throw new NotImplemented('glob');
+}
+
+function ls(_workspace, _params) {
+  // TODO: run your ls tool on params.dir_path (alias params.path; a file is
+  // its own single entry, spec LS-4) and translate: kind, path, entries
+  // [{path, type}] with type file, directory, symlink or other.
+  throw new NotImplemented('ls');
+}
+
+const HANDLERS = { resolve, grep, ripgrep: grep, shell, glob, ls };
 
 function answer(call) {
   try {

@@ -26,7 +26,7 @@ import traceback
 IMPLEMENTATION = {"name": "my-agent-tools", "version": "0.0.0", "language": "python"}
 # TODO: list only the tools you implement; cases for others are reported
 # "unsupported" and never sent.
-TOOLS = ["resolve", "grep", "ripgrep", "shell"]
+TOOLS = ["resolve", "grep", "ripgrep", "shell", "glob", "ls"]
 # Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 FEATURES = ["symlinks"]
 
@@ -70,7 +70,21 @@ def shell(workspace, params):
     raise NotImplementedError("shell")
 
 
-HANDLERS = {"resolve": resolve, "grep": grep, "ripgrep": grep, "shell": shell}
+def glob(workspace, params):
+    # TODO: run your glob tool on params["pattern"] and params.get("dir_path")
+    # (alias "path"; a file is matched alone by its name, spec GLOB-4) and
+    # translate: kind, path, files (absolute paths of the matching files).
+    raise NotImplementedError("glob")
+
+
+def ls(workspace, params):
+    # TODO: run your ls tool on params.get("dir_path") (alias "path"; a file
+    # is its own single entry, spec LS-4) and translate: kind, path, entries
+    # [{"path", "type"}] with type file, directory, symlink or other.
+    raise NotImplementedError("ls")
+
+
+HANDLERS = {"resolve": resolve, "grep": grep, "ripgrep": grep, "shell": shell, "glob": glob, "ls": ls}
 
 
 def answer(call):
