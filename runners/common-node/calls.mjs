@@ -4,12 +4,16 @@
 // the same shape and differ in parameter names and in how `execute` is
 // called; both differences come in as arguments.
 
+import path from 'node:path';
+
 import { log } from './protocol.mjs';
 import {
   SEARCH_FAILURE,
   absoluteMatchPaths,
   errorResult,
   mapParams,
+  parseGlobOutput,
+  parseLsOutput,
   parseSearchOutput,
   parseShellOutput,
   shellField,
@@ -103,4 +107,43 @@ export async function shellCall({ instance, params, renames, extra, execute }) {
   const line = output.replace(/\n$/, '');
   const cwd = line.startsWith('/') && !line.includes('\n') ? line : undefined;
   return { outcome: 'ok', ...(cwd ? { cwd } : {}), output, description, model_text: text };
+}
+
+/** Whether the suite call gave a path (RES-1: a non-empty string). */
+function pathGiven(params) {
+  return ['dir_path', 'path'].some((name) => typeof params?.[name] === 'string' && params[name] !== '');
+}
+
+/**
+ * A glob call. The files are the tool's own absolute paths, as printed; the
+ * searched directory it prints (`within <dir>`) is reported as `path` when
+ * a path was given.
+ */
+export async function globCall({ instance, params, renames, execute }) {
+  const toolParams = mapParams(params, renames);
+  const { error, description, result } = await invoke(instance, toolParams, 'glob', execute);
+  if (error) return error;
+  if (result.error) return errorResult(result.error.message, 'glob', description);
+  const text = llmText(result);
+  const parsed = parseGlobOutput(text, toolParams.pattern);
+  if (!parsed) return errorResult(text, 'glob', description);
+  const echoed = parsed.dir !== null && pathGiven(params) ? { path: parsed.dir } : {};
+  return { outcome: 'ok', ...echoed, files: parsed.files, description };
+}
+
+/**
+ * An ls call. Each entry's path is the listed directory as the tool printed
+ * it joined with the entry's name, which is how the tools build it
+ * themselves (`path.join`).
+ */
+export async function lsCall({ instance, params, renames, execute, sizes }) {
+  const toolParams = mapParams(params, renames);
+  const { error, description, result } = await invoke(instance, toolParams, 'ls', execute);
+  if (error) return error;
+  if (result.error) return errorResult(result.error.message, 'ls', description);
+  const text = llmText(result);
+  const parsed = parseLsOutput(text, { sizes });
+  if (!parsed) return errorResult(text, 'ls', description);
+  const entries = parsed.entries.map((e) => ({ path: path.join(parsed.dir, e.name), type: e.type }));
+  return { outcome: 'ok', path: parsed.dir, entries, description };
 }

@@ -75,7 +75,7 @@ const TEMPLATES = [
   [/^Invalid path: |invalid characters|Path must be a non-empty string/i, 'invalid_params'],
   [/^Command cannot be empty|^Could not identify command root|^Command injection detected|^Command substitution|^Command is not allowed|is not allowed|Directory cannot be absolute/i, 'invalid_params'],
   // Containment.
-  [/^Path not in workspace|^Path validation failed|outside the allowed workspace|resolves outside|is not a registered workspace directory|not within (the |any )?workspace/i, 'outside_workspace'],
+  [/^Path not in workspace|^Path validation failed|outside the allowed workspace|resolves outside|is not a registered workspace directory|not within (the |any )?workspace|must be within one of the workspace directories/i, 'outside_workspace'],
   [/is ambiguous|ambiguous as it matches|matches (multiple|several) workspace/i, 'ambiguous_name'],
   // Type checks made by the tools themselves.
   [/Path is not a valid directory or file/i, 'unsupported_file_type'],
@@ -248,6 +248,76 @@ export function absoluteMatchPaths(parsed, { target, roots, dirs, hints = [] }) 
     }
     return { path: abs, line: entry.line, text: entry.text };
   });
+}
+
+// ---------------------------------------------------------------------------
+// Glob and ls output
+
+/**
+ * Reads a glob result's `llmContent`:
+ *
+ *     Found 2 file(s) matching "*.ts" within /w/ws/src, sorted by modification time (newest first):
+ *     /w/ws/src/a.ts
+ *     /w/ws/src/b.ts
+ *
+ * or `No files found matching pattern "*.ts" within /w/ws/src`. The place
+ * is `within <dir>` (one searched directory, as the tool resolved it) or
+ * `across|within N workspace directories`; either may be followed by a
+ * parenthesised count of ignored files. The file list is the tool's own
+ * absolute paths, one per line. `pattern` is the value sent, so quotes in
+ * it cannot confuse the reading. Returns `{dir, files}` (`dir` null for
+ * several directories), or null when the text has neither form.
+ */
+export function parseGlobOutput(llmContent, pattern) {
+  const text = String(llmContent ?? '');
+  const none = `No files found matching pattern "${pattern}" within `;
+  const found = new RegExp(`^Found \\d+ file\\(s\\) matching "`).exec(text);
+  let header;
+  let files = [];
+  if (text.startsWith(none)) {
+    header = `within ${text.slice(none.length).split('\n')[0]}`;
+  } else if (found && text.startsWith(`${found[0]}${pattern}" `)) {
+    const rest = text.slice(`${found[0]}${pattern}" `.length);
+    const listAt = rest.indexOf(', sorted by modification time (newest first):\n');
+    if (listAt < 0) return null;
+    header = rest.slice(0, listAt);
+    files = rest.slice(listAt).split('\n').slice(1).filter((line) => line !== '');
+  } else {
+    return null;
+  }
+  header = header.replace(/ \((\d+ )?(additional )?files were (git-)?ignored\)$/, '');
+  const several = /^(across|within) \d+ workspace directories$/.test(header);
+  if (!several && !header.startsWith('within ')) return null;
+  return { dir: several ? null : header.slice('within '.length), files };
+}
+
+/**
+ * Reads an ls result's `llmContent`:
+ *
+ *     Directory listing for /w/ws/src:
+ *     [DIR] deep
+ *     a.ts (6 bytes)
+ *
+ * (`sizes`: gemini-cli-core prints each file's size; qwen-code-core does
+ * not), or `Directory /w/ws/src is empty.`. The entry lines end at the
+ * first empty line (counts of ignored entries and other context follow).
+ * `[DIR]` gives type `directory`, anything else `file`: the tools stat
+ * each entry following links and print nothing else, so that is all they
+ * say. Returns `{dir, entries: [{name, type}]}` or null.
+ */
+export function parseLsOutput(llmContent, { sizes }) {
+  const text = String(llmContent ?? '');
+  const empty = /^Directory (.*) is empty\.$/.exec(text);
+  if (empty) return { dir: empty[1], entries: [] };
+  const header = /^Directory listing for (.*):$/m.exec(text.split('\n')[0]);
+  if (!header) return null;
+  const entries = [];
+  for (const line of text.split('\n').slice(1)) {
+    if (line === '') break;
+    if (line.startsWith('[DIR] ')) entries.push({ name: line.slice('[DIR] '.length), type: 'directory' });
+    else entries.push({ name: sizes ? line.replace(/ \(\d+ bytes\)$/, '') : line, type: 'file' });
+  }
+  return { dir: header[1], entries };
 }
 
 // ---------------------------------------------------------------------------

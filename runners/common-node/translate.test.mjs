@@ -10,6 +10,8 @@ import {
   classify,
   errorResult,
   mapParams,
+  parseGlobOutput,
+  parseLsOutput,
   parseSearchOutput,
   parseShellOutput,
   schemaUnderSuiteNames,
@@ -134,6 +136,11 @@ test('classify maps the packages\' texts onto spec codes', () => {
     ['spawn ENOTDIR', 'shell', 'not_a_directory'],
     ['spawn /usr/bin/bash ENOENT', 'shell', 'not_found'],
     ['spawn /usr/bin/bash EACCES', 'shell', 'permission_denied'],
+    ['Search path is not a directory: /w/ws/a.ts', 'glob', 'not_a_directory'],
+    ['Search path does not exist /w/ws/nope', 'glob', 'not_found'],
+    ['Path must be within one of the workspace directories: /w/ws', 'ls', 'outside_workspace'],
+    ['Path must be absolute: src', 'ls', 'invalid_params'],
+    ["Error listing directory: EACCES: permission denied, scandir '/w/ws/locked'", 'ls', 'permission_denied'],
     ['something new', 'grep', 'invalid_params'],
   ];
   for (const [message, tool, code] of cases) assert.equal(classify(message, tool), code, message);
@@ -144,4 +151,32 @@ test('errorResult keeps the message as it is, trailing white space included', ()
     outcome: 'error', error: { code: 'not_found', message: 'Path does not exist: /w/  ' },
   });
   assert.equal(errorResult('  ', 'grep').error.message, '(the tool gave no message)');
+});
+
+test('parseGlobOutput reads found and not-found texts, one or several directories', () => {
+  const found = 'Found 2 file(s) matching "*.{ts,md}" within /w/ws/src (1 additional files were ignored), '
+    + 'sorted by modification time (newest first):\n/w/ws/src/b.md\n/w/ws/src/a.ts';
+  assert.deepEqual(parseGlobOutput(found, '*.{ts,md}'), { dir: '/w/ws/src', files: ['/w/ws/src/b.md', '/w/ws/src/a.ts'] });
+  const across = 'Found 1 file(s) matching "x" across 2 workspace directories, sorted by modification time (newest first):\n/w/o/x';
+  assert.deepEqual(parseGlobOutput(across, 'x'), { dir: null, files: ['/w/o/x'] });
+  assert.deepEqual(parseGlobOutput('No files found matching pattern "a" b" within /w/ws', 'a" b'), { dir: '/w/ws', files: [] });
+  assert.deepEqual(
+    parseGlobOutput('No files found matching pattern "x" within 2 workspace directories (3 files were git-ignored)', 'x'),
+    { dir: null, files: [] },
+  );
+  assert.equal(parseGlobOutput('Error during glob search operation: boom', 'x'), null);
+  assert.equal(parseGlobOutput('Found 1 file(s) matching "y" within /w', 'x'), null, 'another pattern');
+});
+
+test('parseLsOutput reads both packages\' listings and the empty text', () => {
+  const gemini = 'Directory listing for /w/ws/src:\n[DIR] deep\na (1).ts (6 bytes)\n\n(2 ignored)';
+  assert.deepEqual(parseLsOutput(gemini, { sizes: true }), {
+    dir: '/w/ws/src',
+    entries: [{ name: 'deep', type: 'directory' }, { name: 'a (1).ts', type: 'file' }],
+  });
+  const qwen = 'Directory listing for /w/ws/src/:\n[DIR] deep\na.ts (6 bytes)';
+  assert.deepEqual(parseLsOutput(qwen, { sizes: false }).entries[1], { name: 'a.ts (6 bytes)', type: 'file' });
+  assert.equal(parseLsOutput(qwen, { sizes: false }).dir, '/w/ws/src/');
+  assert.deepEqual(parseLsOutput('Directory /w/ws/e is empty.', { sizes: true }), { dir: '/w/ws/e', entries: [] });
+  assert.equal(parseLsOutput('Error: Path is not a directory: /w/a', { sizes: true }), null);
 });

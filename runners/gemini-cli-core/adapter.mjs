@@ -1,4 +1,4 @@
-// toolpath adapter over the real GrepTool, RipGrepTool and ShellTool of
+// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool and LSTool of
 // @google/gemini-cli-core (the version pinned in package.json).
 //
 //   toolpath run --adapter 'node runners/gemini-cli-core/adapter.mjs'
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { searchCall, shellCall } from '../common-node/calls.mjs';
+import { globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
 import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
@@ -27,7 +27,7 @@ process.env.GEMINI_CLI_HOME = home;
 const importStarted = performance.now();
 const core = await import(PACKAGE);
 log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
-const { Config, GrepTool, RipGrepTool, ShellTool } = core;
+const { Config, GlobTool, GrepTool, LSTool, RipGrepTool, ShellTool } = core;
 const version = JSON.parse(
   fs.readFileSync(path.join(here, 'node_modules', PACKAGE, 'package.json'), 'utf8'),
 ).version;
@@ -39,9 +39,15 @@ const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'gemini-2.5-pro';
 // legacy alias `directory` is mapped onto it).
 const SEARCH_NAMES = { path: 'dir_path', include: 'include_pattern' };
 const SHELL_NAMES = { directory: 'dir_path' };
+// Glob and ls call their path `dir_path` too; the suite's alias `path` is
+// mapped onto it. Glob's optional `case_sensitive` is left to its default
+// (false), as a model would leave it.
+const LISTING_NAMES = { path: 'dir_path' };
 // The suite's primary names, for the schemas published in hello.
 const SEARCH_SCHEMA_NAMES = { dir_path: 'dir_path', include: 'include_pattern' };
 const SHELL_SCHEMA_NAMES = { dir_path: 'dir_path' };
+const LISTING_SCHEMA_NAMES = { dir_path: 'dir_path' };
+const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls'];
 
 // This version's execute takes an options object.
 const execute = (invocation, abortSignal) => invocation.execute({ abortSignal });
@@ -80,17 +86,23 @@ async function hello() {
   try {
     return {
       implementation: { name: PACKAGE, version, language: 'typescript' },
-      tools: ['grep', 'ripgrep', 'shell'],
+      tools: TOOLS,
       features: ['symlinks', 'fifos', 'sockets', 'devices'],
       // kind: the output never says whether a file or a directory was searched.
       // path: the output echoes dir_path as given (`in path "src/"`), never a
       //   resolved path.
+      //   Glob prints the directory it searched as a real path, ls the one it
+      //   listed; both are reported but not judged, as for the search tools.
       // parent: never reported.
+      // files and entries are observable: glob prints absolute paths, ls
+      //   names with [DIR] for directories.
       unobservable: ['kind', 'path', 'parent'],
       schemas: {
         grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
         ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
         shell: schemaOf(new ShellTool({ config }), SHELL_SCHEMA_NAMES),
+        glob: schemaOf(new GlobTool(config), LISTING_SCHEMA_NAMES),
+        ls: schemaOf(new LSTool(config), LISTING_SCHEMA_NAMES),
       },
     };
   } finally {
@@ -109,7 +121,7 @@ function hintsOf(result) {
 }
 
 async function call({ tool, workspace, params }) {
-  if (!['grep', 'ripgrep', 'shell'].includes(tool)) {
+  if (!TOOLS.includes(tool)) {
     return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
   }
   if (tool === 'ripgrep' && !rgPath) {
@@ -122,6 +134,12 @@ async function call({ tool, workspace, params }) {
   try {
     if (tool === 'shell') {
       return await shellCall({ instance: new ShellTool({ config }), params, renames: SHELL_NAMES, execute });
+    }
+    if (tool === 'glob') {
+      return await globCall({ instance: new GlobTool(config), params, renames: LISTING_NAMES, execute });
+    }
+    if (tool === 'ls') {
+      return await lsCall({ instance: new LSTool(config), params, renames: LISTING_NAMES, execute, sizes: true });
     }
     return await searchCall({
       suiteTool: tool,

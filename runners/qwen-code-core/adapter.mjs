@@ -1,4 +1,4 @@
-// toolpath adapter over the real GrepTool, RipGrepTool and ShellTool of
+// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool and LSTool of
 // @qwen-code/qwen-code-core (the version pinned in package.json). This
 // version predates the path-handling change; it is translated as it is.
 //
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { searchCall, shellCall } from '../common-node/calls.mjs';
+import { globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
 import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, isExecutable, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
@@ -30,7 +30,7 @@ process.env.HOME = home;
 const importStarted = performance.now();
 const core = await import(PACKAGE);
 log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
-const { Config, GrepTool, RipGrepTool, ShellTool } = core;
+const { Config, GlobTool, GrepTool, LSTool, RipGrepTool, ShellTool } = core;
 const version = JSON.parse(fs.readFileSync(packageJson, 'utf8')).version;
 const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'qwen3-coder-plus';
 
@@ -42,9 +42,15 @@ const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'qwen3-coder-plus';
 const SEARCH_NAMES = { dir_path: 'path' };
 const SHELL_NAMES = { dir_path: 'directory' };
 const SHELL_EXTRA = { is_background: false };
+// Glob and ls call their path `path` (the suite's `dir_path` is mapped onto
+// it). Glob's optional `case_sensitive` is left to its default (false), as a
+// model would leave it.
+const LISTING_NAMES = { dir_path: 'path' };
 // The suite's primary names, for the schemas published in hello.
 const SEARCH_SCHEMA_NAMES = { dir_path: 'path' };
 const SHELL_SCHEMA_NAMES = { dir_path: 'directory' };
+const LISTING_SCHEMA_NAMES = { dir_path: 'path' };
+const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls'];
 
 // This version's execute takes a bare AbortSignal.
 const execute = (invocation, signal) => invocation.execute(signal);
@@ -90,23 +96,29 @@ async function hello() {
   const schemaOf = (tool, names) => schemaUnderSuiteNames(tool.schema.parametersJsonSchema, names);
   return {
     implementation: { name: PACKAGE, version, language: 'typescript' },
-    tools: ['grep', 'ripgrep', 'shell'],
+    tools: TOOLS,
     features: ['symlinks', 'fifos', 'sockets', 'devices'],
     // kind: the output never says whether a file or a directory was searched
     //   (this version searches directories only, but does not say so).
     // path: the output echoes the path as given (`in path "src/"`).
+    //   Glob prints the directory it searched, ls the path it was given;
+    //   both are reported but not judged, as for the search tools.
     // parent: never reported.
+    // files and entries are observable: glob prints absolute paths, ls
+    //   names with [DIR] for directories.
     unobservable: ['kind', 'path', 'parent'],
     schemas: {
       grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
       ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
       shell: schemaOf(new ShellTool(config), SHELL_SCHEMA_NAMES),
+      glob: schemaOf(new GlobTool(config), LISTING_SCHEMA_NAMES),
+      ls: schemaOf(new LSTool(config), LISTING_SCHEMA_NAMES),
     },
   };
 }
 
 async function call({ tool, workspace, params }) {
-  if (!['grep', 'ripgrep', 'shell'].includes(tool)) {
+  if (!TOOLS.includes(tool)) {
     return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
   }
   if (tool === 'ripgrep' && !rgPath) {
@@ -116,6 +128,12 @@ async function call({ tool, workspace, params }) {
     };
   }
   const config = makeConfig(workspace);
+  if (tool === 'glob') {
+    return globCall({ instance: new GlobTool(config), params, renames: LISTING_NAMES, execute });
+  }
+  if (tool === 'ls') {
+    return lsCall({ instance: new LSTool(config), params, renames: LISTING_NAMES, execute, sizes: false });
+  }
   if (tool === 'shell') {
     return shellCall({
       instance: new ShellTool(config),
