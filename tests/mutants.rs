@@ -53,6 +53,11 @@ fn assert_caught(mode: &str, requirement: &str) {
 /// Like [`assert_caught`], and the catching case's id contains `case_part`:
 /// proves that the cases added for a hole are the ones that close it.
 fn assert_caught_by(mode: &str, requirement: &str, case_part: &str) {
+    assert_caught_by_each(mode, &[requirement]);
+}
+
+/// One run of the mutant, caught by a case citing each of `requirements`.
+fn assert_caught_by_each(mode: &str, requirements: &[&str]) {
     let report = run_mutant(mode);
     assert_eq!(
         report["summary"]["adapter_error"], 0,
@@ -86,6 +91,12 @@ fn failing_cases_citing(report: &Value, requirement: &str) -> Vec<String> {
         })
         .map(|c| c["id"].as_str().unwrap().to_owned())
         .collect()
+    for requirement in requirements {
+        assert!(
+            ids.iter().any(|id| id == requirement),
+            "{mode} was not caught by a {requirement} case (caught by: {ids:?})"
+        );
+    }
 }
 
 #[test]
@@ -224,6 +235,29 @@ fn echoing_the_raw_path_to_the_model_is_caught() {
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
+#[test]
+fn glob_and_ls_rejecting_file_targets_is_caught() {
+    assert_caught_by_each("pre-change-listing", &["GLOB-4", "LS-4"]);
+}
+
+#[test]
+fn answering_a_file_with_its_directory_is_caught() {
+    assert_caught_by_each("parent-dir-listing", &["GLOB-4", "LS-4"]);
+}
+
+#[test]
+fn ls_following_links_is_caught() {
+    assert_caught("ls-follows-links", "LS-5");
+}
+
+#[test]
+fn glob_reporting_links_below_is_caught() {
+    assert_caught("glob-reports-links", "SEC-7");
+}
+
+#[test]
+fn glob_running_patterns_that_climb_out_is_caught() {
+    assert_caught("glob-unchecked-pattern", "GLOB-6");
 }
 
 // One mutant per hole that a real implementation slipped through (issue 10).

@@ -152,7 +152,9 @@ mod tests {
         let files = suite_files();
         for area in ["cases/glob/", "cases/ls/"] {
             assert!(
-                files.iter().any(|(p, _)| p.to_string_lossy().starts_with(area)),
+                files
+                    .iter()
+                    .any(|(p, _)| p.to_string_lossy().starts_with(area)),
                 "{area} missing"
             );
         }

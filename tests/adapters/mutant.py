@@ -153,6 +153,10 @@ def literal_placeholders(call, result, ref):
             result[field] = placeholder_text(call, result[field])
     for m in result.get("matches") or []:
         m["path"] = placeholder_text(call, m["path"])
+    if result.get("files"):
+        result["files"] = [placeholder_text(call, f) for f in result["files"]]
+    for e in result.get("entries") or []:
+        e["path"] = placeholder_text(call, e["path"])
     if result.get("error"):
         result["error"]["message"] = placeholder_text(call, result["error"]["message"])
     return result
@@ -182,6 +186,69 @@ def raw_model_text(call, result, ref):
         used = result.get("path") or result.get("cwd")
         if used and given is not None:
             result["model_text"] = result["model_text"].replace(used, given)
+def pre_change_listing(call, result, ref):
+    """glob and ls that still reject files (the seed's "Search path is not a directory")."""
+    if call["tool"] in ("glob", "ls") and result.get("kind") == "file":
+        return error(result, "not_a_directory", "Search path is not a directory: " + result["path"])
+    return result
+
+
+def parent_dir_listing(call, result, ref):
+    """A file answered by looking at its whole directory: glob matches the
+    pattern against the siblings' names, ls lists the siblings."""
+    if call["tool"] not in ("glob", "ls") or result.get("kind") != "file":
+        return result
+    params = {k: v for k, v in call["params"].items() if k not in ("dir_path", "path")}
+    params["dir_path"] = result["path"].rsplit("/", 1)[0]
+    if call["tool"] == "glob":
+        params["pattern"] = params["pattern"].rsplit("/", 1)[-1]
+    widened = ref.ask({**call, "params": params})
+    if widened.get("outcome") == "ok":
+        for field in ("files", "entries"):
+            if field in widened:
+                result[field] = [f for f in widened[field]
+                                 if (f if isinstance(f, str) else f["path"]).count("/") == result["path"].count("/")]
+    return result
+
+
+def ls_follows_links(call, result, ref):
+    """ls typing entries with stat instead of lstat: a link shows as what it
+    points to, and a dangling one disappears."""
+    if call["tool"] != "ls":
+        return result
+    kept = []
+    for entry in result.get("entries", []):
+        if entry["type"] == "symlink":
+            if not os.path.exists(entry["path"]):
+                continue
+            entry["type"] = "directory" if os.path.isdir(entry["path"]) else "file"
+        kept.append(entry)
+    if "entries" in result:
+        result["entries"] = kept
+    return result
+
+
+def glob_reports_links(call, result, ref):
+    """A glob that reports links to files found below, as the glob library
+    does by default (only directories are left out)."""
+    if call["tool"] != "glob" or result.get("kind") not in ("directory", "all-workspaces"):
+        return result
+    tops = [result["path"]] if result.get("path") else call["workspace"]["roots"]
+    for top in tops:
+        for here, dirs, names in os.walk(top):
+            for name in dirs + names:
+                full = os.path.join(here, name)
+                if os.path.islink(full) and os.path.isfile(full):
+                    result["files"].append(full)
+    return result
+
+
+def glob_unchecked_pattern(call, result, ref):
+    """A glob that never looks at its pattern: one that climbs out runs."""
+    err = result.get("error")
+    if call["tool"] == "glob" and err and "reaches outside" in err["message"]:
+        return {"type": "result", "seq": result["seq"], "outcome": "ok",
+                "kind": "all-workspaces", "files": []}
     return result
 
 
@@ -436,6 +503,11 @@ MUTANTS = {
     "ignore-unknown-keys": ignore_unknown_keys,
     "match-per-root": match_per_root,
     "immediate-link-target": immediate_link_target,
+    "pre-change-listing": pre_change_listing,
+    "parent-dir-listing": parent_dir_listing,
+    "ls-follows-links": ls_follows_links,
+    "glob-reports-links": glob_reports_links,
+    "glob-unchecked-pattern": glob_unchecked_pattern,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
