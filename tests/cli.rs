@@ -151,7 +151,7 @@ fn lint_fails_on_a_rule_pinned_through_one_tool_only() {
                 .unwrap(),
         )
         .stderr(predicate::str::contains(
-            "RES-7, RES-8@grep, RES-8@ripgrep, RES-8@shell, RES-9,",
+            "RES-7, RES-8@grep, RES-8@ripgrep, RES-8@shell, RES-8@glob, RES-8@ls, RES-9,",
         ));
 }
 
