@@ -145,6 +145,16 @@ fn expect(out: &mut String, e: &crate::case::model::Expect) {
     if let Some(notes) = &e.notes {
         let _ = writeln!(out, "  notes: {}", list(notes));
     }
+    if let Some(files) = &e.files {
+        let _ = writeln!(out, "  files: {}", list(files));
+    }
+    if let Some(entries) = &e.entries {
+        let items: Vec<String> = entries
+            .iter()
+            .map(|(path, t)| format!("{}: {}", q(path), t.name()))
+            .collect();
+        let _ = writeln!(out, "  entries: {{{}}}", items.join(", "));
+    }
     if let Some(error) = &e.error {
         let _ = write!(out, "  error: {{code: {}", error.code.name());
         if !error.message_contains.is_empty() {

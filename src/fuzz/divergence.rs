@@ -126,6 +126,12 @@ pub fn differing_fields(
     if observable("model_text") && hides_the_resolved_path(reference, actual) {
         fields.push("model_text");
     }
+    if observable("files") && files(reference) != files(actual) {
+        fields.push("files");
+    }
+    if observable("entries") && entries(reference) != entries(actual) {
+        fields.push("entries");
+    }
     fields
 }
 
@@ -140,6 +146,22 @@ fn hides_the_resolved_path(reference: &ToolResult, actual: &ToolResult) -> bool 
             .model_text
             .as_deref()
             .is_some_and(|text| text.contains(used.as_str()))
+}
+
+/// `glob`'s files as a sorted list, duplicates kept (GLOB-8: once each).
+fn files(result: &ToolResult) -> Option<Vec<String>> {
+    result.files.clone().map(|mut f| {
+        f.sort();
+        f
+    })
+}
+
+/// `ls`'s entries as a sorted list (LS-6).
+fn entries(result: &ToolResult) -> Option<Vec<crate::protocol::Entry>> {
+    result.entries.clone().map(|mut e| {
+        e.sort();
+        e
+    })
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ impl Finding {
             Tool::Resolve => "resolve",
             Tool::Grep | Tool::Ripgrep => "search",
             Tool::Shell => "shell",
+            Tool::Glob => "glob",
+            Tool::Ls => "ls",
         };
         let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
         if d.adapter_failed() {
@@ -135,6 +137,12 @@ fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> E
             v
         }),
         notes: reference.notes.clone().filter(|_| !error),
+        files: reference.files.clone().filter(|_| !error),
+        entries: reference
+            .entries
+            .as_ref()
+            .filter(|_| !error)
+            .map(|es| es.iter().map(|e| (e.path.clone(), e.entry_type)).collect()),
         error: reference.error.as_ref().map(|e| ErrorExpect {
             code: e.code,
             message_contains: needles.to_vec(),

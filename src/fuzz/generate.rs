@@ -188,8 +188,35 @@ fn alias() -> BoxedStrategy<Param<PathText>> {
     prop_oneof![14 => Just(Param::Absent), 2 => param(path_text(), 0)].boxed()
 }
 
+/// A path and its alias, as for the search tools: half the time the alias
+/// carries the path alone.
+fn path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
+    (param(path_text(), 2), alias())
+        .prop_map(|(dir_path, path)| match path {
+            Param::Given(p) if dir_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            other => (dir_path, other),
+        })
+        .boxed()
+}
+
 fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
     match tool {
+        Tool::Glob => {
+            let pattern = prop_oneof![
+                12 => index(GLOB_PATTERNS).prop_map(Param::Given),
+                1 => param(index(GLOB_PATTERNS), 1),
+            ];
+            (pattern, path_and_alias())
+                .prop_map(|(pattern, (dir_path, path))| CallSpec::Glob {
+                    pattern,
+                    dir_path,
+                    path,
+                })
+                .boxed()
+        }
+        Tool::Ls => path_and_alias()
+            .prop_map(|(dir_path, path)| CallSpec::Ls { dir_path, path })
+            .boxed(),
         Tool::Resolve => param(path_text(), 2)
             .prop_map(|path| CallSpec::Resolve { path })
             .boxed(),

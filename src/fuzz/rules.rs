@@ -145,6 +145,10 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "cwd" | "output" => "SHELL-6",
         "notes" => "SEARCH-6",
         "model_text" => "OUT-5",
+        "files" if reference.kind == Some(Kind::File) => "GLOB-4",
+        "files" => "GLOB-8",
+        "entries" if reference.kind == Some(Kind::File) => "LS-4",
+        "entries" => "LS-5",
         "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
         "matches" if call.binary_match() => "SEARCH-8",
         "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
@@ -180,6 +184,8 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
         return match code {
             Some(ErrorCode::InvalidParams) if call.both_aliases() => match call.tool {
                 Tool::Shell => vec!["SHELL-1", "ERR-2"],
+                Tool::Glob => vec!["GLOB-1", "ERR-2"],
+                Tool::Ls => vec!["LS-1", "ERR-2"],
                 _ => vec!["SEARCH-1", "ERR-2"],
             },
             Some(ErrorCode::InvalidParams) if call.unknown_key() => vec!["ERR-8", "ERR-2"],
@@ -187,6 +193,8 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
             Some(ErrorCode::InvalidParams) => match call.tool {
                 Tool::Shell => vec!["SHELL-1", "RES-1"],
                 Tool::Resolve => vec!["RES-1"],
+                Tool::Glob => vec!["GLOB-6", "GLOB-1", "RES-1"],
+                Tool::Ls => vec!["LS-1", "RES-1"],
                 _ => vec!["SEARCH-1", "SEARCH-7", "RES-1"],
             },
             Some(ErrorCode::OutsideWorkspace) if call.through_link() => {
@@ -209,6 +217,8 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
             Some(ErrorCode::PermissionDenied) => match call.tool {
                 Tool::Shell => vec!["SHELL-6", "RES-9", "ERR-5"],
                 Tool::Resolve => vec!["RES-9", "ERR-5"],
+                Tool::Glob => vec!["GLOB-9", "RES-9", "ERR-5"],
+                Tool::Ls => vec!["LS-7", "RES-9", "ERR-5"],
                 _ => vec!["SEARCH-11", "RES-9", "ERR-5"],
             },
             Some(ErrorCode::NotADirectory) => vec!["SHELL-7", "ERR-2"],
@@ -231,6 +241,12 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
         },
         (Tool::Resolve, Some(Kind::AllWorkspaces)) => vec!["RES-1"],
         (Tool::Resolve, _) => vec!["RES-7", "RES-2"],
+        (Tool::Glob, Some(Kind::AllWorkspaces)) => vec!["GLOB-2", "GLOB-8"],
+        (Tool::Glob, Some(Kind::File)) => vec!["GLOB-4", "GLOB-5"],
+        (Tool::Glob, _) => vec!["GLOB-3", "GLOB-5", "GLOB-7", "SEC-7"],
+        (Tool::Ls, Some(Kind::AllWorkspaces)) => vec!["LS-2", "LS-6"],
+        (Tool::Ls, Some(Kind::File)) => vec!["LS-4"],
+        (Tool::Ls, _) => vec!["LS-3", "LS-5", "SEC-7"],
         (_, Some(Kind::AllWorkspaces)) => vec!["SEARCH-3", "SEARCH-10"],
         (_, Some(Kind::File)) if include => vec!["SEARCH-6", "SEARCH-5"],
         (_, Some(Kind::File)) => vec!["SEARCH-5", "SEARCH-8", "SEARCH-10"],

@@ -140,6 +140,26 @@ pub const UNKNOWN_KEYS: &[&str] = &[
     "command",
 ];
 
+/// `glob` patterns (GLOB-5): the portable subset over the names above, an
+/// empty one, and ones that climb out (GLOB-6).
+pub const GLOB_PATTERNS: &[&str] = &[
+    "**",
+    "*",
+    "*.ts",
+    "**/*.ts",
+    "*/*",
+    "src/**",
+    "{a,src}/*",
+    "[ab]*",
+    "[!a]*",
+    "?",
+    "a.ts",
+    "**/a",
+    "",
+    "../*",
+    "/*",
+];
+
 /// Link targets that are absolute: outside every root, whatever the machine.
 /// Written from `{tmp}` (the fixture directory, as an absolute path), since
 /// a link may not lead outside the fixture directory (cases/README.md): the
@@ -299,6 +319,15 @@ pub enum CallSpec {
         command: Param<()>,
         dir_path: Param<PathText>,
         directory: Param<PathText>,
+    },
+    Glob {
+        pattern: Param<usize>,
+        dir_path: Param<PathText>,
+        path: Param<PathText>,
+    },
+    Ls {
+        dir_path: Param<PathText>,
+        path: Param<PathText>,
     },
 }
 
@@ -702,6 +731,24 @@ impl CallSpec {
                 put("dir_path", dir_path.render(path));
                 put("directory", directory.render(path));
                 Tool::Shell
+            }
+            CallSpec::Glob {
+                pattern,
+                dir_path,
+                path: alias,
+            } => {
+                put("pattern", pattern.render(|&i| GLOB_PATTERNS[i].to_owned()));
+                put("dir_path", dir_path.render(path));
+                put("path", alias.render(path));
+                Tool::Glob
+            }
+            CallSpec::Ls {
+                dir_path,
+                path: alias,
+            } => {
+                put("dir_path", dir_path.render(path));
+                put("path", alias.render(path));
+                Tool::Ls
             }
         };
         (tool, params)

@@ -44,6 +44,19 @@ impl Sample {
                 dir_path: text("dir_path", dir_path),
                 directory: text("directory", directory),
             },
+            CallSpec::Glob {
+                pattern,
+                dir_path,
+                path,
+            } => CallSpec::Glob {
+                pattern: pattern.clone(),
+                dir_path: text("dir_path", dir_path),
+                path: text("path", path),
+            },
+            CallSpec::Ls { dir_path, path } => CallSpec::Ls {
+                dir_path: text("dir_path", dir_path),
+                path: text("path", path),
+            },
         };
         let extra = self
             .extra
@@ -134,6 +147,9 @@ impl CallSpec {
                 directory,
                 ..
             } => vec![dir_path, directory],
+            CallSpec::Glob { dir_path, path, .. } | CallSpec::Ls { dir_path, path } => {
+                vec![dir_path, path]
+            }
         }
     }
 
@@ -154,7 +170,10 @@ impl CallSpec {
             CallSpec::Shell { command, .. } => {
                 std::mem::replace(command, Param::Given(())) != Param::Given(())
             }
-            CallSpec::Resolve { .. } => false,
+            CallSpec::Glob { pattern, .. } => {
+                std::mem::replace(pattern, Param::Given(0)) != Param::Given(0)
+            }
+            CallSpec::Resolve { .. } | CallSpec::Ls { .. } => false,
         };
         if changed {
             out.push(c);

@@ -114,12 +114,15 @@ fn class(chars: &[char]) -> Option<(Token, usize)> {
     Some((Token::Class { negated, ranges }, close + 1))
 }
 
-/// Segments against names; `**` tries every number of names it could take.
+/// Segments against names; `**` tries every number of names it could take:
+/// zero or more, but at least one at the end of the pattern, so `src/**` is
+/// what lies below `src` and never a file named `src` (GLOB-5).
 fn match_segments(segments: &[Segment], names: &[&str]) -> bool {
     match segments.split_first() {
         None => names.is_empty(),
         Some((Segment::AnyDepth, rest)) => {
-            (0..=names.len()).any(|skip| match_segments(rest, &names[skip..]))
+            let least = usize::from(rest.is_empty());
+            (least..=names.len()).any(|skip| match_segments(rest, &names[skip..]))
         }
         Some((Segment::Name(tokens), rest)) => names.split_first().is_some_and(|(name, more)| {
             match_name(tokens, &name.chars().collect::<Vec<_>>()) && match_segments(rest, more)
@@ -189,6 +192,11 @@ mod tests {
         assert!(m("**", "x/y/a.ts"));
         assert!(m("src/**", "src/x/a.ts"));
         assert!(!m("src/**", "lib/a.ts"));
+        assert!(
+            !m("src/**", "src"),
+            "a trailing ** takes at least one segment"
+        );
+        assert!(m("**", "src"));
         assert!(m("src/**/a.ts", "src/a.ts"));
         assert!(m("src/**/a.ts", "src/p/q/a.ts"));
         assert!(!m("src/**/a.ts", "src/p/q/b.ts"));

@@ -229,8 +229,9 @@ def ls_follows_links(call, result, ref):
 
 
 def glob_reports_links(call, result, ref):
-    """A glob that reports links to files found below, as the glob library
-    does by default (only directories are left out)."""
+    """A glob that reports the links found below, as the packages' glob
+    library does: only links to directories are left out, so links to files
+    (inside or out) and dangling links are reported."""
     if call["tool"] != "glob" or result.get("kind") not in ("directory", "all-workspaces"):
         return result
     tops = [result["path"]] if result.get("path") else call["workspace"]["roots"]
@@ -238,7 +239,7 @@ def glob_reports_links(call, result, ref):
         for here, dirs, names in os.walk(top):
             for name in dirs + names:
                 full = os.path.join(here, name)
-                if os.path.islink(full) and os.path.isfile(full):
+                if os.path.islink(full) and not os.path.isdir(full):
                     result["files"].append(full)
     return result
 
