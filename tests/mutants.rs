@@ -235,6 +235,8 @@ fn echoing_the_raw_path_to_the_model_is_caught() {
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
+}
+
 #[test]
 fn glob_and_ls_rejecting_file_targets_is_caught() {
     assert_caught_by_each("pre-change-listing", &["GLOB-4", "LS-4"]);

@@ -128,7 +128,7 @@ export async function globCall({ instance, params, renames, execute }) {
   const parsed = parseGlobOutput(text, toolParams.pattern);
   if (!parsed) return errorResult(text, 'glob', description);
   const echoed = parsed.dir !== null && pathGiven(params) ? { path: parsed.dir } : {};
-  return { outcome: 'ok', ...echoed, files: parsed.files, description };
+  return { outcome: 'ok', ...echoed, files: parsed.files, description, model_text: text };
 }
 
 /**
@@ -145,5 +145,5 @@ export async function lsCall({ instance, params, renames, execute, sizes }) {
   const parsed = parseLsOutput(text, { sizes });
   if (!parsed) return errorResult(text, 'ls', description);
   const entries = parsed.entries.map((e) => ({ path: path.join(parsed.dir, e.name), type: e.type }));
-  return { outcome: 'ok', path: parsed.dir, entries, description };
+  return { outcome: 'ok', path: parsed.dir, entries, description, model_text: text };
 }

@@ -107,12 +107,10 @@ impl Expected {
                 .files
                 .as_ref()
                 .map(|files| files.iter().map(|f| vars.expand(f)).collect()),
-            entries: expect.entries.as_ref().map(|entries| {
-                entries
-                    .iter()
-                    .map(|(p, t)| (vars.expand(p), *t))
-                    .collect()
-            }),
+            entries: expect
+                .entries
+                .as_ref()
+                .map(|entries| entries.iter().map(|(p, t)| (vars.expand(p), *t)).collect()),
             error: expect.error.as_ref().map(|e| ErrorExpect {
                 code: e.code,
                 message_contains: e.message_contains.iter().map(|n| vars.expand(n)).collect(),
@@ -214,6 +212,8 @@ mod tests {
     fn expect_matches(matches: &[(&str, u64)]) -> Expect {
         Expect {
             outcome: ExpectedOutcome::Ok,
+            files: None,
+            entries: None,
             kind: None,
             path: Some("{ws}".into()),
             parent: None,

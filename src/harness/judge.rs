@@ -683,7 +683,11 @@ mod tests {
         assert!(judge(&expected, &r, &[], &vars()).passed(), "order is free");
         for wrong in [
             Some(vec!["/t/ws/a.ts".into()]),
-            Some(vec!["/t/ws/a.ts".into(), "/t/ws/a.ts".into(), "/t/ws/b.ts".into()]),
+            Some(vec![
+                "/t/ws/a.ts".into(),
+                "/t/ws/a.ts".into(),
+                "/t/ws/b.ts".into(),
+            ]),
             None,
         ] {
             r.files = wrong;
@@ -722,7 +726,10 @@ mod tests {
         r.entries = Some(vec![entry("/t/ws/a.ts", EntryType::File)]);
         assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
         let v = judge(&expected, &r, &["entries".into()], &vars());
-        assert_eq!((v.passed(), v.unchecked), (true, vec!["entries".to_owned()]));
+        assert_eq!(
+            (v.passed(), v.unchecked),
+            (true, vec!["entries".to_owned()])
+        );
     }
 
     #[test]
@@ -834,6 +841,8 @@ mod tests {
     fn descriptions_are_checked_case_insensitively() {
         let mut expect = crate::case::model::Expect {
             outcome: ExpectedOutcome::Ok,
+            files: None,
+            entries: None,
             kind: None,
             path: None,
             parent: None,

@@ -58,7 +58,10 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
         None => format!("all workspace directories ({})", workspace.roots.join(", ")),
     };
     // What the model reads (OUT-5): the resolved place, then one file a line.
-    let mut shown = format!("Found {} file(s) matching {text:?} in {place}\n", files.len());
+    let mut shown = format!(
+        "Found {} file(s) matching {text:?} in {place}\n",
+        files.len()
+    );
     for file in &files {
         shown.push_str(file);
         shown.push('\n');
