@@ -186,6 +186,9 @@ def raw_model_text(call, result, ref):
         used = result.get("path") or result.get("cwd")
         if used and given is not None:
             result["model_text"] = result["model_text"].replace(used, given)
+    return result
+
+
 def pre_change_listing(call, result, ref):
     """glob and ls that still reject files (the seed's "Search path is not a directory")."""
     if call["tool"] in ("glob", "ls") and result.get("kind") == "file":
