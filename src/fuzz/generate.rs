@@ -412,6 +412,7 @@ mod tests {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut reference = Reference::default();
         let ram = crate::fuzz::probe::ram_dir();
+        // Six tools share the samples.
         for _ in 0..3000 {
             let sample = strategy.new_tree(&mut runner).unwrap().current();
             let r = sample.render(false);
@@ -444,6 +445,12 @@ mod tests {
             "grep all-workspaces matches:true notes:false",
             "ripgrep file matches:true notes:true",
             "shell - matches:false notes:false",
+            "glob file matches:false notes:false",
+            "glob directory matches:false notes:false",
+            "glob all-workspaces matches:false notes:false",
+            "ls file matches:false notes:false",
+            "ls directory matches:false notes:false",
+            "ls all-workspaces matches:false notes:false",
         ];
         let missing: Vec<_> = wanted.iter().filter(|w| !seen.contains_key(**w)).collect();
         assert!(missing.is_empty(), "never reached: {missing:?}\n{seen:#?}");
