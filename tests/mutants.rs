@@ -53,11 +53,6 @@ fn assert_caught(mode: &str, requirement: &str) {
 /// Like [`assert_caught`], and the catching case's id contains `case_part`:
 /// proves that the cases added for a hole are the ones that close it.
 fn assert_caught_by(mode: &str, requirement: &str, case_part: &str) {
-    assert_caught_by_each(mode, &[requirement]);
-}
-
-/// One run of the mutant, caught by a case citing each of `requirements`.
-fn assert_caught_by_each(mode: &str, requirements: &[&str]) {
     let report = run_mutant(mode);
     assert_eq!(
         report["summary"]["adapter_error"], 0,
@@ -91,6 +86,16 @@ fn failing_cases_citing(report: &Value, requirement: &str) -> Vec<String> {
         })
         .map(|c| c["id"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// One run of the mutant, caught by a case citing each of `requirements`.
+fn assert_caught_by_each(mode: &str, requirements: &[&str]) {
+    let report = run_mutant(mode);
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "{mode}: the wrapper itself misbehaved"
+    );
+    let ids = caught_by(&report);
     for requirement in requirements {
         assert!(
             ids.iter().any(|id| id == requirement),
@@ -189,6 +194,8 @@ fn literal_placeholder_text_is_not_a_path() {
                 || any(e.parent.as_ref())
                 || any(e.cwd.as_ref())
                 || e.matches.as_ref().is_some_and(|m| !m.is_empty())
+                || e.files.as_ref().is_some_and(|f| !f.is_empty())
+                || e.entries.as_ref().is_some_and(|f| !f.is_empty())
                 || e.error
                     .as_ref()
                     .is_some_and(|er| er.message_contains.iter().any(|n| n.contains('{')))

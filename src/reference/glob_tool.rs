@@ -22,8 +22,12 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
+/// The parameters `glob` takes; any other key is refused (ERR-8).
+pub const KEYS: &[&str] = &["pattern", "dir_path", "path"];
+
 fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
     // Every parameter check comes before the file system is touched (ERR-2).
+    params::only(params, KEYS)?;
     let text = params::required(params, "pattern")?;
     let path = params::path(params, &["dir_path", "path"])?;
     let pattern = PathPattern::parse(&text)?;

@@ -17,7 +17,11 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
+/// The parameters `ls` takes; any other key is refused (ERR-8).
+pub const KEYS: &[&str] = &["dir_path", "path"];
+
 fn ls(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
+    params::only(params, KEYS)?;
     let path = params::path(params, &["dir_path", "path"])?;
     let mut entries = Vec::new();
     let (kind, echoed, parent) = match resolve::resolve_target(workspace, path.as_deref())? {

@@ -25,6 +25,7 @@ def glob(workspace: Workspace, params: Mapping[str, Any]) -> Listing:
     """GLOB: every parameter is checked before the file system is touched
     (ERR-2); a file is matched alone against its base name (GLOB-4); the
     walk neither follows nor reports links (GLOB-7)."""
+    P.only(params, ("pattern", "dir_path", "path"))
     text = P.required_string(params, "pattern")
     given = P.one_path(params, "dir_path", "path")
     matches = compile_pattern(text)
@@ -71,6 +72,7 @@ def _list(directory: str) -> List[Tuple[str, str]]:
 def ls(workspace: Workspace, params: Mapping[str, Any]) -> Listing:
     """LS: a directory lists one level, a file is its single entry (LS-4),
     no path lists every root (LS-2)."""
+    P.only(params, ("dir_path", "path"))
     given = P.one_path(params, "dir_path", "path")
     target = resolve_target(workspace, given)
     if target.kind == FILE:
