@@ -436,7 +436,8 @@ def scratch_inside(call, result, ref):
 
 KNOWN_KEYS = {"resolve": {"path"}, "grep": {"pattern", "dir_path", "path", "include"},
               "ripgrep": {"pattern", "dir_path", "path", "include"},
-              "shell": {"command", "dir_path", "directory"}}
+              "shell": {"command", "dir_path", "directory"},
+              "glob": {"pattern", "dir_path", "path"}, "ls": {"dir_path", "path"}}
 
 
 def ignore_unknown_keys(call, result, ref):
