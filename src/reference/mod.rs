@@ -172,6 +172,8 @@ pub fn keys(tool: Tool) -> &'static [&'static str] {
         Tool::Resolve => RESOLVE_KEYS,
         Tool::Grep | Tool::Ripgrep => search::KEYS,
         Tool::Shell => shell::KEYS,
+        Tool::Glob => glob_tool::KEYS,
+        Tool::Ls => ls::KEYS,
     }
 }
 
