@@ -151,9 +151,26 @@ pub fn probe(
         rules,
         reference: collapse_result(&expected, &vars),
         actual: actual.map(|a| collapse_result(&a, &vars)),
-        message_needles: needles.iter().map(|n| vars.collapse(n)).collect(),
+        message_needles: portable_needles(&needles, &vars),
         actual_text,
     }))
+}
+
+/// The message needles a written case can require, with placeholders. A
+/// needle beside the fixture directory rather than below a placeholder
+/// (`{tmp}/../a` resolves to a sibling of `{tmp}`) names a place that moves
+/// with every run, so the case cannot require it; the probe judged it all
+/// the same. A path the call wrote from `/` (`/a`) is the same everywhere
+/// and is kept.
+fn portable_needles(needles: &[String], vars: &Placeholders) -> Vec<String> {
+    let tmp = vars.expand("{tmp}");
+    let top = |p: &str| p.split('/').nth(1).map(str::to_owned);
+    needles
+        .iter()
+        .map(|n| (n, vars.collapse(n)))
+        .filter(|(raw, collapsed)| collapsed.starts_with('{') || top(raw) != top(&tmp))
+        .map(|(_, collapsed)| collapsed)
+        .collect()
 }
 
 /// A result with machine paths replaced by placeholders, so it can go into
@@ -199,5 +216,27 @@ fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) ->
             }
             text
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needles_that_move_with_the_run_are_not_written() {
+        let ws = ("ws".to_owned(), "/dev/shm/run-1/ws".to_owned());
+        let vars = Placeholders::new("/dev/shm/run-1", "/dev/shm/run-1/ws", &[ws]);
+        let needles = [
+            "/dev/shm/run-1/ws/a".to_owned(),
+            "/dev/shm/a".to_owned(),
+            "/a".to_owned(),
+            "/".to_owned(),
+        ];
+        assert_eq!(
+            portable_needles(&needles, &vars),
+            ["{ws}/a", "/a", "/"],
+            "a sibling of {{tmp}} is dropped, paths from `/` are kept"
+        );
     }
 }
