@@ -155,7 +155,7 @@ struct RunArgs {
     /// When root, skip permission cases instead of running them as user `nobody`.
     #[arg(long)]
     no_unprivileged: bool,
-    /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output file, as FILE.events.jsonl).
+    /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output that is a regular file, as FILE.events.jsonl; none when every output is a device or FIFO).
     #[arg(long, value_name = "FILE")]
     events: Option<PathBuf>,
     /// Build fixtures (and the run's temporary files) under DIR. Default:

@@ -870,3 +870,32 @@ fn a_report_written_to_a_device_leaves_the_device_in_place() {
             .is_symlink()
     );
 }
+
+#[test]
+fn no_event_log_is_put_beside_a_device() {
+    // `--output /dev/null` once left `/dev/null.events.jsonl`, a file in
+    // /dev: the default log goes beside the first report that is a file, and
+    // with none, a run writes no log unless `--events` asks for one. A link
+    // to /dev/null stands for /dev/null, so nothing is created in /dev.
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    toolpath()
+        .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
+        .args(["--format", "json", "--output"])
+        .arg(&null)
+        .assert()
+        .code(0);
+    assert!(!dir.path().join("null.events.jsonl").exists());
+    let report = dir.path().join("report.xml");
+    toolpath()
+        .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
+        .args(["--format", "json", "--output"])
+        .arg(&null)
+        .args(["--format", "junit", "--output"])
+        .arg(&report)
+        .assert()
+        .code(0);
+    assert!(!dir.path().join("null.events.jsonl").exists());
+    assert!(dir.path().join("report.xml.events.jsonl").is_file());
+}

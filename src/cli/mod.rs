@@ -178,9 +178,14 @@ fn plan(request: &RunRequest) -> Result<Plan, i32> {
         .map(split_command)
         .transpose()
         .map_err(usage)?;
-    // The event log goes where asked, or beside the first report file.
+    // The event log goes where asked, or beside the first report that is a
+    // file (or not there yet): never beside a device, a FIFO or a link to
+    // one (`--output /dev/null` would put it in /dev).
     let events = request.events.clone().or_else(|| {
-        let first = targets.iter().find_map(|t| t.path.as_ref())?;
+        let first = targets
+            .iter()
+            .filter_map(|t| t.path.as_ref())
+            .find(|p| std::fs::metadata(p).map_or(true, |m| m.is_file()))?;
         let mut name = first.as_os_str().to_owned();
         name.push(".events.jsonl");
         Some(PathBuf::from(name))
