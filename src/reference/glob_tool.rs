@@ -29,6 +29,7 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
     // Every parameter check comes before the file system is touched (ERR-2).
     params::only(params, KEYS)?;
     let text = params::required(params, "pattern")?;
+    params::no_nul("pattern", &text)?;
     let path = params::path(params, &["dir_path", "path"])?;
     let pattern = PathPattern::parse(&text)?;
     let mut files = Vec::new();

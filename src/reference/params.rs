@@ -69,6 +69,18 @@ pub fn path(params: &Params, names: &[&str]) -> Result<Option<String>, ToolError
     Ok(given.pop().map(|(_, value)| value))
 }
 
+/// Refuses a pattern or glob holding a NUL byte (ERR-7): no line a search
+/// reads can hold one (a file with one is binary, SEARCH-8) and no file name
+/// can, so it could only ever match nothing; refusing it tells the caller so.
+pub fn no_nul(name: &str, value: &str) -> Result<(), ToolError> {
+    if value.contains('\0') {
+        return Err(invalid(format!(
+            "{name} contains a NUL byte, which no line or file name can contain"
+        )));
+    }
+    Ok(())
+}
+
 fn invalid(message: String) -> ToolError {
     ToolError::new(ErrorCode::InvalidParams, message)
 }

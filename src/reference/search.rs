@@ -36,16 +36,9 @@ fn parse(params: &Map<String, Value>) -> Result<Query, ToolError> {
     let pattern = params::required(params, "pattern")?;
     let path = params::path(params, &["dir_path", "path"])?;
     let include = params::optional(params, "include")?;
-    // ERR-7: no line a search reads can hold a NUL (a file with one is
-    // binary, SEARCH-8) and no file name can, so such a pattern or glob
-    // could only ever match nothing; refusing it tells the caller so.
-    for (name, value) in [("pattern", Some(&pattern)), ("include", include.as_ref())] {
-        if value.is_some_and(|v| v.contains('\0')) {
-            return Err(ToolError::new(
-                ErrorCode::InvalidParams,
-                format!("{name} contains a NUL byte, which no line or file name can contain"),
-            ));
-        }
+    params::no_nul("pattern", &pattern)?;
+    if let Some(include) = &include {
+        params::no_nul("include", include)?;
     }
     let regex = Regex::new(&pattern).map_err(|e| {
         ToolError::new(

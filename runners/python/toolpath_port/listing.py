@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Mapping, Optional, Tuple
 
 from . import params as P
+from .errors import invalid
 from .path_pattern import compile_pattern
 from .resolve import ALL_WORKSPACES, DIRECTORY, FILE, Workspace, basename, error_for_os_error, join, resolve_target
 from .search import walk_files
@@ -27,6 +28,9 @@ def glob(workspace: Workspace, params: Mapping[str, Any]) -> Listing:
     walk neither follows nor reports links (GLOB-7)."""
     P.only(params, ("pattern", "dir_path", "path"))
     text = P.required_string(params, "pattern")
+    if "\0" in text:
+        # ERR-7: no file name can hold a NUL byte.
+        raise invalid("parameter 'pattern' contains a NUL byte, which no file name can contain")
     given = P.one_path(params, "dir_path", "path")
     matches = compile_pattern(text)
     target = resolve_target(workspace, given)
