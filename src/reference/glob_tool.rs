@@ -58,10 +58,7 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
     // Nested roots reach one file twice; it is reported once (GLOB-8).
     files.sort();
     files.dedup();
-    let place = match &echoed {
-        Some(path) => path.clone(),
-        None => format!("all workspace directories ({})", workspace.roots.join(", ")),
-    };
+    let place = resolve::place(workspace, echoed.as_deref());
     // What the model reads (OUT-5): the resolved place, then one file a line.
     let mut shown = format!(
         "Found {} file(s) matching {text:?} in {place}\n",

@@ -49,10 +49,7 @@ fn ls(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, 
     };
     entries.sort();
     entries.dedup();
-    let place = match &echoed {
-        Some(path) => path.clone(),
-        None => format!("all workspace directories ({})", workspace.roots.join(", ")),
-    };
+    let place = resolve::place(workspace, echoed.as_deref());
     // What the model reads (OUT-5): the resolved place, then `TYPE PATH` lines.
     let mut shown = format!("Listing of {place}\n");
     for entry in &entries {

@@ -239,6 +239,15 @@ pub enum Found {
     Other,
 }
 
+/// How a result names where it looked, for the model (OUT-5): the resolved
+/// path, or every root when no path was given.
+pub fn place(workspace: &Workspace, echoed: Option<&str>) -> String {
+    match echoed {
+        Some(path) => path.to_owned(),
+        None => format!("all workspace directories ({})", workspace.roots.join(", ")),
+    }
+}
+
 /// Resolves a search or `resolve` path parameter (RES, SEC).
 ///
 /// `path` is `None` when no path was given (RES-1: the caller maps absent and

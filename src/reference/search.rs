@@ -87,10 +87,7 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
     // Nested roots can reach one file twice; report each line once (SEARCH-10).
     matches.sort();
     matches.dedup();
-    let place = match &path {
-        Some(path) => path.clone(),
-        None => format!("all workspace directories ({})", workspace.roots.join(", ")),
-    };
+    let place = resolve::place(workspace, path.as_deref());
     Ok(ToolResult {
         outcome: Some(Outcome::Ok),
         kind: Some(kind),
