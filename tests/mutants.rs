@@ -207,10 +207,12 @@ fn literal_placeholder_text_is_not_a_path() {
         .filter(|id| expects_a_path.contains(**id))
         .collect();
     assert!(unexplained.is_empty(), "{unexplained:?}");
+    // The check above holds vacuously if too few instances expect a path:
+    // most of the suite does, and every one of those must have failed.
     assert!(
-        passed.len() * 8 < total as usize,
-        "{} of {total}",
-        passed.len()
+        expects_a_path.len() * 3 > total as usize * 2,
+        "only {} of {total} instances expect a path",
+        expects_a_path.len()
     );
     assert!(caught_by(&report).contains(&"RES-4".to_owned()));
 }
