@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::path_pattern::PathPattern;
 use super::resolve::{self, Target};
-use super::{ToolError, params};
+use super::{ToolError, params, walk};
 use crate::protocol::{Kind, Outcome, ToolResult, Workspace};
 
 /// Runs a glob: validate the parameters, resolve the path, match below it.
@@ -36,14 +36,14 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
     let (kind, echoed, parent) = match resolve::resolve_target(workspace, path.as_deref())? {
         Target::AllWorkspaces => {
             for root in &workspace.roots {
-                walk(root, "", &pattern, &mut files);
+                glob_below(root, &pattern, &mut files);
             }
             (Kind::AllWorkspaces, None, None)
         }
         Target::Directory(dir) => {
             // Unlistable below is skipped; the directory asked for is not (GLOB-9).
             fs::read_dir(&dir).map_err(|e| resolve::io_error(&dir, &e))?;
-            walk(&dir, "", &pattern, &mut files);
+            glob_below(&dir, &pattern, &mut files);
             (Kind::Directory, Some(dir), None)
         }
         Target::File { path, parent } => {
@@ -80,32 +80,14 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
     })
 }
 
-/// Adds every regular file below `dir` whose path relative to the searched
-/// directory (`below`, `""` at the top) matches. `DirEntry::file_type` does
-/// not follow links, so a link is neither entered nor reported, and FIFOs
-/// and devices are never opened (GLOB-7); unlistable directories are
-/// skipped silently (GLOB-9).
-fn walk(dir: &str, below: &str, pattern: &PathPattern, files: &mut Vec<String>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let relative = if below.is_empty() {
-            name.clone()
-        } else {
-            format!("{below}/{name}")
-        };
-        let path = resolve::join(dir, &name);
-        if file_type.is_dir() {
-            walk(&path, &relative, pattern, files);
-        } else if file_type.is_file() && pattern.matches(&relative) {
-            files.push(path);
+/// Adds every regular file below `dir` whose path relative to it matches;
+/// the walk is the search's (GLOB-7, GLOB-9: see [`walk::regular_files_below`]).
+fn glob_below(dir: &str, pattern: &PathPattern, files: &mut Vec<String>) {
+    walk::regular_files_below(dir, &mut |path, relative| {
+        if pattern.matches(relative) {
+            files.push(path.to_owned());
         }
-    }
+    });
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod path_pattern;
 pub mod resolve;
 pub mod search;
 pub mod shell;
+pub mod walk;
 
 use std::collections::BTreeMap;
 

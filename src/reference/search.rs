@@ -6,7 +6,7 @@ use regex::bytes::Regex;
 use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
-use super::{ToolError, glob, params};
+use super::{ToolError, glob, params, walk};
 use crate::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
 
 /// The note for an `include` that a file target made pointless (SEARCH-6).
@@ -62,7 +62,7 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
     let (kind, path, parent) = match target {
         Target::AllWorkspaces => {
             for root in &workspace.roots {
-                walk(root, include, &query.regex, &mut matches);
+                search_below(root, include, &query.regex, &mut matches);
             }
             once_per_file(&mut matches);
             (Kind::AllWorkspaces, None, None)
@@ -71,7 +71,7 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
             // The walk skips unreadable directories below; the one asked for
             // must be readable, like a file target (SEARCH-11).
             fs::read_dir(&dir).map_err(|e| resolve::io_error(&dir, &e))?;
-            walk(&dir, include, &query.regex, &mut matches);
+            search_below(&dir, include, &query.regex, &mut matches);
             (Kind::Directory, Some(dir), None)
         }
         Target::File { path, parent } => {
@@ -131,30 +131,19 @@ fn once_per_file(matches: &mut Vec<Match>) {
     });
 }
 
-/// Searches every regular file below `dir` (SEARCH-4), reported under the
-/// lexical `dir` (OUT-4). Symbolic links below `dir` are never followed, not
-/// even to report them (SEC-7): `DirEntry::file_type` does not follow links.
-/// FIFOs and other special files are skipped without being opened (RES-10);
-/// unreadable entries are skipped silently (SEARCH-11).
-fn walk(dir: &str, include: Option<&str>, regex: &Regex, matches: &mut Vec<Match>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = resolve::join(dir, &name);
-        if file_type.is_dir() {
-            walk(&path, include, regex, matches);
-        } else if file_type.is_file()
-            && include.is_none_or(|glob| glob::matches(glob, &name))
-            && let Ok(bytes) = fs::read(&path)
+/// Searches every regular file below `dir` (SEARCH-4) whose base name
+/// `include` matches, reported under the lexical `dir` (OUT-4); what the
+/// walk never enters or opens is in [`walk::regular_files_below`]. A file
+/// that cannot be read is skipped silently (SEARCH-11).
+fn search_below(dir: &str, include: Option<&str>, regex: &Regex, matches: &mut Vec<Match>) {
+    walk::regular_files_below(dir, &mut |path, relative| {
+        let name = relative.rsplit('/').next().unwrap_or(relative);
+        if include.is_none_or(|glob| glob::matches(glob, name))
+            && let Ok(bytes) = fs::read(path)
         {
-            search_bytes(&path, &bytes, regex, matches);
+            search_bytes(path, &bytes, regex, matches);
         }
-    }
+    });
 }
 
 /// Adds the matching lines of one file's content (SEARCH-7, SEARCH-8,
