@@ -4,6 +4,7 @@
 //! - [`raw`]: the YAML shape exactly as written (what the editor schema describes);
 //! - [`model`]: validated cases, every error located at file:line:column;
 //! - [`suite`]: case directories, file names and ids;
+//! - [`catalog`]: a run's cases by where they are, read again when they run;
 //! - [`embedded`]: the suite in the binary, validated at build time;
 //! - [`compact`]: how the embedded form writes parameters and file contents;
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
@@ -13,6 +14,7 @@
 //! - [`write`]: a case back to file text (for tools that make cases);
 //! - [`tree`]: never-follow walks over a built fixture (chown, unlock, remove).
 
+pub mod catalog;
 pub mod compact;
 pub mod coverage;
 pub mod embedded;

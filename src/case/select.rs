@@ -68,11 +68,12 @@ impl Selection {
     }
 
     pub fn instances<'a>(&self, cases: &'a [Case]) -> Vec<Instance<'a>> {
-        cases
-            .iter()
-            .flat_map(|c| c.instances())
-            .filter(|i| self.admits(i))
-            .collect()
+        cases.iter().flat_map(|c| self.of_case(c)).collect()
+    }
+
+    /// The selected instances of one case, in the order of its tools.
+    pub fn of_case<'a>(&self, case: &'a Case) -> impl Iterator<Item = Instance<'a>> {
+        case.instances().filter(|i| self.admits(i))
     }
 
     fn admits(&self, instance: &Instance) -> bool {

@@ -17,6 +17,15 @@ use crate::case::model::{Case, CaseError, load_case};
 /// Every case file below `dir`, sorted.
 pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
+    walk(dir, &mut |path| files.push(path))?;
+    files.sort();
+    Ok(files)
+}
+
+/// Calls `visit` on every case file below `dir`, in directory order (not
+/// sorted: a caller of a hundred thousand files sorts what it keeps of
+/// them, not a list of every path).
+pub fn walk(dir: &Path, visit: &mut dyn FnMut(PathBuf)) -> std::io::Result<()> {
     let mut pending = vec![dir.to_path_buf()];
     while let Some(current) = pending.pop() {
         for entry in std::fs::read_dir(&current)? {
@@ -24,12 +33,16 @@ pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             if path.is_dir() {
                 pending.push(path);
             } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                files.push(path);
+                visit(path);
             }
         }
     }
-    files.sort();
-    Ok(files)
+    Ok(())
+}
+
+/// One case file, validated, its name checked against its id.
+pub fn load_file(file: &Path) -> Result<Case, CaseError> {
+    load_case(file).and_then(check_file_name)
 }
 
 /// Loads every case below each directory. All problems are collected, not
@@ -41,7 +54,7 @@ pub fn load(dirs: &[PathBuf]) -> (Vec<Case>, Vec<CaseError>) {
         match case_files(dir) {
             Ok(files) => {
                 for file in files {
-                    match load_case(&file).and_then(check_file_name) {
+                    match load_file(&file) {
                         Ok(case) => cases.push(case),
                         Err(e) => errors.push(e),
                     }
@@ -97,21 +110,30 @@ pub fn duplicate_ids(cases: &[Case]) -> Vec<CaseError> {
     let mut errors = Vec::new();
     for case in cases {
         if let Some(earlier) = first.insert(&case.id, case) {
-            errors.push(CaseError {
-                file: case.file.clone(),
-                line: case.line,
-                column: 1,
-                message: format!(
-                    "id `{}` is already used by {}:{}",
-                    case.id,
-                    earlier.file.display(),
-                    earlier.line
-                ),
-            });
+            errors.push(duplicate_id(
+                &case.id,
+                (&case.file, case.line),
+                (&earlier.file, earlier.line),
+            ));
             first.insert(&earlier.id, earlier);
         }
     }
     errors
+}
+
+/// The error for a second case with the id of an earlier one, at
+/// `(file, line)` each.
+pub fn duplicate_id(id: &str, case: (&Path, u64), earlier: (&Path, u64)) -> CaseError {
+    CaseError {
+        file: case.0.to_owned(),
+        line: case.1,
+        column: 1,
+        message: format!(
+            "id `{id}` is already used by {}:{}",
+            earlier.0.display(),
+            earlier.1
+        ),
+    }
 }
 
 // The embedded suite has its own module (the build script compiles this one

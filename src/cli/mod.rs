@@ -13,13 +13,15 @@ use std::time::Duration;
 
 use clap::ValueEnum;
 
+use crate::case::catalog::Catalog;
 use crate::case::model::{Case, CaseError};
 use crate::case::select::Selection;
 use crate::harness::expectations::{self, Expectations};
-use crate::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root};
+use crate::harness::run::{RunConfig, Sink, SubjectFactory, Tee, UNPRIVILEGED_USER, is_root};
 use crate::harness::workdir::RunDir;
-use crate::report::events::EventLog;
-use crate::report::{CaseReport, Report, Status};
+use crate::report::events::{EventLog, Spool};
+use crate::report::view::View;
+use crate::report::{CaseReport, Report};
 use crate::subject::adapter::{Adapter, AdapterConfig, REAP_TIMEOUT, split_command};
 use crate::subject::{Reference, Subject};
 
@@ -100,7 +102,8 @@ fn usage(message: impl std::fmt::Display) -> i32 {
 /// What `toolpath run` checked before running anything: a usage error is
 /// found before the first case runs, never after.
 struct Plan {
-    cases: Vec<Case>,
+    /// The selected instances, by where their cases are.
+    catalog: Catalog,
     expectations: Expectations,
     adapter_argv: Option<Vec<String>>,
     targets: Vec<Target>,
@@ -143,16 +146,45 @@ pub fn run(request: RunRequest) -> i32 {
             ));
         }
     };
-    let mut report = match execute(&request, &plan, &run_dir, events.as_ref()) {
-        Ok(report) => report,
+    // Every run keeps its case reports in an event log of its own (the
+    // reports are rendered from it), whether or not the user asked for one.
+    let spool_path = run_dir.path().join("events.jsonl");
+    let spool = match EventLog::create(&spool_path) {
+        Ok(log) => log,
+        Err(e) => {
+            eprintln!("toolpath: cannot write {}: {e}", spool_path.display());
+            return exit::REPORT;
+        }
+    };
+    let mut logs: Vec<&EventLog> = vec![&spool];
+    logs.extend(events.as_ref());
+    let mut head = match execute(&request, &plan, &run_dir, &logs) {
+        Ok(head) => head,
         Err(e) => return usage(e),
     };
-    report.fixture_dir = Some(crate::harness::workdir::describe(&parent));
+    head.fixture_dir = Some(crate::harness::workdir::describe(&parent));
     if subreaper {
         crate::subject::process::end_orphans(REAP_TIMEOUT);
     }
+    if logs.iter().any(|log| !log.complete()) {
+        eprintln!(
+            "toolpath: the event log could not be written whole; the reports lack what it lacks"
+        );
+    }
+    let code = match Spool::open(&spool_path, plan.catalog.len()) {
+        Ok(cases) => deliver(&request, &plan, &head, &cases),
+        Err(e) => {
+            eprintln!("toolpath: cannot read the run's event log back: {e}");
+            exit::REPORT
+        }
+    };
+    let code = if logs.iter().any(|log| !log.complete()) {
+        exit::REPORT
+    } else {
+        code
+    };
     drop(run_dir);
-    deliver(&request, &plan, &report, events.as_ref())
+    code
 }
 
 /// Checks the request and loads what it names.
@@ -160,11 +192,13 @@ fn plan(request: &RunRequest) -> Result<Plan, i32> {
     if request.jobs == Some(0) {
         return Err(usage("--jobs must be at least 1"));
     }
-    let cases = load(&request.source).map_err(|errors| {
-        print_errors(&errors);
-        exit::USAGE
-    })?;
-    if request.selection.instances(&cases).is_empty() {
+    let source = &request.source;
+    let catalog =
+        Catalog::open(&source.replace, &source.add, &request.selection).map_err(|errors| {
+            print_errors(&errors);
+            exit::USAGE
+        })?;
+    if catalog.is_empty() {
         return Err(usage("no case matches the selection"));
     }
     let targets = targets(&request.formats, &request.outputs).map_err(usage)?;
@@ -191,7 +225,7 @@ fn plan(request: &RunRequest) -> Result<Plan, i32> {
         Some(PathBuf::from(name))
     });
     Ok(Plan {
-        cases,
+        catalog,
         expectations,
         adapter_argv,
         targets,
@@ -345,14 +379,14 @@ fn subjects<'r>(
     Ok((make, unprivileged))
 }
 
-/// Runs the selected cases, with a progress line on a terminal.
+/// Runs the selected cases into the event logs, with a progress line on a
+/// terminal; the report's header and counts.
 fn execute(
     request: &RunRequest,
     plan: &Plan,
     run_dir: &RunDir,
-    events: Option<&EventLog>,
+    logs: &[&EventLog],
 ) -> Result<Report, String> {
-    let instances = request.selection.instances(&plan.cases);
     let (make, unprivileged) = subjects(request, plan, run_dir)?;
     let fixtures = if request.keep_fixtures {
         // Kept fixtures are meant to outlive the run: beside it, not in it.
@@ -360,21 +394,14 @@ fn execute(
     } else {
         Some(run_dir.subdir("fixtures").map_err(|e| e.to_string())?)
     };
-    let total = instances.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let show_progress = std::io::stderr().is_terminal();
-    let progress = |report: &CaseReport| {
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        if show_progress {
-            eprint!(
-                "\r\x1b[2K{}",
-                crate::report::render::human::progress_line(n, total, report)
-            );
-            if n == total {
-                eprint!("\r\x1b[2K");
-            }
-        }
+    let progress = Progress {
+        total: plan.catalog.len(),
+        done: std::sync::atomic::AtomicUsize::new(0),
+        shown: std::io::stderr().is_terminal(),
     };
+    let mut sinks: Vec<&dyn Sink> = logs.iter().map(|log| *log as &dyn Sink).collect();
+    sinks.push(&progress);
+    let sink = Tee(sinks);
     let config = RunConfig {
         jobs: request
             .jobs
@@ -385,33 +412,66 @@ fn execute(
         unprivileged,
         adapter_label: request.adapter.clone(),
         fixtures,
-        events,
-        on_case: Some(&progress),
+        sink: Some(&sink),
     };
-    Ok(crate::harness::run::run(&instances, make.as_ref(), &config))
+    Ok(crate::harness::run::run_into(
+        &plan.catalog,
+        make.as_ref(),
+        &config,
+    ))
 }
 
-/// Writes every report and the expectations file; the exit code.
-fn deliver(request: &RunRequest, plan: &Plan, report: &Report, events: Option<&EventLog>) -> i32 {
-    explain_if_nothing_ran(report);
-    if let Err(e) = write_reports(report, &plan.targets) {
+/// The progress line on a terminal.
+struct Progress {
+    total: usize,
+    done: std::sync::atomic::AtomicUsize,
+    shown: bool,
+}
+
+impl Sink for Progress {
+    fn start(&self, _: &Report, _: usize) {}
+
+    fn record(&self, _: usize, report: &CaseReport, amended: bool) {
+        if amended || !self.shown {
+            return;
+        }
+        let n = self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        eprint!(
+            "\r\x1b[2K{}",
+            crate::report::render::human::progress_line(n, self.total, report)
+        );
+        if n == self.total {
+            eprint!("\r\x1b[2K");
+        }
+    }
+
+    fn end(&self, _: &Report) {}
+}
+
+/// Writes every report and the expectations file, reading the run's cases
+/// back from its event log; the exit code.
+fn deliver(request: &RunRequest, plan: &Plan, head: &Report, cases: &Spool) -> i32 {
+    let view = View::streamed(head, cases);
+    explain_if_nothing_ran(head, cases);
+    if let Err(e) = write_reports(view, &plan.targets) {
         eprintln!("toolpath: {e}");
         return exit::REPORT;
     }
     // With every report sent to files, the terminal (and a CI log that
     // parses the closing line) still sees how the run went.
     if plan.targets.iter().all(|t| t.path.is_some()) {
-        let _ = print_out(&crate::report::render::human::closing_lines(report));
-    }
-    if events.is_some_and(|log| !log.complete()) {
-        return exit::REPORT;
+        let _ = print_out(&crate::report::render::human::closing_lines(head));
     }
     if let Some(file) = &request.write_expectations {
-        let text = expectations::write_from(&report.cases, &plan.expectations);
-        if let Err(e) = std::fs::write(file, &text) {
-            eprintln!("toolpath: cannot write {}: {e}", file.display());
-            return exit::REPORT;
-        }
+        let written = expectations::write_from(cases, &plan.expectations)
+            .and_then(|text| std::fs::write(file, &text).map(|()| text));
+        let text = match written {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("toolpath: cannot write {}: {e}", file.display());
+                return exit::REPORT;
+            }
+        };
         let entries = text.lines().filter(|l| l.starts_with("  status:")).count();
         eprintln!(
             "toolpath: wrote {entries} xfail entr{} to {}",
@@ -426,9 +486,14 @@ fn deliver(request: &RunRequest, plan: &Plan, report: &Report, events: Option<&E
         );
         return 128 + signal;
     }
-    let mut code = report.exit_code();
-    let ids: Vec<String> = report.cases.iter().map(|c| c.id.clone()).collect();
-    let unused = plan.expectations.unused(&ids);
+    let mut code = head.exit_code();
+    let unused = match plan.expectations.unused(cases) {
+        Ok(unused) => unused,
+        Err(e) => {
+            eprintln!("toolpath: cannot read the run's event log back: {e}");
+            return exit::REPORT;
+        }
+    };
     if !unused.is_empty() {
         eprintln!(
             "toolpath: expectations that match no selected case: {}",
@@ -442,11 +507,11 @@ fn deliver(request: &RunRequest, plan: &Plan, report: &Report, events: Option<&E
 }
 
 /// When no case ran (the adapter never started), says why on stderr too.
-fn explain_if_nothing_ran(report: &Report) {
-    if !report.cases.iter().all(|c| c.status == Status::NotRun) {
+fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
+    if head.summary.not_run != head.summary.total || head.summary.total == 0 {
         return;
     }
-    if let Some(first) = report.cases.first() {
+    if let Ok(first) = cases.case(0) {
         eprintln!(
             "toolpath: {}",
             first.reason.as_deref().unwrap_or("no case ran")
@@ -459,51 +524,84 @@ fn explain_if_nothing_ran(report: &Report) {
 
 /// Renders `report` in one format.
 pub fn render(report: &Report, format: Format, color: bool) -> String {
-    match format {
-        Format::Json => serde_json::to_string_pretty(report).expect("reports serialise") + "\n",
-        Format::Human => crate::report::render::human::render(report, color),
-        Format::Junit => crate::report::render::junit::render(report),
-        Format::Markdown => crate::report::render::markdown::render(report),
-    }
+    let mut out = Vec::new();
+    write_format(View::of(report), format, color, &mut out).expect("a Vec takes every write");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
+
+/// Renders a report in one format into `out`, straight from wherever its
+/// cases are.
+fn write_format(
+    view: View,
+    format: Format,
+    color: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    // INTERIM until the streaming renderers land.
+    let mut report = view.head.clone();
+    view.cases.each(&mut |c| {
+        report.cases.push(c.clone());
+        Ok(())
+    })?;
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&report).expect("reports serialise") + "\n",
+        Format::Human => crate::report::render::human::render(&report, color),
+        Format::Junit => crate::report::render::junit::render(&report),
+        Format::Markdown => crate::report::render::markdown::render(&report),
+    };
+    out.write_all(text.as_bytes())
 }
 
 /// Writes each report; a file is replaced whole (written beside it, then
 /// renamed), so it is never seen half-written.
-fn write_reports(report: &Report, targets: &[Target]) -> Result<(), String> {
+fn write_reports(view: View, targets: &[Target]) -> Result<(), String> {
     for target in targets {
         match &target.path {
-            Some(path) => {
-                let text = render(report, target.format, false);
-                replace_file(path, text.as_bytes())
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            }
+            Some(path) => replace_file(path, &mut |out| {
+                write_format(view, target.format, false, out)
+            })
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             None => {
                 let color = target.format == Format::Human && std::io::stdout().is_terminal();
-                print_out(&render(report, target.format, color))
-                    .map_err(|e| format!("cannot write the report to stdout: {e}"))?;
+                let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+                let written = write_format(view, target.format, color, &mut stdout)
+                    .and_then(|()| stdout.flush());
+                match written {
+                    // A reader that stopped reading is not an error.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                    other => {
+                        other.map_err(|e| format!("cannot write the report to stdout: {e}"))?
+                    }
+                }
             }
         }
     }
     Ok(())
 }
 
-fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn replace_file(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     // Renaming over a device, a FIFO or a link (`--output /dev/null`) would
     // replace it with a regular file, for every process on the machine in
     // the case of /dev/null: write into it instead.
     if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        return std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)?
-            .write_all(bytes);
+        let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+        write(&mut out)?;
+        return out.flush();
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(bytes)?;
-    file.persist(path).map_err(|e| e.error)?;
+    let file = tempfile::NamedTempFile::new_in(dir)?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)?;
+    out.into_inner()
+        .map_err(|e| e.into_error())?
+        .persist(path)
+        .map_err(|e| e.error)?;
     Ok(())
 }
 

@@ -3,13 +3,19 @@
 //! Per instance: decide whether it can run at all (expectations, declared
 //! tools and features, what the machine can observe), build the fixture,
 //! send the call, compare, and remove the fixture. Workers run in parallel,
-//! each with its own subject (for an adapter: its own process). Each judged
-//! instance goes to the event log at once, so a killed run loses nothing.
+//! each with its own subject (for an adapter: its own process).
+//!
+//! Memory does not grow with the number of instances: each instance is
+//! fetched when its turn comes ([`Instances`]), each judged instance goes to
+//! a [`Sink`] at once (the event log, so a killed run loses nothing), and
+//! the run itself keeps only the counts. [`run`] is the in-memory form for
+//! callers that want every case report back.
 //!
 //! Every instance ends up in the report, whatever happens: an adapter that
 //! cannot start, is given up on, or a run cancelled by SIGINT/SIGTERM leaves
 //! the rest `not_run` with the reason, and the report partial.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -17,14 +23,14 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::case::catalog::{Catalog, Unreadable};
 use crate::case::fixture::BuiltFixture;
-use crate::case::model::{Action, Instance};
+use crate::case::model::{Action, Case, Instance};
 use crate::case::raw::Feature;
 use crate::harness::expectations::{self, Expectations, ExpectedStatus};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool, ToolResult};
-use crate::report::events::{Event, EventLog};
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -50,10 +56,76 @@ pub struct RunConfig<'a> {
     /// Where fixtures are built (the run's own directory, so a dead run's
     /// are found by `toolpath clean`); the system temporary directory if `None`.
     pub fixtures: Option<PathBuf>,
-    /// Where each judged instance is written as it is judged.
-    pub events: Option<&'a EventLog>,
-    /// Called after each instance (progress display).
-    pub on_case: Option<&'a (dyn Fn(&CaseReport) + Sync)>,
+    /// Where each judged instance goes as it is judged, besides the counts.
+    pub sink: Option<&'a dyn Sink>,
+}
+
+/// The instances of a run, fetched one at a time when their turn comes, so
+/// a run need not hold them all.
+pub trait Instances: Sync {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The case of the instance at `position`, and its tool; or why it can
+    /// no longer be read (reported as that instance's `case_error`).
+    fn get(&self, position: usize) -> Result<(Cow<'_, Case>, Tool), Unreadable>;
+}
+
+/// Instances already in memory.
+pub struct Listed<'a, 'c>(pub &'a [Instance<'c>]);
+
+impl Instances for Listed<'_, '_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn get(&self, position: usize) -> Result<(Cow<'_, Case>, Tool), Unreadable> {
+        let instance = self.0[position];
+        Ok((Cow::Borrowed(instance.case), instance.tool))
+    }
+}
+
+impl Instances for Catalog {
+    fn len(&self) -> usize {
+        Catalog::len(self)
+    }
+
+    fn get(&self, position: usize) -> Result<(Cow<'_, Case>, Tool), Unreadable> {
+        Catalog::get(self, position)
+    }
+}
+
+/// Where a run's results go as they happen: the event log, a progress
+/// display, or a list kept in memory.
+pub trait Sink: Sync {
+    /// The run started; `head` has the header fields (no cases, no counts).
+    fn start(&self, head: &Report, total: usize);
+    /// The report of the instance at `position`. `amended` when it replaces
+    /// an earlier report of the same position: a protocol violation found
+    /// after an answer is charged to that answer's instance this way.
+    fn record(&self, position: usize, report: &CaseReport, amended: bool);
+    /// The run ended (finished or cancelled); `head` has the counts.
+    fn end(&self, head: &Report);
+}
+
+/// Every sink in turn.
+pub struct Tee<'a>(pub Vec<&'a dyn Sink>);
+
+impl Sink for Tee<'_> {
+    fn start(&self, head: &Report, total: usize) {
+        self.0.iter().for_each(|sink| sink.start(head, total));
+    }
+
+    fn record(&self, position: usize, report: &CaseReport, amended: bool) {
+        self.0
+            .iter()
+            .for_each(|sink| sink.record(position, report, amended));
+    }
+
+    fn end(&self, head: &Report) {
+        self.0.iter().for_each(|sink| sink.end(head));
+    }
 }
 
 impl Default for RunConfig<'_> {
@@ -66,8 +138,7 @@ impl Default for RunConfig<'_> {
             unprivileged: None,
             adapter_label: None,
             fixtures: None,
-            events: None,
-            on_case: None,
+            sink: None,
         }
     }
 }
@@ -87,10 +158,11 @@ pub fn is_root() -> bool {
 /// What the workers share.
 struct Shared<'r, 'c> {
     config: &'r RunConfig<'c>,
+    instances: &'r dyn Instances,
     total: usize,
     next: AtomicUsize,
     gave_up: AtomicBool,
-    results: Mutex<Vec<Option<CaseReport>>>,
+    summary: Mutex<Summary>,
     hello: OnceLock<AdapterHello>,
     start_failure: Mutex<Option<AdapterFailure>>,
 }
@@ -113,39 +185,40 @@ impl Shared<'_, '_> {
         }
     }
 
-    /// The first worker's hello starts the event log.
+    /// The first worker's hello starts the sink.
     fn started(&self, hello: &AdapterHello) {
-        if self.hello.set(hello.clone()).is_ok() {
-            self.log(start_event(self.config, &hello.implementation, self.total));
+        if self.hello.set(hello.clone()).is_ok()
+            && let Some(sink) = self.config.sink
+        {
+            sink.start(&head(self.config, &hello.implementation), self.total);
         }
     }
 
-    fn record(&self, index: usize, report: CaseReport) {
-        if let Some(callback) = self.config.on_case {
-            callback(&report);
+    /// Counts `report`, which replaces one of status `replaces` if given,
+    /// and passes it on.
+    fn record(&self, position: usize, report: &CaseReport, replaces: Option<Status>) {
+        {
+            let mut summary = self.summary.lock().expect("summary");
+            if let Some(old) = replaces {
+                summary.remove(old);
+            }
+            summary.add(report.status);
         }
-        self.log(Event::Case(Box::new(report.clone())));
-        self.results.lock().expect("results")[index] = Some(report);
+        if let Some(sink) = self.config.sink {
+            sink.record(position, report, replaces.is_some());
+        }
     }
 
-    /// Charges a protocol violation found after its answer to case `index`.
-    fn amend(&self, index: usize, violation: AdapterFailure) {
-        let mut results = self.results.lock().expect("results");
-        let Some(report) = results[index].as_mut() else {
-            return;
-        };
+    /// Charges a protocol violation found after its answer to `report`,
+    /// the instance at `position`.
+    fn amend(&self, position: usize, report: &mut CaseReport, violation: AdapterFailure) {
+        let old = report.status;
         report.status = Status::AdapterError;
         report.reason = Some(violation.to_string());
         report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
         let entry = self.config.expectations.lookup(&report.id);
         expectations::apply(entry, report);
-        self.log(Event::Case(Box::new(report.clone())));
-    }
-
-    fn log(&self, event: Event) {
-        if let Some(events) = self.config.events {
-            events.write(&event);
-        }
+        self.record(position, report, Some(old));
     }
 }
 
@@ -156,77 +229,141 @@ fn cancelled(signal: i32) -> String {
     )
 }
 
-fn start_event(
-    config: &RunConfig,
-    implementation: &crate::protocol::Implementation,
-    total: usize,
-) -> Event {
-    Event::Start {
+/// A report's header fields for this run, with no cases and no counts yet.
+fn head(config: &RunConfig, implementation: &crate::protocol::Implementation) -> Report {
+    Report {
         format: REPORT_FORMAT,
         suite: crate::SUITE_VERSION.to_owned(),
         protocol: PROTOCOL_VERSION,
         implementation: implementation.clone(),
         adapter: config.adapter_label.clone(),
+        partial: false,
         strict: config.strict,
-        total,
+        duration_ms: 0.0,
+        fixture_dir: None,
+        summary: Summary::default(),
+        cases: Vec::new(),
     }
 }
 
-/// Runs `instances` and returns the report, in the order given. Every
-/// instance is in it, run or not (with the reason).
+/// Runs `instances` and returns the report with every case in it, in the
+/// order given, run or not (with the reason). Holds every case report; a
+/// run of any size goes through [`run_into`] with a sink instead.
 pub fn run(instances: &[Instance], make: &SubjectFactory, config: &RunConfig) -> Report {
+    let kept = Keep(Mutex::new(vec![None; instances.len()]));
+    let config = RunConfig {
+        sink: Some(&kept),
+        ..config.shallow()
+    };
+    let mut report = run_into(&Listed(instances), make, &config);
+    report.cases = kept
+        .0
+        .into_inner()
+        .expect("kept")
+        .into_iter()
+        .map(|case| case.expect("every instance is recorded"))
+        .collect();
+    report
+}
+
+/// Keeps every case report, for [`run`].
+struct Keep(Mutex<Vec<Option<CaseReport>>>);
+
+impl Sink for Keep {
+    fn start(&self, _: &Report, _: usize) {}
+    fn record(&self, position: usize, report: &CaseReport, _: bool) {
+        self.0.lock().expect("kept")[position] = Some(report.clone());
+    }
+    fn end(&self, _: &Report) {}
+}
+
+impl<'a> RunConfig<'a> {
+    /// The same configuration, borrowing what it can.
+    fn shallow(&self) -> RunConfig<'a> {
+        RunConfig {
+            jobs: self.jobs,
+            keep_fixtures: self.keep_fixtures,
+            strict: self.strict,
+            expectations: self.expectations.clone(),
+            unprivileged: self.unprivileged.clone(),
+            adapter_label: self.adapter_label.clone(),
+            fixtures: self.fixtures.clone(),
+            sink: self.sink,
+        }
+    }
+}
+
+/// Runs `instances`, sending every one to `config.sink` (each position
+/// exactly once, plus amendments), and returns the report's header and
+/// counts, without cases.
+pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunConfig) -> Report {
     let started = Instant::now();
     let shared = Shared {
         config,
+        instances,
         total: instances.len(),
         next: AtomicUsize::new(0),
         gave_up: AtomicBool::new(false),
-        results: Mutex::new(vec![None; instances.len()]),
+        summary: Mutex::new(Summary::default()),
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
     };
-    let jobs = config.jobs.max(1).min(instances.len().max(1));
+    let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
     // and are paid once per worker, never once per case.
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            scope.spawn(|| work(instances, make, &shared));
+            scope.spawn(|| work(make, &shared));
         }
     });
-    let hello = shared.hello.get().cloned();
-    if hello.is_none() {
-        shared.log(start_event(config, &Default::default(), instances.len()));
+    let implementation = shared
+        .hello
+        .get()
+        .map(|h| h.implementation.clone())
+        .unwrap_or_default();
+    if shared.hello.get().is_none()
+        && let Some(sink) = config.sink
+    {
+        sink.start(&head(config, &implementation), shared.total);
     }
     let failure = shared.start_failure.lock().expect("start").take();
-    let results = std::mem::take(&mut *shared.results.lock().expect("results"));
-    let mut cases = Vec::with_capacity(results.len());
-    for (instance, result) in instances.iter().zip(results) {
-        cases.push(result.unwrap_or_else(|| {
-            let report = never_run(instance, failure.as_ref());
-            shared.log(Event::Case(Box::new(report.clone())));
-            report
-        }));
+    while let Some(position) = shared.claim() {
+        let report = match instances.get(position) {
+            Ok((case, tool)) => never_run(&Instance { case: &case, tool }, failure.as_ref()),
+            Err(unreadable) => case_error(unreadable),
+        };
+        shared.record(position, &report, None);
     }
-    let partial = cases.iter().any(|c| c.status == Status::NotRun);
-    let report = Report {
-        format: REPORT_FORMAT,
-        suite: crate::SUITE_VERSION.to_owned(),
-        protocol: PROTOCOL_VERSION,
-        implementation: hello.map(|h| h.implementation).unwrap_or_default(),
-        adapter: config.adapter_label.clone(),
-        partial,
-        strict: config.strict,
-        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-        fixture_dir: None,
-        summary: Summary::of(&cases),
-        cases,
-    };
-    shared.log(Event::End {
-        partial: report.partial,
-        duration_ms: report.duration_ms,
-        summary: report.summary.clone(),
-    });
+    let mut report = head(config, &implementation);
+    report.summary = shared.summary.into_inner().expect("summary");
+    report.partial = report.summary.not_run > 0;
+    report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    if let Some(sink) = config.sink {
+        sink.end(&report);
+    }
     report
+}
+
+/// The report of an instance whose case file could not be read again.
+fn case_error(unreadable: Unreadable) -> CaseReport {
+    CaseReport {
+        id: unreadable.id,
+        case: unreadable.case,
+        tool: unreadable.tool,
+        file: unreadable.file.display().to_string(),
+        line: unreadable.line,
+        spec: Vec::new(),
+        tags: Vec::new(),
+        status: Status::CaseError,
+        reason: Some(unreadable.message),
+        mismatches: Vec::new(),
+        diff: None,
+        unchecked: Vec::new(),
+        expectation: None,
+        stderr: None,
+        fixture: None,
+        duration_ms: 0.0,
+    }
 }
 
 /// An instance no worker took: the subject never started (or the run was
@@ -243,7 +380,7 @@ fn never_run(instance: &Instance, failure: Option<&AdapterFailure>) -> CaseRepor
 }
 
 /// One worker: its own subject, instances taken one at a time.
-fn work(instances: &[Instance], make: &SubjectFactory, shared: &Shared) {
+fn work(make: &SubjectFactory, shared: &Shared) {
     if shared.stop_reason().is_some() {
         return;
     }
@@ -260,24 +397,26 @@ fn work(instances: &[Instance], make: &SubjectFactory, shared: &Shared) {
     };
     shared.started(subject.hello());
     let mut worker = Worker::new(subject, shared.config);
-    while let Some(index) = shared.claim() {
-        let instance = &instances[index];
-        let report = match shared.stop_reason() {
-            Some(reason) => not_run(instance, &reason),
-            None => worker.run(index, instance),
+    while let Some(position) = shared.claim() {
+        let report = match shared.instances.get(position) {
+            Err(unreadable) => case_error(unreadable),
+            Ok((case, tool)) => {
+                let instance = Instance { case: &case, tool };
+                match shared.stop_reason() {
+                    Some(reason) => not_run(&instance, &reason),
+                    None => worker.run(position, &instance),
+                }
+            }
         };
         if report.status == Status::NotRun && !crate::cancel::requested() {
             shared.gave_up.store(true, Ordering::SeqCst);
         }
-        shared.record(index, report);
-        for (earlier, violation) in worker.violations.drain(..) {
-            shared.amend(earlier, violation);
-        }
+        shared.record(position, &report, None);
+        worker.recent.push((position, report));
+        worker.charge(shared);
     }
     worker.finish();
-    for (earlier, violation) in worker.violations.drain(..) {
-        shared.amend(earlier, violation);
-    }
+    worker.charge(shared);
 }
 
 fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
@@ -318,6 +457,9 @@ struct Worker<'a, 'b> {
     last_sent: [Option<usize>; 2],
     /// Violations found, with the instance each is charged to.
     violations: Vec<(usize, AdapterFailure)>,
+    /// The reports a violation may still be charged to: the instances in
+    /// `last_sent` (and the current one), never more than three.
+    recent: Vec<(usize, CaseReport)>,
 }
 
 /// Where a runnable instance is sent.
@@ -340,7 +482,20 @@ impl<'a, 'b> Worker<'a, 'b> {
             current: 0,
             last_sent: [None, None],
             violations: Vec::new(),
+            recent: Vec::new(),
         }
+    }
+
+    /// Charges each violation found to the report of its instance, then
+    /// forgets the reports no violation can reach any more.
+    fn charge(&mut self, shared: &Shared) {
+        for (position, violation) in self.violations.drain(..) {
+            if let Some((_, report)) = self.recent.iter_mut().find(|(p, _)| *p == position) {
+                shared.amend(position, report, violation);
+            }
+        }
+        let last_sent = self.last_sent;
+        self.recent.retain(|(p, _)| last_sent.contains(&Some(*p)));
     }
 
     fn run(&mut self, index: usize, instance: &Instance) -> CaseReport {

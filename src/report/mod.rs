@@ -156,7 +156,7 @@ pub struct CaseReport {
 }
 
 /// Counts per status.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     pub total: usize,
     pub pass: usize,
@@ -174,19 +174,68 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(cases: &[CaseReport]) -> Summary {
-        let n = |status: Status| cases.iter().filter(|c| c.status == status).count();
-        Summary {
-            total: cases.len(),
-            pass: n(Status::Pass),
-            unobserved: n(Status::Unobserved),
-            fail: n(Status::Fail),
-            skip: n(Status::Skip),
-            unsupported: n(Status::Unsupported),
-            adapter_error: n(Status::AdapterError),
-            xfail: n(Status::Xfail),
-            xpass: n(Status::Xpass),
-            not_run: n(Status::NotRun),
-            case_error: n(Status::CaseError),
+        let mut summary = Summary::default();
+        for case in cases {
+            summary.add(case.status);
+        }
+        summary
+    }
+
+    /// Counts one more instance of `status`.
+    pub fn add(&mut self, status: Status) {
+        self.total += 1;
+        *self.count_mut(status) += 1;
+    }
+
+    /// Uncounts an instance of `status`, whose report was replaced.
+    pub fn remove(&mut self, status: Status) {
+        self.total -= 1;
+        *self.count_mut(status) -= 1;
+    }
+
+    /// How many instances have `status`.
+    pub fn count(&self, status: Status) -> usize {
+        let mut copy = *self;
+        *copy.count_mut(status)
+    }
+
+    fn count_mut(&mut self, status: Status) -> &mut usize {
+        match status {
+            Status::Pass => &mut self.pass,
+            Status::Unobserved => &mut self.unobserved,
+            Status::Fail => &mut self.fail,
+            Status::Skip => &mut self.skip,
+            Status::Unsupported => &mut self.unsupported,
+            Status::AdapterError => &mut self.adapter_error,
+            Status::Xfail => &mut self.xfail,
+            Status::Xpass => &mut self.xpass,
+            Status::NotRun => &mut self.not_run,
+            Status::CaseError => &mut self.case_error,
+        }
+    }
+
+    /// Whether any answer was compared with its expectation. A run that
+    /// judged nothing (no tools declared, everything skipped or unsupported)
+    /// proves nothing, so it must not pass a CI gate.
+    pub fn judged_anything(&self) -> bool {
+        Status::ALL
+            .iter()
+            .any(|&s| s.is_judged() && self.count(s) > 0)
+    }
+
+    /// The process exit code of a run with these counts (see `toolpath --help`).
+    pub fn exit_code(&self, partial: bool, strict: bool) -> i32 {
+        if partial {
+            crate::cli::exit::PARTIAL
+        } else if Status::ALL
+            .iter()
+            .any(|&s| s.is_unexpected(strict) && self.count(s) > 0)
+        {
+            crate::cli::exit::UNEXPECTED
+        } else if !self.judged_anything() {
+            crate::cli::exit::NOTHING_JUDGED
+        } else {
+            crate::cli::exit::OK
         }
     }
 }
@@ -216,27 +265,14 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether any answer was compared with its expectation. A run that
-    /// judged nothing (no tools declared, everything skipped or unsupported)
-    /// proves nothing, so it must not pass a CI gate.
+    /// Whether any answer was compared with its expectation (see
+    /// [`Summary::judged_anything`]); `summary` agrees with `cases`.
     pub fn judged_anything(&self) -> bool {
-        self.cases.iter().any(|c| c.status.is_judged())
+        self.summary.judged_anything()
     }
 
     /// The process exit code for this run (see `toolpath --help`).
     pub fn exit_code(&self) -> i32 {
-        if self.partial {
-            crate::cli::exit::PARTIAL
-        } else if self
-            .cases
-            .iter()
-            .any(|c| c.status.is_unexpected(self.strict))
-        {
-            crate::cli::exit::UNEXPECTED
-        } else if !self.judged_anything() {
-            crate::cli::exit::NOTHING_JUDGED
-        } else {
-            crate::cli::exit::OK
-        }
+        self.summary.exit_code(self.partial, self.strict)
     }
 }

@@ -1,0 +1,445 @@
+//! The cases of a run, known by where they are rather than held.
+//!
+//! A run over a hundred thousand case files must not keep a hundred
+//! thousand parsed cases (their fixtures and parameters are most of a run's
+//! memory). So every file is validated once, before anything runs (a bad
+//! case is still found first, with its file, line and column), and then
+//! only its place is kept: directory, path, id, line and selected tools,
+//! about fifty bytes. The file is read and validated again when its turn
+//! comes. The embedded suite is small and already decoded, so it stays in
+//! memory.
+//!
+//! A file that changed in between is validated again like any other; if it
+//! no longer has the same id and selected tools, its instances are
+//! reported as `case_error` ([`Unreadable`]), never run as something the
+//! run did not select or check for duplicate ids.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use crate::case::model::{Case, CaseError};
+use crate::case::select::Selection;
+use crate::case::suite;
+use crate::protocol::Tool;
+
+/// Where a run's case instances come from, in run order: the embedded
+/// suite's selected instances first, then each case file's.
+pub struct Catalog {
+    selection: Selection,
+    embedded: Vec<Case>,
+    /// Selected embedded instances: the case's index, and the tool.
+    embedded_instances: Vec<(u32, Tool)>,
+    dirs: Vec<PathBuf>,
+    files: Vec<FileEntry>,
+    /// The position of each file's first instance (after the embedded ones).
+    starts: Vec<usize>,
+    /// Each file's path (relative to its directory) and then its id.
+    text: String,
+    total: usize,
+}
+
+/// One validated case file, by where it is.
+#[derive(Clone, Copy)]
+struct FileEntry {
+    dir: u32,
+    /// Where its path (relative to the directory) starts in `text`; its id follows.
+    at: u32,
+    path_len: u32,
+    id_len: u32,
+    line: u32,
+    /// The selected tools, one bit per [`Tool::ALL`] index.
+    tools: u8,
+    /// Whether the case runs against several tools (its instance ids are `ID@TOOL`).
+    several: bool,
+}
+
+/// An instance whose case file can no longer be read as it was validated:
+/// reported as `case_error` with `message`.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    pub id: String,
+    pub case: String,
+    pub tool: Tool,
+    pub file: PathBuf,
+    pub line: u64,
+    pub message: String,
+}
+
+impl Catalog {
+    /// The cases of the embedded suite (unless `replace` names directories
+    /// to use instead) and of `add`, validated, with every error found; ids
+    /// are checked unique across all of them.
+    pub fn open(
+        replace: &[PathBuf],
+        add: &[PathBuf],
+        selection: &Selection,
+    ) -> Result<Catalog, Vec<CaseError>> {
+        let (embedded, mut errors) = if replace.is_empty() {
+            suite::load_embedded()
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let mut catalog = Catalog {
+            selection: selection.clone(),
+            embedded,
+            embedded_instances: Vec::new(),
+            dirs: replace.iter().chain(add).cloned().collect(),
+            files: Vec::new(),
+            starts: Vec::new(),
+            text: String::new(),
+            total: 0,
+        };
+        for dir in 0..catalog.dirs.len() {
+            catalog.index_dir(dir, &mut errors);
+        }
+        errors.extend(catalog.duplicate_ids());
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        catalog.select();
+        Ok(catalog)
+    }
+
+    /// Validates every case file below `dirs[dir]`, keeping each one's place.
+    fn index_dir(&mut self, dir: usize, errors: &mut Vec<CaseError>) {
+        let root = self.dirs[dir].clone();
+        let first = self.files.len();
+        let mut found = Vec::new();
+        let walked = suite::walk(&root, &mut |file| match suite::load_file(&file) {
+            Ok(case) => self.remember(dir, &root, &file, &case),
+            Err(e) => found.push(e),
+        });
+        found.sort_by(|a, b| a.file.cmp(&b.file));
+        errors.append(&mut found);
+        if let Err(e) = walked {
+            errors.push(CaseError {
+                file: root.clone(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the case directory: {e}"),
+            });
+        }
+        // Sorted by path, as `suite::load` orders them: runs, shards and
+        // reports stay deterministic.
+        let text = &self.text;
+        self.files[first..].sort_by(|a, b| Path::new(a.path(text)).cmp(Path::new(b.path(text))));
+    }
+
+    fn remember(&mut self, dir: usize, root: &Path, file: &Path, case: &Case) {
+        let relative = file.strip_prefix(root).unwrap_or(file).to_string_lossy();
+        let entry = FileEntry {
+            dir: dir as u32,
+            at: self.text.len() as u32,
+            path_len: relative.len() as u32,
+            id_len: case.id.len() as u32,
+            line: case.line as u32,
+            tools: self
+                .selection
+                .of_case(case)
+                .fold(0, |bits, i| bits | tool_bit(i.tool)),
+            several: case.tools.len() > 1,
+        };
+        self.text.push_str(&relative);
+        self.text.push_str(&case.id);
+        self.files.push(entry);
+    }
+
+    /// Every later case that reuses an earlier one's id, in the words of
+    /// [`suite::duplicate_ids`]. Sorting positions by id costs four bytes a
+    /// case, where a map of ids would copy them all.
+    fn duplicate_ids(&self) -> Vec<CaseError> {
+        let mut order: Vec<u32> = (0..(self.embedded.len() + self.files.len()) as u32).collect();
+        order.sort_by(|&a, &b| self.id_at(a).cmp(self.id_at(b)).then(a.cmp(&b)));
+        let mut errors = Vec::new();
+        for pair in order.windows(2) {
+            if self.id_at(pair[0]) != self.id_at(pair[1]) {
+                continue;
+            }
+            let first = order[order.partition_point(|&i| self.id_at(i) < self.id_at(pair[1]))];
+            let (file, line) = self.place_at(pair[1]);
+            let (earlier, earlier_line) = self.place_at(first);
+            errors.push((
+                pair[1],
+                suite::duplicate_id(self.id_at(pair[1]), (&file, line), (&earlier, earlier_line)),
+            ));
+        }
+        // In case order, as `suite::duplicate_ids` reports them.
+        errors.sort_by_key(|(i, _)| *i);
+        errors.into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// The id of case `i` (embedded cases first, then files).
+    fn id_at(&self, i: u32) -> &str {
+        match self.embedded.get(i as usize) {
+            Some(case) => &case.id,
+            None => self.files[i as usize - self.embedded.len()].id(&self.text),
+        }
+    }
+
+    fn place_at(&self, i: u32) -> (PathBuf, u64) {
+        match self.embedded.get(i as usize) {
+            Some(case) => (case.file.clone(), case.line),
+            None => {
+                let entry = &self.files[i as usize - self.embedded.len()];
+                (self.file_path(entry), u64::from(entry.line))
+            }
+        }
+    }
+
+    /// Keeps the selected instances only, and numbers them.
+    fn select(&mut self) {
+        self.embedded_instances = self
+            .embedded
+            .iter()
+            .enumerate()
+            .flat_map(|(i, case)| {
+                self.selection
+                    .of_case(case)
+                    .map(move |x| (i as u32, x.tool))
+            })
+            .collect();
+        self.files.retain(|f| f.tools != 0);
+        self.files.shrink_to_fit();
+        let mut next = self.embedded_instances.len();
+        self.starts = self
+            .files
+            .iter()
+            .map(|f| {
+                let start = next;
+                next += f.tools.count_ones() as usize;
+                start
+            })
+            .collect();
+        self.total = next;
+    }
+
+    /// How many instances the selection covers.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The case of the instance at `position`, and its tool. A case file is
+    /// read and validated again here.
+    pub fn get(&self, position: usize) -> Result<(Cow<'_, Case>, Tool), Unreadable> {
+        if let Some(&(case, tool)) = self.embedded_instances.get(position) {
+            return Ok((Cow::Borrowed(&self.embedded[case as usize]), tool));
+        }
+        let index = self.starts.partition_point(|&s| s <= position) - 1;
+        let entry = &self.files[index];
+        let nth = position - self.starts[index];
+        let file = self.file_path(entry);
+        let unreadable = |message: String| {
+            let tool = tools(entry.tools).nth(nth).expect("a selected tool");
+            let id = entry.id(&self.text);
+            Unreadable {
+                id: if entry.several {
+                    format!("{id}@{tool}")
+                } else {
+                    id.to_owned()
+                },
+                case: id.to_owned(),
+                tool,
+                file: file.clone(),
+                line: u64::from(entry.line),
+                message,
+            }
+        };
+        let case = suite::load_file(&file).map_err(|e| {
+            unreadable(format!(
+                "the case file changed after it was validated and no longer loads: {e}"
+            ))
+        })?;
+        let selected: Vec<Tool> = self.selection.of_case(&case).map(|i| i.tool).collect();
+        let bits = selected.iter().fold(0, |bits, &t| bits | tool_bit(t));
+        if case.id != entry.id(&self.text) || bits != entry.tools {
+            return Err(unreadable(
+                "the case file changed after it was validated: its id or selected tools are not the ones checked".into(),
+            ));
+        }
+        Ok((Cow::Owned(case), selected[nth]))
+    }
+
+    fn file_path(&self, entry: &FileEntry) -> PathBuf {
+        self.dirs[entry.dir as usize].join(entry.path(&self.text))
+    }
+}
+
+impl FileEntry {
+    fn path<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.at as usize..][..self.path_len as usize]
+    }
+
+    fn id<'t>(&self, text: &'t str) -> &'t str {
+        &text[(self.at + self.path_len) as usize..][..self.id_len as usize]
+    }
+}
+
+fn tool_bit(tool: Tool) -> u8 {
+    1 << Tool::ALL
+        .iter()
+        .position(|&t| t == tool)
+        .expect("every tool")
+}
+
+/// The tools of a bit set, in [`Tool::ALL`] order.
+fn tools(bits: u8) -> impl Iterator<Item = Tool> {
+    Tool::ALL
+        .into_iter()
+        .filter(move |&t| bits & tool_bit(t) != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A valid case `id` run against `tools`, as file text.
+    fn case_text(id: &str, tools: &str) -> String {
+        format!(
+            "id: {id}\nsummary: x\nspec: [RES-1]\nfixture:\n  roots: [ws]\n\
+             call:\n  tool: {tools}\n  params: {{path: a}}\nexpect:\n  outcome: ok\n"
+        )
+    }
+
+    fn write(dir: &Path, relative: &str, text: &str) {
+        let path = dir.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Every selected instance: its id and tool, by position.
+    fn listed(catalog: &Catalog) -> Vec<(String, Tool)> {
+        (0..catalog.len())
+            .map(|p| {
+                let (case, tool) = catalog.get(p).unwrap();
+                (Instance { case: &case, tool }.id(), tool)
+            })
+            .collect()
+    }
+
+    use crate::case::model::Instance;
+
+    /// A directory of cases in several subdirectories, written out of
+    /// order, some run against several tools.
+    fn suite_dir() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "z/last.yaml",
+            &case_text("resolve.last", "resolve"),
+        );
+        write(dir.path(), "b-c.yaml", &case_text("search.b.c", "search"));
+        write(dir.path(), "a/x.yaml", &case_text("resolve.x", "resolve"));
+        write(dir.path(), "a-b.yaml", &case_text("shell.a.b", "shell"));
+        write(dir.path(), "a/b/y.yaml", &case_text("glob.y", "glob"));
+        dir
+    }
+
+    #[test]
+    fn instances_are_those_of_the_loaded_suite_in_the_same_order() {
+        let dir = suite_dir();
+        let dirs = [dir.path().to_owned()];
+        let (cases, errors) = suite::load(&dirs);
+        assert!(errors.is_empty(), "{errors:?}");
+        for selection in [
+            Selection::default(),
+            Selection {
+                tools: vec![Tool::Grep, Tool::Glob, Tool::Resolve],
+                ..Selection::default()
+            },
+            Selection {
+                ids: vec!["*.b*".into()],
+                ..Selection::default()
+            },
+        ] {
+            let catalog = Catalog::open(&dirs, &[], &selection).unwrap();
+            let expected: Vec<(String, Tool)> = selection
+                .instances(&cases)
+                .iter()
+                .map(|i| (i.id(), i.tool))
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(listed(&catalog), expected, "{selection:?}");
+        }
+    }
+
+    #[test]
+    fn the_embedded_suite_comes_first_and_ids_are_unique_across_everything() {
+        let dir = suite_dir();
+        let add = [dir.path().to_owned()];
+        let catalog = Catalog::open(&[], &add, &Selection::default()).unwrap();
+        let (embedded, _) = suite::load_embedded();
+        let first: usize = embedded.iter().map(|c| c.tools.len()).sum();
+        assert_eq!(catalog.len(), first + 6);
+        assert_eq!(listed(&catalog)[first].0, "glob.y");
+
+        // The same id twice, and an id the embedded suite already has.
+        write(dir.path(), "c/x.yaml", &case_text("resolve.x", "resolve"));
+        let taken = &embedded[0];
+        let name = suite::file_name(&taken.id);
+        write(dir.path(), &name, &case_text(&taken.id, "resolve"));
+        let errors = Catalog::open(&[], &add, &Selection::default())
+            .err()
+            .expect("duplicates are refused");
+        let expected = suite::duplicate_ids(
+            &embedded
+                .iter()
+                .cloned()
+                .chain(suite::load(&add).0)
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(errors, expected);
+    }
+
+    #[test]
+    fn a_file_that_changed_after_validation_is_a_case_error_of_its_own() {
+        let dir = suite_dir();
+        let dirs = [dir.path().to_owned()];
+        let catalog = Catalog::open(&dirs, &[], &Selection::default()).unwrap();
+        let before = listed(&catalog);
+        // `b-c.yaml` (two instances), then `a/x.yaml` made invalid and
+        // `a-b.yaml` given another tool.
+        write(dir.path(), "a/x.yaml", "id: [broken\n");
+        write(dir.path(), "a-b.yaml", &case_text("shell.a.b", "grep"));
+        let position = |id: &str| before.iter().position(|(i, _)| i == id).unwrap();
+        let broken = catalog.get(position("resolve.x")).unwrap_err();
+        assert_eq!(broken.id, "resolve.x");
+        assert_eq!(broken.tool, Tool::Resolve);
+        assert!(
+            broken.message.contains("no longer loads"),
+            "{}",
+            broken.message
+        );
+        let moved = catalog.get(position("shell.a.b")).unwrap_err();
+        assert!(
+            moved.message.contains("selected tools"),
+            "{}",
+            moved.message
+        );
+        // The others still read, with their tools.
+        let (case, tool) = catalog.get(position("search.b.c@grep")).unwrap();
+        assert_eq!((case.id.as_str(), tool), ("search.b.c", Tool::Grep));
+        std::fs::remove_file(dir.path().join("z/last.yaml")).unwrap();
+        assert_eq!(
+            catalog.get(position("resolve.last")).unwrap_err().file,
+            dir.path().join("z/last.yaml")
+        );
+    }
+
+    #[test]
+    fn invalid_files_are_all_reported_in_path_order() {
+        let dir = suite_dir();
+        write(dir.path(), "q/bad.yaml", "id: [broken\n");
+        write(dir.path(), "c/bad.yaml", "summary: no id\n");
+        let dirs = [dir.path().to_owned()];
+        let errors = Catalog::open(&dirs, &[], &Selection::default())
+            .err()
+            .expect("refused");
+        assert_eq!(errors, suite::load(&dirs).1);
+        assert_eq!(errors.len(), 2);
+    }
+}
