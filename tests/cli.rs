@@ -194,6 +194,99 @@ fn every_format_sent_to_files_still_prints_the_closing_lines() {
         );
 }
 
+/// `toolpath run` does not hold its cases: it renders every report by
+/// reading its event log back from disk. Each must be byte for byte what
+/// the same report renders to in memory, cases in run order although
+/// three workers finish them out of order.
+#[test]
+fn reports_read_back_from_the_event_log_equal_the_report_rendered_in_memory() {
+    use toolpath::cli::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let expectations = dir.path().join("exp.yaml");
+    std::fs::write(
+        &expectations,
+        "\"search.file.*@grep\":\n  status: xfail\n  reason: known\n\
+         \"resolve.*\":\n  status: skip\n  reason: later\n",
+    )
+    .unwrap();
+    let formats = [
+        (Format::Json, "json", "r.json"),
+        (Format::Junit, "junit", "r.xml"),
+        (Format::Markdown, "markdown", "r.md"),
+        (Format::Human, "human", "r.txt"),
+    ];
+    let selection = [
+        "--filter",
+        "search.*",
+        "--filter",
+        "resolve.*",
+        "--filter",
+        "shell.*",
+    ];
+    let mut run = toolpath();
+    run.args([
+        "run",
+        "--jobs",
+        "3",
+        "--adapter",
+        &mutant("pre-change-search", "*"),
+    ])
+    .args(selection)
+    .arg("--expectations")
+    .arg(&expectations)
+    .arg("--events")
+    .arg(dir.path().join("e.jsonl"));
+    for (_, name, file) in formats {
+        run.args(["--format", name, "--output"])
+            .arg(dir.path().join(file));
+    }
+    run.assert().code(1);
+
+    let log = std::fs::read_to_string(dir.path().join("e.jsonl")).unwrap();
+    let mut report = toolpath::report::events::read(&log).unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    // Where fixtures were built is the one field the log does not carry.
+    report.fixture_dir = json["fixture_dir"].as_str().map(str::to_owned);
+    let statuses: std::collections::BTreeSet<_> =
+        report.cases.iter().map(|c| c.status.name()).collect();
+    assert!(
+        ["pass", "fail", "xfail", "skip"]
+            .iter()
+            .all(|s| statuses.contains(s)),
+        "a report worth comparing has every kind of block: {statuses:?}"
+    );
+    for (format, _, file) in formats {
+        let written = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        let in_memory = toolpath::cli::render(&report, format, false);
+        let first_difference = written
+            .lines()
+            .zip(in_memory.lines())
+            .enumerate()
+            .find(|(_, (a, b))| a != b);
+        assert!(
+            written == in_memory,
+            "{file} differs from the in-memory rendering, first at (line, (read back, in memory)) {first_difference:?}"
+        );
+    }
+
+    let listed = toolpath()
+        .args(["list", "--format", "json"])
+        .args(selection)
+        .output()
+        .unwrap();
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let ids = |cases: &Value| -> Vec<String> {
+        cases
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids(&json["cases"]), ids(&listed), "run order is list order");
+}
+
 #[test]
 fn write_expectations_says_what_it_wrote() {
     let dir = tempfile::tempdir().unwrap();

@@ -539,6 +539,7 @@ fn write_format(
 ) -> std::io::Result<()> {
     // INTERIM until the streaming renderers land.
     let mut report = view.head.clone();
+    report.cases.clear();
     view.cases.each(&mut |c| {
         report.cases.push(c.clone());
         Ok(())
