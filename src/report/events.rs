@@ -148,11 +148,14 @@ impl Sink for EventLog {
 /// (8 bytes an instance), never the reports.
 pub struct Spool {
     path: PathBuf,
-    /// Where the latest line of each position starts.
-    offsets: Vec<Option<u64>>,
+    /// Where the latest line of each position starts ([`Spool::MISSING`]
+    /// if none: half the size of an `Option`).
+    offsets: Vec<u64>,
 }
 
 impl Spool {
+    const MISSING: u64 = u64::MAX;
+
     /// Indexes the log at `path`, of a run of `total` instances.
     pub fn open(path: &Path, total: usize) -> io::Result<Spool> {
         /// Just enough of a line to index it.
@@ -162,7 +165,7 @@ impl Spool {
             position: Option<usize>,
         }
         let mut reader = BufReader::new(File::open(path)?);
-        let mut offsets = vec![None; total];
+        let mut offsets = vec![Spool::MISSING; total];
         let (mut offset, mut line) = (0u64, String::new());
         loop {
             line.clear();
@@ -176,7 +179,7 @@ impl Spool {
                     .position
                     .and_then(|p| offsets.get_mut(p))
                     .ok_or_else(|| bad(path, offset, &"a case line without a valid position"))?;
-                *slot = Some(offset);
+                *slot = offset;
             }
             offset += read as u64;
         }
@@ -204,12 +207,13 @@ impl Spool {
         let mut reader = BufReader::new(File::open(&self.path)?);
         let (mut at, mut line) = (0u64, String::new());
         for position in positions {
-            let offset = self.offsets[position].ok_or_else(|| {
-                io::Error::other(format!(
+            let offset = self.offsets[position];
+            if offset == Spool::MISSING {
+                return Err(io::Error::other(format!(
                     "{} has no report for instance {position} (the log could not be written whole)",
                     self.path.display()
-                ))
-            })?;
+                )));
+            }
             // Relative seeks keep the buffer: lines written in order are read
             // with no system call each.
             reader.seek_relative(offset as i64 - at as i64)?;
