@@ -98,6 +98,7 @@ pub fn varied() -> Report {
         with_reason(case("caseerr", Status::CaseError, &[]), "no fixture"),
         case("unobs", Status::Unobserved, &["SEC-2"]),
     ];
+    cases[7].status = Status::Xfail;
     cases[9].stderr = Some("line 1\ntraceback: boom\n".to_owned());
     cases[11].unchecked = vec!["parent".to_owned()];
     for i in 0..55 {
@@ -169,5 +170,27 @@ impl CaseSource for Spool {
             visit(case)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The renderers' streamed-equals-whole tests are only as good as the
+    /// variety they render.
+    #[test]
+    fn varied_has_every_status_and_tool() {
+        let report = varied();
+        for status in Status::ALL {
+            assert!(
+                report.cases.iter().any(|c| c.status == status),
+                "{status:?}"
+            );
+        }
+        for tool in Tool::ALL {
+            assert!(report.cases.iter().any(|c| c.tool == tool), "{tool:?}");
+        }
+        assert_eq!(report.summary, Summary::of(&report.cases));
     }
 }
