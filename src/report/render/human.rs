@@ -23,7 +23,7 @@ const DIFF_LINES: usize = 200;
 /// Lines of adapter stderr shown: the end is where a crash explains itself.
 const STDERR_LINES: usize = 20;
 
-/// The whole human report as a string: [`write`] on a report whose cases
+/// The whole human report as a string: [`write()`] on a report whose cases
 /// are in memory.
 pub fn render(report: &Report, color: bool) -> String {
     let mut out = Vec::new();

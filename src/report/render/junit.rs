@@ -22,7 +22,7 @@ use crate::protocol::Tool;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status};
 
-/// The whole JUnit document as a string: [`write`] on a report whose cases
+/// The whole JUnit document as a string: [`write()`] on a report whose cases
 /// are in memory.
 pub fn render(report: &Report) -> String {
     let mut out = Vec::new();
