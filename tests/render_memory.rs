@@ -106,15 +106,7 @@ impl Generated {
     fn summary(&self) -> Summary {
         let mut summary = Summary::default();
         for i in 0..self.0 {
-            summary.total += 1;
-            match Generated::case(i).status {
-                Status::Fail => summary.fail += 1,
-                Status::Skip => summary.skip += 1,
-                Status::Unsupported => summary.unsupported += 1,
-                Status::Xfail => summary.xfail += 1,
-                Status::Unobserved => summary.unobserved += 1,
-                _ => summary.pass += 1,
-            }
+            summary.add(Generated::case(i).status);
         }
         summary
     }

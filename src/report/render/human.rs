@@ -65,7 +65,7 @@ pub fn write(view: View, color: bool, out: &mut dyn Write) -> io::Result<()> {
     }
     text.push_str(&totals(head, &paint));
     text.push('\n');
-    if !judged_anything(&head.summary) {
+    if !head.summary.judged_anything() {
         text.push_str(&paint.alarm(
             "toolpath: nothing was judged (every instance unsupported, skipped or not run); \
              a run that judges nothing certifies nothing",
@@ -114,7 +114,8 @@ pub fn progress_line(done: usize, total: usize, last: &CaseReport) -> String {
 /// `report.cases`.
 pub fn closing_line(report: &Report) -> String {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    for (status, n, _) in counts(&report.summary) {
+    for status in Status::ALL {
+        let n = report.summary.count(status);
         match RunOutcome::of(status, report.strict) {
             RunOutcome::Passed => passed += n,
             RunOutcome::Failed | RunOutcome::Errored => failed += n,
@@ -124,29 +125,19 @@ pub fn closing_line(report: &Report) -> String {
     format!("{passed} passed, {failed} failed, {skipped} skipped")
 }
 
-/// Each status's count in `summary` and its name in the totals line, in
-/// the totals line's order: the one place a summary is read per status.
-fn counts(summary: &Summary) -> [(Status, usize, &'static str); 10] {
-    [
-        (Status::Pass, summary.pass, "pass"),
-        (Status::Xpass, summary.xpass, "xpass"),
-        (Status::Fail, summary.fail, "fail"),
-        (Status::AdapterError, summary.adapter_error, "adapter error"),
-        (Status::CaseError, summary.case_error, "case error"),
-        (Status::Unobserved, summary.unobserved, "not observable"),
-        (Status::Skip, summary.skip, "skip"),
-        (Status::Unsupported, summary.unsupported, "unsupported"),
-        (Status::Xfail, summary.xfail, "xfail"),
-        (Status::NotRun, summary.not_run, "not run"),
-    ]
-}
-
-/// [`Report::judged_anything`], from the summary alone.
-fn judged_anything(summary: &Summary) -> bool {
-    counts(summary)
-        .iter()
-        .any(|(status, n, _)| *n > 0 && status.is_judged())
-}
+/// Each status as the totals line names it, in the order it lists them.
+const TOTALS: [(Status, &str); 10] = [
+    (Status::Pass, "pass"),
+    (Status::Xpass, "xpass"),
+    (Status::Fail, "fail"),
+    (Status::AdapterError, "adapter error"),
+    (Status::CaseError, "case error"),
+    (Status::Unobserved, "not observable"),
+    (Status::Skip, "skip"),
+    (Status::Unsupported, "unsupported"),
+    (Status::Xfail, "xfail"),
+    (Status::NotRun, "not run"),
+];
 
 /// Statuses that get a block of their own: everything unexpected, and an
 /// unexpected pass even when not strict, since it means an expectations
@@ -307,7 +298,7 @@ impl NotJudged {
 /// can never disagree), each followed by the statuses it is made of. Under
 /// `--strict` an xpass is counted with the failures, here as there.
 fn totals(report: &Report, paint: &Paint) -> String {
-    let statuses = counts(&report.summary);
+    let statuses = TOTALS.map(|(status, name)| (status, report.summary.count(status), name));
     let group = |wanted: &[RunOutcome], word: &str| {
         let parts: Vec<String> = statuses
             .iter()
