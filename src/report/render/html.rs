@@ -41,7 +41,7 @@ pub fn render(reports: &[Report]) -> String {
 pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
     let mut columns: Vec<&Report> = reports.iter().collect();
     columns.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
-    let rows = requirements::rows(requirements, reports);
+    let rows = requirements::rows(requirements, requirements::cited_ids(reports));
     let mut out = String::from(HEAD);
     out.push_str("<body>\n<header>\n<h1>toolpath certification</h1>\n");
     out.push_str(&format!(

@@ -10,9 +10,11 @@
 //! `N passed, N failed, N skipped`, because CI tooling reads it.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
 use super::text;
+use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};
 
 /// Diff lines shown per instance: diffs are field lists and rarely come near
@@ -21,40 +23,64 @@ const DIFF_LINES: usize = 200;
 /// Lines of adapter stderr shown: the end is where a crash explains itself.
 const STDERR_LINES: usize = 20;
 
-/// The whole human report. `color` adds ANSI colours; the caller decides
-/// whether the output is a terminal that wants them.
+/// The whole human report as a string: [`write()`] on a report whose cases
+/// are in memory.
 pub fn render(report: &Report, color: bool) -> String {
+    let mut out = Vec::new();
+    write(View::of(report), color, &mut out)
+        .expect("writing to memory cannot fail and a slice cannot fail to read");
+    String::from_utf8(out).expect("the report is built from strings")
+}
+
+/// The whole human report, written to `out`. `color` adds ANSI colours; the
+/// caller decides whether the output is a terminal that wants them.
+///
+/// One pass over the cases: each notable instance's block is written as it
+/// comes, and the rest only counted per status and reason, so memory grows
+/// with the number of distinct reasons, not of instances. Everything after
+/// the blocks comes from the header's summary.
+pub fn write(view: View, color: bool, out: &mut dyn Write) -> io::Result<()> {
     let paint = Paint(color);
-    let summary = Summary::of(&report.cases);
-    let mut out = String::new();
+    let head = view.head;
+    let mut text = String::new();
+    header(&mut text, head, &paint);
+    out.write_all(text.as_bytes())?;
 
-    header(&mut out, report, &paint);
-    for case in report.cases.iter().filter(|c| is_notable(c.status)) {
-        out.push('\n');
-        block(&mut out, case, report.strict, &paint);
-    }
-    not_judged(&mut out, &report.cases);
+    let mut unjudged = NotJudged::default();
+    view.cases.each(&mut |case| {
+        unjudged.count(case);
+        if is_notable(case.status) {
+            let mut text = String::from("\n");
+            block(&mut text, case, head.strict, &paint);
+            out.write_all(text.as_bytes())?;
+        }
+        Ok(())
+    })?;
 
-    out.push('\n');
-    if report.partial {
-        banner(&mut out, &summary, &paint);
+    let mut text = String::new();
+    unjudged.list(&mut text);
+    text.push('\n');
+    if head.partial {
+        banner(&mut text, &head.summary, &paint);
     }
-    out.push_str(&totals(report, &paint));
-    out.push('\n');
-    if !report.judged_anything() {
-        out.push_str(&paint.alarm(
+    text.push_str(&totals(head, &paint));
+    text.push('\n');
+    if !head.summary.judged_anything() {
+        text.push_str(&paint.alarm(
             "toolpath: nothing was judged (every instance unsupported, skipped or not run); \
              a run that judges nothing certifies nothing",
         ));
-        out.push('\n');
+        text.push('\n');
     }
-    out.push_str(&closing_line(report));
-    out.push('\n');
-    out
+    text.push_str(&closing_line(head));
+    text.push('\n');
+    out.write_all(text.as_bytes())
 }
 
 /// The totals line and the plain closing line, uncoloured: what a run whose
-/// reports all went to files prints.
+/// reports all went to files prints. Reads only the header (summary,
+/// strictness, duration), never `report.cases`, so a streamed run's header
+/// will do.
 pub fn closing_lines(report: &Report) -> String {
     format!(
         "{}\n{}\n",
@@ -84,18 +110,34 @@ pub fn progress_line(done: usize, total: usize, last: &CaseReport) -> String {
 /// failed counts everything that makes the run unsuccessful (adapter and
 /// case errors too, so a crash cannot read as "0 failed"), skipped
 /// everything not counted (expected failures included), and the three add
-/// up to the number of instances.
+/// up to the number of instances. Counted from `report.summary`, never
+/// `report.cases`.
 pub fn closing_line(report: &Report) -> String {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    for case in &report.cases {
-        match RunOutcome::of(case.status, report.strict) {
-            RunOutcome::Passed => passed += 1,
-            RunOutcome::Failed | RunOutcome::Errored => failed += 1,
-            RunOutcome::Skipped => skipped += 1,
+    for status in Status::ALL {
+        let n = report.summary.count(status);
+        match RunOutcome::of(status, report.strict) {
+            RunOutcome::Passed => passed += n,
+            RunOutcome::Failed | RunOutcome::Errored => failed += n,
+            RunOutcome::Skipped => skipped += n,
         }
     }
     format!("{passed} passed, {failed} failed, {skipped} skipped")
 }
+
+/// Each status as the totals line names it, in the order it lists them.
+const TOTALS: [(Status, &str); 10] = [
+    (Status::Pass, "pass"),
+    (Status::Xpass, "xpass"),
+    (Status::Fail, "fail"),
+    (Status::AdapterError, "adapter error"),
+    (Status::CaseError, "case error"),
+    (Status::Unobserved, "not observable"),
+    (Status::Skip, "skip"),
+    (Status::Unsupported, "unsupported"),
+    (Status::Xfail, "xfail"),
+    (Status::NotRun, "not run"),
+];
 
 /// Statuses that get a block of their own: everything unexpected, and an
 /// unexpected pass even when not strict, since it means an expectations
@@ -212,15 +254,18 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
 }
 
 /// Skipped, unsupported, not-run and expected-failure instances, counted
-/// per status and reason.
-fn not_judged(out: &mut String, cases: &[CaseReport]) {
-    let mut groups: BTreeMap<(Status, &str), usize> = BTreeMap::new();
-    for case in cases {
+/// per status and reason. The reasons are owned because a streamed case
+/// is gone once counted; there are few distinct ones.
+#[derive(Default)]
+struct NotJudged(BTreeMap<(Status, String), usize>);
+
+impl NotJudged {
+    fn count(&mut self, case: &CaseReport) {
         if !matches!(
             case.status,
             Status::Skip | Status::Unsupported | Status::NotRun | Status::Xfail
         ) {
-            continue;
+            return;
         }
         // An expected failure is explained by its expectations entry, the
         // rest by the reason the harness gave.
@@ -228,21 +273,24 @@ fn not_judged(out: &mut String, cases: &[CaseReport]) {
             (Some(note), Status::Xfail) => note.reason.as_str(),
             _ => case.reason.as_deref().unwrap_or("(no reason given)"),
         };
-        *groups.entry((case.status, reason)).or_default() += 1;
+        *self.0.entry((case.status, reason.to_owned())).or_default() += 1;
     }
-    if groups.is_empty() {
-        return;
-    }
-    let mut rows: Vec<_> = groups.into_iter().collect();
-    // Status first (the enum's order), then the biggest groups.
-    rows.sort_by(|((s1, r1), n1), ((s2, r2), n2)| s1.cmp(s2).then(n2.cmp(n1)).then(r1.cmp(r2)));
-    out.push_str("\nnot counted as failures:\n");
-    for ((status, reason), count) in rows {
-        out.push_str(&format!(
-            "  {:<12} {count:>4} x {}\n",
-            status.name(),
-            text::visible(reason)
-        ));
+
+    fn list(self, out: &mut String) {
+        if self.0.is_empty() {
+            return;
+        }
+        let mut rows: Vec<_> = self.0.into_iter().collect();
+        // Status first (the enum's order), then the biggest groups.
+        rows.sort_by(|((s1, r1), n1), ((s2, r2), n2)| s1.cmp(s2).then(n2.cmp(n1)).then(r1.cmp(r2)));
+        out.push_str("\nnot counted as failures:\n");
+        for ((status, reason), count) in rows {
+            out.push_str(&format!(
+                "  {:<12} {count:>4} x {}\n",
+                status.name(),
+                text::visible(&reason)
+            ));
+        }
     }
 }
 
@@ -250,19 +298,7 @@ fn not_judged(out: &mut String, cases: &[CaseReport]) {
 /// can never disagree), each followed by the statuses it is made of. Under
 /// `--strict` an xpass is counted with the failures, here as there.
 fn totals(report: &Report, paint: &Paint) -> String {
-    let summary = Summary::of(&report.cases);
-    let statuses = [
-        (Status::Pass, summary.pass, "pass"),
-        (Status::Xpass, summary.xpass, "xpass"),
-        (Status::Fail, summary.fail, "fail"),
-        (Status::AdapterError, summary.adapter_error, "adapter error"),
-        (Status::CaseError, summary.case_error, "case error"),
-        (Status::Unobserved, summary.unobserved, "not observable"),
-        (Status::Skip, summary.skip, "skip"),
-        (Status::Unsupported, summary.unsupported, "unsupported"),
-        (Status::Xfail, summary.xfail, "xfail"),
-        (Status::NotRun, summary.not_run, "not run"),
-    ];
+    let statuses = TOTALS.map(|(status, name)| (status, report.summary.count(status), name));
     let group = |wanted: &[RunOutcome], word: &str| {
         let parts: Vec<String> = statuses
             .iter()
@@ -357,7 +393,9 @@ impl Paint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::render::testing::{
+        Spool, case, expected, failing, head, report, varied, with_reason,
+    };
 
     #[test]
     fn header_names_implementation_adapter_and_suite() {
@@ -524,5 +562,59 @@ mod tests {
         assert!(line.chars().count() <= 80, "{line}");
         assert!(progress_line(0, 0, &last).starts_with("[====================] 0/0"));
         assert!(progress_line(12, 10, &last).starts_with("[====================] 12/10"));
+    }
+
+    fn written(view: View, color: bool) -> io::Result<String> {
+        let mut out = Vec::new();
+        write(view, color, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    /// Variations of [`varied`] that change what the report shows: header
+    /// lines, the banner, strict xpasses, and a run that judged nothing.
+    fn variations() -> Vec<Report> {
+        let mut plain = varied();
+        plain.partial = false;
+        plain.fixture_dir = None;
+        plain.adapter = None;
+        plain.strict = true;
+        let unjudged = report(
+            "none",
+            vec![
+                with_reason(case("a", Status::Skip, &[]), "needs root"),
+                case("b", Status::Unsupported, &[]),
+            ],
+        );
+        vec![varied(), plain, unjudged, report("empty", Vec::new())]
+    }
+
+    #[test]
+    fn streamed_cases_render_as_in_memory_ones_in_one_pass() {
+        for report in variations() {
+            for color in [false, true] {
+                let spool = Spool::new(report.cases.clone());
+                let header = head(&report);
+                let streamed = written(View::streamed(&header, &spool), color).unwrap();
+                assert_eq!(
+                    streamed,
+                    render(&report, color),
+                    "{}",
+                    report.implementation.name
+                );
+                assert_eq!(spool.passes.get(), 1);
+                assert_eq!(closing_lines(&header), closing_lines(&report));
+            }
+        }
+        let out = render(&variations()[2], false);
+        assert!(out.contains("nothing was judged"), "{out}");
+    }
+
+    #[test]
+    fn a_spool_that_cannot_be_read_is_an_error() {
+        let report = varied();
+        let header = head(&report);
+        let spool = Spool::failing(report.cases.clone(), 1, 20);
+        let err = written(View::streamed(&header, &spool), false).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
     }
 }

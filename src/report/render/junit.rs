@@ -14,48 +14,95 @@
 //! failure cannot pass for a skip. An unexpected pass outside `--strict` is
 //! a passing test with a note in `<system-out>`.
 
+use std::io::{self, Write};
+
 use super::outcome::RunOutcome;
 use super::xml;
 use crate::protocol::Tool;
+use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status};
 
-/// The whole JUnit document.
+/// The whole JUnit document as a string: [`write()`] on a report whose cases
+/// are in memory.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let all = Counts::of(report.cases.iter(), report.strict);
-    out.push_str(&format!(
-        "<testsuites name=\"toolpath\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
+    let mut out = Vec::new();
+    write(View::of(report), &mut out)
+        .expect("writing to memory cannot fail and a slice cannot fail to read");
+    String::from_utf8(out).expect("the document is built from strings")
+}
+
+/// The whole JUnit document, written to `out`.
+///
+/// Every `<testsuite>` opens with its counts and time, so a first pass
+/// over the cases counts per tool; then one pass per tool that has
+/// instances writes its testcases, each as it comes. Memory grows with the
+/// number of tools, not of instances.
+pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
+    let head = view.head;
+    let mut suites = [Suite::default(); Tool::ALL.len()];
+    view.cases.each(&mut |case| {
+        suites[tool_index(case.tool)].add(case, head.strict);
+        Ok(())
+    })?;
+    let mut all = Counts::default();
+    for suite in &suites {
+        all.merge(&suite.counts);
+    }
+    write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"toolpath\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
         all.tests,
         all.failures,
         all.errors,
         all.skipped,
-        seconds(report.duration_ms)
-    ));
-    for tool in Tool::ALL {
-        let cases: Vec<&CaseReport> = report.cases.iter().filter(|c| c.tool == tool).collect();
-        if !cases.is_empty() {
-            suite(&mut out, report, tool, &cases);
+        seconds(head.duration_ms)
+    )?;
+    for (tool, totals) in Tool::ALL.into_iter().zip(&suites) {
+        if totals.counts.tests > 0 {
+            suite(out, view, tool, totals)?;
         }
     }
-    out.push_str("</testsuites>\n");
-    out
+    out.write_all(b"</testsuites>\n")
 }
 
-fn suite(out: &mut String, report: &Report, tool: Tool, cases: &[&CaseReport]) {
-    let counts = Counts::of(cases.iter().copied(), report.strict);
-    // Instances run in parallel, so this sum can exceed the run's wall time.
-    let time: f64 = cases.iter().map(|c| c.duration_ms).sum();
-    out.push_str(&format!(
+/// Where `tool` is in [`Tool::ALL`], the suites' order.
+fn tool_index(tool: Tool) -> usize {
+    Tool::ALL
+        .iter()
+        .position(|t| *t == tool)
+        .expect("Tool::ALL lists every tool")
+}
+
+/// What a `<testsuite>` element says of itself, gathered before it opens.
+#[derive(Clone, Copy, Default)]
+struct Suite {
+    counts: Counts,
+    /// Instances run in parallel, so this sum can exceed the run's wall time.
+    time_ms: f64,
+}
+
+impl Suite {
+    fn add(&mut self, case: &CaseReport, strict: bool) {
+        self.counts.add(case.status, strict);
+        self.time_ms += case.duration_ms;
+    }
+}
+
+fn suite(out: &mut dyn Write, view: View, tool: Tool, totals: &Suite) -> io::Result<()> {
+    let report = view.head;
+    let counts = &totals.counts;
+    let mut text = format!(
         "  <testsuite name=\"toolpath.{tool}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">\n",
         counts.tests,
         counts.failures,
         counts.errors,
         counts.skipped,
-        seconds(time)
-    ));
+        seconds(totals.time_ms)
+    );
     // Per suite, because the classic JUnit schema has no properties on
     // `<testsuites>`.
-    out.push_str("    <properties>\n");
+    text.push_str("    <properties>\n");
     let imp = &report.implementation;
     let properties = [
         ("implementation", imp.name.clone()),
@@ -68,16 +115,22 @@ fn suite(out: &mut String, report: &Report, tool: Tool, cases: &[&CaseReport]) {
         ("partial", report.partial.to_string()),
     ];
     for (name, value) in properties {
-        out.push_str(&format!(
+        text.push_str(&format!(
             "      <property name=\"{name}\" value=\"{}\"/>\n",
             xml::attr(&value)
         ));
     }
-    out.push_str("    </properties>\n");
-    for case in cases {
-        testcase(out, case, report.strict);
-    }
-    out.push_str("  </testsuite>\n");
+    text.push_str("    </properties>\n");
+    out.write_all(text.as_bytes())?;
+    view.cases.each(&mut |case| {
+        if case.tool == tool {
+            let mut text = String::new();
+            testcase(&mut text, case, report.strict);
+            out.write_all(text.as_bytes())?;
+        }
+        Ok(())
+    })?;
+    out.write_all(b"  </testsuite>\n")
 }
 
 fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
@@ -211,7 +264,7 @@ fn seconds(ms: f64) -> String {
     format!("{:.3}", ms.max(0.0) / 1000.0)
 }
 
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Counts {
     tests: usize,
     failures: usize,
@@ -220,25 +273,30 @@ struct Counts {
 }
 
 impl Counts {
-    fn of<'a>(cases: impl Iterator<Item = &'a CaseReport>, strict: bool) -> Counts {
-        let mut counts = Counts::default();
-        for case in cases {
-            counts.tests += 1;
-            match RunOutcome::of(case.status, strict) {
-                RunOutcome::Passed => {}
-                RunOutcome::Failed => counts.failures += 1,
-                RunOutcome::Errored => counts.errors += 1,
-                RunOutcome::Skipped => counts.skipped += 1,
-            }
+    fn add(&mut self, status: Status, strict: bool) {
+        self.tests += 1;
+        match RunOutcome::of(status, strict) {
+            RunOutcome::Passed => {}
+            RunOutcome::Failed => self.failures += 1,
+            RunOutcome::Errored => self.errors += 1,
+            RunOutcome::Skipped => self.skipped += 1,
         }
-        counts
+    }
+
+    fn merge(&mut self, other: &Counts) {
+        self.tests += other.tests;
+        self.failures += other.failures;
+        self.errors += other.errors;
+        self.skipped += other.skipped;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::render::testing::{
+        Spool, case, expected, failing, head, report, varied, with_reason,
+    };
 
     fn shell(mut case: CaseReport) -> CaseReport {
         case.tool = Tool::Shell;
@@ -360,5 +418,46 @@ mod tests {
         );
         assert_eq!(classname("other/x.yml"), "other.x");
         assert_eq!(classname("/abs/x.yaml"), "abs.x");
+    }
+
+    fn written(view: View) -> io::Result<String> {
+        let mut out = Vec::new();
+        write(view, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn streamed_cases_render_as_in_memory_ones_in_a_pass_per_tool() {
+        let mut strict = varied();
+        strict.strict = true;
+        strict.adapter = None;
+        let one_tool = report("one", vec![failing("a", &[]), case("b", Status::Pass, &[])]);
+        for (report, passes) in [(varied(), 1 + Tool::ALL.len()), (strict, 7), (one_tool, 2)] {
+            let spool = Spool::new(report.cases.clone());
+            let header = head(&report);
+            let streamed = written(View::streamed(&header, &spool)).unwrap();
+            assert_eq!(streamed, render(&report), "{}", report.implementation.name);
+            assert_eq!(
+                spool.passes.get(),
+                passes,
+                "a count, then one per tool used"
+            );
+        }
+        let empty = report("empty", Vec::new());
+        assert_eq!(
+            written(View::streamed(&head(&empty), &Spool::new(Vec::new()))).unwrap(),
+            render(&empty)
+        );
+    }
+
+    #[test]
+    fn a_spool_that_cannot_be_read_is_an_error_in_any_pass() {
+        let report = varied();
+        let header = head(&report);
+        for pass in [1, 2, 4] {
+            let spool = Spool::failing(report.cases.clone(), pass, 30);
+            let err = written(View::streamed(&header, &spool)).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "pass {pass}");
+        }
     }
 }

@@ -11,9 +11,13 @@
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
 
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
 use super::outcome::{Conformance, Tally};
 use super::{requirements, text};
-use crate::report::{CaseReport, Report, Status, Summary};
+use crate::report::view::View;
+use crate::report::{CaseReport, Report};
 use crate::spec::{self, Requirement};
 
 /// Failing instances detailed in full; past this a certification is a
@@ -27,38 +31,92 @@ pub fn render(report: &Report) -> String {
     render_with(report, spec::requirements())
 }
 
+/// The certification report against the given requirements, as a string:
+/// [`write_with`] on a report whose cases are in memory.
+pub fn render_with(report: &Report, requirements: &[Requirement]) -> String {
+    let mut out = Vec::new();
+    write_with(View::of(report), requirements, &mut out)
+        .expect("writing to memory cannot fail and a slice cannot fail to read");
+    String::from_utf8(out).expect("the report is built from strings")
+}
+
+/// The certification report of `view`, against this build's spec, written
+/// to `out`.
+pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
+    write_with(view, spec::requirements(), out)
+}
+
 /// The certification report against the given requirements. Every
 /// requirement gets a row, including those no instance cited, so a filtered
 /// run shows the gaps instead of a short, all-green table.
-pub fn render_with(report: &Report, requirements: &[Requirement]) -> String {
-    let mut out = String::new();
-    let imp = &report.implementation;
+///
+/// The cases are read in two passes, the second only when something fails:
+/// one to count (per requirement and in all), one to detail the first
+/// failing instances. Memory grows with the number of requirement IDs and
+/// the text of one instance, not with the number of instances.
+pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write) -> io::Result<()> {
+    let counts = Counts::of(view)?;
+    let head = view.head;
+    let mut text = String::new();
+    let imp = &head.implementation;
     let title = format!("{} {}", imp.name, imp.version);
-    out.push_str(&format!(
+    text.push_str(&format!(
         "# toolpath certification: {}\n\n",
         text::md_text(title.trim())
     ));
-    facts(&mut out, report);
-    if report.partial {
-        let not_run = report
-            .cases
-            .iter()
-            .filter(|c| c.status == Status::NotRun)
-            .count();
-        out.push_str(&format!(
-            "> ⚠️ **PARTIAL RUN**: {not_run} of {} instances did not run; each says why. \
+    facts(&mut text, head, &counts.all);
+    if head.partial {
+        text.push_str(&format!(
+            "> ⚠️ **PARTIAL RUN**: {} of {} instances did not run; each says why. \
              This report certifies nothing.\n\n",
-            report.cases.len()
+            head.summary.not_run, head.summary.total
         ));
     }
-    requirements_table(&mut out, report, requirements);
-    failures(&mut out, report);
-    out
+    requirements_table(&mut text, &counts.cited, requirements);
+    out.write_all(text.as_bytes())?;
+    failures(out, view, counts.failing)
 }
 
-fn facts(out: &mut String, report: &Report) {
-    let summary = Summary::of(&report.cases);
-    let tally = Tally::of(report.cases.iter().map(|c| c.status));
+/// What the first pass over the cases learns.
+struct Counts {
+    /// Conformance over every instance.
+    all: Tally,
+    /// Conformance per cited requirement ID; an instance citing several
+    /// requirements counts under each.
+    cited: BTreeMap<String, Tally>,
+    /// Instances that fail to conform.
+    failing: usize,
+}
+
+impl Counts {
+    fn of(view: View) -> io::Result<Counts> {
+        let mut counts = Counts {
+            all: Tally::default(),
+            cited: BTreeMap::new(),
+            failing: 0,
+        };
+        view.cases.each(&mut |case| {
+            counts.all.add(case.status);
+            for id in &case.spec {
+                // Looked up before inserting so a known ID costs no allocation.
+                match counts.cited.get_mut(id) {
+                    Some(tally) => tally.add(case.status),
+                    None => {
+                        counts.cited.insert(id.clone(), Tally::of([case.status]));
+                    }
+                }
+            }
+            if Conformance::of(case.status) == Conformance::Fails {
+                counts.failing += 1;
+            }
+            Ok(())
+        })?;
+        Ok(counts)
+    }
+}
+
+fn facts(out: &mut String, report: &Report, tally: &Tally) {
+    let summary = &report.summary;
     let adapter = match &report.adapter {
         Some(command) => text::md_code(command),
         None => "built-in reference".to_owned(),
@@ -96,20 +154,23 @@ fn facts(out: &mut String, report: &Report) {
     ));
 }
 
-fn requirements_table(out: &mut String, report: &Report, requirements: &[Requirement]) {
-    let cited = requirements::cited(report);
+fn requirements_table(
+    out: &mut String,
+    cited: &BTreeMap<String, Tally>,
+    requirements: &[Requirement],
+) {
     out.push_str("## Requirements\n\n");
     out.push_str(
         "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
     );
     out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
-    for req in requirements::rows(requirements, std::slice::from_ref(report)) {
-        let statuses = cited.get(req.id).into_iter().flatten().map(|c| c.status);
+    for req in requirements::rows(requirements, cited.keys().map(String::as_str)) {
+        let tally = cited.get(req.id).copied().unwrap_or_default();
         let summary = match req.summary {
             Some(summary) => text::md_cell(summary),
             None => "*(not in this build's spec)*".to_owned(),
         };
-        row(out, req.id, req.area, &summary, Tally::of(statuses));
+        row(out, req.id, req.area, &summary, tally);
     }
     out.push_str(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
@@ -137,25 +198,31 @@ fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
     ));
 }
 
-fn failures(out: &mut String, report: &Report) {
-    let failing: Vec<&CaseReport> = report
-        .cases
-        .iter()
-        .filter(|c| Conformance::of(c.status) == Conformance::Fails)
-        .collect();
-    if failing.is_empty() {
-        return;
+/// The first [`MAX_DETAILS`] of the `failing` instances in full, read in
+/// a second pass (skipped when nothing fails).
+fn failures(out: &mut dyn Write, view: View, failing: usize) -> io::Result<()> {
+    if failing == 0 {
+        return Ok(());
     }
-    out.push_str(&format!("## Failing instances ({})\n", failing.len()));
-    for case in failing.iter().take(MAX_DETAILS) {
-        detail(out, case);
-    }
-    if failing.len() > MAX_DETAILS {
-        out.push_str(&format!(
+    writeln!(out, "## Failing instances ({failing})")?;
+    let mut shown = 0;
+    view.cases.each(&mut |case| {
+        if shown < MAX_DETAILS && Conformance::of(case.status) == Conformance::Fails {
+            shown += 1;
+            let mut text = String::new();
+            detail(&mut text, case);
+            out.write_all(text.as_bytes())?;
+        }
+        Ok(())
+    })?;
+    if failing > MAX_DETAILS {
+        write!(
+            out,
             "\n…and {} more failing instances; the JSON report has them all.\n",
-            failing.len() - MAX_DETAILS
-        ));
+            failing - MAX_DETAILS
+        )?;
     }
+    Ok(())
 }
 
 fn detail(out: &mut String, case: &CaseReport) {
@@ -198,7 +265,10 @@ fn detail(out: &mut String, case: &CaseReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{case, expected, failing, report, with_reason};
+    use crate::report::Status;
+    use crate::report::render::testing::{
+        Spool, case, expected, failing, head, report, varied, with_reason,
+    };
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements(
@@ -336,6 +406,47 @@ mod tests {
                 "{}",
                 requirement.id
             );
+        }
+    }
+
+    fn written(view: View) -> io::Result<String> {
+        let mut out = Vec::new();
+        write_with(view, &reqs(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn streamed_cases_render_as_in_memory_ones_in_two_passes() {
+        for partial in [true, false] {
+            let mut report = varied();
+            report.partial = partial;
+            let spool = Spool::new(report.cases.clone());
+            let header = head(&report);
+            let streamed = written(View::streamed(&header, &spool)).unwrap();
+            assert_eq!(streamed, render_with(&report, &reqs()));
+            assert_eq!(spool.passes.get(), 2, "count, then detail");
+            assert!(streamed.contains("| ZZZ-9 | ZZZ |"), "{streamed}");
+            assert!(
+                streamed.contains("…and 8 more failing instances"),
+                "{streamed}"
+            );
+        }
+        let passing = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        let spool = Spool::new(passing.cases.clone());
+        let header = head(&passing);
+        let streamed = written(View::streamed(&header, &spool)).unwrap();
+        assert_eq!(streamed, render_with(&passing, &reqs()));
+        assert_eq!(spool.passes.get(), 1, "nothing fails, nothing to detail");
+    }
+
+    #[test]
+    fn a_spool_that_cannot_be_read_is_an_error_in_either_pass() {
+        let report = varied();
+        let header = head(&report);
+        for pass in [1, 2] {
+            let spool = Spool::failing(report.cases.clone(), pass, 3);
+            let err = written(View::streamed(&header, &spool)).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "pass {pass}");
         }
     }
 }

@@ -1,10 +1,15 @@
 //! Every view of a run, rendered from the canonical [`Report`] alone.
 //!
-//! Each renderer is a pure function from report data to a `String`: the
-//! command line decides where the text goes, tests compare strings, and a
-//! report read back from JSON renders exactly like the one just produced.
+//! Each renderer is a pure function from report data to text: the command
+//! line decides where the text goes, tests compare strings, and a report
+//! read back from JSON renders exactly like the one just produced. The
+//! formats of `toolpath run` (human, JUnit, Markdown, JSON) also write from
+//! a [`View`] into a writer, reading the cases in passes, so a run of any
+//! size renders in memory that does not grow with its instances; their
+//! `render` is that `write` into a string.
 //!
 //! - [`human`]: the terminal report and progress line;
+//! - [`json`]: the canonical JSON report, streamed;
 //! - [`junit`]: JUnit XML for CI test views;
 //! - [`markdown`]: the certification report (deterministic, committable);
 //! - [`compare`]: what changed between two reports;
@@ -18,11 +23,13 @@
 //! the table).
 //!
 //! [`Report`]: crate::report::Report
+//! [`View`]: crate::report::view::View
 
 pub mod certification;
 pub mod compare;
 pub mod html;
 pub mod human;
+pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod outcome;

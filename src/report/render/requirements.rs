@@ -34,9 +34,15 @@ pub fn cited(report: &Report) -> BTreeMap<&str, Vec<&CaseReport>> {
     cited
 }
 
-/// The rows for `reports`: the spec's requirements in document order, then
-/// the IDs any report cites that the spec lacks, sorted.
-pub fn rows<'a>(requirements: &'a [Requirement], reports: &'a [Report]) -> Vec<Row<'a>> {
+/// The rows for the requirement IDs some instance cites (repeats allowed):
+/// the spec's requirements in document order, then the cited IDs the spec
+/// lacks, sorted. It takes IDs, not reports, so a renderer that reads its
+/// cases in a pass (a streamed run) and one holding whole reports (the
+/// HTML matrix, via [`cited_ids`]) share it.
+pub fn rows<'a>(
+    requirements: &'a [Requirement],
+    cited: impl IntoIterator<Item = &'a str>,
+) -> Vec<Row<'a>> {
     let mut rows: Vec<Row> = requirements
         .iter()
         .map(|r| Row {
@@ -46,18 +52,21 @@ pub fn rows<'a>(requirements: &'a [Requirement], reports: &'a [Report]) -> Vec<R
         })
         .collect();
     let known: BTreeSet<&str> = requirements.iter().map(|r| r.id.as_str()).collect();
-    let unknown: BTreeSet<&str> = reports
-        .iter()
-        .flat_map(|r| r.cases.iter().flat_map(|c| c.spec.iter()))
-        .map(String::as_str)
-        .filter(|id| !known.contains(id))
-        .collect();
+    let unknown: BTreeSet<&str> = cited.into_iter().filter(|id| !known.contains(id)).collect();
     rows.extend(unknown.into_iter().map(|id| Row {
         id,
         area: id.split_once('-').map_or("", |(area, _)| area),
         summary: None,
     }));
     rows
+}
+
+/// Every requirement ID the instances of `reports` cite, repeats included.
+pub fn cited_ids(reports: &[Report]) -> impl Iterator<Item = &str> {
+    reports
+        .iter()
+        .flat_map(|r| r.cases.iter().flat_map(|c| c.spec.iter()))
+        .map(String::as_str)
 }
 
 #[cfg(test)]
@@ -74,7 +83,7 @@ mod tests {
             report("a", vec![case("x", Status::Pass, &["OLD-2", "RES-1"])]),
             report("b", vec![case("y", Status::Fail, &["OLD-2", "NEW-1"])]),
         ];
-        let rows = rows(&reqs, &reports);
+        let rows = rows(&reqs, cited_ids(&reports));
         let ids: Vec<&str> = rows.iter().map(|r| r.id).collect();
         assert_eq!(ids, ["RES-1", "SEC-1", "NEW-1", "OLD-2"]);
         assert_eq!(rows[1].summary, Some("Two."));
