@@ -537,20 +537,13 @@ fn write_format(
     color: bool,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    // INTERIM until the streaming renderers land.
-    let mut report = view.head.clone();
-    report.cases.clear();
-    view.cases.each(&mut |c| {
-        report.cases.push(c.clone());
-        Ok(())
-    })?;
-    let text = match format {
-        Format::Json => serde_json::to_string_pretty(&report).expect("reports serialise") + "\n",
-        Format::Human => crate::report::render::human::render(&report, color),
-        Format::Junit => crate::report::render::junit::render(&report),
-        Format::Markdown => crate::report::render::markdown::render(&report),
-    };
-    out.write_all(text.as_bytes())
+    use crate::report::render::{human, json, junit, markdown};
+    match format {
+        Format::Json => json::write(view, out),
+        Format::Human => human::write(view, color, out),
+        Format::Junit => junit::write(view, out),
+        Format::Markdown => markdown::write(view, out),
+    }
 }
 
 /// Writes each report; a file is replaced whole (written beside it, then
