@@ -418,7 +418,8 @@ mod tests {
             (1, "b", Status::Fail),
         ] {
             if Some(position) != skip {
-                let case = crate::report::render::testing::case(id, status, &[]);
+                let mut case = crate::report::render::testing::case(id, status, &[]);
+                case.duration_ms = 1271.7055921705467;
                 log.record(position, &case, false);
             }
         }
@@ -451,6 +452,10 @@ mod tests {
         assert_eq!(statuses(&spool).unwrap(), expected);
         assert_eq!(statuses(&spool).unwrap(), expected);
         assert_eq!(spool.case(1).unwrap().id, "b");
+        // Reports rendered from the log must show the numbers the run had,
+        // to the last bit (without exact float parsing, this one reads
+        // back as 1271.7055921705469).
+        assert_eq!(spool.case(2).unwrap().duration_ms, 1271.7055921705467);
         // The log read whole (`toolpath compare`) agrees.
         let text = std::fs::read_to_string(dir.path().join("events.jsonl")).unwrap();
         assert_eq!(statuses(&read(&text).unwrap().cases).unwrap(), expected);
