@@ -126,6 +126,10 @@ impl Expectations {
     /// Patterns that matched no instance of the run: likely stale or mistyped.
     /// One pass over the run's cases, holding a flag per entry.
     pub fn unused<'a>(&'a self, cases: &dyn CaseSource) -> std::io::Result<Vec<&'a str>> {
+        if self.entries.is_empty() {
+            // Nothing to find, so no pass over a run's worth of cases.
+            return Ok(Vec::new());
+        }
         let mut used = vec![false; self.entries.len()];
         cases.each(&mut |case| {
             for ((pattern, _), used) in self.entries.iter().zip(used.iter_mut()) {
