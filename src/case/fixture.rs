@@ -1,12 +1,15 @@
 //! Builds a case's workspace on disk, in a fresh temporary directory.
 //!
 //! Case files come from strangers, so the builder trusts nothing: every path
-//! was already checked to be relative and free of `..` ([`FixturePath`]), and
-//! before each entry is created every existing ancestor is checked with
-//! `lstat` to be a real directory, so nothing is ever written through a
-//! symbolic link. Symbolic links are created after all other entries, and
-//! `modes` last of all; a mode on a symbolic link is refused (chmod would
-//! follow it).
+//! was already checked to be relative and free of `..` ([`FixturePath`]),
+//! and every entry is created relative to its parent's open handle, each
+//! directory on the way opened with `O_NOFOLLOW` beneath the fixture
+//! directory ([`Tree`]), so the kernel itself refuses to write through a
+//! symbolic link: there is no check by path that could be raced. Each
+//! directory is opened once per fixture, which is also cheaper than an
+//! `lstat` of every ancestor of every entry. Symbolic links are created
+//! after all other entries, and `modes` last of all; a mode on a symbolic
+//! link is refused (chmod would follow it).
 //!
 //! The fixture directory is mode `0700` from the moment it exists (created
 //! so, not changed afterwards), so no other user can reach into it while it
@@ -16,15 +19,19 @@
 //! under test, which may replace any entry with a link: everything done to
 //! it afterwards goes through [`crate::case::tree`], which never follows one.
 
+use std::collections::HashMap;
+use std::ffi::CString;
 use std::fs;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
 
 use crate::case::model::{Fixture, FixturePath, check_link_target, escape_controls, quote};
 use crate::case::placeholders::Placeholders;
-use crate::case::tree::{DirHandle, remove_tree};
+use crate::case::tree::{DIR_FLAGS, DirHandle, remove_tree};
 use crate::protocol::Workspace;
 
 /// Why a fixture could not be built. Names the entry; the caller adds the case file.
@@ -121,35 +128,45 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
         vars: Placeholders::default(),
     };
     let at = |p: &FixturePath| root.join(p.as_str());
+    let mut tree = Tree::open(&root).map_err(|e| fail(&whole, e))?;
 
     // A root or target that is one of the fixture's symbolic links (a root
     // reached through a link, SEC-1) is created by that link, later.
     let is_link = |path: &FixturePath| fixture.symlinks.iter().any(|(link, _)| link == path);
     let workspace_dirs = fixture.roots.iter().chain(std::iter::once(&fixture.target));
     for path in workspace_dirs.filter(|p| !is_link(p)).chain(&fixture.dirs) {
-        ensure_dir(&root, path)?;
+        tree.dir(path, path.as_str(), true)?;
     }
     for (path, bytes) in &fixture.files {
-        let file = prepare(&root, path)?;
-        fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&file)
-            .and_then(|mut f| io::Write::write_all(&mut f, bytes))
-            .map_err(|e| fail(path, e))?;
+        let (dir, name) = tree.place(path)?;
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        rustix::fs::openat(dir, &name, flags, Mode::from_raw_mode(0o666))
+            .map_err(|e| exists_or(path, e))
+            .and_then(|fd| {
+                io::Write::write_all(&mut fs::File::from(fd), bytes).map_err(|e| fail(path, e))
+            })?;
     }
-    for path in &fixture.fifos {
-        let file = prepare(&root, path)?;
-        make_node(&file, libc::S_IFIFO | 0o644, 0).map_err(|e| fail(path, e))?;
+    let nodes = (fixture.fifos.iter().map(|p| (p, FileType::Fifo, 0o644, 0))).chain(
+        fixture.devices.iter().map(|p| {
+            (
+                p,
+                FileType::CharacterDevice,
+                0o666,
+                rustix::fs::makedev(1, 3),
+            )
+        }),
+    );
+    for (path, kind, mode, dev) in nodes {
+        let (dir, name) = tree.place(path)?;
+        rustix::fs::mknodat(dir, &name, kind, Mode::from_raw_mode(mode), dev)
+            .map_err(|e| exists_or(path, e))?;
     }
     for path in &fixture.sockets {
-        let file = prepare(&root, path)?;
-        // Binding creates the socket file; it stays after the listener closes.
-        std::os::unix::net::UnixListener::bind(&file).map_err(|e| fail(path, e))?;
-    }
-    for path in &fixture.devices {
-        let file = prepare(&root, path)?;
-        make_node(&file, libc::S_IFCHR | 0o666, libc::makedev(1, 3)).map_err(|e| fail(path, e))?;
+        // Binding takes a path: the parent is made through the tree first.
+        // The socket file stays after the listener closes.
+        tree.place(path)?;
+        std::os::unix::net::UnixListener::bind(at(path)).map_err(|e| fail(path, e))?;
     }
     let links: std::collections::BTreeSet<&str> =
         fixture.symlinks.iter().map(|(l, _)| l.as_str()).collect();
@@ -157,24 +174,26 @@ pub fn build(fixture: &Fixture, parent: Option<&Path>) -> Result<BuiltFixture, F
         // Lint refused these already; the builder holds the line on its own
         // for fixtures made in code (`toolpath fuzz`).
         check_link_target(path, target, &links).map_err(|m| fail(path, m))?;
-        let link = prepare(&root, path)?;
-        std::os::unix::fs::symlink(link_target(target, &root), &link).map_err(|e| fail(path, e))?;
+        let (dir, name) = tree.place(path)?;
+        rustix::fs::symlinkat(link_target(target, &root).as_path(), dir, &name)
+            .map_err(|e| exists_or(path, e))?;
     }
     for repo in &fixture.git {
         init_git(&at(repo)).map_err(|e| fail(repo, e))?;
     }
     for (path, mode) in &fixture.modes {
-        let file = at(path);
-        check_ancestors(&root, path)?;
-        let meta = fs::symlink_metadata(&file)
-            .map_err(|e| fail(path, format!("cannot set a mode: {e}")))?;
-        if meta.file_type().is_symlink() {
+        let (parent, name) = split(path);
+        let dir = tree.dir(path, parent, false)?;
+        let meta = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+            .map_err(|e| fail(path, format!("cannot set a mode: {}", io::Error::from(e))))?;
+        if FileType::from_raw_mode(meta.st_mode) == FileType::Symlink {
             return Err(fail(
                 path,
                 "a mode cannot be set on a symbolic link (chmod would follow it)",
             ));
         }
-        fs::set_permissions(&file, fs::Permissions::from_mode(*mode)).map_err(|e| fail(path, e))?;
+        rustix::fs::chmodat(dir, name, Mode::from_raw_mode(*mode), AtFlags::empty())
+            .map_err(|e| fail(path, io::Error::from(e)))?;
     }
 
     let roots: Vec<(String, String)> = fixture
@@ -274,85 +293,98 @@ pub fn git_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Checks that every existing proper ancestor of `path` below `root` is a
-/// real directory, never a symbolic link or anything else.
-fn check_ancestors(root: &Path, path: &FixturePath) -> Result<(), FixtureError> {
-    let mut current = root.to_path_buf();
-    let segments: Vec<&str> = path.as_str().split('/').collect();
-    for (i, segment) in segments[..segments.len() - 1].iter().enumerate() {
-        current.push(segment);
-        match fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(fail(
-                    path,
-                    format!(
-                        "`{}` is a symbolic link of the fixture; nothing is written through one",
-                        segments[..=i].join("/")
-                    ),
-                ));
+/// The fixture directory being built, through directory handles: each
+/// directory is opened (or made) once, beneath the fixture directory, one
+/// segment at a time with `O_NOFOLLOW`, and every entry is created relative
+/// to its parent's handle.
+struct Tree {
+    root: DirHandle,
+    /// Directories opened so far, by their path in the fixture.
+    open: HashMap<String, DirHandle>,
+}
+
+impl Tree {
+    fn open(root: &Path) -> io::Result<Tree> {
+        Ok(Tree {
+            root: DirHandle::open(root)?,
+            open: HashMap::new(),
+        })
+    }
+
+    /// The directory `path` of the fixture (`""` for the fixture directory
+    /// itself), each missing segment made (`0755`) when `create`. A segment
+    /// that is a link or not a directory is an error of `entry`.
+    fn dir(
+        &mut self,
+        entry: &FixturePath,
+        path: &str,
+        create: bool,
+    ) -> Result<&DirHandle, FixtureError> {
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        for end in 1..=segments.len() {
+            let prefix = segments[..end].join("/");
+            if self.open.contains_key(&prefix) {
+                continue;
             }
-            Ok(meta) if !meta.is_dir() => {
-                return Err(fail(
-                    path,
-                    format!("`{}` is not a directory", segments[..=i].join("/")),
-                ));
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(fail(path, e)),
+            let parent = match end {
+                1 => &self.root,
+                _ => &self.open[&segments[..end - 1].join("/")],
+            };
+            let name = segments[end - 1];
+            let opened = match rustix::fs::openat(parent, name, DIR_FLAGS, Mode::empty()) {
+                Err(Errno::NOENT) if create => {
+                    rustix::fs::mkdirat(parent, name, Mode::from_raw_mode(0o755))
+                        .and_then(|()| rustix::fs::openat(parent, name, DIR_FLAGS, Mode::empty()))
+                }
+                other => other,
+            };
+            let fd = match opened {
+                Ok(fd) => fd,
+                Err(Errno::LOOP) | Err(Errno::NOTDIR) => {
+                    let is_link = rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW)
+                        .is_ok_and(|m| FileType::from_raw_mode(m.st_mode) == FileType::Symlink);
+                    return Err(fail(
+                        entry,
+                        if is_link {
+                            format!(
+                                "`{prefix}` is a symbolic link of the fixture; nothing is written through one"
+                            )
+                        } else {
+                            format!("`{prefix}` exists and is not a directory")
+                        },
+                    ));
+                }
+                Err(e) => return Err(fail(entry, io::Error::from(e))),
+            };
+            self.open.insert(prefix, DirHandle::from(fd));
         }
+        Ok(match segments.is_empty() {
+            true => &self.root,
+            false => &self.open[path],
+        })
     }
-    Ok(())
+
+    /// Where the entry `path` goes: its parent (made if missing) and its name.
+    fn place(&mut self, path: &FixturePath) -> Result<(&DirHandle, CString), FixtureError> {
+        let (parent, name) = split(path);
+        let name = CString::new(name).map_err(|e| fail(path, e))?;
+        Ok((self.dir(path, parent, true)?, name))
+    }
 }
 
-/// Creates the parents of `path` (checked) and returns where the entry goes,
-/// which must not exist yet.
-fn prepare(root: &Path, path: &FixturePath) -> Result<PathBuf, FixtureError> {
-    check_ancestors(root, path)?;
-    if let Some((parent, _)) = path.as_str().rsplit_once('/') {
-        ensure_dir(
-            root,
-            &FixturePath::parse(parent).expect("parent of a valid path is valid"),
-        )?;
-    }
-    let full = root.join(path.as_str());
-    if fs::symlink_metadata(&full).is_ok() {
-        return Err(fail(path, "already exists (created by another entry)"));
-    }
-    Ok(full)
+/// A path's parent (`""` at the top) and last segment.
+fn split(path: &FixturePath) -> (&str, &str) {
+    path.as_str()
+        .rsplit_once('/')
+        .unwrap_or(("", path.as_str()))
 }
 
-/// Creates `path` and its parents as real directories, one checked step at a time.
-fn ensure_dir(root: &Path, path: &FixturePath) -> Result<(), FixtureError> {
-    check_ancestors(root, path)?;
-    let mut current = root.to_path_buf();
-    for segment in path.as_str().split('/') {
-        current.push(segment);
-        match fs::symlink_metadata(&current) {
-            Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink() => {}
-            Ok(_) => {
-                return Err(fail(
-                    path,
-                    format!("`{}` exists and is not a directory", current.display()),
-                ));
-            }
-            Err(_) => fs::DirBuilder::new()
-                .mode(0o755)
-                .create(&current)
-                .map_err(|e| fail(path, e))?,
-        }
-    }
-    Ok(())
-}
-
-fn make_node(path: &Path, mode: libc::mode_t, dev: libc::dev_t) -> io::Result<()> {
-    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())?;
-    // SAFETY: `c_path` is a valid NUL-terminated string that outlives the call.
-    let rc = unsafe { libc::mknod(c_path.as_ptr(), mode, dev) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
+/// An entry that could not be created: already there (another entry made
+/// it), or the system's reason.
+fn exists_or(path: &FixturePath, error: Errno) -> FixtureError {
+    match error {
+        Errno::EXIST => fail(path, "already exists (created by another entry)"),
+        e => fail(path, io::Error::from(e)),
     }
 }
 

@@ -12,7 +12,7 @@
 //!
 //! Built on `rustix` (safe, maintained bindings to the `*at` calls and
 //! directory streams) rather than raw `libc`, so no `unsafe` is needed here.
-//! [`DirHandle`] is the unit a faster, handle-based builder can reuse.
+//! [`DirHandle`] is also what the fixture builder creates entries through.
 
 use std::ffi::{CStr, CString};
 use std::io;
@@ -28,8 +28,21 @@ pub struct DirHandle {
     fd: OwnedFd,
 }
 
+impl From<OwnedFd> for DirHandle {
+    /// A handle the caller opened as a directory, without following a link.
+    fn from(fd: OwnedFd) -> DirHandle {
+        DirHandle { fd }
+    }
+}
+
+impl AsFd for DirHandle {
+    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+}
+
 /// Opens a directory for reading, refusing to follow a link in its last component.
-const DIR_FLAGS: OFlags = OFlags::RDONLY
+pub const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)
     .union(OFlags::CLOEXEC);
@@ -151,12 +164,6 @@ impl DirHandle {
             }
         }
         Ok(())
-    }
-}
-
-impl AsFd for DirHandle {
-    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
-        self.fd.as_fd()
     }
 }
 
