@@ -174,7 +174,10 @@ pub fn apply(entry: Option<&RawEntry>, report: &mut CaseReport) {
 }
 
 /// An expectations file that marks every currently failing case `xfail`,
-/// keeping the reasons of entries that already exist.
+/// keeping the reasons of entries that already exist, and every `skip`
+/// entry as it was: a skipped case was never run, so the run has nothing
+/// to say about it, and a skip is a decision (a case that hangs the
+/// adapter, say) that regenerating the file must not drop.
 pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io::Result<String> {
     let mut out = String::from(
         "# toolpath expectations: cases this implementation is known to fail.\n\
@@ -200,24 +203,36 @@ pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io:
             spec: failing_rules(report),
             issue: None,
         });
-        out.push_str(&format!(
-            "{}:\n  status: xfail\n  reason: {}\n",
-            yaml_string(&report.id),
-            yaml_string(&entry.reason)
-        ));
-        match entry.spec.as_ref().map(SpecIds::ids) {
-            Some([one]) => out.push_str(&format!("  spec: {one}\n")),
-            Some(many) if !many.is_empty() => {
-                out.push_str(&format!("  spec: [{}]\n", many.join(", ")))
-            }
-            _ => {}
-        }
-        if let Some(issue) = &entry.issue {
-            out.push_str(&format!("  issue: {}\n", yaml_string(issue)));
-        }
+        write_entry(&mut out, &report.id, &entry);
         Ok(())
     })?;
+    for (pattern, entry) in previous.entries() {
+        if entry.status == ExpectedStatus::Skip {
+            write_entry(&mut out, pattern, entry);
+        }
+    }
     Ok(out)
+}
+
+/// One entry, in the file's own form.
+fn write_entry(out: &mut String, key: &str, entry: &RawEntry) {
+    let status = match entry.status {
+        ExpectedStatus::Xfail => "xfail",
+        ExpectedStatus::Skip => "skip",
+    };
+    out.push_str(&format!(
+        "{}:\n  status: {status}\n  reason: {}\n",
+        yaml_string(key),
+        yaml_string(&entry.reason)
+    ));
+    match entry.spec.as_ref().map(SpecIds::ids) {
+        Some([one]) => out.push_str(&format!("  spec: {one}\n")),
+        Some(many) if !many.is_empty() => out.push_str(&format!("  spec: [{}]\n", many.join(", "))),
+        _ => {}
+    }
+    if let Some(issue) = &entry.issue {
+        out.push_str(&format!("  issue: {}\n", yaml_string(issue)));
+    }
 }
 
 /// Every requirement the failure touches, in order and once each: the rules
@@ -353,6 +368,26 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("unknown requirement ID `NOPE-9`"), "{err}");
+    }
+
+    #[test]
+    fn rewriting_keeps_every_skip_entry_as_it_was() {
+        let previous = parse(
+            "\"search.fifo.*\":\n  status: skip\n  reason: hangs the adapter\n  spec: SEC-7\n  issue: \"https://example.invalid/1\"\n\
+             a.b:\n  status: xfail\n  reason: fixed since\n",
+        )
+        .unwrap();
+        let passing = crate::report::render::testing::case("a.b", Status::Xpass, &[]);
+        let text = write_from(&vec![passing], &previous).unwrap();
+        let written = parse(&text).unwrap();
+        let entries: Vec<(&str, &RawEntry)> = written.entries().collect();
+        assert_eq!(entries.len(), 1, "{text}");
+        let (pattern, entry) = entries[0];
+        assert_eq!(pattern, "search.fifo.*");
+        assert_eq!(entry.status, ExpectedStatus::Skip);
+        assert_eq!(entry.reason, "hangs the adapter");
+        assert_eq!(entry.spec.as_ref().unwrap().ids(), ["SEC-7"]);
+        assert_eq!(entry.issue.as_deref(), Some("https://example.invalid/1"));
     }
 
     #[test]
