@@ -251,8 +251,12 @@ pub fn is_event_log(text: &str) -> bool {
 pub fn read(text: &str) -> Result<Report, String> {
     let lines: Vec<&str> = text.lines().collect();
     let mut report: Option<Report> = None;
-    // Each case with its position (or, in older logs, its place in the log).
+    // Each case with its position (or, in older logs, its place in the log),
+    // and where each position or id is in `cases`: a log of a big run is
+    // read in linear time.
     let mut cases: Vec<(usize, CaseReport)> = Vec::new();
+    let mut seen: std::collections::HashMap<Result<usize, String>, usize> =
+        std::collections::HashMap::new();
     let mut ended = false;
     for (i, line) in lines.iter().enumerate() {
         let event: Event = match serde_json::from_str(line) {
@@ -265,13 +269,13 @@ pub fn read(text: &str) -> Result<Report, String> {
             (start @ Event::Start { .. }, None) => report = Some(header(start)),
             (Event::Case(case), Some(_)) => {
                 let CaseEvent { position, report } = *case;
-                let earlier = cases.iter_mut().find(|(p, c)| match position {
-                    Some(position) => *p == position,
-                    None => c.id == report.id,
-                });
-                match earlier {
-                    Some(old) => old.1 = report,
-                    None => cases.push((position.unwrap_or(cases.len()), report)),
+                let key = position.ok_or_else(|| report.id.clone());
+                match seen.get(&key) {
+                    Some(&at) => cases[at].1 = report,
+                    None => {
+                        seen.insert(key, cases.len());
+                        cases.push((position.unwrap_or(cases.len()), report));
+                    }
                 }
             }
             (
