@@ -346,24 +346,15 @@ pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunCo
 
 /// The report of an instance whose case file could not be read again.
 fn case_error(unreadable: Unreadable) -> CaseReport {
-    CaseReport {
-        id: unreadable.id,
-        case: unreadable.case,
-        tool: unreadable.tool,
-        file: unreadable.file.display().to_string(),
-        line: unreadable.line,
-        spec: Vec::new(),
-        tags: Vec::new(),
-        status: Status::CaseError,
-        reason: Some(unreadable.message),
-        mismatches: Vec::new(),
-        diff: None,
-        unchecked: Vec::new(),
-        expectation: None,
-        stderr: None,
-        fixture: None,
-        duration_ms: 0.0,
-    }
+    CaseReport::new(
+        unreadable.id,
+        unreadable.case,
+        unreadable.tool,
+        unreadable.file.display().to_string(),
+        unreadable.line,
+        Status::CaseError,
+        Some(unreadable.message),
+    )
 }
 
 /// An instance no worker took: the subject never started (or the run was
@@ -422,22 +413,17 @@ fn work(make: &SubjectFactory, shared: &Shared) {
 fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
     let case = instance.case;
     CaseReport {
-        id: instance.id(),
-        case: case.id.clone(),
-        tool: instance.tool,
-        file: case.file.display().to_string(),
-        line: case.line,
         spec: case.spec.clone(),
         tags: case.tags.clone(),
-        status,
-        reason,
-        mismatches: Vec::new(),
-        diff: None,
-        unchecked: Vec::new(),
-        expectation: None,
-        stderr: None,
-        fixture: None,
-        duration_ms: 0.0,
+        ..CaseReport::new(
+            instance.id(),
+            case.id.clone(),
+            instance.tool,
+            case.file.display().to_string(),
+            case.line,
+            status,
+            reason,
+        )
     }
 }
 

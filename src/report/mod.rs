@@ -155,6 +155,39 @@ pub struct CaseReport {
     pub duration_ms: f64,
 }
 
+impl CaseReport {
+    /// The report of an instance, `status` with `reason`, before anything
+    /// else is known of it (no requirements, tags, diff or timing yet).
+    pub fn new(
+        id: String,
+        case: String,
+        tool: Tool,
+        file: String,
+        line: u64,
+        status: Status,
+        reason: Option<String>,
+    ) -> CaseReport {
+        CaseReport {
+            id,
+            case,
+            tool,
+            file,
+            line,
+            spec: Vec::new(),
+            tags: Vec::new(),
+            status,
+            reason,
+            mismatches: Vec::new(),
+            diff: None,
+            unchecked: Vec::new(),
+            expectation: None,
+            stderr: None,
+            fixture: None,
+            duration_ms: 0.0,
+        }
+    }
+}
+
 /// Counts per status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {

@@ -9,23 +9,19 @@ use crate::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, 
 
 /// An instance of `id` with `status`, citing `spec`, from `cases/<id>.yaml`.
 pub fn case(id: &str, status: Status, spec: &[&str]) -> CaseReport {
+    let case = id.split('@').next().unwrap_or(id);
     CaseReport {
-        id: id.to_owned(),
-        case: id.split('@').next().unwrap_or(id).to_owned(),
-        tool: Tool::Resolve,
-        file: format!("cases/{}.yaml", id.split('@').next().unwrap_or(id)),
-        line: 3,
         spec: spec.iter().map(|s| (*s).to_owned()).collect(),
-        tags: Vec::new(),
-        status,
-        reason: None,
-        mismatches: Vec::new(),
-        diff: None,
-        unchecked: Vec::new(),
-        expectation: None,
-        stderr: None,
-        fixture: None,
         duration_ms: 1.5,
+        ..CaseReport::new(
+            id.to_owned(),
+            case.to_owned(),
+            Tool::Resolve,
+            format!("cases/{case}.yaml"),
+            3,
+            status,
+            None,
+        )
     }
 }
 
