@@ -287,6 +287,35 @@ fn reports_read_back_from_the_event_log_equal_the_report_rendered_in_memory() {
     assert_eq!(ids(&json["cases"]), ids(&listed), "run order is list order");
 }
 
+/// An event log the user asked for that cannot be written (a full disk)
+/// fails the run with exit 4, but the reports are whole: they are made
+/// from the run's own log, not that one.
+#[test]
+fn an_event_log_that_cannot_be_written_is_exit_4_with_whole_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let out = toolpath()
+        .args([
+            "run",
+            "--cases",
+            MINI,
+            "--events",
+            "/dev/full",
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("cannot write /dev/full"), "{stderr}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["summary"]["pass"], 6);
+    assert_eq!(report["cases"].as_array().unwrap().len(), 6);
+}
+
 #[test]
 fn write_expectations_says_what_it_wrote() {
     let dir = tempfile::tempdir().unwrap();

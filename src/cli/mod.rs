@@ -166,10 +166,10 @@ pub fn run(request: RunRequest) -> i32 {
     if subreaper {
         crate::subject::process::end_orphans(REAP_TIMEOUT);
     }
-    if logs.iter().any(|log| !log.complete()) {
-        eprintln!(
-            "toolpath: the event log could not be written whole; the reports lack what it lacks"
-        );
+    // Each log that failed said so when it did (once); the run's own one
+    // is what the reports are made from.
+    if !spool.complete() {
+        eprintln!("toolpath: the reports lack what the run's event log lacks");
     }
     let code = match Spool::open(&spool_path, plan.catalog.len()) {
         Ok(cases) => deliver(&request, &plan, &head, &cases),
@@ -178,10 +178,9 @@ pub fn run(request: RunRequest) -> i32 {
             exit::REPORT
         }
     };
-    let code = if logs.iter().any(|log| !log.complete()) {
-        exit::REPORT
-    } else {
-        code
+    let code = match logs.iter().all(|log| log.complete()) {
+        true => code,
+        false => exit::REPORT,
     };
     drop(run_dir);
     code
