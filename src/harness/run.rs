@@ -43,6 +43,7 @@ pub type SubjectFactory<'a> =
     dyn Fn() -> Result<Box<dyn Subject + Send>, AdapterFailure> + Sync + 'a;
 
 /// How to run.
+#[derive(Clone)]
 pub struct RunConfig<'a> {
     pub jobs: usize,
     pub keep_fixtures: bool,
@@ -253,7 +254,7 @@ pub fn run(instances: &[Instance], make: &SubjectFactory, config: &RunConfig) ->
     let kept = Keep(Mutex::new(vec![None; instances.len()]));
     let config = RunConfig {
         sink: Some(&kept),
-        ..config.shallow()
+        ..config.clone()
     };
     let mut report = run_into(&Listed(instances), make, &config);
     report.cases = kept
@@ -275,22 +276,6 @@ impl Sink for Keep {
         self.0.lock().expect("kept")[position] = Some(report.clone());
     }
     fn end(&self, _: &Report) {}
-}
-
-impl<'a> RunConfig<'a> {
-    /// The same configuration, borrowing what it can.
-    fn shallow(&self) -> RunConfig<'a> {
-        RunConfig {
-            jobs: self.jobs,
-            keep_fixtures: self.keep_fixtures,
-            strict: self.strict,
-            expectations: self.expectations.clone(),
-            unprivileged: self.unprivileged.clone(),
-            adapter_label: self.adapter_label.clone(),
-            fixtures: self.fixtures.clone(),
-            sink: self.sink,
-        }
-    }
 }
 
 /// Runs `instances`, sending every one to `config.sink` (each position
