@@ -144,28 +144,10 @@ impl Catalog {
         self.files.push(entry);
     }
 
-    /// Every later case that reuses an earlier one's id, in the words of
-    /// [`suite::duplicate_ids`]. Sorting positions by id costs four bytes a
-    /// case, where a map of ids would copy them all.
+    /// Every later case that reuses an earlier one's id.
     fn duplicate_ids(&self) -> Vec<CaseError> {
-        let mut order: Vec<u32> = (0..(self.embedded.len() + self.files.len()) as u32).collect();
-        order.sort_by(|&a, &b| self.id_at(a).cmp(self.id_at(b)).then(a.cmp(&b)));
-        let mut errors = Vec::new();
-        for pair in order.windows(2) {
-            if self.id_at(pair[0]) != self.id_at(pair[1]) {
-                continue;
-            }
-            let first = order[order.partition_point(|&i| self.id_at(i) < self.id_at(pair[1]))];
-            let (file, line) = self.place_at(pair[1]);
-            let (earlier, earlier_line) = self.place_at(first);
-            errors.push((
-                pair[1],
-                suite::duplicate_id(self.id_at(pair[1]), (&file, line), (&earlier, earlier_line)),
-            ));
-        }
-        // In case order, as `suite::duplicate_ids` reports them.
-        errors.sort_by_key(|(i, _)| *i);
-        errors.into_iter().map(|(_, e)| e).collect()
+        let count = self.embedded.len() + self.files.len();
+        suite::duplicates(count, |i| self.id_at(i), |i| self.place_at(i))
     }
 
     /// The id of case `i` (embedded cases first, then files).
@@ -393,6 +375,19 @@ mod tests {
         );
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert_eq!(errors, expected);
+        // The later file is the one refused, pointing at the first.
+        let later = errors
+            .iter()
+            .find(|e| e.file.ends_with("c/x.yaml"))
+            .unwrap();
+        assert_eq!(
+            later.message,
+            format!(
+                "id `resolve.x` is already used by {}:1",
+                dir.path().join("a/x.yaml").display()
+            )
+        );
+        assert_eq!((later.line, later.column), (1, 1));
     }
 
     #[test]
