@@ -58,6 +58,14 @@ impl Tool {
         // The wire name, from the serde attribute's twin: one spelling, no list.
         self.into()
     }
+
+    /// Where this tool is in [`Tool::ALL`]: an index for per-tool tables.
+    pub fn index(self) -> usize {
+        Tool::ALL
+            .iter()
+            .position(|&t| t == self)
+            .expect("Tool::ALL lists every tool")
+    }
 }
 
 impl std::fmt::Display for Tool {

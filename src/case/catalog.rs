@@ -261,10 +261,7 @@ impl FileEntry {
 }
 
 fn tool_bit(tool: Tool) -> u8 {
-    1 << Tool::ALL
-        .iter()
-        .position(|&t| t == tool)
-        .expect("every tool")
+    1 << tool.index()
 }
 
 /// The tools of a bit set, in [`Tool::ALL`] order.

@@ -41,7 +41,7 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
     let head = view.head;
     let mut suites = [Suite::default(); Tool::ALL.len()];
     view.cases.each(&mut |case| {
-        suites[tool_index(case.tool)].add(case, head.strict);
+        suites[case.tool.index()].add(case, head.strict);
         Ok(())
     })?;
     let mut all = Counts::default();
@@ -64,14 +64,6 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     out.write_all(b"</testsuites>\n")
-}
-
-/// Where `tool` is in [`Tool::ALL`], the suites' order.
-fn tool_index(tool: Tool) -> usize {
-    Tool::ALL
-        .iter()
-        .position(|t| *t == tool)
-        .expect("Tool::ALL lists every tool")
 }
 
 /// What a `<testsuite>` element says of itself, gathered before it opens.
