@@ -523,9 +523,8 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
 
 /// Renders `report` in one format.
 pub fn render(report: &Report, format: Format, color: bool) -> String {
-    let mut out = Vec::new();
-    write_format(View::of(report), format, color, &mut out).expect("a Vec takes every write");
-    String::from_utf8(out).expect("reports are UTF-8")
+    crate::report::render::written(|out| write_format(View::of(report), format, color, out))
+        .expect("a report in memory cannot fail to render")
 }
 
 /// Renders a report in one format into `out`, straight from wherever its

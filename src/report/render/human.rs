@@ -26,10 +26,8 @@ const STDERR_LINES: usize = 20;
 /// The whole human report as a string: [`write()`] on a report whose cases
 /// are in memory.
 pub fn render(report: &Report, color: bool) -> String {
-    let mut out = Vec::new();
-    write(View::of(report), color, &mut out)
-        .expect("writing to memory cannot fail and a slice cannot fail to read");
-    String::from_utf8(out).expect("the report is built from strings")
+    super::written(|out| write(View::of(report), color, out))
+        .expect("a report in memory cannot fail to render")
 }
 
 /// The whole human report, written to `out`. `color` adds ANSI colours; the
@@ -565,9 +563,7 @@ mod tests {
     }
 
     fn written(view: View, color: bool) -> io::Result<String> {
-        let mut out = Vec::new();
-        write(view, color, &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
+        super::super::written(|out| write(view, color, out))
     }
 
     /// Variations of [`varied`] that change what the report shows: header

@@ -124,9 +124,7 @@ mod tests {
     use crate::report::render::testing::{Spool, head, report, varied};
 
     fn written(view: View) -> io::Result<String> {
-        let mut out = Vec::new();
-        write(view, &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
+        super::super::written(|out| write(view, out))
     }
 
     #[test]

@@ -25,10 +25,8 @@ use crate::report::{CaseReport, Report, Status};
 /// The whole JUnit document as a string: [`write()`] on a report whose cases
 /// are in memory.
 pub fn render(report: &Report) -> String {
-    let mut out = Vec::new();
-    write(View::of(report), &mut out)
-        .expect("writing to memory cannot fail and a slice cannot fail to read");
-    String::from_utf8(out).expect("the document is built from strings")
+    super::written(|out| write(View::of(report), out))
+        .expect("a report in memory cannot fail to render")
 }
 
 /// The whole JUnit document, written to `out`.
@@ -413,9 +411,7 @@ mod tests {
     }
 
     fn written(view: View) -> io::Result<String> {
-        let mut out = Vec::new();
-        write(view, &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
+        super::super::written(|out| write(view, out))
     }
 
     #[test]

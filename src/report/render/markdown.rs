@@ -34,10 +34,8 @@ pub fn render(report: &Report) -> String {
 /// The certification report against the given requirements, as a string:
 /// [`write_with`] on a report whose cases are in memory.
 pub fn render_with(report: &Report, requirements: &[Requirement]) -> String {
-    let mut out = Vec::new();
-    write_with(View::of(report), requirements, &mut out)
-        .expect("writing to memory cannot fail and a slice cannot fail to read");
-    String::from_utf8(out).expect("the report is built from strings")
+    super::written(|out| write_with(View::of(report), requirements, out))
+        .expect("a report in memory cannot fail to render")
 }
 
 /// The certification report of `view`, against this build's spec, written
@@ -410,9 +408,7 @@ mod tests {
     }
 
     fn written(view: View) -> io::Result<String> {
-        let mut out = Vec::new();
-        write_with(view, &reqs(), &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
+        super::super::written(|out| write_with(view, &reqs(), out))
     }
 
     #[test]

@@ -41,3 +41,14 @@ mod xml;
 pub(crate) mod testing;
 
 pub use outcome::{Conformance, RunOutcome, Tally, Verdict};
+
+/// What a renderer's `write` puts out, as a string: how a report in memory
+/// is rendered whole (and how the renderers' tests read their output). An
+/// error is the source's or the renderer's own; writing to memory never fails.
+pub fn written(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<String> {
+    let mut out = Vec::new();
+    write(&mut out)?;
+    Ok(String::from_utf8(out).expect("reports are built from strings"))
+}
