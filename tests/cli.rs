@@ -364,7 +364,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         user: None,
         tmpdir: scratch.path().to_owned(),
         suite_version: toolpath::SUITE_VERSION.into(),
-        run_dir: None,
+        run_id: None,
     })
     .unwrap();
     let mut in_process = Reference::default();
@@ -915,7 +915,7 @@ fn fixtures_go_where_fixture_dir_says_and_the_header_names_it() {
     // The variable, with the permission case: exit 0 means it was judged
     // and passed (a skip judges nothing, a failure is unexpected).
     toolpath()
-        .env(toolpath::harness::workdir::FIXTURE_DIR_ENV, d)
+        .env(toolpath::session::FIXTURE_DIR_ENV, d)
         .args([
             "run",
             "--cases",
