@@ -246,4 +246,52 @@ mod tests {
         assert!(!path.exists(), "a run removes its own directory");
         assert!(try_lock(&lock), "the lock is released with the run");
     }
+
+    /// Everything after the creation goes through the directory's
+    /// descriptor: with the run directory's name swapped for a link to a
+    /// victim (what another user could do in a place they can write to,
+    /// which [`Place`] refuses), subdirectories, their owner, the spool and
+    /// the removal still reach the run's own directory, never the victim.
+    #[test]
+    fn a_run_directory_swapped_for_a_link_is_never_followed() {
+        let parent = tempfile::tempdir().unwrap();
+        let victim = parent.path().join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let run = RunDir::create(&place(parent.path())).unwrap();
+        let moved = parent.path().join("moved");
+        std::fs::rename(run.path(), &moved).unwrap();
+        std::os::unix::fs::symlink(&victim, run.path()).unwrap();
+        run.subdir("fixtures").unwrap();
+        let me = (
+            rustix::process::geteuid().as_raw(),
+            rustix::process::getegid().as_raw(),
+        );
+        run.subdir_owned_by("unprivileged", me).unwrap();
+        run.create_file("events.jsonl").unwrap();
+        let names = |dir: &Path| {
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(
+            names(&victim),
+            Vec::<String>::new(),
+            "the link was followed"
+        );
+        assert_eq!(
+            names(&moved),
+            ["events.jsonl", "fixtures", LOCK, "unprivileged"]
+        );
+        let mode = std::fs::metadata(&victim).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o700, "the victim's mode was changed");
+        let link = run.path().to_owned();
+        drop(run);
+        // The removal took the link itself, not what it points to.
+        assert!(std::fs::symlink_metadata(&link).is_err());
+        assert!(victim.is_dir());
+    }
 }
