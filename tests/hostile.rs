@@ -490,19 +490,11 @@ fn a_fixture_directory_given_as_a_link_leaves_nothing() {
     assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
 }
 
-/// Issue 21 item 7: after a SIGKILL, the reference's scratch directories,
-/// the adapters' scratch directories and fuzz fixtures stayed in the
-/// system's temporary directory, where `clean` never looked. All of them
-/// are in the run's directory now: a `toolpath fuzz` killed while its
-/// adapter hangs (it says so through a FIFO: no sleeping) leaves one
-/// `toolpath-run-*` directory and nothing in TMPDIR, and `clean` removes it
-/// (and the hanging adapter's child, which carries the run's id).
-#[test]
-fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
+/// Starts `toolpath fuzz` in `place` against an adapter that hangs on its
+/// first call; returns once it hangs (it says so through a FIFO: no
+/// sleeping).
+fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::Child {
     use std::io::Read;
-    let scene = Scene::new();
-    let place = scene.path("place");
-    std::fs::create_dir(&place).unwrap();
     let fifo = scene.path("ready");
     rustix::fs::mknodat(
         rustix::fs::CWD,
@@ -512,7 +504,7 @@ fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
         0,
     )
     .unwrap();
-    let mut child = scene
+    let child = scene
         .toolpath()
         .args([
             "fuzz",
@@ -522,20 +514,62 @@ fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
         .args(["--jobs", "1", "--iterations", "5", "--findings"])
         .arg(scene.path("findings"))
         .arg("--fixture-dir")
-        .arg(&place)
+        .arg(place)
         .env("BROKEN_READY", &fifo)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Blocks until the adapter hangs in its first call (a FIFO opens for
-    // reading once a writer comes).
+    // A FIFO opens for reading once a writer comes.
     let mut ready = String::new();
     std::fs::File::open(&fifo)
         .unwrap()
         .read_to_string(&mut ready)
         .unwrap();
     assert_eq!(ready, "ready\n");
+    child
+}
+
+/// `toolpath fuzz` had no SIGINT handler: a cancelled run left its
+/// fixtures and its adapters' scratch directories. It runs in a session
+/// now: SIGINT stops it, the call it cut short is no finding, everything
+/// it created is removed, and it exits 130.
+#[test]
+fn a_cancelled_fuzz_run_removes_what_it_created_and_exits_130() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let child = start_hanging_fuzz(&scene, &place);
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("cancelled by SIGINT"), "{stderr}");
+    assert!(
+        !scene.path("findings").exists(),
+        "a cancelled call became a finding"
+    );
+    assert_eq!(listing(&place), Vec::<String>::new());
+    assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
+}
+
+/// Issue 21 item 7: after a SIGKILL, the reference's scratch directories,
+/// the adapters' scratch directories and fuzz fixtures stayed in the
+/// system's temporary directory, where `clean` never looked. All of them
+/// are in the run's directory now: a `toolpath fuzz` killed while its
+/// adapter hangs (it says so through a FIFO: no sleeping) leaves one
+/// `toolpath-run-*` directory and nothing in TMPDIR, and `clean` removes it
+/// (and the hanging adapter's child, which carries the run's id).
+#[test]
+fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let mut child = start_hanging_fuzz(&scene, &place);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(

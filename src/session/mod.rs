@@ -73,6 +73,19 @@ impl Session {
         })
     }
 
+    /// A session in `place` that installs no signal handler and does not
+    /// become the reaper of orphans (both process-wide): for tests of the
+    /// layers above, inside a test process that runs other tests.
+    #[doc(hidden)]
+    pub fn in_place(place: Place) -> io::Result<Session> {
+        let dir = RunDir::create(&place)?;
+        Ok(Session {
+            place,
+            dir,
+            subreaper: false,
+        })
+    }
+
     pub fn place(&self) -> &Place {
         &self.place
     }

@@ -64,6 +64,11 @@ pub fn run(plan: RunPlan) -> ExitCode {
             return ExitCode::Usage;
         }
     };
+    run_in(session, &plan, user_log.as_ref())
+}
+
+/// Runs `plan` in `session`, into its spool and `user_log`; the exit code.
+fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> ExitCode {
     // Every run keeps its case reports in a sealed event log of its own
     // (the reports are rendered from it), whether or not the user asked
     // for a copy.
@@ -75,8 +80,8 @@ pub fn run(plan: RunPlan) -> ExitCode {
         }
     };
     let mut logs: Vec<&EventLog> = vec![&spool];
-    logs.extend(user_log.as_ref());
-    let mut head = match execute(&plan, &session, &logs) {
+    logs.extend(user_log);
+    let mut head = match execute(plan, &session, &logs) {
         Ok(head) => head,
         Err(e) => {
             eprintln!("toolpath: {e}");
@@ -90,7 +95,7 @@ pub fn run(plan: RunPlan) -> ExitCode {
         eprintln!("toolpath: the reports lack what the run's event log lacks");
     }
     let code = match session.read_spool(&spool, plan.catalog.len()) {
-        Ok(cases) => deliver_all(&plan, &head, &cases),
+        Ok(cases) => deliver_all(plan, &head, &cases),
         Err(e) => {
             eprintln!("toolpath: refusing to report: {e}");
             ExitCode::Report
@@ -282,5 +287,71 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
         if let Some(stderr) = &first.stderr {
             eprintln!("--- adapter stderr ---\n{stderr}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::select::Selection;
+    use crate::session::deliver::Format;
+    use crate::session::place::Place;
+
+    fn plan(dir: &std::path::Path, filter: &[&str]) -> RunPlan {
+        let selection = Selection {
+            ids: filter.iter().map(|f| (*f).to_owned()).collect(),
+            ..Selection::default()
+        };
+        RunPlan {
+            catalog: Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap(),
+            expectations: Expectations::default(),
+            adapter: None,
+            targets: vec![Target {
+                format: Format::Json,
+                path: Some(dir.join("r.json")),
+            }],
+            events: None,
+            fixture_dir: None,
+            jobs: 2,
+            call_timeout: Duration::from_secs(60),
+            hello_timeout: Duration::from_secs(60),
+            max_restarts: 0,
+            keep_fixtures: false,
+            write_expectations: Some(dir.join("exp.yaml")),
+            strict: false,
+            unprivileged: false,
+            whole_selection: filter.is_empty(),
+        }
+    }
+
+    /// A whole run in a session, the in-process reference answering: the
+    /// report is rendered from the verified spool, the expectations file is
+    /// written, the exit code says how it went, and the run directory with
+    /// everything in it (the reference's scratch, the fixtures, the spool)
+    /// is gone afterwards.
+    #[test]
+    fn a_session_runs_the_reference_reports_from_its_spool_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = dir.path().join("place");
+        std::fs::create_dir(&place).unwrap();
+        let place = Place::resolve(Some(&place)).unwrap();
+        let plan = plan(dir.path(), &["mini.resolve.outside", "mini.search.*"]);
+        let session = Session::in_place(place.clone()).unwrap();
+        assert_eq!(std::fs::read_dir(place.path()).unwrap().count(), 1);
+        let code = run_in(session, &plan, None);
+        assert_eq!(code, ExitCode::Ok);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["summary"]["pass"], 3, "{report}");
+        assert_eq!(report["cases"][0]["id"], "mini.resolve.outside");
+        assert!(
+            report["fixture_dir"]
+                .as_str()
+                .unwrap()
+                .starts_with(place.path().to_str().unwrap())
+        );
+        assert!(dir.path().join("exp.yaml").is_file());
+        assert_eq!(std::fs::read_dir(place.path()).unwrap().count(), 0);
     }
 }
