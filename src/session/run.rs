@@ -124,10 +124,12 @@ fn subjects<'r>(
         run_id: Some(session.dir().id().to_owned()),
     };
     let unprivileged = if plan.unprivileged && is_root() {
-        let dir = session
-            .dir()
-            .subdir_owned_by("unprivileged", UNPRIVILEGED_USER)
-            .map_err(|e| format!("cannot hand a directory to the unprivileged user: {e}"))?;
+        // Root's, not `nobody`'s: the unprivileged copy gets a scratch
+        // directory of its own inside, handed to it there. Were this one
+        // `nobody`'s, that copy (an adapter, as hostile as any) could swap
+        // the scratch directory of its next restart for a link between its
+        // creation and root's chown, and have root chown what it chose.
+        let dir = session.subdir("unprivileged")?;
         let argv = match &plan.adapter {
             Some((_, argv)) => argv.clone(),
             None => vec![

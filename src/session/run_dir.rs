@@ -17,9 +17,11 @@
 //! so it can neither see a run directory without its held lock nor take
 //! the lock of a directory being born. After the rename the directory is
 //! checked to be the one created (same device and inode), and every later
-//! step (the lock, subdirectories, the spool, handing a subdirectory to the
-//! unprivileged user) goes through descriptors (`openat`, `mkdirat`,
-//! `fchown`, `fchmod`).
+//! step (the lock, subdirectories and their modes, the spool) goes through
+//! descriptors (`openat`, `mkdirat`, `fchmod`). Nothing in it belongs to
+//! another user: the unprivileged runner's scratch directories are handed
+//! to it one by one, inside a directory of root's that it cannot rename
+//! entries in.
 //!
 //! The run's id is the directory's base name; adapters get it as
 //! `TOOLPATH_RUN` ([`ENV`]), so `toolpath clean` can find the processes a
@@ -148,18 +150,6 @@ impl RunDir {
         Ok(self.path.join(name))
     }
 
-    /// A subdirectory handed to `owner` (uid, gid), through its descriptor:
-    /// the unprivileged runner's own scratch space.
-    pub fn subdir_owned_by(&self, name: &str, owner: (u32, u32)) -> io::Result<PathBuf> {
-        let dir = self.open_subdir(name)?;
-        rustix::fs::fchown(
-            &dir,
-            Some(rustix::fs::Uid::from_raw(owner.0)),
-            Some(rustix::fs::Gid::from_raw(owner.1)),
-        )?;
-        Ok(self.path.join(name))
-    }
-
     fn open_subdir(&self, name: &str) -> io::Result<OwnedFd> {
         match rustix::fs::mkdirat(&self.dir, name, Mode::from_raw_mode(0o700)) {
             Ok(()) | Err(Errno::EXIST) => {}
@@ -250,7 +240,7 @@ mod tests {
     /// Everything after the creation goes through the directory's
     /// descriptor: with the run directory's name swapped for a link to a
     /// victim (what another user could do in a place they can write to,
-    /// which [`Place`] refuses), subdirectories, their owner, the spool and
+    /// which [`Place`] refuses), subdirectories, their modes, the spool and
     /// the removal still reach the run's own directory, never the victim.
     #[test]
     fn a_run_directory_swapped_for_a_link_is_never_followed() {
@@ -263,11 +253,7 @@ mod tests {
         std::fs::rename(run.path(), &moved).unwrap();
         std::os::unix::fs::symlink(&victim, run.path()).unwrap();
         run.subdir("fixtures").unwrap();
-        let me = (
-            rustix::process::geteuid().as_raw(),
-            rustix::process::getegid().as_raw(),
-        );
-        run.subdir_owned_by("unprivileged", me).unwrap();
+        run.subdir("unprivileged").unwrap();
         run.create_file("events.jsonl").unwrap();
         let names = |dir: &Path| {
             let mut names: Vec<String> = std::fs::read_dir(dir)
