@@ -16,6 +16,7 @@
 use super::outcome::Tally;
 use super::text;
 use crate::report::{CaseReport, Report};
+use crate::sanitize::markdown;
 
 /// The columns: a heading and the spec areas it covers.
 pub const GROUPS: [(&str, &[&str]); 8] = [
@@ -47,11 +48,11 @@ pub fn table(reports: &[Report]) -> String {
     out.push_str(&rule);
 
     for report in rows {
-        let mut name = text::md_text(&text::implementation(&report.implementation));
+        let mut name = markdown::text(&text::implementation(&report.implementation));
         if report.partial {
             name.push_str(" **(partial run)**");
         }
-        out.push_str(&format!("| {name} | {} |", text::md_text(&report.suite)));
+        out.push_str(&format!("| {name} | {} |", markdown::text(&report.suite)));
         for (_, areas) in GROUPS {
             let tally = Tally::of(
                 report

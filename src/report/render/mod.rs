@@ -35,7 +35,6 @@ pub mod markdown;
 pub mod outcome;
 pub mod requirements;
 mod text;
-mod xml;
 
 #[cfg(test)]
 pub(crate) mod testing;
