@@ -193,7 +193,7 @@ fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
         tally.unobserved,
         tally.unsupported,
         tally.skipped,
-        tally.verdict().symbol()
+        tally.standing().symbol()
     ));
 }
 

@@ -39,7 +39,7 @@ mod text;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use outcome::{Conformance, RunOutcome, Tally, Verdict};
+pub use outcome::{Conformance, RunOutcome, Standing, Tally};
 
 /// What a renderer's `write` puts out, as a string: how a report in memory
 /// is rendered whole (and how the renderers' tests read their output). An
