@@ -50,15 +50,17 @@ fn flow(value: &Value) -> String {
     }
 }
 
-/// An id as a plain scalar when it is one of the case format's usual
-/// dotted names, so files read as the suite's own do; anything else is
-/// quoted like every other string.
+/// An id as a plain scalar when it reads as the case format's usual
+/// dotted name (`search.file.target`): lowercase words, digits, `-` and
+/// `_`, starting with a letter and holding a dot, which YAML cannot take
+/// for a number, a boolean or null. Anything else is quoted like every
+/// other string.
 fn id(id: &str) -> String {
-    let plain = !id.is_empty()
-        && id.starts_with(|c: char| c.is_ascii_alphanumeric())
+    let plain = id.starts_with(|c: char| c.is_ascii_lowercase())
+        && id.contains('.')
         && id
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_'));
     if plain { id.to_owned() } else { q(id) }
 }
 
@@ -225,11 +227,43 @@ mod tests {
     }
 
     #[test]
+    fn ids_are_plain_only_when_yaml_reads_them_as_strings() {
+        assert_eq!(id("search.file.target"), "search.file.target");
+        for odd in ["1.5", "true", "null", "a b.c", "x.y: z", "A.b", "a.b\rc: d"] {
+            assert_eq!(id(odd), q(odd), "{odd}");
+        }
+    }
+
+    #[test]
     fn odd_names_and_bytes_survive() {
         let text = "id: t.t\nsummary: s\nspec: [RES-1]\nfixture:\n  roots: [ws]\n  files: {\"ws/a\\\\b \\u00e9\": \"x\\r\\n\", ws/z: {base64: AAEC}}\ncall: {tool: resolve, params: {path: \"a\\u0000b\"}}\nexpect: {outcome: ok}\n";
         let case = parse_case(Path::new("t.yaml"), text).unwrap();
         let again = parse_case(Path::new("t.yaml"), &to_yaml(&case, "")).unwrap();
         assert_eq!(again.fixture, case.fixture);
         assert_eq!(again.action, case.action);
+    }
+
+    /// Text an adapter or a generator could put in a case (file content,
+    /// nested parameters, a link target, an expected message) is written
+    /// so that a reviewer sees every character and the case reads back
+    /// the same; only content that is not UTF-8 is base64.
+    #[test]
+    fn hostile_text_is_visible_and_reads_back() {
+        let text = "id: t.t\nsummary: \"s\\u202e\\r\"\nspec: [RES-1]\nrequires: [symlinks]\nfixture:\n  roots: [ws]\n  \
+            files: {ws/a: \"\\e[2J\\rkey: v\\u200d\\u2028\", ws/z: {base64: /w==}}\n  \
+            symlinks: {ws/l: \"b\\u202ec\"}\n\
+            call: {tool: grep, params: {pattern: \"\\u0085\", include: \"a\\tb\", case_sensitive: true}}\n\
+            expect: {outcome: error, error: {code: invalid_params, message_contains: [\"\\rx: y\"]}}\n";
+        let case = parse_case(Path::new("t.yaml"), text).unwrap_or_else(|e| panic!("{e}"));
+        let written = to_yaml(&case, "line\rinjected: true");
+        assert_eq!(crate::sanitize::first_hostile(&written), None, "{written}");
+        assert_eq!(written.matches("base64").count(), 1, "{written}");
+        let again =
+            parse_case(Path::new("t.yaml"), &written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+        assert_eq!(
+            Case { line: 0, ..again },
+            Case { line: 0, ..case },
+            "{written}"
+        );
     }
 }
