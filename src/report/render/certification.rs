@@ -115,7 +115,15 @@ fn cell(tally: &Tally) -> String {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, report};
+    use crate::report::render::testing::{case, hostile, report};
+    use crate::sanitize::first_hostile;
+
+    #[test]
+    fn hostile_names_are_shown_not_acted_on() {
+        let out = table(&[hostile()]);
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert!(out.contains("name:␛\\[2J"), "{out}");
+    }
 
     #[test]
     fn cells_count_passed_over_applicable() {

@@ -219,7 +219,30 @@ fn line(out: &mut String, change: &Change) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{case, failing, report, with_reason};
+    use crate::report::render::testing::{attack, case, failing, hostile, report, with_reason};
+    use crate::sanitize::first_hostile;
+
+    /// Every string of both reports an attack: the comparison shows them
+    /// all and acts on none.
+    #[test]
+    fn hostile_text_is_shown_not_acted_on() {
+        let old = report(
+            &attack("old name"),
+            hostile()
+                .cases
+                .iter()
+                .map(|c| {
+                    let mut passed = c.clone();
+                    passed.status = Status::Pass;
+                    passed
+                })
+                .collect(),
+        );
+        let out = render(&compare(&old, &hostile()));
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert!(out.contains("### Broke"), "{out}");
+        assert!(out.contains("‹U+202E›exe.txt"), "{out}");
+    }
 
     fn ids(changes: &[Change]) -> Vec<&str> {
         changes.iter().map(|c| c.id.as_str()).collect()
