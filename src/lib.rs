@@ -46,7 +46,9 @@
 //! - [`fuzz`]: random calls against the reference and an adapter, shrunk
 //!   into case files where they disagree;
 //! - [`cli`]: the `toolpath` command's subcommands.
-//! - [`cancel`]: SIGINT and SIGTERM stop a run without losing anything.
+//! - [`cancel`]: SIGINT and SIGTERM stop a run without losing anything;
+//! - [`sanitize`]: foreign text (adapter output, case values) made safe
+//!   for every place it is shown.
 
 pub mod cancel;
 pub mod case;
@@ -56,6 +58,7 @@ pub mod harness;
 pub mod protocol;
 pub mod reference;
 pub mod report;
+pub mod sanitize;
 pub mod spec;
 pub mod subject;
 #[cfg(test)]
