@@ -49,7 +49,9 @@
 //!   into case files where they disagree;
 //! - [`cli`]: the `toolpath` command's subcommands, one file each;
 //! - [`cancel`]: the low-level SIGINT/SIGTERM flag and wake-up descriptor
-//!   a session installs.
+//!   a session installs;
+//! - [`sanitize`]: foreign text (adapter output, case values) made safe
+//!   for every place it is shown.
 //!
 //! Which module may import which is in `ARCHITECTURE.md` (floors).
 
@@ -61,6 +63,7 @@ pub mod harness;
 pub mod protocol;
 pub mod reference;
 pub mod report;
+pub mod sanitize;
 pub mod session;
 pub mod spec;
 pub mod subject;

@@ -7,14 +7,17 @@
 //! The page is built from real runs (the reference; a mutant adapter with
 //! half of its failures listed as expected, so there are failures and
 //! expected failures) and from a hand-written hostile report whose ids,
-//! reasons, diffs and implementation name are HTML and `</script>`. The
-//! test checks that it loads without a console error or exception, that the
-//! matrix has exactly one cell per requirement and report with the colour
-//! and counts the report JSON gives (computed here independently of the
-//! renderer), that a real mouse click on a failing cell lists that cell's
-//! failing instances with their diffs, and that nothing hostile ran or
-//! became markup. The committed `docs/certification/index.html` is loaded
-//! and clicked too. Screenshots go to `target/browser-test/` for review.
+//! reasons, diffs and implementation name are HTML and `</script>`, and one
+//! of whose reasons carries an escape sequence, a bidi override, a
+//! zero-width joiner and a lone CR. The test checks that it loads without a
+//! console error or exception, that the matrix has exactly one cell per
+//! requirement and report with the colour and counts the report JSON gives
+//! (computed here independently of the renderer), that a real mouse click
+//! on a failing cell lists that cell's failing instances with their diffs,
+//! and that nothing hostile ran, became markup or reached the page's text
+//! without its stand-in. The committed `docs/certification/index.html` is
+//! loaded and clicked too. Screenshots go to `target/browser-test/` for
+//! review.
 //!
 //! Chromium is `/usr/bin/chromium` (or `$TOOLPATH_CHROMIUM`). Without it
 //! the test says so on stderr and passes only when
@@ -343,6 +346,11 @@ fn reports(dir: &Path) -> Vec<PathBuf> {
 
 const SCRIPT_ID: &str = "</script><script>window.__pwned = 1</script>";
 const IMG: &str = "<img src=x onerror=\"window.__pwned = 2\">";
+/// What markup escaping does not stop: an escape sequence, a right-to-left
+/// override, a zero-width joiner, a lone CR.
+const INVISIBLE: &str = "\u{1b}[2J\u{202e}txt.exe\u{200d}\rx";
+/// [`INVISIBLE`] as the page shows it: with `toolpath::sanitize`'s stand-ins.
+const INVISIBLE_SHOWN: &str = "␛[2J‹U+202E›txt.exe‹U+200D›␍x";
 
 /// A report as an adapter and case files could make it: markup in every
 /// string, and one instance of each status the page tells apart.
@@ -352,7 +360,7 @@ fn hostile() -> Value {
                "spec": spec, "tags": [], "status": status, "duration_ms": 1.0})
     };
     let mut bad = case(SCRIPT_ID, "fail", &["RES-1", "SEARCH-1"]);
-    bad["reason"] = json!(format!("reason {IMG}"));
+    bad["reason"] = json!(format!("reason {IMG}{INVISIBLE}"));
     bad["diff"] = json!(format!(
         "--- expected\n+++ actual\n-path: {SCRIPT_ID}\n+path: {IMG}\n"
     ));
@@ -593,8 +601,15 @@ fn the_certification_page_works_in_a_browser() {
     );
     assert_eq!(
         safe,
-        json!(["undefined", 2, format!("reason {IMG}")]),
+        json!(["undefined", 2, format!("reason {IMG}{INVISIBLE_SHOWN}")]),
         "two scripts: the page's own"
+    );
+    let shown = browser.eval("document.body.innerText");
+    let shown = shown.as_str().unwrap();
+    assert_eq!(
+        toolpath::sanitize::first_hostile(shown),
+        None,
+        "nothing invisible on the page: {shown}"
     );
     assert!(
         browser.complaints().is_empty(),

@@ -606,3 +606,33 @@ fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
     assert!(stderr.contains("left by a run that died"), "{stderr}");
     assert_eq!(listing(&place), Vec::<String>::new());
 }
+
+/// An adapter that cannot start has its stderr shown by `run` and `fuzz`:
+/// an escape sequence in it (here one that clears the screen) is shown as
+/// its stand-in, never sent to the terminal.
+#[test]
+fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let adapter = r#"sh -c 'printf "\033[2Jcleared\n" >&2; exit 3'"#;
+    for args in [
+        &["run", "--cases", "tests/data/mini", "--adapter", adapter][..],
+        &["fuzz", "--iterations", "1", "--adapter", adapter][..],
+    ] {
+        let out = scene
+            .toolpath()
+            .args(args)
+            .arg("--fixture-dir")
+            .arg(&place)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--- adapter stderr ---"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("␛[2Jcleared"), "{args:?}: {stderr}");
+        assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr:?}");
+    }
+}

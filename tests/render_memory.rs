@@ -1,15 +1,16 @@
 //! The formats of `toolpath run` render a streamed report in memory that
 //! does not grow with its instances (issue 14, flat memory).
 //!
-//! A counting allocator (this test binary's own) measures the most memory
-//! the rendering thread holds at once while each format renders a few
-//! thousand generated instances and then twenty-five times as many: if a
-//! renderer kept its cases, or anything per case, the larger run would
-//! need hundreds of kilobytes more. The cases are generated one at a time
-//! by the source, so the test itself holds none.
+//! A counting allocator (this test binary's own) measures, to the byte, the
+//! most memory the rendering thread holds at once while each format renders
+//! a few thousand generated instances and then ten times as many. The
+//! peaks must be equal: no threshold, so a machine's load cannot blur the
+//! measure and a renderer that kept even one byte per instance would fail.
+//! The cases are generated one at a time by the source, so the test itself
+//! holds none.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::io;
 
 use toolpath::protocol::{Implementation, Tool};
@@ -80,10 +81,10 @@ impl Generated {
         };
         let failed = matches!(status, Status::Fail | Status::Xfail);
         CaseReport {
-            id: format!("case-{i}@x"),
-            case: format!("case-{i}"),
+            id: format!("case-{i:06}@x"),
+            case: format!("case-{i:06}"),
             tool: Tool::ALL[i % Tool::ALL.len()],
-            file: format!("cases/case-{}.yaml", i % 50),
+            file: format!("cases/case-{:02}.yaml", i % 50),
             line: 3,
             spec: vec![format!("RES-{}", i % 7), format!("OLD-{}", i % 3)],
             tags: Vec::new(),
@@ -138,11 +139,19 @@ fn head(summary: Summary) -> Report {
     }
 }
 
+/// Instances in the smaller run and ten times as many in the larger one.
+const SMALL: usize = 5_000;
+const LARGE: usize = 10 * SMALL;
+
 /// The peak of rendering `n` generated instances in `format` to a sink.
 fn peak(format: &str, n: usize) -> isize {
-    let source = Generated(n);
-    let head = head(source.summary());
-    let view = View::streamed(&head, &source);
+    peak_of(format, &Generated(n), Generated(n).summary())
+}
+
+/// The peak of rendering `source`'s instances in `format` to a sink.
+fn peak_of(format: &str, source: &dyn CaseSource, summary: Summary) -> isize {
+    let head = head(summary);
+    let view = View::streamed(&head, source);
     peak_during(|| {
         let out = &mut io::sink();
         match format {
@@ -156,36 +165,66 @@ fn peak(format: &str, n: usize) -> isize {
     })
 }
 
+const FORMATS: [&str; 4] = ["human", "junit", "markdown", "json"];
+
+/// Exactly the same peak for ten times the instances: every instance is
+/// the same size (fixed-width ids), so anything a renderer kept per
+/// instance, even one byte, would show. The counts in the report's header
+/// have one digit more in the larger run; a renderer that holds nothing
+/// per instance does not hold more because of that at its peak.
 #[test]
 fn every_format_renders_in_memory_that_does_not_grow_with_instances() {
-    const SMALL: usize = 2_000;
-    const LARGE: usize = 50_000;
-    // A case is a few hundred bytes, so keeping the extra instances would
-    // cost megabytes; a few kilobytes of slack covers longer ids and
-    // numbers in the larger run.
-    const SLACK: isize = 8 * 1024;
-    for format in ["human", "junit", "markdown", "json"] {
+    for format in FORMATS {
         // Once first, so what is built once and kept (the embedded spec's
         // requirements, parsed on first use) is not counted as growth.
         peak(format, 10);
         let small = peak(format, SMALL);
         let large = peak(format, LARGE);
         eprintln!("{format}: at most {small} bytes for {SMALL} instances, {large} for {LARGE}");
-        assert!(
-            large <= small + SLACK,
+        assert_eq!(
+            large, small,
             "{format}: {small} bytes at most for {SMALL} instances, {large} for {LARGE}"
         );
     }
 }
 
-/// The measure itself can fail: holding the cases shows.
+/// Generated instances, with one byte kept for each one read: the least
+/// a renderer could hold per instance.
+struct Leaky {
+    cases: Generated,
+    kept: RefCell<Vec<u8>>,
+}
+
+impl CaseSource for Leaky {
+    fn each(&self, visit: &mut dyn FnMut(&CaseReport) -> io::Result<()>) -> io::Result<()> {
+        self.cases.each(&mut |case| {
+            self.kept.borrow_mut().push(0);
+            visit(case)
+        })
+    }
+}
+
+/// The measure itself can fail: one byte held per instance shows in every
+/// format, and so does holding the cases.
 #[test]
-fn holding_the_cases_is_measured() {
+fn holding_anything_per_instance_is_measured() {
+    for format in FORMATS {
+        let leaky = |n: usize| {
+            let source = Leaky {
+                cases: Generated(n),
+                kept: RefCell::new(Vec::new()),
+            };
+            peak_of(format, &source, Generated(n).summary())
+        };
+        leaky(10);
+        let (small, large) = (leaky(SMALL), leaky(LARGE));
+        assert!(large > small, "{format}: {small} and {large}");
+    }
     let kept = |n: usize| {
         peak_during(|| {
             let cases: Vec<CaseReport> = (0..n).map(Generated::case).collect();
             std::hint::black_box(&cases);
         })
     };
-    assert!(kept(50_000) > kept(2_000) + 1024 * 1024);
+    assert!(kept(LARGE) > kept(SMALL) + 1024 * 1024);
 }

@@ -2,11 +2,14 @@
 //! tools that make cases (`toolpath fuzz`) produce files a human reviews and
 //! `toolpath lint` loads like any other.
 //!
-//! Every scalar is written as a JSON string, number or flow collection: JSON
-//! is valid YAML, and its escapes (`\n`, `\r`, `\u0000`, `\"`) are YAML's
-//! double-quoted escapes, so names with spaces, backslashes, braces or
-//! non-ASCII survive unchanged without a YAML emitter of our own. File
-//! content that is not printable text is written as base64.
+//! Every string is a double-quoted scalar from [`sanitize::yaml`]: it reads
+//! back as exactly the value written (a finding must reproduce), stays on
+//! one line, and shows controls, bidi overrides and invisible characters as
+//! escapes, so a reviewer sees them and no value can start a key. Call
+//! parameters are a flow mapping of such scalars. File content that is not
+//! UTF-8 is written as base64. The comment at the top is for people: each
+//! of its lines gets the stand-ins of [`sanitize::visible`], so a carriage
+//! return in an adapter's answer cannot end the comment and start a key.
 
 use std::fmt::Write as _;
 
@@ -15,9 +18,10 @@ use serde_json::Value;
 
 use crate::case::model::{Action, Case};
 use crate::protocol::Tool;
+use crate::sanitize;
 
 fn q(text: &str) -> String {
-    serde_json::to_string(text).expect("strings serialise")
+    sanitize::yaml(text)
 }
 
 fn list(items: impl IntoIterator<Item = impl AsRef<str>>) -> String {
@@ -25,12 +29,39 @@ fn list(items: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// Content that reads well as a YAML string: UTF-8 with no control
-/// characters other than newline and tab.
-fn printable(bytes: &[u8]) -> Option<&str> {
-    std::str::from_utf8(bytes)
-        .ok()
-        .filter(|s| !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t'))
+/// A JSON value (call parameters) as YAML flow: mappings and sequences in
+/// braces and brackets, every string (keys included) through [`q`], and
+/// numbers, booleans and null as JSON writes them, which YAML reads alike.
+fn flow(value: &Value) -> String {
+    match value {
+        Value::String(text) => q(text),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(flow).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(key, value)| format!("{}: {}", q(key), flow(value)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// An id as a plain scalar when it reads as the case format's usual
+/// dotted name (`search.file.target`): lowercase words, digits, `-` and
+/// `_`, starting with a letter and holding a dot, which YAML cannot take
+/// for a number, a boolean or null. Anything else is quoted like every
+/// other string.
+fn id(id: &str) -> String {
+    let plain = id.starts_with(|c: char| c.is_ascii_lowercase())
+        && id.contains('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_'));
+    if plain { id.to_owned() } else { q(id) }
 }
 
 fn tool_name(tools: &[Tool]) -> &'static str {
@@ -40,14 +71,15 @@ fn tool_name(tools: &[Tool]) -> &'static str {
     }
 }
 
-/// The case as file text. `comment` (any number of lines) goes at the top,
-/// after the schema line, each line prefixed with `# `.
+/// The case as file text. `comment` (any number of lines, any text) goes
+/// at the top, after the schema line, each line prefixed with `# ` and
+/// shown with [`sanitize::visible`]'s stand-ins.
 pub fn to_yaml(case: &Case, comment: &str) -> String {
     let mut out = String::from("# yaml-language-server: $schema=../../spec/case.schema.json\n");
     for line in comment.lines() {
-        let _ = writeln!(out, "# {line}");
+        let _ = writeln!(out, "# {}", sanitize::visible(line));
     }
-    let _ = writeln!(out, "id: {}", case.id);
+    let _ = writeln!(out, "id: {}", id(&case.id));
     let _ = writeln!(out, "summary: {}", q(&case.summary));
     let _ = writeln!(out, "spec: {}", list(&case.spec));
     if !case.tags.is_empty() {
@@ -65,8 +97,7 @@ pub fn to_yaml(case: &Case, comment: &str) -> String {
     let _ = writeln!(out, "  tool: {}", tool_name(&case.tools));
     match &case.action {
         Action::Invoke(params) => {
-            let params = Value::Object(params.clone());
-            let _ = writeln!(out, "  params: {params}");
+            let _ = writeln!(out, "  params: {}", flow(&Value::Object(params.clone())));
         }
         Action::Describe(param) => {
             let _ = writeln!(out, "  describe: {}", q(param));
@@ -85,9 +116,9 @@ fn fixture(out: &mut String, f: &crate::case::model::Fixture) {
     if !f.files.is_empty() {
         out.push_str("  files:\n");
         for (path, bytes) in &f.files {
-            let content = match printable(bytes) {
-                Some(text) => q(text),
-                None => format!(
+            let content = match std::str::from_utf8(bytes) {
+                Ok(text) => q(text),
+                Err(_) => format!(
                     "{{base64: {}}}",
                     base64::engine::general_purpose::STANDARD.encode(bytes)
                 ),
@@ -196,11 +227,43 @@ mod tests {
     }
 
     #[test]
+    fn ids_are_plain_only_when_yaml_reads_them_as_strings() {
+        assert_eq!(id("search.file.target"), "search.file.target");
+        for odd in ["1.5", "true", "null", "a b.c", "x.y: z", "A.b", "a.b\rc: d"] {
+            assert_eq!(id(odd), q(odd), "{odd}");
+        }
+    }
+
+    #[test]
     fn odd_names_and_bytes_survive() {
         let text = "id: t.t\nsummary: s\nspec: [RES-1]\nfixture:\n  roots: [ws]\n  files: {\"ws/a\\\\b \\u00e9\": \"x\\r\\n\", ws/z: {base64: AAEC}}\ncall: {tool: resolve, params: {path: \"a\\u0000b\"}}\nexpect: {outcome: ok}\n";
         let case = parse_case(Path::new("t.yaml"), text).unwrap();
         let again = parse_case(Path::new("t.yaml"), &to_yaml(&case, "")).unwrap();
         assert_eq!(again.fixture, case.fixture);
         assert_eq!(again.action, case.action);
+    }
+
+    /// Text an adapter or a generator could put in a case (file content,
+    /// nested parameters, a link target, an expected message) is written
+    /// so that a reviewer sees every character and the case reads back
+    /// the same; only content that is not UTF-8 is base64.
+    #[test]
+    fn hostile_text_is_visible_and_reads_back() {
+        let text = "id: t.t\nsummary: \"s\\u202e\\r\"\nspec: [RES-1]\nrequires: [symlinks]\nfixture:\n  roots: [ws]\n  \
+            files: {ws/a: \"\\e[2J\\rkey: v\\u200d\\u2028\", ws/z: {base64: /w==}}\n  \
+            symlinks: {ws/l: \"b\\u202ec\"}\n\
+            call: {tool: grep, params: {pattern: \"\\u0085\", include: \"a\\tb\", case_sensitive: true}}\n\
+            expect: {outcome: error, error: {code: invalid_params, message_contains: [\"\\rx: y\"]}}\n";
+        let case = parse_case(Path::new("t.yaml"), text).unwrap_or_else(|e| panic!("{e}"));
+        let written = to_yaml(&case, "line\rinjected: true");
+        assert_eq!(crate::sanitize::first_hostile(&written), None, "{written}");
+        assert_eq!(written.matches("base64").count(), 1, "{written}");
+        let again =
+            parse_case(Path::new("t.yaml"), &written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+        assert_eq!(
+            Case { line: 0, ..again },
+            Case { line: 0, ..case },
+            "{written}"
+        );
     }
 }

@@ -181,9 +181,17 @@ fn fuzz_in(
     let summary = match run_fuzz(make, &config) {
         Ok(summary) => summary,
         Err(failure) => {
-            eprintln!("toolpath: the adapter could not be started: {failure}");
+            // The adapter's own text: shown with stand-ins for what would
+            // act on the terminal.
+            eprintln!(
+                "toolpath: the adapter could not be started: {}",
+                crate::sanitize::visible(&failure.to_string())
+            );
             if !failure.stderr.is_empty() {
-                eprintln!("--- adapter stderr ---\n{}", failure.stderr);
+                eprintln!(
+                    "--- adapter stderr ---\n{}",
+                    crate::sanitize::visible(&failure.stderr)
+                );
             }
             return ExitCode::Unexpected;
         }

@@ -151,3 +151,91 @@ fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> E
         excludes: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::case::model::parse_case;
+    use crate::fuzz::sample::Rendered;
+    use crate::subject::{AdapterFailure, FailureKind};
+
+    /// What an adapter controls in a finding is made of these: its command
+    /// line, its stderr and its answer (through `actual_text`); and the
+    /// parameter value the generator tried, which the case must keep. The
+    /// first is the bare key injection; the second adds what a terminal or
+    /// a YAML parser would act on.
+    const HOSTILE: [&str; 2] = [
+        "x\rinjected: true",
+        "x\rinjected: true\n\u{1b}]52;c;cm0=\u{7}\u{202e}\u{200d}\u{0}\u{2028}",
+    ];
+
+    fn finding(hostile: &str) -> Finding {
+        let base = parse_case(
+            Path::new("t.yaml"),
+            "id: t.t\nsummary: s\nspec: [RES-1]\nfixture: {roots: [ws]}\n\
+             call: {tool: resolve, params: {path: a}}\nexpect: {outcome: ok}\n",
+        )
+        .unwrap();
+        let mut params = serde_json::Map::new();
+        params.insert("path".into(), hostile.into());
+        let failure = AdapterFailure {
+            kind: FailureKind::Crash,
+            message: hostile.into(),
+            stderr: hostile.into(),
+        };
+        Finding {
+            seed: 7,
+            iteration: 3,
+            divergence: Divergence {
+                rendered: Rendered {
+                    fixture: base.fixture,
+                    tool: Tool::Resolve,
+                    params,
+                },
+                fields: vec!["adapter.crash"],
+                rules: vec!["RES-1".into()],
+                reference: ToolResult {
+                    outcome: Some(Outcome::Ok),
+                    path: Some(format!("{{ws}}/{hostile}")),
+                    ..ToolResult::default()
+                },
+                actual: Err(failure.clone()),
+                message_needles: Vec::new(),
+                actual_text: format!("adapter failure: {failure}\nstderr:\n  {hostile}"),
+            },
+        }
+    }
+
+    #[test]
+    fn adapter_text_cannot_inject_keys_and_the_case_still_reproduces() {
+        for hostile in HOSTILE {
+            let dir = tempfile::tempdir().unwrap();
+            let finding = finding(hostile);
+            let file = finding.write(dir.path(), hostile).unwrap();
+            let text = std::fs::read_to_string(&file).unwrap();
+            let top: BTreeMap<String, serde_json::Value> = serde_saphyr::from_str(&text)
+                .unwrap_or_else(|e| panic!("{hostile:?}: {e}\n{text}"));
+            let keys: Vec<&str> = top.keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                ["call", "expect", "fixture", "id", "spec", "summary"],
+                "{text}"
+            );
+            assert_eq!(
+                crate::sanitize::first_hostile(&text),
+                None,
+                "a reviewer sees every character: {text}"
+            );
+            let again = parse_case(&file, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let expected = finding.case(dir.path());
+            assert_eq!(again.action, expected.action, "the call reproduces");
+            assert_eq!(Case { line: 0, ..again }, expected, "{text}");
+            let Action::Invoke(params) = &expected.action else {
+                panic!("an invocation")
+            };
+            assert_eq!(params["path"], hostile);
+        }
+    }
+}

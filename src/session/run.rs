@@ -281,13 +281,18 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
     if head.summary.not_run != head.summary.total || head.summary.total == 0 {
         return;
     }
+    // The reason and the stderr are the adapter's text: shown with
+    // stand-ins for what would act on the terminal.
     if let Ok(first) = cases.case(0) {
         eprintln!(
             "toolpath: {}",
-            first.reason.as_deref().unwrap_or("no case ran")
+            crate::sanitize::visible(first.reason.as_deref().unwrap_or("no case ran"))
         );
         if let Some(stderr) = &first.stderr {
-            eprintln!("--- adapter stderr ---\n{stderr}");
+            eprintln!(
+                "--- adapter stderr ---\n{}",
+                crate::sanitize::visible(stderr)
+            );
         }
     }
 }

@@ -16,6 +16,7 @@
 use super::outcome::Tally;
 use super::text;
 use crate::report::{CaseReport, Report};
+use crate::sanitize::markdown;
 
 /// The columns: a heading and the spec areas it covers.
 pub const GROUPS: [(&str, &[&str]); 8] = [
@@ -47,11 +48,11 @@ pub fn table(reports: &[Report]) -> String {
     out.push_str(&rule);
 
     for report in rows {
-        let mut name = text::md_text(&text::implementation(&report.implementation));
+        let mut name = markdown::text(&text::implementation(&report.implementation));
         if report.partial {
             name.push_str(" **(partial run)**");
         }
-        out.push_str(&format!("| {name} | {} |", text::md_text(&report.suite)));
+        out.push_str(&format!("| {name} | {} |", markdown::text(&report.suite)));
         for (_, areas) in GROUPS {
             let tally = Tally::of(
                 report
@@ -114,7 +115,15 @@ fn cell(tally: &Tally) -> String {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, report};
+    use crate::report::render::testing::{case, hostile, report};
+    use crate::sanitize::first_hostile;
+
+    #[test]
+    fn hostile_names_are_shown_not_acted_on() {
+        let out = table(&[hostile()]);
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert!(out.contains("name:␛\\[2J"), "{out}");
+    }
 
     #[test]
     fn cells_count_passed_over_applicable() {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use super::outcome::Conformance;
 use super::text;
 use crate::report::{CaseReport, Report, Status};
+use crate::sanitize::markdown;
 
 /// One instance whose status differs between the reports (or that is in
 /// only one of them).
@@ -134,7 +135,7 @@ const DIFF_LINES: usize = 30;
 /// removed and changed ones, one line each.
 pub fn render(comparison: &Comparison) -> String {
     let mut out = String::from("## toolpath compare\n\n");
-    let label = |l: &str| text::md_text(if l.is_empty() { "(unnamed)" } else { l });
+    let label = |l: &str| markdown::text(if l.is_empty() { "(unnamed)" } else { l });
     if comparison.old_label == comparison.new_label {
         out.push_str(&format!("{}\n\n", label(&comparison.new_label)));
     } else {
@@ -156,7 +157,7 @@ pub fn render(comparison: &Comparison) -> String {
                     body.push_str(&format!("\n… {omitted} more lines"));
                 }
                 // Indented under its bullet, so the list stays one list.
-                for fenced in text::md_fence("diff", &body).lines() {
+                for fenced in markdown::fence("diff", &body).lines() {
                     out.push_str("  ");
                     out.push_str(fenced);
                     out.push('\n');
@@ -206,11 +207,11 @@ fn line(out: &mut String, change: &Change) {
     };
     out.push_str(&format!(
         "- {}: {transition} ({})",
-        text::md_code(&change.id),
-        text::md_code(&format!("{}:{}", change.file, change.line))
+        markdown::code(&change.id),
+        markdown::code(&format!("{}:{}", change.file, change.line))
     ));
     if let Some(reason) = &change.reason {
-        out.push_str(&format!(": {}", text::md_text(reason)));
+        out.push_str(&format!(": {}", markdown::text(reason)));
     }
     out.push('\n');
 }
@@ -218,7 +219,30 @@ fn line(out: &mut String, change: &Change) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{case, failing, report, with_reason};
+    use crate::report::render::testing::{attack, case, failing, hostile, report, with_reason};
+    use crate::sanitize::first_hostile;
+
+    /// Every string of both reports an attack: the comparison shows them
+    /// all and acts on none.
+    #[test]
+    fn hostile_text_is_shown_not_acted_on() {
+        let old = report(
+            &attack("old name"),
+            hostile()
+                .cases
+                .iter()
+                .map(|c| {
+                    let mut passed = c.clone();
+                    passed.status = Status::Pass;
+                    passed
+                })
+                .collect(),
+        );
+        let out = render(&compare(&old, &hostile()));
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert!(out.contains("### Broke"), "{out}");
+        assert!(out.contains("‹U+202E›exe.txt"), "{out}");
+    }
 
     fn ids(changes: &[Change]) -> Vec<&str> {
         changes.iter().map(|c| c.id.as_str()).collect()

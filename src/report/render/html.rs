@@ -14,7 +14,9 @@
 //! markup: the table is escaped HTML, the details travel as JSON inside a
 //! `<script type="application/json">` with every `<`, `>` and `&` written as
 //! a `\u` escape (so no `</script>` can end it), and the script builds the
-//! details with `textContent` only.
+//! details with `textContent` only. Both carry the stand-ins of
+//! [`crate::sanitize`] for controls, bidi overrides and invisible
+//! characters, as every other renderer does.
 //!
 //! Like the Markdown report, the page depends on nothing but verdicts (no
 //! dates, durations, fixture paths or stderr), so regenerating it for
@@ -25,8 +27,9 @@ use serde::Serialize;
 use super::certification::{cites_any, sort_key};
 use super::outcome::{Conformance, Tally};
 use super::requirements::{self, Row};
-use super::{text, xml};
+use super::text;
 use crate::report::{CaseReport, Report};
+use crate::sanitize;
 use crate::spec::{self, Requirement};
 
 /// Diff lines kept per failing instance; the JSON report has the rest.
@@ -221,31 +224,34 @@ fn summary(markdown: &str) -> String {
         .collect()
 }
 
-/// Text escaped for HTML element content and double-quoted attributes
-/// alike; control characters pictured, as in every other renderer.
+/// Text escaped for HTML element content and quoted attributes alike,
+/// with the stand-ins every renderer shows.
 fn esc(raw: &str) -> String {
-    xml::attr(raw)
+    sanitize::html(raw)
 }
 
 /// What the script needs to list a cell's failing instances.
 #[derive(Serialize)]
-struct Data<'a> {
-    columns: Vec<Column<'a>>,
+struct Data {
+    columns: Vec<Column>,
 }
 
 #[derive(Serialize)]
-struct Column<'a> {
+struct Column {
     label: String,
-    failing: Vec<Failing<'a>>,
+    failing: Vec<Failing>,
 }
 
+/// Every string the script shows is foreign: each carries the stand-ins
+/// of [`sanitize::visible`], since `textContent` keeps markup out but shows
+/// bidi overrides and zero-width characters as they are.
 #[derive(Serialize)]
-struct Failing<'a> {
+struct Failing {
     id: String,
     status: &'static str,
-    file: &'a str,
+    file: String,
     line: u64,
-    spec: &'a [String],
+    spec: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -254,12 +260,12 @@ struct Failing<'a> {
     diff: Option<String>,
 }
 
-fn data<'a>(columns: &[&'a Report]) -> Data<'a> {
+fn data(columns: &[&Report]) -> Data {
     Data {
         columns: columns
             .iter()
             .map(|report| Column {
-                label: text::implementation(&report.implementation),
+                label: sanitize::visible(&text::implementation(&report.implementation)),
                 failing: report
                     .cases
                     .iter()
@@ -271,7 +277,7 @@ fn data<'a>(columns: &[&'a Report]) -> Data<'a> {
     }
 }
 
-fn failing(case: &CaseReport) -> Failing<'_> {
+fn failing(case: &CaseReport) -> Failing {
     let expected = case.expectation.as_ref().map(|note| match &note.issue {
         Some(issue) => format!("{} ({issue})", note.reason),
         None => note.reason.clone(),
@@ -282,16 +288,16 @@ fn failing(case: &CaseReport) -> Failing<'_> {
         if omitted > 0 {
             body.push_str(&format!("\n… {omitted} more lines in the JSON report"));
         }
-        text::visible(&body)
+        sanitize::visible(&body)
     });
     Failing {
-        id: text::visible(&case.id),
+        id: sanitize::visible(&case.id),
         status: case.status.name(),
-        file: &case.file,
+        file: sanitize::visible(&case.file),
         line: case.line,
-        spec: &case.spec,
-        reason: case.reason.as_deref().map(text::visible),
-        expected: expected.as_deref().map(text::visible),
+        spec: case.spec.iter().map(|id| sanitize::visible(id)).collect(),
+        reason: case.reason.as_deref().map(sanitize::visible),
+        expected: expected.as_deref().map(sanitize::visible),
         diff,
     }
 }
@@ -426,7 +432,37 @@ const SCRIPT: &str = r#"
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, expected, failing as failing_case, report};
+    use crate::report::render::testing::{
+        broken, case, expected, failing as failing_case, hostile, report,
+    };
+    use crate::sanitize::first_hostile;
+
+    /// What of a page depends on its reports, for a snapshot a person can
+    /// read: the markup from `<body>` to the data, and the data as indented
+    /// JSON. The style and script are constants of this file.
+    fn reviewable(page: &str) -> String {
+        let body = page.find("<body>").expect("a body");
+        let marker = "<script type=\"application/json\" id=\"toolpath-data\">";
+        let data = page.find(marker).expect("the data");
+        let end = data + page[data..].find("</script>").expect("its end");
+        let json: serde_json::Value =
+            serde_json::from_str(&page[data + marker.len()..end]).expect("JSON data");
+        format!(
+            "{}\n--- data ---\n{}\n",
+            &page[body..data],
+            serde_json::to_string_pretty(&json).unwrap()
+        )
+    }
+
+    /// The matrix and details of a deliberately broken run beside a
+    /// hostile one, reviewed in the snapshot.
+    #[test]
+    fn snapshot_of_a_broken_and_a_hostile_run() {
+        let page = render_with(&[broken(), hostile()], &reqs());
+        assert_eq!(first_hostile(&page), None, "{page}");
+        assert!(!page.contains("<b>*"), "{page}");
+        insta::assert_snapshot!(reviewable(&page));
+    }
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements("- **RES-1** Empty `a<b`.\n- **SEC-1** Real paths.\n")
@@ -521,7 +557,11 @@ mod tests {
         assert!(!out.contains("<i>evil"), "{out}");
         assert!(out.contains("&lt;i&gt;evil&lt;/i&gt;"), "{out}");
         assert!(out.contains("data-req=\"&lt;b&gt;X-1\""), "{out}");
-        // The embedded JSON still says exactly what the report said.
+        // The embedded JSON still says exactly what the report said, but
+        // for the characters every renderer shows by a stand-in (U+2028
+        // among them, which old JavaScript parsers also took for a line
+        // break); none of them is left in the page.
+        assert!(!out.contains('\u{2028}'), "{out}");
         let start = out.find("id=\"toolpath-data\">").unwrap() + "id=\"toolpath-data\">".len();
         let end = start + out[start..].find("</script>").unwrap();
         let data: serde_json::Value = serde_json::from_str(&out[start..end]).unwrap();
@@ -530,7 +570,7 @@ mod tests {
         assert_eq!(case["reason"], "</SCRIPT>");
         assert_eq!(
             case["diff"],
-            "-</script><!--\n+<img src=x onerror=alert(1)>&amp;\u{2028}"
+            "-</script><!--\n+<img src=x onerror=alert(1)>&amp;‹U+2028›"
         );
     }
 

@@ -18,6 +18,7 @@ use super::outcome::{Conformance, Tally};
 use super::{requirements, text};
 use crate::report::view::View;
 use crate::report::{CaseReport, Report};
+use crate::sanitize::markdown;
 use crate::spec::{self, Requirement};
 
 /// Failing instances detailed in full; past this a certification is a
@@ -60,7 +61,7 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
     let title = format!("{} {}", imp.name, imp.version);
     text.push_str(&format!(
         "# toolpath certification: {}\n\n",
-        text::md_text(title.trim())
+        markdown::text(title.trim())
     ));
     facts(&mut text, head, &counts.all);
     if head.partial {
@@ -116,18 +117,18 @@ impl Counts {
 fn facts(out: &mut String, report: &Report, tally: &Tally) {
     let summary = &report.summary;
     let adapter = match &report.adapter {
-        Some(command) => text::md_code(command),
+        Some(command) => markdown::code(command),
         None => "built-in reference".to_owned(),
     };
     let strict = if report.strict { ", strict" } else { "" };
     out.push_str(&format!(
         "- **Implementation:** {}\n",
-        text::md_text(&text::implementation(&report.implementation))
+        markdown::text(&text::implementation(&report.implementation))
     ));
     out.push_str(&format!("- **Adapter:** {adapter}\n"));
     out.push_str(&format!(
         "- **Suite:** {} (protocol {}{strict})\n",
-        text::md_text(&report.suite),
+        markdown::text(&report.suite),
         report.protocol
     ));
     out.push_str(&format!(
@@ -186,13 +187,13 @@ fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
     };
     out.push_str(&format!(
         "| {} | {} | {summary} | {} | {failed} | {} | {} | {} | {} |\n",
-        text::md_text(id),
-        text::md_text(area),
+        markdown::text(id),
+        markdown::text(area),
         tally.passed,
         tally.unobserved,
         tally.unsupported,
         tally.skipped,
-        tally.verdict().symbol()
+        tally.standing().symbol()
     ));
 }
 
@@ -226,26 +227,26 @@ fn failures(out: &mut dyn Write, view: View, failing: usize) -> io::Result<()> {
 fn detail(out: &mut String, case: &CaseReport) {
     out.push_str(&format!(
         "\n### {} ({})\n\n",
-        text::md_code(&case.id),
+        markdown::code(&case.id),
         case.status.name()
     ));
     out.push_str(&format!(
         "- **Case:** {}\n",
-        text::md_code(&format!("{}:{}", case.file, case.line))
+        markdown::code(&format!("{}:{}", case.file, case.line))
     ));
     if !case.spec.is_empty() {
         out.push_str(&format!(
             "- **Spec:** {}\n",
-            text::md_text(&case.spec.join(", "))
+            markdown::text(&case.spec.join(", "))
         ));
     }
     if let Some(reason) = &case.reason {
-        out.push_str(&format!("- **Reason:** {}\n", text::md_text(reason)));
+        out.push_str(&format!("- **Reason:** {}\n", markdown::text(reason)));
     }
     if let Some(note) = &case.expectation {
-        let mut line = text::md_text(&note.reason);
+        let mut line = markdown::text(&note.reason);
         if let Some(issue) = &note.issue {
-            line.push_str(&format!(" ({})", text::md_text(issue)));
+            line.push_str(&format!(" ({})", markdown::text(issue)));
         }
         out.push_str(&format!("- **Expected to fail:** {line}\n"));
     }
@@ -256,7 +257,7 @@ fn detail(out: &mut String, case: &CaseReport) {
             body.push_str(&format!("\n… {omitted} more lines in the JSON report"));
         }
         out.push('\n');
-        out.push_str(&text::md_fence("diff", &body));
+        out.push_str(&markdown::fence("diff", &body));
     }
 }
 
@@ -265,13 +266,33 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{
-        Spool, case, expected, failing, head, report, varied, with_reason,
+        Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
     };
+    use crate::sanitize::first_hostile;
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements(
             "- **RES-1** Empty means none. More.\n- **RES-2** Joined `a|b`.\n- **SEC-1** Real paths.\n",
         )
+    }
+
+    /// The whole certification report of a deliberately broken run,
+    /// reviewed in the snapshot; the tests below pin one rule each.
+    #[test]
+    fn snapshot_of_a_broken_run() {
+        insta::assert_snapshot!(render_with(&broken(), &reqs()));
+    }
+
+    /// Every field an adapter or case file controls: shown, quoted, and
+    /// never acted on by a Markdown viewer or a terminal.
+    #[test]
+    fn snapshot_of_hostile_text() {
+        let out = render_with(&hostile(), &reqs());
+        assert_eq!(first_hostile(&out), None, "{out}");
+        // Markup is quoted in prose; in code spans and fences it is inert.
+        assert!(out.contains("- **Reason:** reason:␛\\[2J\\|"), "{out}");
+        assert!(out.contains("\\<b\\>\\*\\_\\`\\|\\&amp;"), "{out}");
+        insta::assert_snapshot!(out);
     }
 
     #[test]
@@ -340,12 +361,11 @@ mod tests {
             &report("fake", vec![bad, case("ok", Status::Pass, &[])]),
             &reqs(),
         );
-        assert!(out.contains("## Failing instances (1)\n\n### `search-x@grep` (fail)\n\n- **Case:** `cases/search-x.yaml:3`\n- **Spec:** SEARCH-5\n"), "{out}");
-        assert!(out.contains("```diff\n--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied\n```\n"), "{out}");
         assert!(
             !out.contains("/tmp/path"),
             "stderr is machine-specific: {out}"
         );
+        insta::assert_snapshot!(out);
     }
 
     #[test]

@@ -17,10 +17,22 @@
 //! - [`html`]: the same implementations as one page to look at: a matrix of
 //!   requirements by implementation, each cell's failures a click away.
 //!
+//! Everything in a report that an adapter or a case file wrote (ids,
+//! reasons, stderr, diffs, names) goes through [`crate::sanitize`] for the
+//! format at hand, so every format shows the same stand-ins for controls,
+//! bidi overrides and invisible characters. The JSON report alone keeps
+//! the exact values: it is data, and JSON escapes what it must. Snapshots
+//! of each format (`snapshots/`, reviewed whole) pin a deliberately broken
+//! run and a hostile one.
+//!
 //! Statuses are read two ways, kept in [`outcome`]: by what they mean for
 //! the run (the exit code's view, used by the human closing line and JUnit)
 //! and by what they say about conformance (used by the Markdown report and
-//! the table).
+//! the table), where a requirement's instances add up to its [`Standing`].
+//!
+//! What this folder may import: the rest of `report` (its own floor), and
+//! the suite model below it (`protocol`, `spec`, `sanitize`); never the
+//! harness, subjects or sessions that produce reports.
 //!
 //! [`Report`]: crate::report::Report
 //! [`View`]: crate::report::view::View
@@ -35,12 +47,11 @@ pub mod markdown;
 pub mod outcome;
 pub mod requirements;
 mod text;
-mod xml;
 
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use outcome::{Conformance, RunOutcome, Tally, Verdict};
+pub use outcome::{Conformance, RunOutcome, Standing, Tally};
 
 /// What a renderer's `write` puts out, as a string: how a report in memory
 /// is rendered whole (and how the renderers' tests read their output). An

@@ -116,22 +116,24 @@ impl Tally {
         self.passed + self.failed
     }
 
-    pub fn verdict(&self) -> Verdict {
+    pub fn standing(&self) -> Standing {
         if self.failed > 0 {
-            Verdict::Fails
+            Standing::Fails
         } else if self.passed > 0 {
-            Verdict::Conforms
+            Standing::Conforms
         } else if self.unobserved > 0 {
-            Verdict::NotObservable
+            Standing::NotObservable
         } else {
-            Verdict::NotApplicable
+            Standing::NotApplicable
         }
     }
 }
 
-/// The one-glance answer for a requirement.
+/// Where a requirement stands over its instances: the one-glance answer
+/// (a symbol in the Markdown table's last column). Not the judge's
+/// `harness::judge::Verdict`, which is about one answer to one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Standing {
     Conforms,
     Fails,
     /// Every instance agreed only on what could be seen: not shown as passed.
@@ -139,13 +141,13 @@ pub enum Verdict {
     NotApplicable,
 }
 
-impl Verdict {
+impl Standing {
     pub fn symbol(self) -> &'static str {
         match self {
-            Verdict::Conforms => "✅",
-            Verdict::Fails => "❌",
-            Verdict::NotObservable => "👁",
-            Verdict::NotApplicable => "➖",
+            Standing::Conforms => "✅",
+            Standing::Fails => "❌",
+            Standing::NotObservable => "👁",
+            Standing::NotApplicable => "➖",
         }
     }
 }
@@ -178,7 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn tally_and_verdict() {
+    fn tally_and_standing() {
         let t = Tally::of([
             Status::Pass,
             Status::Xfail,
@@ -198,21 +200,24 @@ mod tests {
             }
         );
         assert_eq!(t.applicable(), 2);
-        assert_eq!(t.verdict(), Verdict::Fails);
+        assert_eq!(t.standing(), Standing::Fails);
         assert_eq!(
-            Tally::of([Status::Pass, Status::Xpass]).verdict(),
-            Verdict::Conforms
+            Tally::of([Status::Pass, Status::Xpass]).standing(),
+            Standing::Conforms
         );
-        assert_eq!(Tally::of([Status::Skip]).verdict(), Verdict::NotApplicable);
         assert_eq!(
-            Tally::of([Status::Unobserved, Status::Skip]).verdict(),
-            Verdict::NotObservable,
+            Tally::of([Status::Skip]).standing(),
+            Standing::NotApplicable
+        );
+        assert_eq!(
+            Tally::of([Status::Unobserved, Status::Skip]).standing(),
+            Standing::NotObservable,
             "a requirement nothing observed is never shown as passed"
         );
         assert_eq!(
-            Tally::of([Status::Unobserved, Status::Pass]).verdict(),
-            Verdict::Conforms
+            Tally::of([Status::Unobserved, Status::Pass]).standing(),
+            Standing::Conforms
         );
-        assert_eq!(Tally::default().verdict(), Verdict::NotApplicable);
+        assert_eq!(Tally::default().standing(), Standing::NotApplicable);
     }
 }

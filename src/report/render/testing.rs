@@ -79,6 +79,17 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
 /// fields. `partial` and `fixture_dir` are set; callers unset what they
 /// want to vary.
 pub fn varied() -> Report {
+    varied_with(55)
+}
+
+/// [`varied`] with one failure per tool (and one pass beside each): the
+/// same variety in a size a person reviews whole, for snapshots.
+pub fn broken() -> Report {
+    varied_with(Tool::ALL.len())
+}
+
+/// [`varied`] with `failures` failing instances, spread over the tools.
+fn varied_with(failures: usize) -> Report {
     let tools = Tool::ALL;
     let mut cases = vec![
         case("pass-a", Status::Pass, &["RES-1", "SEC-1"]),
@@ -97,7 +108,7 @@ pub fn varied() -> Report {
     cases[7].status = Status::Xfail;
     cases[9].stderr = Some("line 1\ntraceback: boom\n".to_owned());
     cases[11].unchecked = vec!["parent".to_owned()];
-    for i in 0..55 {
+    for i in 0..failures {
         let mut bad = failing(&format!("fail-{i}@x"), &["RES-1", "NEW-4"]);
         bad.tool = tools[i % tools.len()];
         bad.fixture = (i % 7 == 0).then(|| format!("/tmp/toolpath-{i}"));
@@ -111,6 +122,59 @@ pub fn varied() -> Report {
     let mut report = report("varied", cases);
     report.partial = true;
     report.fixture_dir = Some("/dev/shm (tmpfs)".to_owned());
+    report
+}
+
+/// `label` followed by every attack on a reader seen so far, so a
+/// rendering shows which field each came through: a screen clear, an OSC 8
+/// hyperlink, an OSC 52 clipboard write, a lone CR, a right-to-left
+/// override, a zero-width joiner, NUL, a C1 CSI, and markup.
+pub fn attack(label: &str) -> String {
+    format!(
+        "{label}:\u{1b}[2J|\u{1b}]8;;https://evil.invalid\u{7}link\u{1b}]8;;\u{7}|\
+         \u{1b}]52;c;cm0gLXJmIH4=\u{7}|lone\rCR|\u{202e}exe.txt|z\u{200d}wj|nul\u{0}|\u{9b}31m|<b>*_`|&amp;"
+    )
+}
+
+/// A report whose every string an adapter or a case file controls is an
+/// [`attack`]: what each renderer must show without acting on any of it.
+pub fn hostile() -> Report {
+    let mut bad = failing(&attack("id"), &[&attack("SPEC")]);
+    bad.file = attack("file");
+    bad.reason = Some(attack("reason"));
+    bad.diff = Some(format!(
+        "--- expected\n+++ actual\n-path: {}\r\n+path: {}\n",
+        attack("old"),
+        attack("new")
+    ));
+    bad.stderr = Some(format!(
+        "{}\n{}\r\n",
+        attack("stderr 1"),
+        attack("stderr 2")
+    ));
+    bad.fixture = Some(attack("fixture"));
+    bad.unchecked = vec![attack("unchecked")];
+    let mut known = expected(failing("known@grep", &["RES-2"]), "");
+    known.status = Status::Xfail;
+    known.expectation = Some(ExpectationNote {
+        reason: attack("expected reason"),
+        spec: Some(attack("expected spec")),
+        issue: Some(attack("issue")),
+    });
+    let mut stale = expected(case("stale@grep", Status::Xpass, &["RES-2"]), "");
+    stale.expectation = known.expectation.clone();
+    let mut crashed = with_reason(
+        case("crashed@grep", Status::AdapterError, &[]),
+        &attack("crash"),
+    );
+    crashed.stderr = Some(attack("crash stderr"));
+    let skipped = with_reason(case("skipped@grep", Status::Skip, &[]), &attack("skip"));
+    let mut report = report(&attack("name"), vec![bad, known, stale, crashed, skipped]);
+    report.implementation.version = attack("version");
+    report.implementation.language = attack("language");
+    report.adapter = Some(attack("adapter"));
+    report.suite = attack("suite");
+    report.fixture_dir = Some(attack("fixtures"));
     report
 }
 
@@ -188,5 +252,14 @@ mod tests {
             assert!(report.cases.iter().any(|c| c.tool == tool), "{tool:?}");
         }
         assert_eq!(report.summary, Summary::of(&report.cases));
+    }
+
+    #[test]
+    fn every_attack_is_one_a_sanitiser_must_stop() {
+        let text = attack("x");
+        for c in ['\u{1b}', '\r', '\u{202e}', '\u{200d}', '\u{0}', '\u{9b}'] {
+            assert!(text.contains(c), "{c:?}");
+        }
+        assert!(!text.contains("\r\n"), "the CR is a lone one");
     }
 }
