@@ -24,7 +24,7 @@ fn adapter_config(argv: &[&str]) -> AdapterConfig {
         user: None,
         tmpdir: std::env::temp_dir(),
         suite_version: toolpath::SUITE_VERSION.into(),
-        run_dir: None,
+        run_id: None,
     }
 }
 
@@ -37,6 +37,7 @@ fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>
         known: Default::default(),
         shrink: Budget::default(),
         fixtures,
+        reference_scratch: None,
         max_findings: None,
         on_iteration: None,
         on_finding: None,

@@ -178,7 +178,7 @@ fn adapter_config(argv: Vec<String>, tmpdir: &Path) -> AdapterConfig {
         user: None,
         tmpdir: tmpdir.to_owned(),
         suite_version: toolpath::SUITE_VERSION.into(),
-        run_dir: None,
+        run_id: None,
     }
 }
 
@@ -221,7 +221,7 @@ fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     let child = Command::new(BIN)
         .args(args)
         .env("TMPDIR", tmp)
-        .env(toolpath::harness::workdir::FIXTURE_DIR_ENV, tmp)
+        .env(toolpath::session::FIXTURE_DIR_ENV, tmp)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -1,4 +1,8 @@
-//! Stopping a run early on SIGINT or SIGTERM without losing anything.
+//! Stopping a run early on SIGINT or SIGTERM without losing anything: the
+//! low-level flag and wake-up descriptor. A [`crate::session::Session`]
+//! installs the handlers when a run (or a fuzzing run) starts and turns the
+//! signal into the exit code when it ends (128 + the signal); the harness
+//! and the adapters' readers only ask whether it came.
 //!
 //! The handlers come from signal-hook: what a signal handler may do is narrow
 //! (async-signal-safe calls only), and that crate is the well-kept, widely

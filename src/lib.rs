@@ -43,12 +43,17 @@
 //!   an adapter over stdio;
 //! - [`harness`]: runs the instances and judges each answer;
 //! - [`report`]: the canonical JSON report, and every view rendered from it;
+//! - [`session`]: a run's lifetime (its directory, signals, the sealed
+//!   event spool, delivery of reports, the exit code), for `run` and `fuzz`;
 //! - [`fuzz`]: random calls against the reference and an adapter, shrunk
 //!   into case files where they disagree;
-//! - [`cli`]: the `toolpath` command's subcommands.
-//! - [`cancel`]: SIGINT and SIGTERM stop a run without losing anything;
+//! - [`cli`]: the `toolpath` command's subcommands, one file each;
+//! - [`cancel`]: the low-level SIGINT/SIGTERM flag and wake-up descriptor
+//!   a session installs;
 //! - [`sanitize`]: foreign text (adapter output, case values) made safe
 //!   for every place it is shown.
+//!
+//! Which module may import which is in `ARCHITECTURE.md` (floors).
 
 pub mod cancel;
 pub mod case;
@@ -59,6 +64,7 @@ pub mod protocol;
 pub mod reference;
 pub mod report;
 pub mod sanitize;
+pub mod session;
 pub mod spec;
 pub mod subject;
 #[cfg(test)]

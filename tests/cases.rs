@@ -29,7 +29,7 @@ fn unprivileged_runner() -> Option<AdapterConfig> {
         user: Some(UNPRIVILEGED_USER),
         tmpdir: std::env::temp_dir(),
         suite_version: toolpath::SUITE_VERSION.into(),
-        run_dir: None,
+        run_id: None,
     })
 }
 

@@ -8,7 +8,9 @@
 //! identity wrapper must run clean, so a finding is never noise.
 //!
 //! Budgets are iterations, not time: a busy machine makes a run slower, not
-//! different. `--jobs 1` keeps every run exactly reproducible.
+//! different. Shrinking is bounded by a number of probes (`--shrink-steps`),
+//! never by a clock, so the same seed writes the same findings on any
+//! machine. `--jobs 1` keeps every run exactly reproducible.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -177,7 +179,7 @@ fn a_crashing_adapter_is_a_finding_not_the_end_of_the_run() {
     let (code, files, out) = fuzz(
         &mutant("crash"),
         dir.path(),
-        &["--iterations", "20", "--shrink-time", "5s"],
+        &["--iterations", "20", "--shrink-steps", "20"],
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("20 iterations"), "the run went on: {out}");
@@ -198,8 +200,8 @@ fn a_hanging_adapter_is_a_finding() {
             "2",
             "--timeout-ms",
             "500",
-            "--shrink-time",
-            "2s",
+            "--shrink-steps",
+            "2",
         ],
     );
     assert_eq!(code, 1, "{out}");
@@ -238,8 +240,12 @@ fn known_divergences_are_not_reported_again() {
 
 #[test]
 fn bad_usage_exits_2() {
-    let out = toolpath(&["fuzz", "--adapter", "x", "--time", "1d"]);
-    assert_eq!(out.status.code(), Some(2));
+    // Durations are humantime's (`1d` is a day), or a bare number of
+    // seconds; anything else, and a number too large, is bad usage.
+    for time in ["1fortnight", "soon", "18446744073709551615h"] {
+        let out = toolpath(&["fuzz", "--adapter", "x", "--time", time]);
+        assert_eq!(out.status.code(), Some(2), "{time}");
+    }
     let out = toolpath(&["fuzz", "--adapter", "'unbalanced"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -1,6 +1,10 @@
-//! Hostile case files: every one is refused by `toolpath lint` with its
-//! location, and a run over them writes and reads nothing outside.
-//! (Written as an attacker would: see issue 9 and `tests/data/hostile/`.)
+//! Hostile input and a hostile machine. Hostile case files: every one is
+//! refused by `toolpath lint` with its location, and a run over them writes
+//! and reads nothing outside (issue 9, `tests/data/hostile/`). A hostile
+//! adapter cannot forge its verdicts, another user cannot redirect what a
+//! root harness does in a shared directory, and a run creates, cleans and
+//! leaves behind nothing outside its own fixture directory (issue 21;
+//! attackers in `tests/attackers/`).
 
 use assert_cmd::Command;
 
@@ -132,4 +136,503 @@ fn a_hung_in_process_call_fails_its_case_and_the_run_goes_on() {
         "{:?}",
         report.cases
     );
+}
+
+/// Whether this test process is root; when it is not, a test that needs
+/// root says SKIPPED loudly, and fails instead when `TOOLPATH_REQUIRE_ROOT`
+/// is set (as `scripts/test` and CI, which run as root, set it).
+fn root_or_skip(what: &str) -> bool {
+    if rustix::process::geteuid().is_root() {
+        return true;
+    }
+    let message = format!("{what} needs root, to act as a second user (`nobody`)");
+    assert!(
+        std::env::var_os("TOOLPATH_REQUIRE_ROOT").is_none(),
+        "{message}, and TOOLPATH_REQUIRE_ROOT is set"
+    );
+    eprintln!("SKIPPED: {message}");
+    false
+}
+
+/// The names in `dir`, sorted: a snapshot of a run's surroundings.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A private directory for one test, that `nobody` may pass through, with
+/// a private TMPDIR inside (so a run's leftovers in TMPDIR are seen).
+struct Scene {
+    dir: tempfile::TempDir,
+}
+
+impl Scene {
+    fn new() -> Scene {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new()
+            .prefix("hostile-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let scene = Scene { dir };
+        std::fs::create_dir(scene.tmp()).unwrap();
+        scene
+    }
+
+    fn path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn tmp(&self) -> std::path::PathBuf {
+        self.path("tmp")
+    }
+
+    fn toolpath(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_toolpath"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+            .env("TMPDIR", self.tmp())
+            .env_remove("TOOLPATH_FIXTURE_DIR")
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+}
+
+/// Issue 21 item 3: an adapter runs as the harness's user, so it can find
+/// the run's event log (the run directory's name is no secret) and rewrite
+/// it in place, every failure made a pass; the JSON report then listed
+/// passes, and `toolpath certification` counted them. The run's log is
+/// sealed now: the forged log is refused with exit 4, naming the first
+/// line that does not verify, and no report counts a forged pass. The
+/// control (the same adapter, not forging) fails honestly, and the
+/// attacker's own log proves it did rewrite the spool.
+#[test]
+fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let forge_log = scene.path("forged.txt");
+    let report = scene.path("report.json");
+    let run = |forge: &str| {
+        scene
+            .toolpath()
+            .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+            .args(["--adapter", "python3 tests/attackers/forge_spool.py"])
+            .args(["--format", "json", "--output"])
+            .arg(&report)
+            .arg("--fixture-dir")
+            .arg(&place)
+            .env("TOOLPATH_FIXTURE_DIR", &place)
+            .env("FORGE", forge)
+            .env("FORGE_LOG", &forge_log)
+            .output()
+            .unwrap()
+    };
+    let honest = run("0");
+    assert_eq!(honest.status.code(), Some(1), "{honest:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    // Every call it answers fails; the one pass is the schema description
+    // case, which sends no call.
+    assert_eq!(
+        json["summary"]["fail"], 5,
+        "the adapter answers wrongly: {json}"
+    );
+    assert_eq!(json["summary"]["pass"], 1, "{json}");
+    assert!(!forge_log.exists(), "the control forged");
+
+    let forged = run("1");
+    let stderr = String::from_utf8_lossy(&forged.stderr);
+    let rewritten = std::fs::read_to_string(&forge_log).unwrap_or_default();
+    assert!(
+        rewritten.contains("/toolpath-run-"),
+        "the attack was not made, so this test proves nothing: {stderr}"
+    );
+    assert_eq!(forged.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("refusing to report: the run's event log")
+            && stderr.contains("does not verify at line"),
+        "{stderr}"
+    );
+    // No report stands for the forged run (claimed empty, never written),
+    // so nothing can certify it.
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), "");
+    let table = scene
+        .toolpath()
+        .arg("certification")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_eq!(
+        table.status.code(),
+        Some(2),
+        "an empty report certifies nothing"
+    );
+    // And the run cleaned up after itself all the same.
+    assert_eq!(listing(&place), Vec::<String>::new());
+}
+
+/// Issue 21 item 6: with `--fixture-dir` on a directory another user can
+/// write to (no sticky bit), that user swapped `toolpath-run-*` for a link
+/// right after it was created, and root then chowned, chmodded and wrote
+/// where the link pointed. Here the other user (`nobody`, through
+/// `swap_run_dir.py`) races every run; a place it can rename entries in
+/// (world-writable without the sticky bit, or its own) is refused before
+/// anything is created, with the reason, and a sticky one is used: there it
+/// cannot move a run's directory. Either way the victim (a root-only
+/// directory and file) is untouched.
+#[test]
+fn a_fixture_directory_another_user_can_rename_entries_in_is_refused() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if !root_or_skip("a_fixture_directory_another_user_can_rename_entries_in_is_refused") {
+        return;
+    }
+    let scene = Scene::new();
+    let victim = scene.path("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::write(victim.join("secret"), "root only\n").unwrap();
+    std::fs::set_permissions(
+        victim.join("secret"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    let snapshot = |path: &std::path::Path| {
+        let meta = std::fs::symlink_metadata(path).unwrap();
+        (meta.uid(), meta.gid(), meta.mode())
+    };
+    let before = (
+        snapshot(&victim),
+        snapshot(&victim.join("secret")),
+        listing(&victim),
+    );
+    const NOBODY: u32 = 65534;
+    let places: [(&str, u32, u32, bool); 3] = [
+        ("world-writable", 0, 0o777, false),
+        ("nobody's", NOBODY, 0o755, false),
+        ("sticky", 0, 0o1777, true),
+    ];
+    for (what, owner, mode, accepted) in places {
+        let place = scene.path(what);
+        std::fs::create_dir(&place).unwrap();
+        std::os::unix::fs::chown(&place, Some(owner), Some(owner)).unwrap();
+        std::fs::set_permissions(&place, std::fs::Permissions::from_mode(mode)).unwrap();
+        let stop = scene.path(&format!("{what}.stop"));
+        let attacker = {
+            use std::os::unix::process::CommandExt;
+            std::process::Command::new("python3")
+                .arg("tests/attackers/swap_run_dir.py")
+                .args([&place, &victim, &stop])
+                .arg("100000000")
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .uid(NOBODY)
+                .gid(NOBODY)
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let out = scene
+            .toolpath()
+            .args(["run", "--cases", "tests/data/mini", "--fixture-dir"])
+            .arg(&place)
+            .output()
+            .unwrap();
+        std::fs::write(&stop, "").unwrap();
+        let attacker = attacker.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if accepted {
+            assert_eq!(out.status.code(), Some(0), "{what}: {stderr}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+            assert!(
+                stderr.contains("refusing the fixture directory")
+                    && stderr.contains("another user could replace the run's directory"),
+                "{what}: {stderr}"
+            );
+        }
+        let swaps = String::from_utf8_lossy(&attacker.stdout);
+        assert_eq!(
+            swaps.trim(),
+            "0",
+            "{what}: the attacker moved a run's directory"
+        );
+        assert_eq!(listing(&place), Vec::<String>::new(), "{what}: left behind");
+        let after = (
+            snapshot(&victim),
+            snapshot(&victim.join("secret")),
+            listing(&victim),
+        );
+        assert_eq!(after, before, "{what}: the victim was changed");
+        assert_eq!(
+            std::fs::read_to_string(victim.join("secret")).unwrap(),
+            "root only\n"
+        );
+    }
+}
+
+/// Plants what a run that died leaves: its directory, with a lock file
+/// nobody holds.
+fn plant_dead_run(place: &std::path::Path, name: &str) {
+    let dir = place.join(format!("toolpath-run-{name}"));
+    std::fs::create_dir_all(dir.join("fixtures")).unwrap();
+    std::fs::write(dir.join("owner.lock"), "").unwrap();
+}
+
+/// Issue 21 item 7: every run cleaned `/dev/shm` and `$TMPDIR` whatever
+/// `--fixture-dir` said, and `toolpath clean` could not be pointed at the
+/// directory a run used. Now a run cleans the place it uses and nothing
+/// else, and `clean` cleans the place `--fixture-dir` (or the variable)
+/// names. Shown by listing the surroundings before and after.
+#[test]
+fn runs_and_clean_touch_only_the_fixture_directory_they_are_given() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    let other = scene.path("other");
+    std::fs::create_dir(&place).unwrap();
+    std::fs::create_dir(&other).unwrap();
+    plant_dead_run(&place, "deadplace1");
+    plant_dead_run(&scene.tmp(), "deadtmp1");
+    plant_dead_run(&other, "deadother1");
+    let tmp_before = listing(&scene.tmp());
+    let other_before = listing(&other);
+    let out = scene
+        .toolpath()
+        .args([
+            "run",
+            "--cases",
+            "tests/data/mini",
+            "--filter",
+            "mini.resolve.outside",
+        ])
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        listing(&place),
+        Vec::<String>::new(),
+        "the dead run in the place"
+    );
+    assert_eq!(listing(&scene.tmp()), tmp_before, "TMPDIR was touched");
+    assert_eq!(listing(&other), other_before);
+
+    plant_dead_run(&place, "deadplace2");
+    let clean = scene
+        .toolpath()
+        .args(["clean", "--fixture-dir"])
+        .arg(&place)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&clean.stderr);
+    assert_eq!(clean.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("toolpath-run-deadplace2, left by a run that died"),
+        "{stderr}"
+    );
+    assert_eq!(listing(&place), Vec::<String>::new());
+    assert_eq!(listing(&scene.tmp()), tmp_before, "TMPDIR was touched");
+    // The variable names the place as for `run`.
+    let clean = scene
+        .toolpath()
+        .arg("clean")
+        .env("TOOLPATH_FIXTURE_DIR", &other)
+        .output()
+        .unwrap();
+    assert_eq!(clean.status.code(), Some(0), "{clean:?}");
+    assert_eq!(listing(&other), Vec::<String>::new());
+    assert_eq!(listing(&scene.tmp()), tmp_before, "TMPDIR was touched");
+}
+
+/// Issue 21 item 7: a `--fixture-dir` that is a symbolic link leaked every
+/// finished run's directory, and `clean` exited 1 on them. The place is
+/// resolved once; the run removes its directory, `clean` through the link
+/// succeeds.
+#[test]
+fn a_fixture_directory_given_as_a_link_leaves_nothing() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let link = scene.path("link");
+    std::os::unix::fs::symlink(&place, &link).unwrap();
+    for _ in 0..2 {
+        let out = scene
+            .toolpath()
+            .args([
+                "run",
+                "--cases",
+                "tests/data/mini",
+                "--filter",
+                "mini.resolve.*",
+            ])
+            .arg("--fixture-dir")
+            .arg(&link)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert_eq!(
+            listing(&place),
+            Vec::<String>::new(),
+            "a run's directory leaked"
+        );
+    }
+    let clean = scene
+        .toolpath()
+        .args(["clean", "--fixture-dir"])
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert_eq!(clean.status.code(), Some(0), "{clean:?}");
+    assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
+}
+
+/// Starts `toolpath fuzz` in `place` against an adapter that hangs on its
+/// first call; returns once it hangs (it says so through a FIFO: no
+/// sleeping).
+fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::Child {
+    use std::io::Read;
+    let fifo = scene.path("ready");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let child = scene
+        .toolpath()
+        .args([
+            "fuzz",
+            "--adapter",
+            "python3 tests/adapters/broken.py hang fuzz",
+        ])
+        .args(["--jobs", "1", "--iterations", "5", "--findings"])
+        .arg(scene.path("findings"))
+        .arg("--fixture-dir")
+        .arg(place)
+        .env("BROKEN_READY", &fifo)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A FIFO opens for reading once a writer comes.
+    let mut ready = String::new();
+    std::fs::File::open(&fifo)
+        .unwrap()
+        .read_to_string(&mut ready)
+        .unwrap();
+    assert_eq!(ready, "ready\n");
+    child
+}
+
+/// `toolpath fuzz` had no SIGINT handler: a cancelled run left its
+/// fixtures and its adapters' scratch directories. It runs in a session
+/// now: SIGINT stops it, the call it cut short is no finding, everything
+/// it created is removed, and it exits 130.
+#[test]
+fn a_cancelled_fuzz_run_removes_what_it_created_and_exits_130() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let child = start_hanging_fuzz(&scene, &place);
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("cancelled by SIGINT"), "{stderr}");
+    assert!(
+        !scene.path("findings").exists(),
+        "a cancelled call became a finding"
+    );
+    assert_eq!(listing(&place), Vec::<String>::new());
+    assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
+}
+
+/// Issue 21 item 7: after a SIGKILL, the reference's scratch directories,
+/// the adapters' scratch directories and fuzz fixtures stayed in the
+/// system's temporary directory, where `clean` never looked. All of them
+/// are in the run's directory now: a `toolpath fuzz` killed while its
+/// adapter hangs (it says so through a FIFO: no sleeping) leaves one
+/// `toolpath-run-*` directory and nothing in TMPDIR, and `clean` removes it
+/// (and the hanging adapter's child, which carries the run's id).
+#[test]
+fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let mut child = start_hanging_fuzz(&scene, &place);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        listing(&scene.tmp()),
+        Vec::<String>::new(),
+        "left in TMPDIR"
+    );
+    let runs = listing(&place);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert!(runs[0].starts_with("toolpath-run-"), "{runs:?}");
+    let run = place.join(&runs[0]);
+    let inside = listing(&run);
+    for expected in ["adapters", "fixtures", "owner.lock", "reference"] {
+        assert!(
+            inside.iter().any(|n| n == expected),
+            "{expected} not in {inside:?}"
+        );
+    }
+    for scratch in ["adapters", "fixtures", "reference"] {
+        assert_eq!(
+            listing(&run.join(scratch)).len(),
+            1,
+            "{scratch}: one in use"
+        );
+    }
+    let clean = scene
+        .toolpath()
+        .args(["clean", "--fixture-dir"])
+        .arg(&place)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&clean.stderr);
+    assert_eq!(clean.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("left by a run that died"), "{stderr}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+}
+
+/// An adapter that cannot start has its stderr shown by `run` and `fuzz`:
+/// an escape sequence in it (here one that clears the screen) is shown as
+/// its stand-in, never sent to the terminal.
+#[test]
+fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let adapter = r#"sh -c 'printf "\033[2Jcleared\n" >&2; exit 3'"#;
+    for args in [
+        &["run", "--cases", "tests/data/mini", "--adapter", adapter][..],
+        &["fuzz", "--iterations", "1", "--adapter", adapter][..],
+    ] {
+        let out = scene
+            .toolpath()
+            .args(args)
+            .arg("--fixture-dir")
+            .arg(&place)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--- adapter stderr ---"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("␛[2Jcleared"), "{args:?}: {stderr}");
+        assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr:?}");
+    }
 }

@@ -1,27 +1,41 @@
-//! `toolpath export DIR` and `toolpath new-adapter`: what the binary carries
-//! for people who do not have (or want) a checkout of this repository.
+//! `toolpath export DIR`: the suite the binary carries, written out for
+//! ports that do not use Rust (or people without a checkout).
 //!
-//! Everything is embedded at build time: the cases, the spec, the protocol,
-//! the schemas (generated from the types) and the adapter skeletons. A port
-//! in another language reads the exported files; a maintainer starting an
-//! adapter gets a skeleton that runs against the suite at once.
+//! Everything is embedded at build time: the cases, the spec, the protocol
+//! and the schemas (generated from the types). A port in another language
+//! reads the exported files.
 
 use std::path::{Path, PathBuf};
 
 use crate::case::suite::EMBEDDED_CASES;
-use crate::cli::schemas;
+use crate::cli::{schemas, usage};
+use crate::report::ExitCode;
 
 const PROTOCOL_TEXT: &str = include_str!("../../spec/protocol.md");
 const CASES_README: &str = include_str!("../../cases/README.md");
-const ADAPTER_README: &str = include_str!("../../templates/ADAPTER-README.md");
-const PYTHON_SKELETON: &str = include_str!("../../templates/python/adapter.py");
-const NODE_SKELETON: &str = include_str!("../../templates/node/adapter.mjs");
 
-/// The languages `new-adapter` has a skeleton for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    Python,
-    Node,
+/// `toolpath export DIR`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExportRequest {
+    dir: PathBuf,
+}
+
+/// `toolpath export DIR`.
+pub fn export(request: ExportRequest) -> ExitCode {
+    let dir = &request.dir;
+    let files = suite_files();
+    match write_all(dir, &files) {
+        Ok(()) => {
+            eprintln!(
+                "toolpath: wrote suite {} ({} files) to {}",
+                crate::SUITE_VERSION,
+                files.len(),
+                dir.display()
+            );
+            ExitCode::Ok
+        }
+        Err(e) => usage(e),
+    }
 }
 
 /// Every exported file as (path relative to the export directory, contents).
@@ -51,23 +65,7 @@ pub fn suite_files() -> Vec<(PathBuf, String)> {
     files
 }
 
-/// The skeleton adapter's files for `lang`, and the command that runs it.
-pub fn skeleton(lang: Lang) -> (Vec<(PathBuf, String)>, &'static str) {
-    let (file, text, command) = match lang {
-        Lang::Python => ("adapter.py", PYTHON_SKELETON, "python3 adapter.py"),
-        Lang::Node => ("adapter.mjs", NODE_SKELETON, "node adapter.mjs"),
-    };
-    let readme = ADAPTER_README.replace("{COMMAND}", command);
-    (
-        vec![
-            (PathBuf::from(file), text.to_owned()),
-            (PathBuf::from("README.md"), readme),
-        ],
-        command,
-    )
-}
-
-/// Writes `files` below `dir`. Refuses to overwrite anything, so pointing it
+/// Writes `files` below `dir` (also the skeletons of `new-adapter`). Refuses to overwrite anything, so pointing it
 /// at the wrong directory costs nothing.
 pub fn write_all(dir: &Path, files: &[(PathBuf, String)]) -> Result<(), String> {
     if let Some((existing, _)) = files.iter().find(|(p, _)| dir.join(p).exists()) {
@@ -120,33 +118,6 @@ mod tests {
         assert!(err.contains("already exists"), "{err}");
     }
 
-    /// A new tool must reach the skeletons: each declares every tool of the
-    /// protocol in its `TOOLS` line and has a handler stub for it.
-    #[test]
-    fn skeletons_declare_and_stub_every_tool() {
-        for lang in [Lang::Python, Lang::Node] {
-            let (files, _) = skeleton(lang);
-            let text = &files[0].1;
-            let tools_line = text
-                .lines()
-                .find(|l| l.contains("TOOLS = "))
-                .expect("a TOOLS line");
-            for tool in crate::protocol::Tool::ALL {
-                let quoted = [format!("\"{tool}\""), format!("'{tool}'")];
-                assert!(
-                    quoted.iter().any(|q| tools_line.contains(q.as_str())),
-                    "{lang:?}: {tool} missing from {tools_line}"
-                );
-                let stub = [format!("def {tool}("), format!("function {tool}(")];
-                let routed = tool == crate::protocol::Tool::Ripgrep;
-                assert!(
-                    routed || stub.iter().any(|s| text.contains(s.as_str())),
-                    "{lang:?}: no handler for {tool}"
-                );
-            }
-        }
-    }
-
     #[test]
     fn export_carries_the_glob_and_ls_cases() {
         let files = suite_files();
@@ -158,16 +129,5 @@ mod tests {
                 "{area} missing"
             );
         }
-    }
-
-    #[test]
-    fn skeleton_readmes_name_their_command() {
-        let (files, command) = skeleton(Lang::Node);
-        assert_eq!(command, "node adapter.mjs");
-        assert!(
-            files[1]
-                .1
-                .contains("toolpath run --adapter 'node adapter.mjs'")
-        );
     }
 }

@@ -1,64 +1,90 @@
-//! `toolpath fuzz`: its own request and entry point, apart from `run`.
+//! `toolpath fuzz`: its request, and the run in a [`Session`] of its own
+//! (run directory, SIGINT/SIGTERM, exit code), apart from `run`.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::cli::exit;
+use clap::Args;
+
+use crate::cli::usage;
 use crate::fuzz::finding::Finding;
 use crate::fuzz::run::{Counts, FuzzConfig, Summary, fuzz as run_fuzz};
 use crate::fuzz::shrink::Budget;
 use crate::harness::expectations::Expectations;
 use crate::harness::run::SubjectFactory;
+use crate::report::ExitCode;
+use crate::session::Session;
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig, split_command};
 
 /// Everything `toolpath fuzz` was asked to do.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Args)]
 pub struct FuzzRequest {
+    /// The adapter command (split on white space, quotes group).
+    #[arg(long)]
     pub adapter: String,
+    /// Seed of the run: the same seed generates the same inputs.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Stop after this many iterations (default 1000 unless --time is given).
+    #[arg(long)]
     pub iterations: Option<u64>,
+    /// Stop after this long (60s, 2m, 500ms).
+    #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
+    /// Parallel workers (each with its own adapter process); default: the number of CPUs.
+    #[arg(long)]
     pub jobs: Option<usize>,
+    /// Where findings are written, one case file per distinct finding.
+    #[arg(long, default_value = "fuzz-findings")]
     pub findings: PathBuf,
+    /// The adapter's expectations file: divergences on the rules it lists are known, not reported.
+    #[arg(long)]
     pub expectations: Option<PathBuf>,
+    /// Stop once this many new findings are written.
+    #[arg(long)]
     pub max_findings: Option<usize>,
-    pub shrink_time: Duration,
+    /// How many probes shrinking one finding may make: the bound that decides the shrunk case, the same on any machine.
+    #[arg(long, default_value_t = Budget::default().probes)]
+    pub shrink_steps: usize,
+    /// How long shrinking one finding may take at most (an adapter that hangs costs a timeout per try); a shrink this cuts short depends on the machine's speed.
+    #[arg(long, value_parser = parse_duration)]
+    pub shrink_time: Option<Duration>,
+    /// How long one call may take before the adapter counts as hung (a finding).
+    #[arg(long, default_value_t = 10_000)]
     pub timeout_ms: u64,
+    /// How long the adapter may take to answer `hello`.
+    #[arg(long, default_value_t = 30_000)]
     pub hello_timeout_ms: u64,
+    /// Build fixtures (and the run's temporary files) under DIR. Default:
+    /// $TOOLPATH_FIXTURE_DIR, else /dev/shm when it is a writable tmpfs, else
+    /// the system temporary directory.
+    #[arg(long, value_name = "DIR")]
+    pub fixture_dir: Option<PathBuf>,
 }
 
 /// Iterations when neither `--iterations` nor `--time` bounds the run.
 pub const DEFAULT_ITERATIONS: u64 = 1_000;
 
-/// Parses `60s`, `2m`, `500ms`, `1h` or a bare number of seconds.
+/// Parses a duration: humantime's (`60s`, `2m`, `500ms`, `1h`, `1h 30m`,
+/// `2days`), or a bare number of seconds. Too large a number is an error,
+/// never a wrapped-around one.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration like 60s, 2m or 500ms"))?;
-    match unit {
-        "ms" => Ok(Duration::from_millis(n)),
-        "" | "s" => Ok(Duration::from_secs(n)),
-        "m" => Ok(Duration::from_secs(n * 60)),
-        "h" => Ok(Duration::from_secs(n * 3600)),
-        _ => Err(format!("`{text}`: unknown unit `{unit}` (ms, s, m, h)")),
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text
+            .parse::<u64>()
+            .map(Duration::from_secs)
+            .map_err(|e| format!("`{text}`: {e}"));
     }
-}
-
-fn usage(message: impl std::fmt::Display) -> i32 {
-    eprintln!("toolpath: {message}");
-    exit::USAGE
+    humantime::parse_duration(text)
+        .map_err(|e| format!("`{text}` is not a duration like 60s, 2m or 500ms ({e})"))
 }
 
 /// `toolpath fuzz`.
-pub fn fuzz(request: FuzzRequest) -> i32 {
+pub fn fuzz(request: FuzzRequest) -> ExitCode {
     let argv = match split_command(&request.adapter) {
         Ok(argv) => argv,
         Err(e) => return usage(e),
@@ -70,14 +96,37 @@ pub fn fuzz(request: FuzzRequest) -> i32 {
         },
         None => Expectations::default(),
     };
-    let tmp = match tempfile::Builder::new()
-        .prefix("toolpath-adapter-")
-        .tempdir()
-    {
-        Ok(dir) => dir,
-        Err(e) => return usage(format!("cannot create a temporary directory: {e}")),
+    let session = match Session::start(request.fixture_dir.as_deref()) {
+        Ok(session) => session,
+        Err(e) => return usage(e),
     };
-    let make_config = adapter_config(&request, argv, tmp.path());
+    let code = fuzz_in(&session, &request, argv, known);
+    session.end(code, "the findings so far are written")
+}
+
+/// The fuzzing run, everything it creates in `session`'s directory.
+fn fuzz_in(
+    session: &Session,
+    request: &FuzzRequest,
+    argv: Vec<String>,
+    known: Expectations,
+) -> ExitCode {
+    let dirs = ["adapters", "fixtures", "reference"].map(|name| session.subdir(name));
+    let [adapters, fixtures, reference] = match dirs {
+        [Ok(a), Ok(f), Ok(r)] => [a, f, r],
+        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return usage(e),
+    };
+    let make_config = AdapterConfig {
+        argv,
+        call_timeout: Duration::from_millis(request.timeout_ms),
+        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
+        // A crash or hang is a finding, never the end of the run.
+        max_restarts: usize::MAX,
+        user: None,
+        tmpdir: adapters,
+        suite_version: crate::SUITE_VERSION.to_owned(),
+        run_id: Some(session.dir().id().to_owned()),
+    };
     let make: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(make_config.clone())?) as Box<dyn Subject + Send>);
     let iterations = match (request.iterations, request.time) {
@@ -120,10 +169,11 @@ pub fn fuzz(request: FuzzRequest) -> i32 {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         known,
         shrink: Budget {
+            probes: request.shrink_steps,
             time: request.shrink_time,
-            ..Budget::default()
         },
-        fixtures: crate::fuzz::probe::ram_dir(),
+        fixtures: Some(fixtures),
+        reference_scratch: Some(reference),
         max_findings: request.max_findings,
         on_iteration: Some(&progress),
         on_finding: Some(&on_finding),
@@ -131,39 +181,29 @@ pub fn fuzz(request: FuzzRequest) -> i32 {
     let summary = match run_fuzz(make, &config) {
         Ok(summary) => summary,
         Err(failure) => {
-            eprintln!("toolpath: the adapter could not be started: {failure}");
+            // The adapter's own text: shown with stand-ins for what would
+            // act on the terminal.
+            eprintln!(
+                "toolpath: the adapter could not be started: {}",
+                crate::sanitize::visible(&failure.to_string())
+            );
             if !failure.stderr.is_empty() {
-                eprintln!("--- adapter stderr ---\n{}", failure.stderr);
+                eprintln!(
+                    "--- adapter stderr ---\n{}",
+                    crate::sanitize::visible(&failure.stderr)
+                );
             }
-            return exit::UNEXPECTED;
+            return ExitCode::Unexpected;
         }
     };
     if terminal {
         eprint!("\r\x1b[2K");
     }
-    print_summary(&summary, &request);
+    print_summary(&summary, request);
     if summary.findings.is_empty() {
-        exit::OK
+        ExitCode::Ok
     } else {
-        exit::UNEXPECTED
-    }
-}
-
-fn adapter_config(
-    request: &FuzzRequest,
-    argv: Vec<String>,
-    tmp: &std::path::Path,
-) -> AdapterConfig {
-    AdapterConfig {
-        argv,
-        call_timeout: Duration::from_millis(request.timeout_ms),
-        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
-        // A crash or hang is a finding, never the end of the run.
-        max_restarts: usize::MAX,
-        user: None,
-        tmpdir: tmp.to_owned(),
-        suite_version: crate::SUITE_VERSION.to_owned(),
-        run_dir: None,
+        ExitCode::Unexpected
     }
 }
 
@@ -197,8 +237,16 @@ mod tests {
         assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
         assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
-        assert!(parse_duration("1d").is_err());
+        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        // humantime's days are accepted, and no unit is a mistake.
+        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86_400)));
+        assert!(parse_duration("1fortnight").is_err());
         assert!(parse_duration("s").is_err());
+        assert!(parse_duration("").is_err());
+        // What once overflowed `n * 3600` is an error, not a short duration.
+        assert!(parse_duration("18446744073709551615h").is_err());
+        assert!(parse_duration("99999999999999999999").is_err());
     }
 }

@@ -1,9 +1,58 @@
-//! The published JSON Schemas, generated from the Rust types so they cannot
-//! disagree with what the harness accepts. `toolpath schemas spec` writes
-//! them; a test fails when the committed files are stale.
+//! `toolpath schemas DIR [--check]`: the published JSON Schemas, generated
+//! from the Rust types so they cannot disagree with what the harness
+//! accepts. `toolpath schemas spec` writes them; a test fails when the
+//! committed files are stale.
 
+use std::path::PathBuf;
+
+use clap::Args;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+
+use crate::cli::usage;
+use crate::report::ExitCode;
+
+/// `toolpath schemas`.
+#[derive(Debug, Clone, Args)]
+pub struct SchemasRequest {
+    pub dir: PathBuf,
+    /// Fail if the files in DIR differ from what this build generates.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// `toolpath schemas DIR [--check]`: exit 1 when `--check` finds a stale file.
+pub fn schemas(request: SchemasRequest) -> ExitCode {
+    let dir = &request.dir;
+    let mut stale = Vec::new();
+    for (name, text) in all() {
+        let path = dir.join(name);
+        if request.check {
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path.display().to_string());
+            }
+        } else {
+            if let Some(parent) = path.parent()
+                && let Err(e) = std::fs::create_dir_all(parent)
+            {
+                return usage(format!("cannot create {}: {e}", parent.display()));
+            }
+            if let Err(e) = std::fs::write(&path, text) {
+                return usage(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+    }
+    if stale.is_empty() {
+        ExitCode::Ok
+    } else {
+        eprintln!(
+            "toolpath: stale schemas (regenerate with `toolpath schemas {}`): {}",
+            dir.display(),
+            stale.join(", ")
+        );
+        ExitCode::Unexpected
+    }
+}
 
 fn draft07<T: JsonSchema>() -> String {
     let schema = SchemaSettings::draft07()

@@ -32,8 +32,13 @@ pub struct FuzzConfig<'a> {
     /// The adapter's expectations: findings on rules it lists are known.
     pub known: Expectations,
     pub shrink: Budget,
-    /// Where fixtures are built (the system temporary directory if `None`).
+    /// Where fixtures are built (the system temporary directory if `None`):
+    /// the session's run directory, so a killed run leaves nothing `toolpath
+    /// clean` does not find.
     pub fixtures: Option<std::path::PathBuf>,
+    /// Where each worker's reference makes its scratch directory (the
+    /// system temporary directory if `None`): the run directory too.
+    pub reference_scratch: Option<std::path::PathBuf>,
     /// Stop once this many new findings are kept.
     pub max_findings: Option<usize>,
     /// Called after every iteration (progress display).
@@ -134,7 +139,10 @@ impl Shared<'_, '_> {
             .config
             .time
             .is_some_and(|t| self.started.elapsed() >= t);
+        // SIGINT/SIGTERM (the session's handlers) end the run between
+        // iterations; what was found so far is kept.
         let done = self.stop.load(Ordering::SeqCst)
+            || crate::cancel::requested()
             || self.config.iterations.is_some_and(|n| i >= n)
             || out_of_time;
         (!done).then_some(i)
@@ -158,6 +166,8 @@ impl Shared<'_, '_> {
                 Probe::Skipped(_) => {
                     self.counts.skipped.fetch_add(1, Ordering::SeqCst);
                 }
+                // A call the cancellation cut short is no finding.
+                Probe::Diverge(_) if crate::cancel::requested() => break,
                 Probe::Diverge(divergence) => {
                     self.counts.diverged.fetch_add(1, Ordering::SeqCst);
                     let finding = Finding {
@@ -205,10 +215,16 @@ impl Shared<'_, '_> {
             self.config.shrink,
             self.env.permissions,
             |sample| match probe(sample, &self.env, &mut s.reference, s.adapter.as_mut()) {
+                Probe::Diverge(_) if crate::cancel::requested() => None,
                 Probe::Diverge(d) => Some(*d),
                 _ => None,
             },
         );
+        if crate::cancel::requested() {
+            // Shrinking was cut short: the finding is not minimal, and its
+            // last probes were cancelled calls. The next run finds it again.
+            return;
+        }
         let finding = Finding {
             divergence,
             ..unshrunk
@@ -262,10 +278,13 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
             Some(a) => a,
             None => make()?,
         };
-        shared.worker(Subjects {
-            reference: Reference::default(),
-            adapter,
-        });
+        let reference = match &config.reference_scratch {
+            Some(parent) => {
+                Reference::with_scratch_in(parent, crate::subject::DEFAULT_CALL_TIMEOUT)
+            }
+            None => Reference::default(),
+        };
+        shared.worker(Subjects { reference, adapter });
         Ok(())
     };
     let results: Vec<Result<(), AdapterFailure>> = std::thread::scope(|scope| {

@@ -10,4 +10,3 @@ pub mod expectations;
 pub mod expected;
 pub mod judge;
 pub mod run;
-pub mod workdir;

@@ -18,6 +18,15 @@
 //! writes one in its run directory, besides any the user asked for): the
 //! run holds only counts, and the reports are rendered by reading the log
 //! back ([`Spool`]), so memory does not grow with the number of cases.
+//!
+//! That copy, the spool, is sealed: each line is followed by a tab and an
+//! HMAC-SHA256 of its line number and bytes, under a key ([`SpoolKey`])
+//! that exists only in the harness process. Adapters run as the same user
+//! and can find and rewrite files in the run directory; a spool they
+//! changed does not verify and is refused, so no adapter can turn its
+//! failures into passes. The copy a user asks for with `--events` is plain
+//! JSON Lines, not sealed: it is evidence for people and tools, as
+//! trustworthy as the place it is written to.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -70,37 +79,130 @@ pub struct CaseEvent {
     pub report: CaseReport,
 }
 
-/// An event log being written.
+/// The key that seals the run's own event log (the spool): 32 bytes from
+/// the operating system's random source, held only in the harness
+/// process's memory, never written anywhere, so a line an adapter forged
+/// or changed cannot carry a valid seal. Not `Debug`: it is never printed.
+#[derive(Clone)]
+pub struct SpoolKey([u8; 32]);
+
+type Hmac = hmac::Hmac<sha2::Sha256>;
+
+impl SpoolKey {
+    /// A fresh random key.
+    pub fn generate() -> io::Result<SpoolKey> {
+        let mut key = [0u8; 32];
+        let mut filled = 0;
+        while filled < key.len() {
+            filled +=
+                rustix::rand::getrandom(&mut key[filled..], rustix::rand::GetRandomFlags::empty())?;
+        }
+        Ok(SpoolKey(key))
+    }
+
+    /// The MAC state for the line numbered `seq` (from 0): the number is
+    /// sealed with the bytes, so lines cannot be reordered, dropped from
+    /// the middle or replayed in another place.
+    fn mac(&self, seq: u64) -> Hmac {
+        use hmac::Mac;
+        let mut mac = <Hmac as Mac>::new_from_slice(&self.0).expect("HMAC takes any key length");
+        mac.update(&seq.to_le_bytes());
+        mac
+    }
+
+    /// The seal of `line` (without its newline) at `seq`, in hex.
+    fn seal(&self, seq: u64, line: &[u8]) -> String {
+        use hmac::Mac;
+        let mut mac = self.mac(seq);
+        mac.update(line);
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Whether `seal` (hex) is the seal of `line` at `seq`, compared in
+    /// constant time.
+    fn verifies(&self, seq: u64, line: &[u8], seal: &str) -> bool {
+        use hmac::Mac;
+        let Some(bytes) = unhex(seal) else {
+            return false;
+        };
+        let mut mac = self.mac(seq);
+        mac.update(line);
+        mac.verify_slice(&bytes).is_ok()
+    }
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}
+
+/// An event log being written: a user's copy (`--events`, plain JSON
+/// Lines), or the run's own spool, each line of which is followed by a tab
+/// and its seal ([`SpoolKey`]).
 pub struct EventLog {
     path: PathBuf,
-    file: Mutex<File>,
+    file: Mutex<Lines>,
     failed: AtomicBool,
+    seal: Option<SpoolKey>,
+}
+
+/// The file, and how many lines were written to it whole.
+struct Lines {
+    file: File,
+    written: u64,
 }
 
 impl EventLog {
-    /// Creates (or truncates) the log at `path`.
+    /// Creates (or truncates) a plain log at `path`: the user's copy, which
+    /// anyone who can write the file can change (documented as such).
     pub fn create(path: &Path) -> io::Result<EventLog> {
-        Ok(EventLog {
+        Ok(EventLog::over(File::create(path)?, path, None))
+    }
+
+    /// The run's own spool, written to `file` (shown as `path`), each line
+    /// sealed with `key`. Read it back with [`Spool::open`].
+    pub fn sealed(file: File, path: &Path, key: SpoolKey) -> EventLog {
+        EventLog::over(file, path, Some(key))
+    }
+
+    fn over(file: File, path: &Path, seal: Option<SpoolKey>) -> EventLog {
+        EventLog {
             path: path.to_owned(),
-            file: Mutex::new(File::create(path)?),
+            file: Mutex::new(Lines { file, written: 0 }),
             failed: AtomicBool::new(false),
-        })
+            seal,
+        }
     }
 
     /// Appends one event. A failure is reported once on stderr and the run
     /// goes on; [`EventLog::complete`] says whether it happened.
     pub fn write(&self, event: &Event) {
         let mut line = serde_json::to_string(event).expect("events serialise");
+        let mut lines = self.file.lock().expect("event log");
+        if let Some(key) = &self.seal {
+            // serde_json escapes control characters in strings, so a tab
+            // only ever separates the seal.
+            let seal = key.seal(lines.written, line.as_bytes());
+            line.push('\t');
+            line.push_str(&seal);
+        }
         line.push('\n');
-        let written = self
-            .file
-            .lock()
-            .expect("event log")
-            .write_all(line.as_bytes());
-        if let Err(e) = written
-            && !self.failed.swap(true, Ordering::SeqCst)
-        {
-            eprintln!("toolpath: cannot write {}: {e}", self.path.display());
+        match lines.file.write_all(line.as_bytes()) {
+            Ok(()) => lines.written += 1,
+            Err(e) => {
+                if !self.failed.swap(true, Ordering::SeqCst) {
+                    eprintln!("toolpath: cannot write {}: {e}", self.path.display());
+                }
+            }
         }
     }
 
@@ -143,49 +245,128 @@ impl Sink for EventLog {
     }
 }
 
-/// A finished run's event log, read back in position order, as often as a
-/// renderer needs: only where each position's latest line starts is held
-/// (8 bytes an instance), never the reports.
+/// A finished run's spool, verified and read back in position order, as
+/// often as a renderer needs: only where each position's latest line is
+/// held (its offset and line number, 12 bytes an instance), never the
+/// reports.
+///
+/// It is read through the descriptor the run wrote it with, so a file put
+/// in its place (a link, a FIFO) is never read; what is read in it is
+/// verified: every line's seal at [`Spool::open`], the number of lines
+/// against the number written, every position present, and each line
+/// again when a renderer reads it. A spool that does not verify is refused
+/// with the first line that is wrong: nothing an adapter writes into the
+/// run's directory can change a verdict.
 pub struct Spool {
     path: PathBuf,
-    /// Where the latest line of each position starts ([`Spool::MISSING`]
-    /// if none: half the size of an `Option`).
+    file: File,
+    key: SpoolKey,
+    /// Where the latest line of each position starts.
     offsets: Vec<u64>,
+    /// The line number of each position's latest line, its seal's sequence
+    /// number (u32: a run has fewer lines than that).
+    seqs: Vec<u32>,
+}
+
+/// Reads a file at positions of its own, leaving the descriptor's offset
+/// to the writer that shares it.
+struct At<'a> {
+    file: &'a File,
+    pos: u64,
+}
+
+impl io::Read for At<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl io::Seek for At<'_> {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        self.pos = match to {
+            io::SeekFrom::Start(n) => n,
+            io::SeekFrom::Current(d) => self.pos.checked_add_signed(d).ok_or_else(|| {
+                io::Error::new(io::ErrorKind::InvalidInput, "seek before the start")
+            })?,
+            io::SeekFrom::End(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "the spool is read from positions it indexed",
+                ));
+            }
+        };
+        Ok(self.pos)
+    }
 }
 
 impl Spool {
     const MISSING: u64 = u64::MAX;
 
-    /// Indexes the log at `path`, of a run of `total` instances.
-    pub fn open(path: &Path, total: usize) -> io::Result<Spool> {
+    /// Verifies and indexes `log`, the spool of a run of `total` instances
+    /// (written with [`EventLog::sealed`]).
+    pub fn open(log: &EventLog, total: usize) -> io::Result<Spool> {
         /// Just enough of a line to index it.
         #[derive(Deserialize)]
         struct Peek {
             event: String,
             position: Option<usize>,
         }
-        let mut reader = BufReader::new(File::open(path)?);
+        let path = log.path.clone();
+        let (file, written) = {
+            let lines = log.file.lock().expect("event log");
+            (lines.file.try_clone()?, lines.written)
+        };
+        let key = log
+            .seal
+            .clone()
+            .ok_or_else(|| io::Error::other(format!("{} is not a sealed spool", path.display())))?;
+        let mut reader = BufReader::new(At {
+            file: &file,
+            pos: 0,
+        });
         let mut offsets = vec![Spool::MISSING; total];
-        let (mut offset, mut line) = (0u64, String::new());
+        let mut seqs = vec![0u32; total];
+        let (mut offset, mut seq, mut line) = (0u64, 0u64, Vec::new());
         loop {
             line.clear();
-            let read = reader.read_line(&mut line)?;
+            let read = reader.read_until(b'\n', &mut line)?;
             if read == 0 {
                 break;
             }
-            let peek: Peek = serde_json::from_str(&line).map_err(|e| bad(path, offset, &e))?;
+            let json = unseal(&key, seq, &line).map_err(|e| tampered(&path, seq, &e))?;
+            let peek: Peek = serde_json::from_slice(json).map_err(|e| tampered(&path, seq, &e))?;
             if peek.event == "case" {
-                let slot = peek
+                let position = peek
                     .position
-                    .and_then(|p| offsets.get_mut(p))
-                    .ok_or_else(|| bad(path, offset, &"a case line without a valid position"))?;
-                *slot = offset;
+                    .filter(|p| *p < total)
+                    .ok_or_else(|| tampered(&path, seq, &"a case line without a valid position"))?;
+                offsets[position] = offset;
+                seqs[position] = u32::try_from(seq).map_err(|e| tampered(&path, seq, &e))?;
             }
             offset += read as u64;
+            seq += 1;
+        }
+        if seq != written {
+            return Err(tampered(
+                &path,
+                seq.min(written),
+                &format!("the spool has {seq} lines, the run wrote {written}"),
+            ));
+        }
+        if let Some(position) = offsets.iter().position(|o| *o == Spool::MISSING) {
+            return Err(io::Error::other(format!(
+                "{} has no report for instance {position} (the log could not be written whole)",
+                path.display()
+            )));
         }
         Ok(Spool {
-            path: path.to_owned(),
+            path,
+            file,
+            key,
             offsets,
+            seqs,
         })
     }
 
@@ -204,41 +385,62 @@ impl Spool {
         positions: std::ops::Range<usize>,
         visit: &mut dyn FnMut(&CaseReport) -> io::Result<()>,
     ) -> io::Result<()> {
-        let mut reader = BufReader::new(File::open(&self.path)?);
-        let (mut at, mut line) = (0u64, String::new());
+        let mut reader = BufReader::new(At {
+            file: &self.file,
+            pos: 0,
+        });
+        let (mut at, mut line) = (0u64, Vec::new());
         for position in positions {
-            let offset = self.offsets[position];
-            if offset == Spool::MISSING {
-                return Err(io::Error::other(format!(
-                    "{} has no report for instance {position} (the log could not be written whole)",
-                    self.path.display()
-                )));
-            }
+            let (offset, seq) = (self.offsets[position], u64::from(self.seqs[position]));
             // Relative seeks keep the buffer: lines written in order are read
             // with no system call each.
             reader.seek_relative(offset as i64 - at as i64)?;
             line.clear();
-            at = offset + reader.read_line(&mut line)? as u64;
-            match serde_json::from_str(&line).map_err(|e| bad(&self.path, offset, &e))? {
+            at = offset + reader.read_until(b'\n', &mut line)? as u64;
+            let json = unseal(&self.key, seq, &line).map_err(|e| tampered(&self.path, seq, &e))?;
+            match serde_json::from_slice(json).map_err(|e| tampered(&self.path, seq, &e))? {
                 Event::Case(case) => visit(&case.report)?,
-                _ => return Err(bad(&self.path, offset, &"not a case line")),
+                _ => return Err(tampered(&self.path, seq, &"not a case line")),
             }
         }
         Ok(())
     }
 }
 
+/// The JSON of a sealed spool line numbered `seq`, if its seal verifies.
+fn unseal<'l>(key: &SpoolKey, seq: u64, line: &'l [u8]) -> Result<&'l [u8], &'static str> {
+    let line = line.strip_suffix(b"\n").ok_or("the line is cut short")?;
+    let tab = line
+        .iter()
+        .rposition(|b| *b == b'\t')
+        .ok_or("the line has no seal")?;
+    let (json, seal) = (&line[..tab], &line[tab + 1..]);
+    let seal = std::str::from_utf8(seal).map_err(|_| "the seal is not text")?;
+    if key.verifies(seq, json, seal) {
+        Ok(json)
+    } else {
+        Err(
+            "its seal does not verify: the line was changed, moved or forged after the run wrote it",
+        )
+    }
+}
+
+/// A spool that does not verify, naming the first wrong line (from 1).
+fn tampered(path: &Path, seq: u64, error: &dyn std::fmt::Display) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "the run's event log {} does not verify at line {}: {error}",
+            path.display(),
+            seq + 1
+        ),
+    )
+}
+
 impl CaseSource for Spool {
     fn each(&self, visit: &mut dyn FnMut(&CaseReport) -> io::Result<()>) -> io::Result<()> {
         self.visit(0..self.offsets.len(), visit)
     }
-}
-
-fn bad(path: &Path, offset: u64, error: &dyn std::fmt::Display) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{} at byte {offset}: {error}", path.display()),
-    )
 }
 
 /// Whether `text` looks like an event log rather than a JSON report.
@@ -409,11 +611,21 @@ mod tests {
         assert_eq!(report.cases[0].status, Status::AdapterError);
     }
 
-    /// A log written through the sink: instances finishing out of order,
-    /// one amended after the fact.
-    fn spooled(dir: &Path, skip: Option<usize>) -> PathBuf {
-        let path = dir.join("events.jsonl");
-        let log = EventLog::create(&path).unwrap();
+    /// A spool written through the sink, with a plain copy beside it (as a
+    /// run writes `--events`): instances finishing out of order, one
+    /// amended after the fact. Returns the spool and the copy's path.
+    fn spooled(dir: &Path, skip: Option<usize>) -> (EventLog, PathBuf) {
+        let path = dir.join(format!("events-{}.jsonl", skip.map_or(9, |s| s)));
+        let file = std::fs::OpenOptions::new()
+            .create_new(true)
+            .read(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let spool = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
+        let copy = dir.join(format!("copy-{}.jsonl", skip.map_or(9, |s| s)));
+        let plain = EventLog::create(&copy).unwrap();
+        let log = crate::harness::run::Tee(vec![&spool, &plain]);
         let head = crate::report::render::testing::report("x", Vec::new());
         log.start(&head, 3);
         for (position, id, status) in [
@@ -430,8 +642,8 @@ mod tests {
         let amended = crate::report::render::testing::case("a", Status::AdapterError, &[]);
         log.record(0, &amended, true);
         log.end(&head);
-        assert!(log.complete());
-        path
+        assert!(spool.complete() && plain.complete());
+        (spool, copy)
     }
 
     fn statuses(source: &dyn CaseSource) -> io::Result<Vec<(String, Status)>> {
@@ -446,7 +658,8 @@ mod tests {
     #[test]
     fn a_spool_reads_cases_in_position_order_with_the_latest_line_of_each() {
         let dir = tempfile::tempdir().unwrap();
-        let spool = Spool::open(&spooled(dir.path(), None), 3).unwrap();
+        let (log, copy) = spooled(dir.path(), None);
+        let spool = Spool::open(&log, 3).unwrap();
         let expected = [
             ("a".to_owned(), Status::AdapterError),
             ("b".to_owned(), Status::Fail),
@@ -460,22 +673,88 @@ mod tests {
         // to the last bit (without exact float parsing, this one reads
         // back as 1271.7055921705469).
         assert_eq!(spool.case(2).unwrap().duration_ms, 1271.7055921705467);
-        // The log read whole (`toolpath compare`) agrees.
-        let text = std::fs::read_to_string(dir.path().join("events.jsonl")).unwrap();
+        // The plain copy read whole (`toolpath compare`) agrees.
+        let text = std::fs::read_to_string(copy).unwrap();
         assert_eq!(statuses(&read(&text).unwrap().cases).unwrap(), expected);
     }
 
     #[test]
     fn a_spool_missing_an_instance_or_a_reader_that_stops_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let spool = Spool::open(&spooled(dir.path(), Some(1)), 3).unwrap();
-        let err = statuses(&spool).unwrap_err().to_string();
+        let err = Spool::open(&spooled(dir.path(), Some(1)).0, 3)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("no report for instance 1"), "{err}");
-        let spool = Spool::open(&spooled(dir.path(), None), 3).unwrap();
+        let (log, _) = spooled(dir.path(), None);
+        let spool = Spool::open(&log, 3).unwrap();
         let stopped = spool.each(&mut |_| Err(io::Error::other("reader stopped")));
         assert_eq!(stopped.unwrap_err().to_string(), "reader stopped");
         // A position past the run's instances is a broken log, not a panic.
-        assert!(Spool::open(&spooled(dir.path(), None), 2).is_err());
+        assert!(Spool::open(&log, 2).is_err());
+    }
+
+    /// Rewrites the spool's file with `edit` applied to its lines, in place
+    /// (same inode, as an adapter that found the file would).
+    fn forge(log: &EventLog, edit: impl FnOnce(&mut Vec<String>)) {
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        edit(&mut lines);
+        let mut forged = lines.join("\n");
+        forged.push('\n');
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(log.path())
+            .unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, forged.as_bytes(), 0).unwrap();
+    }
+
+    /// Item 3 of issue 21: an adapter that rewrote the spool in place made
+    /// the report list passes for failures. Every way of forging it is
+    /// refused with the first wrong line: a status changed (line 4 is the
+    /// `fail` of `b`), lines swapped, a line dropped from the end, a line
+    /// replayed in another place, and a line sealed with another key.
+    #[test]
+    fn a_spool_changed_after_it_was_written_is_refused_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let refused = |edit: &dyn Fn(&mut Vec<String>)| -> String {
+            // A fresh directory per forgery: the names repeat.
+            let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
+            let (log, _) = spooled(&sub, None);
+            forge(&log, edit);
+            match Spool::open(&log, 3) {
+                Ok(spool) => panic!("a forged spool was accepted: {:?}", statuses(&spool)),
+                Err(e) => e.to_string(),
+            }
+        };
+        let status = refused(&|lines| lines[3] = lines[3].replace("\"fail\"", "\"pass\""));
+        assert!(
+            status.contains("does not verify at line 4: its seal"),
+            "{status}"
+        );
+        let swapped = refused(&|lines| lines.swap(1, 2));
+        assert!(swapped.contains("at line 2:"), "{swapped}");
+        let dropped = refused(&|lines| {
+            lines.pop();
+        });
+        assert!(
+            dropped.contains("the spool has 5 lines, the run wrote 6"),
+            "{dropped}"
+        );
+        let replayed = refused(&|lines| {
+            let first = lines[1].clone();
+            lines.push(first);
+        });
+        assert!(replayed.contains("at line 7:"), "{replayed}");
+        let other_key = {
+            let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
+            std::fs::read_to_string(spooled(&sub, None).0.path()).unwrap()
+        };
+        let foreign = refused(&|lines| {
+            *lines = other_key.lines().map(str::to_owned).collect();
+        });
+        assert!(foreign.contains("at line 1:"), "{foreign}");
     }
 
     #[test]

@@ -1,13 +1,25 @@
 //! The canonical JSON report of a run. Every other format (human, JUnit,
 //! Markdown) is rendered from it, and `toolpath compare` reads two of them.
 //! Its schema is published in `spec/schemas/report.schema.json`.
+//!
+//! What lives here: the report types, the event log and the run's
+//! authenticated spool ([`events`]), the renderers ([`render`]), the view
+//! renderers read through ([`view`]) and how a run ends ([`exit`]).
+//! `report` is on the floor of `case` and `reference` (ARCHITECTURE.md): it
+//! imports the suite model (protocol, spec) and nothing of the harness,
+//! session or CLI above it.
 
 pub mod events;
+pub mod exit;
 pub mod render;
 pub mod view;
 
+pub use exit::ExitCode;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use strum::VariantArray;
 
 use crate::protocol::{Implementation, Tool};
 
@@ -59,18 +71,19 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 10] = [
-        Status::Pass,
-        Status::Unobserved,
-        Status::Fail,
-        Status::Skip,
-        Status::Unsupported,
-        Status::AdapterError,
-        Status::Xfail,
-        Status::Xpass,
-        Status::NotRun,
-        Status::CaseError,
-    ];
+    /// Every status, in declaration order: strum's list (`VariantArray`)
+    /// as an array, so a status added to the enum is in it with no list to
+    /// keep by hand.
+    pub const ALL: [Status; <Status as VariantArray>::VARIANTS.len()] = {
+        let variants = <Status as VariantArray>::VARIANTS;
+        let mut all = [Status::Pass; <Status as VariantArray>::VARIANTS.len()];
+        let mut i = 0;
+        while i < variants.len() {
+            all[i] = variants[i];
+            i += 1;
+        }
+        all
+    };
 
     pub fn name(self) -> &'static str {
         // The wire name, from the serde attribute's twin: one spelling, no list.
@@ -256,19 +269,19 @@ impl Summary {
             .any(|&s| s.is_judged() && self.count(s) > 0)
     }
 
-    /// The process exit code of a run with these counts (see `toolpath --help`).
-    pub fn exit_code(&self, partial: bool, strict: bool) -> i32 {
+    /// How a run with these counts ends (see [`ExitCode`]).
+    pub fn exit_code(&self, partial: bool, strict: bool) -> ExitCode {
         if partial {
-            crate::cli::exit::PARTIAL
+            ExitCode::Partial
         } else if Status::ALL
             .iter()
             .any(|&s| s.is_unexpected(strict) && self.count(s) > 0)
         {
-            crate::cli::exit::UNEXPECTED
+            ExitCode::Unexpected
         } else if !self.judged_anything() {
-            crate::cli::exit::NOTHING_JUDGED
+            ExitCode::NothingJudged
         } else {
-            crate::cli::exit::OK
+            ExitCode::Ok
         }
     }
 }
@@ -304,8 +317,8 @@ impl Report {
         self.summary.judged_anything()
     }
 
-    /// The process exit code for this run (see `toolpath --help`).
-    pub fn exit_code(&self) -> i32 {
+    /// How this run ends (see [`ExitCode`]).
+    pub fn exit_code(&self) -> ExitCode {
         self.summary.exit_code(self.partial, self.strict)
     }
 }

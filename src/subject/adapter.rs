@@ -39,6 +39,8 @@ pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long standard error may stay open after the group was killed (a
 /// grandchild that left the group may hold it) before the tail is taken.
 const STDERR_GRACE: Duration = Duration::from_secs(1);
+/// The environment variable that carries the run's id to the adapter.
+pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.
 const QUOTED_BYTES: usize = 200;
 
@@ -57,9 +59,10 @@ pub struct AdapterConfig {
     /// own (its `TMPDIR`), so workers and restarts never share state.
     pub tmpdir: PathBuf,
     pub suite_version: String,
-    /// The run directory, passed as `TOOLPATH_RUN` so that `toolpath clean`
-    /// can find the processes of a run that was killed.
-    pub run_dir: Option<PathBuf>,
+    /// The run's id (its directory's base name, never its path), passed as
+    /// `TOOLPATH_RUN` so that `toolpath clean` can find the processes of a
+    /// run that was killed.
+    pub run_id: Option<String>,
 }
 
 struct Running {
@@ -153,8 +156,8 @@ impl Adapter {
             .env("LC_ALL", "C")
             .env("TZ", "UTC")
             .env("TMPDIR", scratch.path());
-        if let Some(run_dir) = &self.config.run_dir {
-            command.env(crate::harness::workdir::ENV, run_dir);
+        if let Some(run_id) = &self.config.run_id {
+            command.env(RUN_ID_ENV, run_id);
         }
         if let Some((uid, gid)) = self.config.user {
             let _ = std::os::unix::fs::chown(scratch.path(), Some(uid), Some(gid));

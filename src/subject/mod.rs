@@ -164,12 +164,35 @@ impl Default for Reference {
 }
 
 impl Reference {
+    /// A reference with its scratch directory in the system temporary
+    /// directory (library use; a run uses [`Reference::with_scratch_in`]).
     pub fn with_timeout(timeout: std::time::Duration) -> Reference {
+        Reference {
+            scratch: tempfile::Builder::new().prefix("reference-").tempdir().ok(),
+            ..Reference::with_timeout_only(timeout)
+        }
+    }
+
+    /// A reference whose scratch directory is made in `parent`: a run's own
+    /// directory, so that everything the run creates is removed with it
+    /// (and by `toolpath clean` after a SIGKILL).
+    pub fn with_scratch_in(parent: &std::path::Path, timeout: std::time::Duration) -> Reference {
+        Reference {
+            scratch: tempfile::Builder::new()
+                .prefix("reference-")
+                .tempdir_in(parent)
+                .ok(),
+            ..Reference::with_timeout_only(timeout)
+        }
+    }
+
+    /// The reference with no scratch directory yet.
+    fn with_timeout_only(timeout: std::time::Duration) -> Reference {
         Reference {
             hello: crate::reference::hello(),
             timeout,
             answer: crate::reference::call,
-            scratch: tempfile::Builder::new().prefix("reference-").tempdir().ok(),
+            scratch: None,
             worker: None,
         }
     }

@@ -1,0 +1,85 @@
+//! `toolpath lint`: the validity of every case (exit 2 on an invalid one)
+//! and spec coverage (exit 2 on a gap, for the embedded suite only).
+
+use std::fmt::Write as _;
+
+use clap::Args;
+
+use crate::cli::{SourceArgs, load_or_usage, print_out};
+use crate::report::ExitCode;
+
+/// `toolpath lint`.
+#[derive(Debug, Clone, Args)]
+pub struct LintRequest {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Fail on a coverage gap also when --cases replaces the embedded suite.
+    #[arg(long)]
+    pub require_coverage: bool,
+}
+
+/// `toolpath lint`.
+pub fn lint(request: LintRequest) -> ExitCode {
+    let source = &request.source;
+    let cases = match load_or_usage(source) {
+        Ok(cases) => cases,
+        Err(code) => return code,
+    };
+    let requirements = crate::spec::requirements();
+    let coverage = crate::case::coverage::coverage(requirements, &cases);
+    // Built whole and written once: a reader that stops early (`| head`)
+    // is not an error.
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<10} {:>5}  {:<40} requirement",
+        "id", "cases", "instances per tool"
+    );
+    for rule in &coverage {
+        let tools: Vec<String> = rule
+            .per_tool
+            .iter()
+            .map(|(t, n)| format!("{t}:{n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<10} {:>5}  {:<40} {}",
+            rule.requirement.id,
+            rule.cases,
+            tools.join(" "),
+            rule.requirement.summary
+        );
+    }
+    let instances: usize = cases.iter().map(|c| c.tools.len()).sum();
+    let _ = writeln!(
+        out,
+        "{} cases ({instances} instances), {} requirements",
+        cases.len(),
+        requirements.len()
+    );
+    let gaps = crate::case::coverage::gaps(&coverage);
+    if gaps.is_empty() {
+        out += "every requirement is pinned through every tool it applies to\n";
+    }
+    let _ = print_out(&out);
+    if gaps.is_empty() {
+        return ExitCode::Ok;
+    }
+    let gaps = gaps.join(", ");
+    // Coverage is a property of the suite, not of a case: it is enforced
+    // when the embedded suite is linted (with or without --add-cases), or
+    // when asked. A directory of one's own cases (`--cases DIR`) is valid
+    // without covering the spec; its gaps are listed, not failed.
+    if source.cases.is_empty() || request.require_coverage {
+        eprintln!(
+            "toolpath: requirements without a case for a tool they apply to (RULE@tool): {gaps}"
+        );
+        ExitCode::Usage
+    } else {
+        eprintln!(
+            "toolpath: every case is valid; coverage is not enforced for --cases \
+             without --require-coverage (requirements these cases do not pin, RULE@tool: {gaps})"
+        );
+        ExitCode::Ok
+    }
+}

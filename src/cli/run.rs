@@ -1,0 +1,125 @@
+//! `toolpath run`: the request and its checks. Everything the request names
+//! is loaded and checked here (cases, formats and outputs, expectations,
+//! the adapter command), so a usage error is found before the first case
+//! runs; the run itself is [`crate::session::run`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::case::catalog::Catalog;
+use crate::cli::{SelectArgs, print_errors, usage};
+use crate::harness::expectations::Expectations;
+use crate::report::ExitCode;
+use crate::session::deliver::{self, Format};
+use crate::session::run::RunPlan;
+use crate::subject::adapter::split_command;
+
+/// Everything `toolpath run` was asked to do.
+#[derive(Debug, Clone, Args)]
+pub struct RunRequest {
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// The adapter command (split on white space, quotes group); without it, the built-in reference runs in-process.
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// Parallel workers (each with its own adapter process); default: the number of CPUs.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// How long one call may take before the adapter counts as hung.
+    #[arg(long, default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    /// How long the adapter may take to answer `hello`.
+    #[arg(long, default_value_t = 30_000)]
+    pub hello_timeout_ms: u64,
+    /// Restarts after crashes or hangs before the run is given up as partial.
+    #[arg(long, default_value_t = 5)]
+    pub max_restarts: usize,
+    /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).
+    #[arg(long = "format", value_enum)]
+    pub format: Vec<Format>,
+    /// Where the format at the same position goes; `-` is stdout.
+    #[arg(long = "output", value_name = "FILE")]
+    pub output: Vec<PathBuf>,
+    /// Leave the workspace of each case that did not pass on disk, and print where.
+    #[arg(long)]
+    pub keep_fixtures: bool,
+    /// Expected failures and skips for this adapter (YAML).
+    #[arg(long)]
+    pub expectations: Option<PathBuf>,
+    /// Write an expectations file that marks every current failure xfail.
+    #[arg(long)]
+    pub write_expectations: Option<PathBuf>,
+    /// Fail the run when an expected failure passes (xpass) or an expectation matches nothing.
+    #[arg(long)]
+    pub strict: bool,
+    /// When root, skip permission cases instead of running them as user `nobody`.
+    #[arg(long)]
+    pub no_unprivileged: bool,
+    /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output that is a regular file, as FILE.events.jsonl; none when every output is a device or FIFO).
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+    /// Build fixtures (and the run's temporary files) under DIR. Default:
+    /// $TOOLPATH_FIXTURE_DIR, else /dev/shm when it is a writable tmpfs, else
+    /// the system temporary directory. A tmpfs makes runs several times faster.
+    #[arg(long, value_name = "DIR")]
+    pub fixture_dir: Option<PathBuf>,
+}
+
+/// `toolpath run`.
+pub fn run(request: RunRequest) -> ExitCode {
+    match plan(request) {
+        Ok(plan) => crate::session::run::run(plan),
+        Err(code) => code,
+    }
+}
+
+/// Checks the request and loads what it names.
+fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
+    if request.jobs == Some(0) {
+        return Err(usage("--jobs must be at least 1"));
+    }
+    let source = &request.select.source;
+    let selection = request.select.selection();
+    let catalog =
+        Catalog::open(&source.cases, &source.add_cases, &selection).map_err(|errors| {
+            print_errors(&errors);
+            ExitCode::Usage
+        })?;
+    if catalog.is_empty() {
+        return Err(usage("no case matches the selection"));
+    }
+    let targets = deliver::targets(&request.format, &request.output).map_err(usage)?;
+    let expectations = match &request.expectations {
+        Some(file) => Expectations::load(file).map_err(usage)?,
+        None => Expectations::default(),
+    };
+    let adapter = match request.adapter {
+        Some(line) => {
+            let argv = split_command(&line).map_err(usage)?;
+            Some((line, argv))
+        }
+        None => None,
+    };
+    let events = deliver::events_path(request.events.as_deref(), &targets);
+    Ok(RunPlan {
+        catalog,
+        expectations,
+        adapter,
+        targets,
+        events,
+        fixture_dir: request.fixture_dir,
+        jobs: request
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        call_timeout: Duration::from_millis(request.timeout_ms),
+        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
+        max_restarts: request.max_restarts,
+        keep_fixtures: request.keep_fixtures,
+        write_expectations: request.write_expectations,
+        strict: request.strict,
+        unprivileged: !request.no_unprivileged,
+        whole_selection: selection.is_everything(),
+    })
+}

@@ -1,0 +1,233 @@
+//! Delivering a run's reports: which format goes where, claiming the files
+//! before anything runs, and writing each one whole at the end.
+//!
+//! Report files are emptied when the run starts ([`claim`]), so an old
+//! report never stands for a new run, even one that is killed, and a file
+//! that cannot be written is found before the first case runs. At the end
+//! each is replaced whole (written beside, then renamed), so it is never
+//! seen half-written; a device, a FIFO or a link (`--output /dev/null`) is
+//! written into instead, never replaced.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+
+use crate::report::Report;
+use crate::report::events::EventLog;
+use crate::report::view::View;
+
+/// Report formats of `toolpath run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Junit,
+    Markdown,
+}
+
+/// Where one report goes: a file, or stdout when `path` is `None`.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub format: Format,
+    pub path: Option<PathBuf>,
+}
+
+/// Pairs formats with outputs (`-` is stdout); at most one may go to stdout.
+pub fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<Target>, String> {
+    if outputs.len() > formats.len().max(1) {
+        return Err("more --output than --format".into());
+    }
+    let formats = if formats.is_empty() {
+        &[Format::Human][..]
+    } else {
+        formats
+    };
+    let targets: Vec<Target> = formats
+        .iter()
+        .enumerate()
+        .map(|(i, format)| Target {
+            format: *format,
+            path: outputs.get(i).filter(|p| p.as_os_str() != "-").cloned(),
+        })
+        .collect();
+    if targets.iter().filter(|t| t.path.is_none()).count() > 1 {
+        return Err("only one --format may go to stdout; give the others an --output".into());
+    }
+    Ok(targets)
+}
+
+/// Where the event log goes: where asked, or beside the first report that
+/// is a file (or not there yet): never beside a device, a FIFO or a link to
+/// one (`--output /dev/null` would put it in /dev).
+pub fn events_path(asked: Option<&Path>, targets: &[Target]) -> Option<PathBuf> {
+    asked.map(Path::to_owned).or_else(|| {
+        let first = targets
+            .iter()
+            .filter_map(|t| t.path.as_ref())
+            .find(|p| std::fs::metadata(p).map_or(true, |m| m.is_file()))?;
+        let mut name = first.as_os_str().to_owned();
+        name.push(".events.jsonl");
+        Some(PathBuf::from(name))
+    })
+}
+
+/// Empties every report file and starts the user's event log, if any.
+pub fn claim(targets: &[Target], events: Option<&Path>) -> Result<Option<EventLog>, String> {
+    for path in targets.iter().filter_map(|t| t.path.as_ref()) {
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    events
+        .map(|path| {
+            EventLog::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .transpose()
+}
+
+/// Renders `report` in one format.
+pub fn render(report: &Report, format: Format, color: bool) -> String {
+    crate::report::render::written(|out| write_format(View::of(report), format, color, out))
+        .expect("a report in memory cannot fail to render")
+}
+
+/// Renders a report in one format into `out`, straight from wherever its
+/// cases are.
+pub fn write_format(
+    view: View,
+    format: Format,
+    color: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use crate::report::render::{human, json, junit, markdown};
+    match format {
+        Format::Json => json::write(view, out),
+        Format::Human => human::write(view, color, out),
+        Format::Junit => junit::write(view, out),
+        Format::Markdown => markdown::write(view, out),
+    }
+}
+
+/// Writes each report; a file is replaced whole.
+pub fn write_reports(view: View, targets: &[Target]) -> Result<(), String> {
+    for target in targets {
+        match &target.path {
+            Some(path) => replace_file(path, &mut |out| {
+                write_format(view, target.format, false, out)
+            })
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            None => {
+                let color = target.format == Format::Human && std::io::stdout().is_terminal();
+                let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+                let written = write_format(view, target.format, color, &mut stdout)
+                    .and_then(|()| stdout.flush());
+                match written {
+                    // A reader that stopped reading is not an error.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                    other => {
+                        other.map_err(|e| format!("cannot write the report to stdout: {e}"))?
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn replace_file(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    // Renaming over a device, a FIFO or a link (`--output /dev/null`) would
+    // replace it with a regular file, for every process on the machine in
+    // the case of /dev/null: write into it instead.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+        write(&mut out)?;
+        return out.flush();
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let file = tempfile::NamedTempFile::new_in(dir)?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)?;
+    out.into_inner()
+        .map_err(|e| e.into_error())?
+        .persist(path)
+        .map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes to stdout. A reader that stopped reading (`toolpath list | head`)
+/// is not an error: the rest is dropped quietly.
+pub fn print_out(text: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Status;
+    use crate::report::render::testing;
+
+    #[test]
+    fn formats_pair_with_outputs_and_one_at_most_goes_to_stdout() {
+        let out = |p: &str| PathBuf::from(p);
+        let two = targets(&[Format::Json, Format::Human], &[out("r.json")]).unwrap();
+        assert_eq!(two[0].path, Some(out("r.json")));
+        assert_eq!(two[1].path, None);
+        let dash = targets(&[Format::Json], &[out("-")]).unwrap();
+        assert_eq!(dash[0].path, None);
+        assert!(targets(&[Format::Json, Format::Junit], &[]).is_err());
+        assert!(targets(&[Format::Json], &[out("a"), out("b")]).is_err());
+        assert_eq!(targets(&[], &[]).unwrap()[0].format, Format::Human);
+    }
+
+    /// Delivery: an old report is emptied by the claim, replaced whole by
+    /// the rendering, and a link given as the output stays a link.
+    #[test]
+    fn reports_are_claimed_then_replaced_whole_and_links_stay_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        std::fs::write(&json, "an old report").unwrap();
+        let sink = dir.path().join("sink");
+        std::fs::write(&sink, "").unwrap();
+        let link = dir.path().join("link.xml");
+        std::os::unix::fs::symlink(&sink, &link).unwrap();
+        let targets = vec![
+            Target {
+                format: Format::Json,
+                path: Some(json.clone()),
+            },
+            Target {
+                format: Format::Junit,
+                path: Some(link.clone()),
+            },
+        ];
+        let events = events_path(None, &targets).unwrap();
+        assert_eq!(events, dir.path().join("r.json.events.jsonl"));
+        let log = claim(&targets, Some(&events)).unwrap();
+        assert!(log.is_some());
+        assert_eq!(std::fs::read_to_string(&json).unwrap(), "");
+        let report = testing::report("x", vec![testing::case("a.b", Status::Fail, &[])]);
+        write_reports(View::of(&report), &targets).unwrap();
+        let written: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(written["cases"][0]["status"], "fail");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(std::fs::read_to_string(&sink).unwrap().starts_with("<?xml"));
+    }
+}

@@ -1,0 +1,181 @@
+//! A run's lifetime, for `toolpath run` and `toolpath fuzz` alike.
+//!
+//! A [`Session`] owns what outlives any one case: the run directory in its
+//! [`Place`] (created, locked, removed; dead runs' leftovers cleaned first),
+//! SIGINT and SIGTERM (its handlers installed, a signal turned into the
+//! exit code), the orphans that escape an adapter's process group, the
+//! sealed event spool, and the [`ExitCode`]. [`run`] is one suite run on top
+//! of it: the subjects, the harness, and the delivery of every report
+//! ([`deliver`]).
+//!
+//! What lives here: [`place`] (where run directories go, and whether that
+//! place is safe), [`run_dir`] (one run's directory, used through its
+//! descriptor), [`clean`] (removing what dead runs left), [`deliver`]
+//! (report files, replaced whole), [`run`] (a suite run).
+//!
+//! Imports: the floors below (`harness`, `subject`, `case`, `report`,
+//! `reference`, `cancel`), never `fuzz` or `cli` above it
+//! (ARCHITECTURE.md). `toolpath fuzz` uses a session from its CLI file.
+
+pub mod clean;
+pub mod deliver;
+pub mod place;
+pub mod run;
+pub mod run_dir;
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use place::{FIXTURE_DIR_ENV, Place};
+pub use run_dir::RunDir;
+
+use crate::report::ExitCode;
+use crate::report::events::{EventLog, Spool, SpoolKey};
+use crate::subject::Reference;
+
+/// The name of the run's spool in its directory.
+const SPOOL: &str = "events.jsonl";
+
+/// A live run: its place and directory, and whether orphans come back to it.
+pub struct Session {
+    place: Place,
+    dir: RunDir,
+    subreaper: bool,
+}
+
+impl Session {
+    /// Starts a run in the place `fixture_dir` names (or the default one):
+    /// installs the SIGINT/SIGTERM handlers, makes this process the reaper
+    /// of escaping orphans, removes what dead runs left in that place (and
+    /// only there), and creates the run directory. The error is a usage
+    /// error (exit 2) with its message.
+    pub fn start(fixture_dir: Option<&Path>) -> Result<Session, String> {
+        if let Err(e) = crate::cancel::install() {
+            eprintln!(
+                "toolpath: cannot handle SIGINT/SIGTERM ({e}); a cancelled run may leave files"
+            );
+        }
+        let place = Place::resolve(fixture_dir).map_err(|e| e.to_string())?;
+        // Orphans that leave an adapter's process group come back here.
+        let subreaper = crate::subject::process::become_subreaper().is_ok();
+        clean::clean_and_say(&place, false);
+        let dir = RunDir::create(&place).map_err(|e| {
+            format!(
+                "cannot create the run directory in {} (--fixture-dir, {FIXTURE_DIR_ENV}): {e}",
+                place.path().display()
+            )
+        })?;
+        Ok(Session {
+            place,
+            dir,
+            subreaper,
+        })
+    }
+
+    /// A session in `place` that installs no signal handler and does not
+    /// become the reaper of orphans (both process-wide): for tests of the
+    /// layers above, inside a test process that runs other tests.
+    #[doc(hidden)]
+    pub fn in_place(place: Place) -> io::Result<Session> {
+        let dir = RunDir::create(&place)?;
+        Ok(Session {
+            place,
+            dir,
+            subreaper: false,
+        })
+    }
+
+    pub fn place(&self) -> &Place {
+        &self.place
+    }
+
+    pub fn dir(&self) -> &RunDir {
+        &self.dir
+    }
+
+    /// A subdirectory of the run directory, for fixtures or scratch space.
+    pub fn subdir(&self, name: &str) -> Result<PathBuf, String> {
+        self.dir
+            .subdir(name)
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))
+    }
+
+    /// The in-process reference, its scratch directory in the run's.
+    pub fn reference(&self, timeout: Duration) -> Reference {
+        Reference::with_scratch_in(self.dir.path(), timeout)
+    }
+
+    /// The run's own event log, sealed with a key only this process holds
+    /// (see [`crate::report::events`]).
+    pub fn spool(&self) -> io::Result<EventLog> {
+        let file = self.dir.create_file(SPOOL)?;
+        Ok(EventLog::sealed(
+            file,
+            &self.dir.path().join(SPOOL),
+            SpoolKey::generate()?,
+        ))
+    }
+
+    /// The spool read back and verified, for a run of `total` instances.
+    pub fn read_spool(&self, spool: &EventLog, total: usize) -> io::Result<Spool> {
+        Spool::open(spool, total)
+    }
+
+    /// Ends the run: orphans that escaped their process group are killed,
+    /// the run directory is removed, and a SIGINT or SIGTERM received on
+    /// the way turns `code` into [`ExitCode::Cancelled`] (said on stderr,
+    /// with `partial`: what was kept of the run).
+    pub fn end(self, code: ExitCode, partial: &str) -> ExitCode {
+        if self.subreaper {
+            crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
+        }
+        drop(self.dir);
+        let code = cancelled(code, crate::cancel::signal());
+        if let ExitCode::Cancelled(signal) = code {
+            eprintln!(
+                "toolpath: cancelled by {}; {partial}",
+                crate::cancel::signal_name(signal)
+            );
+        }
+        code
+    }
+}
+
+/// How a run that would end with `code` ends when `signal` (if any)
+/// cancelled it: [`ExitCode::Cancelled`], unless the run could not be used
+/// or its reports not written (2, 4): that failure is what the user must
+/// see, and a cancelled run's reports were meant to be written whole.
+fn cancelled(code: ExitCode, signal: Option<i32>) -> ExitCode {
+    match signal {
+        Some(signal) if !matches!(code, ExitCode::Usage | ExitCode::Report) => {
+            ExitCode::Cancelled(signal)
+        }
+        _ => code,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signal_turns_every_verdict_into_cancelled_but_not_a_broken_run() {
+        for code in [
+            ExitCode::Ok,
+            ExitCode::Unexpected,
+            ExitCode::Partial,
+            ExitCode::NothingJudged,
+        ] {
+            assert_eq!(cancelled(code, None), code);
+            assert_eq!(
+                cancelled(code, Some(libc::SIGINT)),
+                ExitCode::Cancelled(libc::SIGINT)
+            );
+            assert_eq!(cancelled(code, Some(libc::SIGTERM)).code(), 143);
+        }
+        for code in [ExitCode::Usage, ExitCode::Report] {
+            assert_eq!(cancelled(code, Some(libc::SIGINT)), code);
+        }
+    }
+}
