@@ -49,3 +49,16 @@ fn committed_schemas_are_current() {
         );
     }
 }
+
+/// A report status's `name()` comes from strum's attribute, the wire from
+/// serde's: the two must spell every status alike, and `Status::ALL` list
+/// them all (the protocol enums are checked in the suite crate).
+#[test]
+fn status_names_are_the_wire_names() {
+    use strum::VariantArray;
+    use toolpath::report::Status;
+    for status in Status::VARIANTS {
+        assert_eq!(serde_json::to_value(status).unwrap(), status.name());
+    }
+    assert_eq!(Status::ALL, Status::VARIANTS);
+}

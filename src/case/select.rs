@@ -2,9 +2,9 @@
 //! tool, and shard. Sharding hashes the instance id (FNV-1a), so an
 //! instance stays on the same machine however the suite grows.
 
-use crate::case::model::{Case, Instance};
 use crate::harness::expectations::glob_match;
-use crate::protocol::Tool;
+use toolpath_suite::case::{Case, Instance};
+use toolpath_suite::protocol::Tool;
 
 /// One CI machine's share of the run: `index` in `1..=count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

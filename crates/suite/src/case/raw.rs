@@ -71,7 +71,7 @@ fn spec_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 fn tags_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": "array",
-        "items": {"type": "string", "enum": crate::case::model::KNOWN_TAGS},
+        "items": {"type": "string", "enum": crate::case::KNOWN_TAGS},
     })
 }
 
@@ -239,7 +239,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
                     if !seen.insert(key.value.clone()) {
                         return Err(de::Error::custom(format!(
                             "duplicate key `{}`",
-                            crate::case::model::quote(&key.value)
+                            crate::case::quote(&key.value)
                         )));
                     }
                     let value = map.next_value()?;
@@ -354,7 +354,16 @@ pub struct RawErrorExpect {
 
 #[cfg(test)]
 mod tests {
+    use strum::VariantArray;
+
     use super::*;
+
+    #[test]
+    fn feature_names_are_the_wire_names() {
+        for feature in Feature::VARIANTS {
+            assert_eq!(serde_json::to_value(feature).unwrap(), feature.name());
+        }
+    }
 
     #[test]
     fn duplicate_keys_are_refused_with_the_key() {

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::model::{Case, CaseError, load_case};
+use crate::case::{Case, CaseError, load_case};
 
 /// Every case file below `dir`, sorted.
 pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -148,10 +148,6 @@ pub fn duplicates<'a>(
     errors.into_iter().map(|(_, e)| e).collect()
 }
 
-// The embedded suite has its own module (the build script compiles this one
-// to validate it, and cannot compile the include of its own output).
-pub use crate::case::embedded::{EMBEDDED_CASES, load_embedded};
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,12 +175,5 @@ mod tests {
             load_one("a-b.yml"),
             ["case files end in `.yaml`, not `.yml`: rename it to `a-b.yaml`"]
         );
-    }
-
-    #[test]
-    fn every_embedded_case_is_named_after_its_id() {
-        let (cases, errors) = load_embedded();
-        assert!(errors.is_empty(), "{errors:?}");
-        assert!(cases.len() > 100);
     }
 }

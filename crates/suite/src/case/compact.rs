@@ -27,7 +27,7 @@ pub mod files {
     use serde::de::{SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::case::model::FixturePath;
+    use crate::case::FixturePath;
 
     struct Bytes<'a>(&'a [u8]);
 

@@ -9,6 +9,11 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub mod compact;
+pub mod load;
+pub mod raw;
+pub mod yaml;
+
 use base64::Engine;
 use serde_json::{Map, Value};
 use serde_saphyr::{Location, Spanned};
@@ -557,7 +562,7 @@ impl Validator<'_> {
         if let Some(clash) = raw
             .roots
             .iter()
-            .find(|r| crate::case::placeholders::RESERVED.contains(&r.value.as_str()))
+            .find(|r| crate::placeholders::RESERVED.contains(&r.value.as_str()))
         {
             return Err(self.error(
                 clash.referenced,
@@ -1227,11 +1232,10 @@ mod tests {
 
     #[test]
     fn the_editor_schema_knows_the_ids_tags_and_requirements_lint_knows() {
-        let (_, text) = crate::cli::schemas::all()
-            .into_iter()
-            .find(|(name, _)| *name == "case.schema.json")
-            .unwrap();
-        let schema: Value = serde_json::from_str(&text).unwrap();
+        let schema = schemars::generate::SchemaSettings::draft07()
+            .into_generator()
+            .into_root_schema_for::<RawCase>();
+        let schema: Value = serde_json::to_value(&schema).unwrap();
         let props = &schema["properties"];
         let known: Vec<String> = crate::spec::requirements()
             .iter()
@@ -1377,7 +1381,7 @@ expect:
 
     #[test]
     fn roots_named_like_a_placeholder_are_refused() {
-        for name in crate::case::placeholders::RESERVED {
+        for name in crate::placeholders::RESERVED {
             let err = error_of(&GOOD.replace("roots: [ws]", &format!("roots: [ws, {name}]")));
             assert!(
                 err.starts_with("cases/x.yaml:5:") && err.contains(&format!("`{{{name}}}`")),

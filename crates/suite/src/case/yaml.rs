@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::case::model::CaseError;
+use crate::case::CaseError;
 
 /// Parses `text` as a `T` with `options`; `file` is used in error messages
 /// only.
@@ -60,7 +60,7 @@ pub fn parse<T: DeserializeOwned>(
 /// right by the parser).
 fn unclosed_bracket(text: &str, error: &CaseError) -> Option<(u64, u64, char)> {
     let mut open: Vec<(u64, u64, char)> = Vec::new();
-    for (index, line) in crate::case::model::yaml_lines(text).enumerate() {
+    for (index, line) in crate::case::yaml_lines(text).enumerate() {
         let number = index as u64 + 1;
         if number > error.line {
             break;
