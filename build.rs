@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolpath_suite::case::load;
+use toolpath_suite::case::{CaseError, load};
 
 /// The path of `file` in the repository, `/`-separated on every machine.
 fn relative(manifest: &Path, file: &Path) -> String {
@@ -22,6 +22,16 @@ fn relative(manifest: &Path, file: &Path) -> String {
         .replace('\\', "/")
 }
 
+/// Prints every error, located in the repository, and fails the build.
+fn fail(manifest: &Path, errors: Vec<CaseError>) -> ! {
+    for mut error in errors {
+        error.file = PathBuf::from(relative(manifest, &error.file));
+        eprintln!("{error}");
+    }
+    eprintln!("the embedded suite (cases/) has invalid cases; nothing was built");
+    std::process::exit(1);
+}
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
@@ -29,7 +39,7 @@ fn main() {
     // A change to the validator rebuilds the suite crate, and so this
     // script; the cases are watched here.
     println!("cargo:rerun-if-changed=cases");
-    let files = load::case_files(&dir).expect("cases/ is readable");
+    let files = load::case_files(&dir).unwrap_or_else(|errors| fail(&manifest, errors));
     for file in &files {
         // Directories too, so adding a file to a new folder triggers a rebuild.
         if let Some(parent) = file.parent() {
@@ -39,12 +49,7 @@ fn main() {
     }
     let (mut cases, errors) = load::load(std::slice::from_ref(&dir));
     if !errors.is_empty() {
-        for mut error in errors {
-            error.file = PathBuf::from(relative(&manifest, &error.file));
-            eprintln!("{error}");
-        }
-        eprintln!("the embedded suite (cases/) has invalid cases; nothing was built");
-        std::process::exit(1);
+        fail(&manifest, errors);
     }
     for case in &mut cases {
         case.file = PathBuf::from(relative(&manifest, &case.file));

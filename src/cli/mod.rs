@@ -70,7 +70,13 @@ fn print_errors(errors: &[CaseError]) {
     for e in errors {
         eprintln!("{e}");
     }
-    eprintln!("toolpath: {} invalid case file(s)", errors.len());
+    // A file has all its errors listed (toolpath_suite::case::validate).
+    let files: std::collections::BTreeSet<_> = errors.iter().map(|e| &e.file).collect();
+    eprintln!(
+        "toolpath: {} error(s) in {} invalid case file(s)",
+        errors.len(),
+        files.len()
+    );
 }
 
 /// Loads the cases; invalid ones are printed and make the caller stop.

@@ -8,13 +8,22 @@
 //! the id (or the other way round) is refused. `.yml` files are refused
 //! with a message rather than silently skipped or accepted as a second
 //! spelling.
+//!
+//! A case folder is walked without following symbolic links (walkdir,
+//! `follow_links(false)`): a link inside it is an error with its path,
+//! never followed, so a link to `..` cannot load every case again (or a
+//! link to `/` read the machine). The directory given itself may be a
+//! link. A `*.yaml` that is not a regular file (a pipe would block the
+//! read) is an error too; anything else that is not a case file is left
+//! alone (`README.md`).
 
 use std::path::{Path, PathBuf};
 
-use crate::case::{Case, CaseError, load_case};
+use crate::case::validate::load_case;
+use crate::case::{Case, CaseError, CaseErrors};
 
-/// Every case file below `dir`, sorted.
-pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// Every case file below `dir`, sorted; or every problem of the folder.
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, Vec<CaseError>> {
     let mut files = Vec::new();
     walk(dir, &mut |path| files.push(path))?;
     files.sort();
@@ -23,48 +32,90 @@ pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Calls `visit` on every case file below `dir`, in directory order (not
 /// sorted: a caller of a hundred thousand files sorts what it keeps of
-/// them, not a list of every path).
-pub fn walk(dir: &Path, visit: &mut dyn FnMut(PathBuf)) -> std::io::Result<()> {
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                visit(path);
+/// them, not a list of every path). Returns the problems of the folder
+/// itself, each with its path: a symbolic link in it, an entry that cannot
+/// be read, a `*.yaml` that is not a regular file. The walk goes on past
+/// each, so all of them are reported at once.
+pub fn walk(dir: &Path, visit: &mut dyn FnMut(PathBuf)) -> Result<(), Vec<CaseError>> {
+    let problem = |file: &Path, message: String| CaseError {
+        file: file.to_owned(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let unreadable = |file: &Path, e: &dyn std::fmt::Display| {
+        problem(file, format!("cannot read the case directory: {e}"))
+    };
+    // The walk would take a file given as the folder for a case file.
+    if let Err(e) = std::fs::read_dir(dir) {
+        return Err(vec![unreadable(dir, &e)]);
+    }
+    let mut errors = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let at = e.path().unwrap_or(dir).to_owned();
+                match e.io_error() {
+                    Some(io) => errors.push(unreadable(&at, io)),
+                    None => errors.push(unreadable(&at, &e)),
+                }
+                continue;
             }
+        };
+        let kind = entry.file_type();
+        let case_file = entry
+            .path()
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml");
+        // The directory given (depth 0) may be a link; walkdir follows it.
+        if kind.is_symlink() && entry.depth() > 0 {
+            errors.push(problem(
+                entry.path(),
+                "a symbolic link in a case folder; case folders hold case files and directories, \
+                 and a link is never followed (it could load cases twice, or from anywhere)"
+                    .into(),
+            ));
+        } else if kind.is_file() && case_file {
+            visit(entry.into_path());
+        } else if !kind.is_file() && !kind.is_dir() && case_file {
+            errors.push(problem(
+                entry.path(),
+                "not a regular file; a case file is read whole, and this could block or never end"
+                    .into(),
+            ));
         }
     }
-    Ok(())
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// One case file, validated, its name checked against its id.
-pub fn load_file(file: &Path) -> Result<Case, CaseError> {
-    load_case(file).and_then(check_file_name)
+pub fn load_file(file: &Path) -> Result<Case, CaseErrors> {
+    load_case(file).and_then(|case| check_file_name(case).map_err(CaseErrors::from))
 }
 
-/// Loads every case below each directory. All problems are collected, not
-/// just the first, so one run of `toolpath lint` shows them all.
+/// Loads every case below each directory. All problems are collected, every
+/// error of every file, so one run of `toolpath lint` shows them all.
 pub fn load(dirs: &[PathBuf]) -> (Vec<Case>, Vec<CaseError>) {
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     for dir in dirs {
-        match case_files(dir) {
-            Ok(files) => {
-                for file in files {
-                    match load_file(&file) {
-                        Ok(case) => cases.push(case),
-                        Err(e) => errors.push(e),
-                    }
-                }
+        // The case files of a folder with a problem (a link in it) are
+        // still loaded, so their errors are shown too.
+        let mut files = Vec::new();
+        if let Err(mut problems) = walk(dir, &mut |file| files.push(file)) {
+            errors.append(&mut problems);
+        }
+        files.sort();
+        for file in files {
+            match load_file(&file) {
+                Ok(case) => cases.push(case),
+                Err(e) => errors.extend(e),
             }
-            Err(e) => errors.push(CaseError {
-                file: dir.clone(),
-                line: 0,
-                column: 0,
-                message: format!("cannot read the case directory: {e}"),
-            }),
         }
     }
     errors.extend(duplicate_ids(&cases));
@@ -174,6 +225,91 @@ mod tests {
         assert_eq!(
             load_one("a-b.yml"),
             ["case files end in `.yaml`, not `.yml`: rename it to `a-b.yaml`"]
+        );
+    }
+
+    #[test]
+    fn links_in_a_case_folder_are_errors_with_their_path_and_never_followed() {
+        use std::os::unix::fs::symlink;
+        let top = tempfile::tempdir().unwrap();
+        let cases = top.path().join("cases");
+        let area = cases.join("resolve");
+        std::fs::create_dir_all(&area).unwrap();
+        std::fs::write(area.join("a-b.yaml"), CASE).unwrap();
+        // A loop back up (which loaded every case again, once per level the
+        // kernel would follow) and a second name for the case file.
+        symlink("..", area.join("up")).unwrap();
+        symlink("a-b.yaml", area.join("c-d.yaml")).unwrap();
+        let links_in = |errors: &[CaseError]| -> Vec<(PathBuf, u64)> {
+            for e in errors {
+                assert!(
+                    e.message.starts_with("a symbolic link in a case folder"),
+                    "{e}"
+                );
+            }
+            let mut found: Vec<(PathBuf, u64)> =
+                errors.iter().map(|e| (e.file.clone(), e.line)).collect();
+            found.sort();
+            found
+        };
+        let (loaded, errors) = load(std::slice::from_ref(&cases));
+        assert_eq!(loaded.len(), 1, "the case is loaded once");
+        assert_eq!(
+            links_in(&errors),
+            [(area.join("c-d.yaml"), 0), (area.join("up"), 0)]
+        );
+        // The directory given may itself be a link; what is below it is walked
+        // as it is, links refused alike.
+        let given = top.path().join("given");
+        symlink(&cases, &given).unwrap();
+        let (loaded, errors) = load(std::slice::from_ref(&given));
+        assert_eq!(loaded.len(), 1);
+        let inner = given.join("resolve");
+        assert_eq!(
+            links_in(&errors),
+            [(inner.join("c-d.yaml"), 0), (inner.join("up"), 0)]
+        );
+        assert_eq!(case_files(&given).unwrap_err().len(), 2);
+    }
+
+    #[test]
+    fn a_case_file_that_is_not_a_regular_file_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a-b.yaml"), CASE).unwrap();
+        // A socket named like a case: opening it to read would fail or block.
+        let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("x.yaml")).unwrap();
+        std::os::unix::net::UnixListener::bind(dir.path().join("not-a-case")).unwrap();
+        let (loaded, errors) = load(&[dir.path().to_owned()]);
+        assert_eq!(loaded.len(), 1);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].file, dir.path().join("x.yaml"));
+        assert!(
+            errors[0].message.starts_with("not a regular file"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_read_is_one_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let (_, errors) = load(std::slice::from_ref(&missing));
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].file, missing);
+        assert!(
+            errors[0]
+                .message
+                .starts_with("cannot read the case directory: "),
+            "{}",
+            errors[0]
+        );
+        let file = dir.path().join("a-b.yaml");
+        std::fs::write(&file, CASE).unwrap();
+        assert_eq!(
+            load(std::slice::from_ref(&file)).1.len(),
+            1,
+            "a file is not a folder"
         );
     }
 }
