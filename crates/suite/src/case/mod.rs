@@ -58,6 +58,22 @@ pub struct Fixture {
     pub git: Vec<FixturePath>,
 }
 
+impl Fixture {
+    /// Every path an entry of the fixture creates: files, directories,
+    /// links, pipes, sockets and devices (not the roots, the target or the
+    /// paths `modes` names).
+    pub fn created(&self) -> impl Iterator<Item = &FixturePath> {
+        self.files
+            .iter()
+            .map(|(p, _)| p)
+            .chain(&self.dirs)
+            .chain(self.symlinks.iter().map(|(p, _)| p))
+            .chain(&self.fifos)
+            .chain(&self.sockets)
+            .chain(&self.devices)
+    }
+}
+
 /// What the case does with the tool.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Action {

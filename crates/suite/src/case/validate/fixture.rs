@@ -2,15 +2,15 @@
 //! ([`FixturePath`]), file contents decoded, modes that are permission bits
 //! only, no list with a repeat, no path created twice, and a shape that can
 //! be built (an entry that is not a directory is neither a root nor a
-//! parent). Links and repositories have modules of their own; this one
-//! calls them with the fixture it validated.
+//! parent). Links and repositories have modules of their own, which check
+//! the [`Checked`] fixture this one returns.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use base64::Engine;
 use serde_saphyr::{Location, Spanned};
 
-use super::{Findings, Spans, links, repository, spanned};
+use super::{Findings, Spans, spanned};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
@@ -32,8 +32,19 @@ pub fn features_used(raw: &RawFixture) -> BTreeSet<Feature> {
     .collect()
 }
 
-/// Validates the fixture; what is returned holds only the valid paths.
-pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Fixture {
+/// A fixture as far as it is valid, and where its paths were written.
+pub struct Checked {
+    /// Only the valid paths, each once.
+    pub fixture: Fixture,
+    pub spans: Spans,
+    /// The roots and the target, when the file gives a valid one.
+    pub workspace: Vec<FixturePath>,
+    /// The `git:` entries, each where it was written.
+    pub git: Vec<(FixturePath, Location)>,
+}
+
+/// Validates the fixture's own parts (see the module docs).
+pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Checked {
     let mut spans = Spans::new(id_at);
     let roots = list(findings, &mut spans, "fixture.roots", &raw.roots);
     for clash in raw
@@ -130,11 +141,14 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Fixtu
         git: dedup(git.iter().map(|(p, _)| p.clone()).collect()),
     };
     created_once(findings, &fixture, &spans);
-    let workspace: Vec<&FixturePath> = fixture.roots.iter().chain(&target).collect();
+    let workspace: Vec<FixturePath> = fixture.roots.iter().chain(&target).cloned().collect();
     buildable(findings, &fixture, &workspace, &spans);
-    links::check(findings, &fixture, &workspace, &spans);
-    repository::check(findings, &fixture, &git, &spans);
-    fixture
+    Checked {
+        fixture,
+        spans,
+        workspace,
+        git,
+    }
 }
 
 /// One fixture path, recorded where it was written; `None` (and an error)
@@ -217,24 +231,12 @@ fn mode(findings: &mut Findings, at: Location, mode: &str) -> Option<u32> {
     Some(bits)
 }
 
-/// Every path an entry of the fixture creates (not roots, target or modes).
-pub fn created(f: &Fixture) -> impl Iterator<Item = &FixturePath> {
-    f.files
-        .iter()
-        .map(|(p, _)| p)
-        .chain(&f.dirs)
-        .chain(f.symlinks.iter().map(|(p, _)| p))
-        .chain(&f.fifos)
-        .chain(&f.sockets)
-        .chain(&f.devices)
-}
-
 /// Two entries that create the same path would make the fixture depend on
 /// creation order: each such path is refused once, where it was last written.
 fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
     let mut seen = BTreeSet::new();
     let mut reported = BTreeSet::new();
-    for path in created(f) {
+    for path in f.created() {
         if !seen.insert(path) && reported.insert(path) {
             findings.error(
                 spans.of(path),
@@ -248,11 +250,10 @@ fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
 /// directory (a file, pipe, socket or device) but is also a root, the
 /// target, or the parent of another entry; and a mode on a path the
 /// fixture does not create. `workspace` is the roots and the target.
-fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[&FixturePath], spans: &Spans) {
+fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
     let all = workspace
         .iter()
-        .copied()
-        .chain(created(f))
+        .chain(f.created())
         .chain(f.modes.iter().map(|(p, _)| p));
     // Every proper ancestor, with the first entry that needs it.
     let mut parents: BTreeMap<&str, &FixturePath> = BTreeMap::new();
@@ -286,7 +287,8 @@ fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[&FixturePath], s
             ),
         );
     }
-    let made: BTreeSet<&str> = created(f)
+    let made: BTreeSet<&str> = f
+        .created()
         .map(FixturePath::as_str)
         .chain(workspace.iter().copied())
         .collect();

@@ -13,11 +13,10 @@ use crate::case::limits::PATH_BUDGET;
 use crate::case::path::FixturePath;
 
 /// Every check of the fixture's links; `workspace` is its roots and target.
-pub fn check(findings: &mut Findings, f: &Fixture, workspace: &[&FixturePath], spans: &Spans) {
+pub fn check(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
     let everything = workspace
         .iter()
-        .copied()
-        .chain(super::fixture::created(f))
+        .chain(f.created())
         .chain(f.modes.iter().map(|(p, _)| p));
     let mut reported = BTreeSet::new();
     for path in everything {

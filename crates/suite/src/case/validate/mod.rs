@@ -133,7 +133,15 @@ fn case(findings: &mut Findings, raw: RawCase) -> Case {
     let id_at = raw.id.referenced;
     header::check(findings, &raw.id, &raw.spec, &raw.tags);
     let used = fixture::features_used(&raw.fixture);
-    let fixture = fixture::check(findings, raw.fixture, id_at);
+    let checked = fixture::check(findings, raw.fixture, id_at);
+    links::check(
+        findings,
+        &checked.fixture,
+        &checked.workspace,
+        &checked.spans,
+    );
+    repository::check(findings, &checked.fixture, &checked.git, &checked.spans);
+    let fixture = checked.fixture;
     let (tools, action) = call::check(findings, raw.call);
     let expect = expect::check(findings, raw.expect, &action, &tools);
     let requires = requires::check(findings, &raw.requires, used, &action, id_at);

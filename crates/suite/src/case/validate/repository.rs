@@ -68,7 +68,7 @@ fn every_path(f: &Fixture) -> impl Iterator<Item = &FixturePath> {
     f.roots
         .iter()
         .chain(std::iter::once(&f.target))
-        .chain(super::fixture::created(f))
+        .chain(f.created())
         .chain(f.modes.iter().map(|(p, _)| p))
         .chain(&f.git)
 }
@@ -122,7 +122,7 @@ fn repository_shapes(findings: &mut Findings, f: &Fixture, spans: &Spans) {
         .roots
         .iter()
         .chain(std::iter::once(&f.target))
-        .chain(super::fixture::created(f))
+        .chain(f.created())
     {
         let text = path.as_str();
         // The path itself and every directory it implies.
