@@ -98,7 +98,8 @@ struct SourceArgs {
 struct SelectArgs {
     #[command(flatten)]
     source: SourceArgs,
-    /// Only instances whose id (or case id) matches this glob (repeatable).
+    /// Only instances whose id (or case id) matches this wildcard: `*`, `?`,
+    /// `{a,b}` (spec SEARCH-9; repeatable).
     #[arg(long = "filter", value_name = "GLOB")]
     filter: Vec<String>,
     /// Only cases citing this requirement ID (repeatable).

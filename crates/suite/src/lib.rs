@@ -30,7 +30,10 @@
 //! - [`spec`]: requirement IDs read from the normative `spec/README.md`;
 //! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
 //! - [`case`]: case files, from bytes on disk to validated cases, and the
-//!   compact form the binary embeds.
+//!   compact form the binary embeds;
+//! - [`wildcard`]: the one wildcard matcher, linear time, in SEARCH-9's
+//!   syntax (`include`, `--filter`, expectations keys) and GLOB-5's (the
+//!   `glob` tool).
 //!
 //! This crate is the bottom floor of toolpath (`ARCHITECTURE.md`): it
 //! imports nothing of the main crate, and both the main crate and its
@@ -40,3 +43,4 @@ pub mod case;
 pub mod placeholders;
 pub mod protocol;
 pub mod spec;
+pub mod wildcard;
