@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use toolpath::case::model::parse_case;
+//! use toolpath_suite::case::validate::parse_case;
 //! use toolpath::report::Status;
 //! use toolpath::harness::run::{run, RunConfig, SubjectFactory};
 //! use toolpath::subject::{Reference, Subject};

@@ -28,7 +28,8 @@
 use std::path::{Path, PathBuf};
 
 use toolpath::case::fixture::build;
-use toolpath::case::model::{CaseError, parse_case_bytes};
+use toolpath_suite::case::validate::parse_case_bytes;
+use toolpath_suite::case::{Case, CaseError};
 
 /// Inputs checked by a plain `cargo test`.
 const DEFAULT_INPUTS: u64 = 8_000;
@@ -223,10 +224,7 @@ struct Figures {
 /// Builds an accepted case's fixture in a directory of its own and checks
 /// that nothing lands beside it, nothing points outside it, and nothing is
 /// left once it is dropped.
-fn build_and_check(
-    case: &toolpath::case::model::Case,
-    figures: &mut Figures,
-) -> Result<(), String> {
+fn build_and_check(case: &Case, figures: &mut Figures) -> Result<(), String> {
     let sandbox = tempfile::tempdir().unwrap();
     let Ok(built) = build(&case.fixture, Some(sandbox.path())) else {
         return check_empty(sandbox.path(), "after a failed build");

@@ -3,8 +3,8 @@
 //! unknown ID, and the committed schemas are what this build generates.
 
 use toolpath::case::coverage::{coverage, gaps};
-use toolpath::case::suite::load_embedded;
-use toolpath::spec::requirements;
+use toolpath::case::embedded::load_embedded;
+use toolpath_suite::spec::requirements;
 
 #[test]
 fn every_case_is_valid_and_ids_are_unique() {

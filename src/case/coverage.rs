@@ -76,7 +76,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use toolpath_suite::case::parse_case;
+    use toolpath_suite::case::validate::parse_case;
 
     fn case(id: &str, spec: &str, tool: &str) -> Case {
         let text = format!(

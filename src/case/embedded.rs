@@ -42,7 +42,9 @@ mod tests {
         assert!(errors.is_empty());
         let parsed: Vec<Case> = EMBEDDED_CASES
             .iter()
-            .map(|(path, text)| toolpath_suite::case::parse_case(Path::new(path), text).unwrap())
+            .map(|(path, text)| {
+                toolpath_suite::case::validate::parse_case(Path::new(path), text).unwrap()
+            })
             .collect();
         assert_eq!(decoded.len(), parsed.len());
         for (decoded, parsed) in decoded.iter().zip(&parsed) {

@@ -29,6 +29,8 @@ pub use toolpath_suite::placeholders;
 /// The validated case under its old name.
 // shim: removed after the parallel moves merge
 pub mod model {
+    pub use toolpath_suite::case::validate::links::check_link_target;
+    pub use toolpath_suite::case::validate::{load_case, parse_case, parse_case_bytes};
     pub use toolpath_suite::case::*;
 }
 

@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn id_filters_are_search_9_wildcards() {
-        let case = toolpath_suite::case::parse_case(
+        let case = toolpath_suite::case::validate::parse_case(
             std::path::Path::new("x.yaml"),
             "id: search.x\nsummary: s\nspec: [SEARCH-5]\nfixture: {roots: [ws]}\ncall: {tool: search, params: {pattern: a}}\nexpect: {outcome: ok}\n",
         )

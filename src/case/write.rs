@@ -174,7 +174,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use toolpath_suite::case::parse_case;
+    use toolpath_suite::case::validate::parse_case;
 
     /// Every case of the suite survives a round trip through the writer,
     /// so the writer covers the whole format.

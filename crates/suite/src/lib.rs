@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use toolpath_suite::case::parse_case;
+//! use toolpath_suite::case::validate::parse_case;
 //! use toolpath_suite::protocol::Tool;
 //!
 //! let case = parse_case(Path::new("file-target.yaml"), r#"

@@ -36,8 +36,6 @@ pub use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
 pub use crate::case::path::FixturePath;
 pub use crate::case::raw::KNOWN_TAGS;
 use crate::case::raw::{ExpectedOutcome, Feature};
-pub use crate::case::validate::links::check_link_target;
-pub use crate::case::validate::{load_case, parse_case, parse_case_bytes};
 pub use crate::case::yaml::yaml_lines;
 use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 
