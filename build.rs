@@ -2,45 +2,17 @@
 //! runs the full, versioned suite from any directory with no checkout beside
 //! it, and validates them here, once, instead of at every start.
 //!
-//! The validator's own modules are compiled into this script (the `#[path]`
-//! modules below), so the embedded suite is checked by exactly the code that
-//! checks `--cases DIR`. An invalid case fails the build with its
-//! `file:line:column`. Writes to `OUT_DIR`:
+//! The validator is the `toolpath-suite` crate, this script's build
+//! dependency as it is the binary's dependency, so the embedded suite is
+//! checked by exactly the code that checks `--cases DIR`. An invalid case
+//! fails the build with its `file:line:column`. Writes to `OUT_DIR`:
 //!
 //! - `embedded_suite.postcard`: the validated cases (see `src/case/embedded.rs`);
 //! - `embedded_cases.rs`: the YAML texts, sorted by path, for `toolpath export`.
 
 use std::path::{Path, PathBuf};
 
-// Only the parts of these modules that load cases are used here.
-#[allow(dead_code, unused_imports)]
-#[path = "src/protocol.rs"]
-mod protocol;
-#[allow(dead_code, unused_imports)]
-#[path = "src/spec.rs"]
-mod spec;
-#[allow(dead_code, unused_imports)]
-#[path = "src/case"]
-mod case {
-    #[path = "compact.rs"]
-    pub mod compact;
-    #[path = "model.rs"]
-    pub mod model;
-    #[path = "placeholders.rs"]
-    pub mod placeholders;
-    #[path = "raw.rs"]
-    pub mod raw;
-    #[path = "suite.rs"]
-    pub mod suite;
-    #[path = "yaml.rs"]
-    pub mod yaml;
-    /// Stands in for the module `suite` re-exports from (it includes this
-    /// script's output, which does not exist yet).
-    pub mod embedded {
-        pub static EMBEDDED_CASES: &[(&str, &str)] = &[];
-        pub fn load_embedded() {}
-    }
-}
+use toolpath_suite::case::{CaseError, load};
 
 /// The path of `file` in the repository, `/`-separated on every machine.
 fn relative(manifest: &Path, file: &Path) -> String {
@@ -50,26 +22,24 @@ fn relative(manifest: &Path, file: &Path) -> String {
         .replace('\\', "/")
 }
 
+/// Prints every error, located in the repository, and fails the build.
+fn fail(manifest: &Path, errors: Vec<CaseError>) -> ! {
+    for mut error in errors {
+        error.file = PathBuf::from(relative(manifest, &error.file));
+        eprintln!("{error}");
+    }
+    eprintln!("the embedded suite (cases/) has invalid cases; nothing was built");
+    std::process::exit(1);
+}
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
     let dir = manifest.join("cases");
+    // A change to the validator rebuilds the suite crate, and so this
+    // script; the cases are watched here.
     println!("cargo:rerun-if-changed=cases");
-    // The validator itself: a change to it re-checks and re-encodes the suite.
-    for source in [
-        "spec/README.md",
-        "src/protocol.rs",
-        "src/spec.rs",
-        "src/case/compact.rs",
-        "src/case/model.rs",
-        "src/case/placeholders.rs",
-        "src/case/raw.rs",
-        "src/case/suite.rs",
-        "src/case/yaml.rs",
-    ] {
-        println!("cargo:rerun-if-changed={source}");
-    }
-    let files = case::suite::case_files(&dir).expect("cases/ is readable");
+    let files = load::case_files(&dir).unwrap_or_else(|errors| fail(&manifest, errors));
     for file in &files {
         // Directories too, so adding a file to a new folder triggers a rebuild.
         if let Some(parent) = file.parent() {
@@ -77,14 +47,9 @@ fn main() {
         }
         println!("cargo:rerun-if-changed={}", file.display());
     }
-    let (mut cases, errors) = case::suite::load(std::slice::from_ref(&dir));
+    let (mut cases, errors) = load::load(std::slice::from_ref(&dir));
     if !errors.is_empty() {
-        for mut error in errors {
-            error.file = PathBuf::from(relative(&manifest, &error.file));
-            eprintln!("{error}");
-        }
-        eprintln!("the embedded suite (cases/) has invalid cases; nothing was built");
-        std::process::exit(1);
+        fail(&manifest, errors);
     }
     for case in &mut cases {
         case.file = PathBuf::from(relative(&manifest, &case.file));

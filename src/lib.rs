@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use toolpath::case::model::parse_case;
+//! use toolpath_suite::case::validate::parse_case;
 //! use toolpath::report::Status;
 //! use toolpath::harness::run::{run, RunConfig, SubjectFactory};
 //! use toolpath::subject::{Reference, Subject};
@@ -35,10 +35,11 @@
 //!
 //! The pieces, in the order data flows through them:
 //!
-//! - [`spec`]: requirement IDs read from the normative `spec/README.md`;
-//! - [`case`]: case files loaded, validated and selected, and their
+//! - [`toolpath_suite`] (its own crate, the bottom floor): the protocol
+//!   messages, the spec's requirement IDs, case files from bytes to
+//!   validated cases, and the one wildcard matcher;
+//! - [`case`]: the catalog of a run's cases, selection, coverage, and
 //!   fixtures built on disk;
-//! - [`protocol`]: the messages every implementation answers in;
 //! - [`subject`] (with [`reference`]): who answers the calls, in-process or
 //!   an adapter over stdio;
 //! - [`harness`]: runs the instances and judges each answer;
@@ -60,12 +61,14 @@ pub mod case;
 pub mod cli;
 pub mod fuzz;
 pub mod harness;
-pub mod protocol;
 pub mod reference;
 pub mod report;
 pub mod sanitize;
 pub mod session;
-pub mod spec;
+// shim: removed after the parallel moves merge
+pub use toolpath_suite::protocol;
+// shim: removed after the parallel moves merge
+pub use toolpath_suite::spec;
 pub mod subject;
 #[cfg(test)]
 mod testing;

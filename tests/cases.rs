@@ -11,11 +11,11 @@
 use std::path::Path;
 use std::time::Duration;
 
-use toolpath::case::model::parse_case;
 use toolpath::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root, run};
 use toolpath::report::Status;
 use toolpath::subject::adapter::AdapterConfig;
 use toolpath::subject::{Reference, Subject};
+use toolpath_suite::case::validate::parse_case;
 
 fn unprivileged_runner() -> Option<AdapterConfig> {
     if !is_root() {

@@ -1,4 +1,5 @@
-//! A fuzz target for the case loader, run for a bounded time by `cargo test`.
+//! A fuzz target for the case loader, run for a fixed number of inputs by
+//! `cargo test`.
 //!
 //! Case files come from strangers, so the loader must take any bytes. This
 //! mutates every case file of the suite and of `tests/data` (byte flips,
@@ -7,7 +8,7 @@
 //! for every input:
 //!
 //! - loading never panics;
-//! - an error is located inside the file: 1 <= line <= lines + 1 and
+//! - every error is located inside the file: 1 <= line <= lines + 1 and
 //!   1 <= column <= that line's length + 1 (the end of the file counts;
 //!   lines end at CR LF, CR or LF, as in YAML);
 //! - the printed error holds no raw control character (nothing can forge a
@@ -16,16 +17,22 @@
 //!   beside its own directory, every link in it resolves inside it, and
 //!   dropping it leaves nothing behind.
 //!
-//! `TOOLPATH_FUZZ_SECS` (default 20) bounds the time, `TOOLPATH_FUZZ_SEED`
-//! picks another sequence (default fixed, so CI is reproducible). The
-//! figures are printed at the end (`cargo test --test fuzz_loader -- --nocapture`).
+//! The budget is a number of inputs, not of seconds, so a loaded CI machine
+//! checks the same inputs as an idle one, only slower, and a failure is
+//! reproduced by the seed alone. `TOOLPATH_FUZZ_INPUTS` (default
+//! [`DEFAULT_INPUTS`]) sets how many, `TOOLPATH_FUZZ_SEED` picks another
+//! sequence (default fixed, so CI is reproducible). The figures are
+//! printed at the end (`cargo test --test fuzz_loader -- --nocapture`).
 //! An input that breaks a property is written to `target/tmp/fuzz-loader-failure.yaml`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use toolpath::case::fixture::build;
-use toolpath::case::model::{CaseError, parse_case_bytes};
+use toolpath_suite::case::validate::parse_case_bytes;
+use toolpath_suite::case::{Case, CaseError};
+
+/// Inputs checked by a plain `cargo test`.
+const DEFAULT_INPUTS: u64 = 8_000;
 
 /// splitmix64: small, fast, and the same everywhere for a given seed.
 struct Rng(u64);
@@ -207,6 +214,8 @@ fn check_location(input: &[u8], error: &CaseError) -> Result<(), String> {
 #[derive(Default)]
 struct Figures {
     inputs: u64,
+    /// Errors reported, over every refused input (a file has all of its).
+    errors: u64,
     accepted: u64,
     built: u64,
     links_checked: u64,
@@ -215,10 +224,7 @@ struct Figures {
 /// Builds an accepted case's fixture in a directory of its own and checks
 /// that nothing lands beside it, nothing points outside it, and nothing is
 /// left once it is dropped.
-fn build_and_check(
-    case: &toolpath::case::model::Case,
-    figures: &mut Figures,
-) -> Result<(), String> {
+fn build_and_check(case: &Case, figures: &mut Figures) -> Result<(), String> {
     let sandbox = tempfile::tempdir().unwrap();
     let Ok(built) = build(&case.fixture, Some(sandbox.path())) else {
         return check_empty(sandbox.path(), "after a failed build");
@@ -255,14 +261,17 @@ fn check_empty(dir: &Path, when: &str) -> Result<(), String> {
 fn check_one(input: &[u8], figures: &mut Figures) -> Result<(), String> {
     figures.inputs += 1;
     match parse_case_bytes(Path::new("fuzz.yaml"), input) {
-        Err(error) => {
-            check_location(input, &error).map_err(|m| format!("{m}: {error}"))?;
-            let shown = error.to_string();
-            if let Some(c) = shown.chars().find(|c| c.is_control()) {
-                return Err(format!(
-                    "raw control character {c:?} in: {}",
-                    shown.escape_debug()
-                ));
+        Err(errors) => {
+            figures.errors += errors.len() as u64;
+            for error in &errors {
+                check_location(input, error).map_err(|m| format!("{m}: {error}"))?;
+                let shown = error.to_string();
+                if let Some(c) = shown.chars().find(|c| c.is_control()) {
+                    return Err(format!(
+                        "raw control character {c:?} in: {}",
+                        shown.escape_debug()
+                    ));
+                }
             }
             Ok(())
         }
@@ -275,10 +284,10 @@ fn check_one(input: &[u8], figures: &mut Figures) -> Result<(), String> {
 
 #[test]
 fn the_case_loader_survives_fuzzed_case_files() {
-    let secs = std::env::var("TOOLPATH_FUZZ_SECS")
+    let inputs: u64 = std::env::var("TOOLPATH_FUZZ_INPUTS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(DEFAULT_INPUTS);
     let seed = std::env::var("TOOLPATH_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -286,8 +295,7 @@ fn the_case_loader_survives_fuzzed_case_files() {
     let corpus = corpus();
     let mut rng = Rng(seed);
     let mut figures = Figures::default();
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < deadline {
+    for _ in 0..inputs {
         let mut input = corpus[rng.below(corpus.len())].clone();
         for _ in 0..=rng.below(4) {
             mutate(&mut rng, &mut input, &corpus);
@@ -309,13 +317,17 @@ fn the_case_loader_survives_fuzzed_case_files() {
         );
     }
     eprintln!(
-        "fuzz_loader: {} fuzzed case files in {secs} s (seed {seed}), 0 panics; {} accepted, \
-         {} fixtures built, {} links checked, none resolving outside, nothing written beside or left behind",
-        figures.inputs, figures.accepted, figures.built, figures.links_checked
+        "fuzz_loader: {} fuzzed case files (seed {seed}), 0 panics; {} accepted, {} errors in \
+         the others, {} fixtures built, {} links checked, none resolving outside, nothing \
+         written beside or left behind",
+        figures.inputs, figures.accepted, figures.errors, figures.built, figures.links_checked
     );
+    assert_eq!(figures.inputs, inputs, "every input was checked");
+    // The fuzzing means something only if it reaches both sides of the loader.
     assert!(
-        figures.inputs > 100,
-        "too few inputs to mean anything: {}",
-        figures.inputs
+        figures.accepted > 0 && figures.errors > 0,
+        "{} accepted, {} errors: the mutations never reach one side",
+        figures.accepted,
+        figures.errors
     );
 }

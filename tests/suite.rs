@@ -3,8 +3,8 @@
 //! unknown ID, and the committed schemas are what this build generates.
 
 use toolpath::case::coverage::{coverage, gaps};
-use toolpath::case::suite::load_embedded;
-use toolpath::spec::requirements;
+use toolpath::case::embedded::load_embedded;
+use toolpath_suite::spec::requirements;
 
 #[test]
 fn every_case_is_valid_and_ids_are_unique() {
@@ -48,4 +48,17 @@ fn committed_schemas_are_current() {
             "spec/{name} is stale: run `cargo run -- schemas spec`"
         );
     }
+}
+
+/// A report status's `name()` comes from strum's attribute, the wire from
+/// serde's: the two must spell every status alike, and `Status::ALL` list
+/// them all (the protocol enums are checked in the suite crate).
+#[test]
+fn status_names_are_the_wire_names() {
+    use strum::VariantArray;
+    use toolpath::report::Status;
+    for status in Status::VARIANTS {
+        assert_eq!(serde_json::to_value(status).unwrap(), status.name());
+    }
+    assert_eq!(Status::ALL, Status::VARIANTS);
 }

@@ -107,18 +107,14 @@ impl Catalog {
         let mut found = Vec::new();
         let walked = suite::walk(&root, &mut |file| match suite::load_file(&file) {
             Ok(case) => self.remember(dir, &root, &file, &case),
-            Err(e) => found.push(e),
+            Err(e) => found.extend(e),
         });
+        // Stable: a file's own errors stay in file order.
         found.sort_by(|a, b| a.file.cmp(&b.file));
-        errors.append(&mut found);
-        if let Err(e) = walked {
-            errors.push(CaseError {
-                file: root.clone(),
-                line: 0,
-                column: 0,
-                message: format!("cannot read the case directory: {e}"),
-            });
+        if let Err(mut problems) = walked {
+            errors.append(&mut problems);
         }
+        errors.append(&mut found);
         // Sorted by path, as `suite::load` orders them: runs, shards and
         // reports stay deterministic.
         let text = &self.text;

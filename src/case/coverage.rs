@@ -3,11 +3,11 @@
 //! A rule pinned through one tool only never runs against an implementation
 //! that lacks that tool (most real agents expose no `resolve`), so coverage
 //! is counted per rule *and* per tool the rule applies to (the spec's
-//! `Applies to:` lines, [`crate::spec::Requirement::tools`]). `toolpath lint`
+//! `Applies to:` lines, [`toolpath_suite::spec::Requirement::tools`]). `toolpath lint`
 //! prints it and fails on a gap; a test holds the embedded suite to it.
 
-use crate::case::model::Case;
-use crate::spec::Requirement;
+use toolpath_suite::case::Case;
+use toolpath_suite::spec::Requirement;
 
 /// How one requirement is pinned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +76,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::case::model::parse_case;
+    use toolpath_suite::case::validate::parse_case;
 
     fn case(id: &str, spec: &str, tool: &str) -> Case {
         let text = format!(

@@ -1,15 +1,16 @@
 //! The suite embedded in the binary, validated when the binary was built.
 //!
 //! `build.rs` loads `cases/` with the same code as `--cases DIR`
-//! ([`crate::case::suite::load`]: YAML, every check of the validator, file
-//! names, duplicate ids) and fails the build with the located errors if a
-//! case is invalid. What it embeds is the validated cases in a compact
-//! binary form (postcard), so a start-up decodes them instead of parsing
-//! and validating 400 KB of YAML each time (most of `toolpath list`). The
-//! YAML stays the source of truth and is embedded beside them for
-//! `toolpath export`; a test checks that both say the same.
+//! ([`toolpath_suite::case::load::load`]: YAML, every check of the
+//! validator, file names, duplicate ids; the suite crate is its build
+//! dependency) and fails the build with the located errors if a case is
+//! invalid. What it embeds is the validated cases in a compact binary form
+//! (postcard, [`toolpath_suite::case::compact`]), so a start-up decodes them
+//! instead of parsing and validating 400 KB of YAML each time (most of
+//! `toolpath list`). The YAML stays the source of truth and is embedded
+//! beside them for `toolpath export`; a test checks that both say the same.
 
-use crate::case::model::{Case, CaseError};
+use toolpath_suite::case::{Case, CaseError};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_cases.rs"));
 
@@ -41,11 +42,24 @@ mod tests {
         assert!(errors.is_empty());
         let parsed: Vec<Case> = EMBEDDED_CASES
             .iter()
-            .map(|(path, text)| crate::case::model::parse_case(Path::new(path), text).unwrap())
+            .map(|(path, text)| {
+                toolpath_suite::case::validate::parse_case(Path::new(path), text).unwrap()
+            })
             .collect();
         assert_eq!(decoded.len(), parsed.len());
         for (decoded, parsed) in decoded.iter().zip(&parsed) {
             assert_eq!(decoded, parsed);
+        }
+    }
+
+    #[test]
+    fn every_embedded_case_is_named_after_its_id() {
+        let (cases, errors) = load_embedded();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(cases.len() > 100);
+        for case in &cases {
+            let name = case.file.file_name().unwrap().to_string_lossy();
+            assert_eq!(name, toolpath_suite::case::load::file_name(&case.id));
         }
     }
 }

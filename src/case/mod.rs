@@ -1,29 +1,42 @@
-//! Cases: from YAML text to validated cases, their fixtures on disk, and the
-//! selection a run covers.
+//! Cases as a run uses them: where they are, which of them run, and their
+//! fixtures on disk. What a case *is* (raw and validated, loading,
+//! placeholders) lives in the `toolpath_suite` crate, the floor below.
 //!
-//! - [`raw`]: the YAML shape exactly as written (what the editor schema describes);
-//! - [`model`]: validated cases, every error located at file:line:column;
-//! - [`suite`]: case directories, file names and ids;
 //! - [`catalog`]: a run's cases by where they are, read again when they run;
 //! - [`embedded`]: the suite in the binary, validated at build time;
-//! - [`compact`]: how the embedded form writes parameters and file contents;
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
 //! - [`fixture`]: each case's workspace, built in a temporary directory;
-//! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
 //! - [`write`]: a case back to file text (for tools that make cases);
 //! - [`tree`]: never-follow walks over a built fixture (chown, unlock, remove).
+//!
+//! May import `toolpath_suite` and `crate::sys` (the floors below it,
+//! `ARCHITECTURE.md`), nothing else of this crate.
 
 pub mod catalog;
-pub mod compact;
 pub mod coverage;
 pub mod embedded;
 pub mod fixture;
-pub mod model;
-pub mod placeholders;
-pub mod raw;
 pub mod select;
-pub mod suite;
 pub mod tree;
 pub mod write;
-pub mod yaml;
+
+// shim: removed after the parallel moves merge
+pub use toolpath_suite::case::{compact, raw, yaml};
+// shim: removed after the parallel moves merge
+pub use toolpath_suite::placeholders;
+
+/// The validated case under its old name.
+// shim: removed after the parallel moves merge
+pub mod model {
+    pub use toolpath_suite::case::validate::links::check_link_target;
+    pub use toolpath_suite::case::validate::{load_case, parse_case, parse_case_bytes};
+    pub use toolpath_suite::case::*;
+}
+
+/// Loading case directories under its old name, with the embedded suite.
+// shim: removed after the parallel moves merge
+pub mod suite {
+    pub use super::embedded::{EMBEDDED_CASES, load_embedded};
+    pub use toolpath_suite::case::load::*;
+}

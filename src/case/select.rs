@@ -1,10 +1,11 @@
-//! Choosing which case instances a run covers: by id glob, requirement, tag,
+//! Choosing which case instances a run covers: by id wildcard (SEARCH-9's
+//! `*`, `?` and `{a,b}`, through the suite's one engine), requirement, tag,
 //! tool, and shard. Sharding hashes the instance id (FNV-1a), so an
 //! instance stays on the same machine however the suite grows.
 
-use crate::case::model::{Case, Instance};
-use crate::harness::expectations::glob_match;
-use crate::protocol::Tool;
+use toolpath_suite::case::{Case, Instance};
+use toolpath_suite::protocol::Tool;
+use toolpath_suite::wildcard::Wildcard;
 
 /// One CI machine's share of the run: `index` in `1..=count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +49,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// The filters of a run; an empty list does not filter.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
-    /// Globs on the instance id or the case id.
+    /// Wildcards (SEARCH-9) on the instance id or the case id.
     pub ids: Vec<String>,
     pub specs: Vec<String>,
     pub tags: Vec<String>,
@@ -80,10 +81,10 @@ impl Selection {
         let id = instance.id();
         let case = instance.case;
         (self.ids.is_empty()
-            || self
-                .ids
-                .iter()
-                .any(|g| glob_match(g, &id) || glob_match(g, &case.id)))
+            || self.ids.iter().any(|g| {
+                let wildcard = Wildcard::new(g);
+                wildcard.matches(&id) || wildcard.matches(&case.id)
+            }))
             && (self.specs.is_empty() || self.specs.iter().any(|s| case.spec.contains(s)))
             && (self.tags.is_empty() || self.tags.iter().any(|t| case.tags.contains(t)))
             && (self.tools.is_empty() || self.tools.contains(&instance.tool))
@@ -94,6 +95,27 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn id_filters_are_search_9_wildcards() {
+        let case = toolpath_suite::case::validate::parse_case(
+            std::path::Path::new("x.yaml"),
+            "id: search.x\nsummary: s\nspec: [SEARCH-5]\nfixture: {roots: [ws]}\ncall: {tool: search, params: {pattern: a}}\nexpect: {outcome: ok}\n",
+        )
+        .unwrap();
+        let chosen = |filter: &str| -> Vec<String> {
+            let selection = Selection {
+                ids: vec![filter.into()],
+                ..Selection::default()
+            };
+            selection.of_case(&case).map(|i| i.id()).collect()
+        };
+        assert_eq!(chosen("search.*"), ["search.x@grep", "search.x@ripgrep"]);
+        assert_eq!(chosen("*@rip*"), ["search.x@ripgrep"]);
+        assert_eq!(chosen("search.x@{grep,shell}"), ["search.x@grep"]);
+        assert_eq!(chosen("search.?"), ["search.x@grep", "search.x@ripgrep"]);
+        assert!(chosen("*****X").is_empty());
+    }
 
     #[test]
     fn shards_partition_ids() {

@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use base64::Engine;
 use serde_json::Value;
 
-use crate::case::model::{Action, Case};
-use crate::protocol::Tool;
+use toolpath_suite::case::{Action, Case};
+use toolpath_suite::protocol::Tool;
+
 use crate::sanitize;
 
 fn q(text: &str) -> String {
@@ -107,7 +108,7 @@ pub fn to_yaml(case: &Case, comment: &str) -> String {
     out
 }
 
-fn fixture(out: &mut String, f: &crate::case::model::Fixture) {
+fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
     out.push_str("fixture:\n");
     let _ = writeln!(out, "  roots: {}", list(f.roots.iter().map(|r| r.as_str())));
     if Some(&f.target) != f.roots.first() {
@@ -126,7 +127,7 @@ fn fixture(out: &mut String, f: &crate::case::model::Fixture) {
             let _ = writeln!(out, "    {}: {content}", q(path.as_str()));
         }
     }
-    let paths = |out: &mut String, name: &str, list_of: &[crate::case::model::FixturePath]| {
+    let paths = |out: &mut String, name: &str, list_of: &[toolpath_suite::case::FixturePath]| {
         if !list_of.is_empty() {
             let _ = writeln!(
                 out,
@@ -154,11 +155,11 @@ fn fixture(out: &mut String, f: &crate::case::model::Fixture) {
     paths(out, "git", &f.git);
 }
 
-fn expect(out: &mut String, e: &crate::case::model::Expect) {
+fn expect(out: &mut String, e: &toolpath_suite::case::Expect) {
     out.push_str("expect:\n");
     let outcome = match e.outcome {
-        crate::case::raw::ExpectedOutcome::Ok => "ok",
-        crate::case::raw::ExpectedOutcome::Error => "error",
+        toolpath_suite::case::raw::ExpectedOutcome::Ok => "ok",
+        toolpath_suite::case::raw::ExpectedOutcome::Error => "error",
     };
     let _ = writeln!(out, "  outcome: {outcome}");
     if let Some(kind) = e.kind {
@@ -205,13 +206,13 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::case::model::parse_case;
+    use toolpath_suite::case::validate::parse_case;
 
     /// Every case of the suite survives a round trip through the writer,
     /// so the writer covers the whole format.
     #[test]
     fn every_suite_case_round_trips() {
-        let (cases, errors) = crate::case::suite::load_embedded();
+        let (cases, errors) = crate::case::embedded::load_embedded();
         assert!(errors.is_empty());
         for case in &cases {
             let text = to_yaml(case, "a comment\nover two lines");

@@ -58,7 +58,8 @@ pub struct SourceArgs {
 pub struct SelectArgs {
     #[command(flatten)]
     pub source: SourceArgs,
-    /// Only instances whose id (or case id) matches this glob (repeatable).
+    /// Only instances whose id (or case id) matches this wildcard: `*`, `?`,
+    /// `{a,b}` (spec SEARCH-9; repeatable).
     #[arg(long = "filter", value_name = "GLOB")]
     pub filter: Vec<String>,
     /// Only cases citing this requirement ID (repeatable).
@@ -117,7 +118,13 @@ fn print_errors(errors: &[CaseError]) {
     for e in errors {
         eprintln!("{e}");
     }
-    eprintln!("toolpath: {} invalid case file(s)", errors.len());
+    // A file has all its errors listed (toolpath_suite::case::validate).
+    let files: std::collections::BTreeSet<_> = errors.iter().map(|e| &e.file).collect();
+    eprintln!(
+        "toolpath: {} error(s) in {} invalid case file(s)",
+        errors.len(),
+        files.len()
+    );
 }
 
 /// Loads the cases; invalid ones are printed and make the caller stop.

@@ -5,14 +5,14 @@
 //! - [`resolve`]: the shared resolver (lexical path, real path, containment,
 //!   classification) and the `resolve` tool's core;
 //! - [`search`]: `grep` and `ripgrep`, which share one contract;
-//! - [`glob`]: the search tools' `include` glob;
+//! - [`include`]: the search tools' `include` filter (SEARCH-9);
 //! - [`shell`]: the shell tool's directory rules and execution;
 //! - [`path_pattern`]: the `glob` tool's pattern over relative paths;
 //! - [`glob_tool`]: the `glob` tool (GLOB);
 //! - [`ls`]: the `ls` tool (LS).
 
-pub mod glob;
 pub mod glob_tool;
+pub mod include;
 pub mod ls;
 pub mod params;
 pub mod path_pattern;

@@ -6,7 +6,7 @@ use regex::bytes::Regex;
 use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
-use super::{ToolError, glob, params, walk};
+use super::{ToolError, include, params, walk};
 use crate::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
 
 /// The note for an `include` that a file target made pointless (SEARCH-6).
@@ -138,7 +138,7 @@ fn once_per_file(matches: &mut Vec<Match>) {
 fn search_below(dir: &str, include: Option<&str>, regex: &Regex, matches: &mut Vec<Match>) {
     walk::regular_files_below(dir, &mut |path, relative| {
         let name = relative.rsplit('/').next().unwrap_or(relative);
-        if include.is_none_or(|glob| glob::matches(glob, name))
+        if include.is_none_or(|glob| include::matches(glob, name))
             && let Ok(bytes) = fs::read(path)
         {
             search_bytes(path, &bytes, regex, matches);

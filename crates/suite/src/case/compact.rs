@@ -1,7 +1,8 @@
 //! How two fields of a validated case are written in the compact embedded
-//! form (see [`crate::case::embedded`]), which is postcard: a format that is
-//! not self-describing, so it cannot carry a JSON `Value` by itself, and that
-//! writes a `Vec<u8>` byte by byte unless told it is bytes.
+//! form (the binary's `case::embedded`, written by its `build.rs`), which
+//! is postcard: a format that is not self-describing, so it cannot carry a
+//! JSON `Value` by itself, and that writes a `Vec<u8>` byte by byte unless
+//! told it is bytes.
 
 /// Tool parameters as JSON text.
 pub mod json_text {
@@ -27,7 +28,7 @@ pub mod files {
     use serde::de::{SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::case::model::FixturePath;
+    use crate::case::path::FixturePath;
 
     struct Bytes<'a>(&'a [u8]);
 

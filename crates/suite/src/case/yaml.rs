@@ -14,7 +14,8 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::case::model::CaseError;
+use crate::case::error::{CaseError, QUOTE_LIMIT, quote};
+use crate::case::limits::MAX_CASE_NODES;
 
 /// Parses `text` as a `T` with `options`; `file` is used in error messages
 /// only.
@@ -35,7 +36,7 @@ pub fn parse<T: DeserializeOwned>(
         Ok(value) => return Ok(value),
         Err(e) => e,
     };
-    let mut case_error = CaseError::from_yaml(file, &error);
+    let mut case_error = located(file, &error);
     // Not YAML at all: a syntax error, which has no field to name.
     if serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(text, options).is_err() {
         if let Some((line, column, bracket)) = unclosed_bracket(text, &case_error) {
@@ -53,6 +54,107 @@ pub fn parse<T: DeserializeOwned>(
     Err(case_error)
 }
 
+/// A YAML or schema error, at the position serde-saphyr reports, in its
+/// own words without the source snippet (our prefix names the place).
+pub fn located(file: &Path, error: &serde_saphyr::Error) -> CaseError {
+    let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+    let rendered = error.without_snippet().to_string();
+    let first = rendered.lines().next().unwrap_or("invalid YAML").trim();
+    CaseError {
+        file: file.to_owned(),
+        line,
+        column,
+        message: explain_budget(cap_quoted(
+            strip_position(first).trim_end_matches(SAPHYR_DUPLICATE_HINT),
+        )),
+    }
+}
+
+/// Cuts every backtick-quoted span of a message written by someone else
+/// (the YAML parser quotes input) to [`QUOTE_LIMIT`], and the whole to a
+/// few times that.
+fn cap_quoted(message: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&quote(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    let limit = 4 * QUOTE_LIMIT;
+    let total = out.chars().count();
+    if total > limit {
+        out = format!(
+            "{}… ({total} characters)",
+            out.chars().take(limit).collect::<String>()
+        );
+    }
+    out
+}
+
+/// The lines of `text` as YAML counts them (and so the parser's locations):
+/// a line ends at CR LF, CR or LF. A lone CR ends a line too, which
+/// `str::lines` would not count.
+pub fn yaml_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.find(['\r', '\n']) {
+            Some(i) => {
+                let skip = if current[i..].starts_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&current[i + skip..]);
+                Some(&current[..i])
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}
+
+/// What serde-saphyr adds to a duplicate key error: advice for programmers
+/// using the library, not for case authors.
+const SAPHYR_DUPLICATE_HINT: &str = ", set DuplicateKeyPolicy in Options if acceptable";
+
+/// The parser's budget messages name an internal counter; say what the
+/// limit is and that nothing beyond it was read.
+fn explain_budget(message: String) -> String {
+    if message.starts_with("budget breached") {
+        format!(
+            "the file is too large to be a case: {message} (at most {MAX_CASE_NODES} YAML nodes; parsing stopped here)"
+        )
+    } else {
+        message
+    }
+}
+
+/// Drops the parser's own trailing " at line X, column Y" (our prefix says
+/// it), and only that: "(used at line 3, column 7)" in the middle of a
+/// budget message stays whole.
+pub(crate) fn strip_position(message: &str) -> &str {
+    let Some(cut) = message.rfind(" at line ") else {
+        return message;
+    };
+    let tail = &message[cut + " at line ".len()..];
+    let is_position = tail.split_once(", column ").is_some_and(|(l, c)| {
+        !l.is_empty() && !c.is_empty() && l.bytes().chain(c.bytes()).all(|b| b.is_ascii_digit())
+    });
+    if is_position {
+        &message[..cut]
+    } else {
+        message
+    }
+}
+
 /// For a syntax error: the line, column and character of the innermost `{`
 /// or `[` still open at the error's position, if it was opened on an
 /// earlier line (a flow collection left open runs into the next lines,
@@ -60,7 +162,7 @@ pub fn parse<T: DeserializeOwned>(
 /// right by the parser).
 fn unclosed_bracket(text: &str, error: &CaseError) -> Option<(u64, u64, char)> {
     let mut open: Vec<(u64, u64, char)> = Vec::new();
-    for (index, line) in crate::case::model::yaml_lines(text).enumerate() {
+    for (index, line) in yaml_lines(text).enumerate() {
         let number = index as u64 + 1;
         if number > error.line {
             break;

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// The normative spec text, embedded so an installed binary needs no checkout.
-pub const SPEC_TEXT: &str = include_str!("../spec/README.md");
+pub const SPEC_TEXT: &str = include_str!("../../../spec/README.md");
 
 /// One requirement: its ID, its area prefix, the first sentence of its text
 /// and the tools it applies to.

@@ -3,7 +3,8 @@
 //! These types mirror the file exactly (`deny_unknown_fields`, no `flatten`,
 //! no `untagged`), so serde-saphyr can report the line and column of any bad
 //! field. Values that later checks may reject carry their location in a
-//! [`Spanned`]. [`crate::case::model`] turns a [`RawCase`] into a validated case.
+//! [`Spanned`]. [`crate::case::validate`] turns a [`RawCase`] into a
+//! validated [`crate::case::Case`].
 
 use std::collections::HashSet;
 use std::fmt;
@@ -15,7 +16,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
+use crate::case::error::quote;
 use crate::protocol::{EntryType, ErrorCode, Kind};
+
+/// The tags a case may carry (documented in `cases/README.md`).
+pub const KNOWN_TAGS: &[&str] = &[
+    "change-a",
+    "change-b",
+    "change-c",
+    "change-d",
+    "compat",
+    "security",
+    "errors",
+    "edge",
+    "multi-root",
+];
 
 /// One case file.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -49,7 +64,7 @@ pub struct RawCase {
 // requirement ID, tag or a malformed id as it is typed: the lists come from
 // the embedded spec and the one list of tags, so they cannot drift.
 
-/// Dotted lower-case words, as `check_id` in the model accepts them.
+/// Dotted lower-case words, as `validate::header` accepts them.
 pub const ID_PATTERN: &str = r"^[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)+$";
 
 fn id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -71,7 +86,7 @@ fn spec_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 fn tags_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": "array",
-        "items": {"type": "string", "enum": crate::case::model::KNOWN_TAGS},
+        "items": {"type": "string", "enum": KNOWN_TAGS},
     })
 }
 
@@ -239,7 +254,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
                     if !seen.insert(key.value.clone()) {
                         return Err(de::Error::custom(format!(
                             "duplicate key `{}`",
-                            crate::case::model::quote(&key.value)
+                            quote(&key.value)
                         )));
                     }
                     let value = map.next_value()?;
@@ -324,10 +339,12 @@ pub struct RawExpect {
     pub matches: Option<Vec<Spanned<String>>>,
     /// Exact set of notes; `[]` means none.
     #[serde(default)]
-    pub notes: Option<Vec<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
+    pub notes: Option<Vec<Spanned<String>>>,
     /// For `glob`: exact set of matching files by absolute path; `[]` means none.
     #[serde(default)]
-    pub files: Option<Vec<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
+    pub files: Option<Vec<Spanned<String>>>,
     /// For `ls`: exact set of entries, absolute path to type; `{}` means none.
     #[serde(default)]
     #[schemars(with = "Option<std::collections::BTreeMap<String, EntryType>>")]
@@ -336,10 +353,12 @@ pub struct RawExpect {
     pub error: Option<RawErrorExpect>,
     /// For `describe`: words the description must contain (case-insensitive).
     #[serde(default)]
-    pub mentions: Option<Vec<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
+    pub mentions: Option<Vec<Spanned<String>>>,
     /// For `describe`: phrases the description must not contain (case-insensitive).
     #[serde(default)]
-    pub excludes: Option<Vec<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
+    pub excludes: Option<Vec<Spanned<String>>>,
 }
 
 /// The expected error.
@@ -349,12 +368,22 @@ pub struct RawErrorExpect {
     pub code: ErrorCode,
     /// Substrings the message must contain, after placeholder expansion.
     #[serde(default)]
-    pub message_contains: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub message_contains: Vec<Spanned<String>>,
 }
 
 #[cfg(test)]
 mod tests {
+    use strum::VariantArray;
+
     use super::*;
+
+    #[test]
+    fn feature_names_are_the_wire_names() {
+        for feature in Feature::VARIANTS {
+            assert_eq!(serde_json::to_value(feature).unwrap(), feature.name());
+        }
+    }
 
     #[test]
     fn duplicate_keys_are_refused_with_the_key() {

@@ -1,0 +1,159 @@
+//! Cases: from the bytes of a case file to the validated [`Case`] the rest
+//! of toolpath works with.
+//!
+//! The way through, one module each:
+//!
+//! - [`raw`]: the file exactly as written ([`raw::RawCase`], what the
+//!   editor schema describes), nothing validated;
+//! - [`yaml`]: parsing, with errors that name the field and the place;
+//! - [`validate`]: every check a schema cannot make, one module per
+//!   concern, every error of a file collected ([`CaseErrors`]);
+//! - this module: the validated [`Case`] and its parts;
+//! - [`load`]: case folders, file names and ids;
+//! - [`compact`]: how the embedded form writes a case's parameters and files.
+//!
+//! Beside them: [`error`] (an error and how it quotes a case file),
+//! [`path`] ([`FixturePath`]) and [`limits`] (every size a case is held to).
+//! May import [`crate::protocol`], [`crate::spec`] and
+//! [`crate::placeholders`]; nothing here imports the wildcard matcher.
+
+pub mod compact;
+pub mod error;
+pub mod limits;
+pub mod load;
+pub mod path;
+pub mod raw;
+pub mod validate;
+pub mod yaml;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+pub use crate::case::error::{CaseError, CaseErrors, QUOTE_LIMIT, escape_controls, quote};
+pub use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
+pub use crate::case::path::FixturePath;
+pub use crate::case::raw::KNOWN_TAGS;
+use crate::case::raw::{ExpectedOutcome, Feature};
+pub use crate::case::yaml::yaml_lines;
+use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
+
+/// The workspace a case builds on disk.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Fixture {
+    pub roots: Vec<FixturePath>,
+    pub target: FixturePath,
+    #[serde(with = "crate::case::compact::files")]
+    pub files: Vec<(FixturePath, Vec<u8>)>,
+    pub dirs: Vec<FixturePath>,
+    pub symlinks: Vec<(FixturePath, String)>,
+    pub fifos: Vec<FixturePath>,
+    pub sockets: Vec<FixturePath>,
+    pub devices: Vec<FixturePath>,
+    pub modes: Vec<(FixturePath, u32)>,
+    /// Roots made git repositories (a real `git init` and one commit).
+    pub git: Vec<FixturePath>,
+}
+
+impl Fixture {
+    /// Every path an entry of the fixture creates: files, directories,
+    /// links, pipes, sockets and devices (not the roots, the target or the
+    /// paths `modes` names).
+    pub fn created(&self) -> impl Iterator<Item = &FixturePath> {
+        self.files
+            .iter()
+            .map(|(p, _)| p)
+            .chain(&self.dirs)
+            .chain(self.symlinks.iter().map(|(p, _)| p))
+            .chain(&self.fifos)
+            .chain(&self.sockets)
+            .chain(&self.devices)
+    }
+}
+
+/// What the case does with the tool.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Action {
+    /// Call the tool with these parameters (placeholders not yet expanded).
+    Invoke(#[serde(with = "crate::case::compact::json_text")] Map<String, Value>),
+    /// Check the description of this parameter in the tool's published schema.
+    Describe(String),
+}
+
+/// An expected match: a file and a 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct ExpectedMatch {
+    pub path: String,
+    pub line: u64,
+}
+
+/// The expected error.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorExpect {
+    pub code: ErrorCode,
+    pub message_contains: Vec<String>,
+}
+
+/// What the case expects; `None` fields are not checked.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Expect {
+    pub outcome: ExpectedOutcome,
+    pub kind: Option<Kind>,
+    pub path: Option<String>,
+    pub parent: Option<String>,
+    pub cwd: Option<String>,
+    pub matches: Option<Vec<ExpectedMatch>>,
+    pub notes: Option<Vec<String>>,
+    /// `glob`'s files, absolute paths with placeholders.
+    pub files: Option<Vec<String>>,
+    /// `ls`'s entries: absolute path (with placeholders) and type.
+    pub entries: Option<Vec<(String, EntryType)>>,
+    pub error: Option<ErrorExpect>,
+    pub mentions: Option<Vec<String>>,
+    pub excludes: Option<Vec<String>>,
+}
+
+/// A valid case. Serialisable for the pre-validated embedded suite only
+/// (see `case::embedded`): a case read from text is always validated.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub file: PathBuf,
+    /// Line of the `id:` field, for reports that point into the file.
+    pub line: u64,
+    pub summary: String,
+    pub spec: Vec<String>,
+    pub tags: Vec<String>,
+    pub requires: BTreeSet<Feature>,
+    pub fixture: Fixture,
+    pub tools: Vec<Tool>,
+    pub action: Action,
+    pub expect: Expect,
+}
+
+/// One case run against one tool: what reports and expectations files name.
+#[derive(Debug, Clone, Copy)]
+pub struct Instance<'a> {
+    pub case: &'a Case,
+    pub tool: Tool,
+}
+
+impl Instance<'_> {
+    /// `ID` for single-tool cases, `ID@TOOL` for cases that run against several.
+    pub fn id(&self) -> String {
+        if self.case.tools.len() > 1 {
+            format!("{}@{}", self.case.id, self.tool)
+        } else {
+            self.case.id.clone()
+        }
+    }
+}
+
+impl Case {
+    pub fn instances(&self) -> impl Iterator<Item = Instance<'_>> {
+        self.tools
+            .iter()
+            .map(move |&tool| Instance { case: self, tool })
+    }
+}

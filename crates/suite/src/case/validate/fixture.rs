@@ -1,0 +1,306 @@
+//! The fixture: every path safe to join and within the platform's limits
+//! ([`FixturePath`]), file contents decoded, modes that are permission bits
+//! only, no list with a repeat, no path created twice, and a shape that can
+//! be built (an entry that is not a directory is neither a root nor a
+//! parent). Links and repositories have modules of their own, which check
+//! the [`Checked`] fixture this one returns.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use base64::Engine;
+use serde_saphyr::{Location, Spanned};
+
+use super::{Findings, Spans, spanned};
+use crate::case::Fixture;
+use crate::case::error::quote;
+use crate::case::path::FixturePath;
+use crate::case::raw::{Feature, FileContent, RawFixture};
+
+/// The features the fixture needs, read from what the file lists (an entry
+/// refused for its path still says the case uses links or pipes).
+pub fn features_used(raw: &RawFixture) -> BTreeSet<Feature> {
+    [
+        (Feature::Symlinks, !raw.symlinks.0.is_empty()),
+        (Feature::Fifos, !raw.fifos.is_empty()),
+        (Feature::Sockets, !raw.sockets.is_empty()),
+        (Feature::Devices, !raw.devices.is_empty()),
+        (Feature::Permissions, !raw.modes.0.is_empty()),
+        (Feature::Git, !raw.git.is_empty()),
+    ]
+    .into_iter()
+    .filter_map(|(feature, used)| used.then_some(feature))
+    .collect()
+}
+
+/// A fixture as far as it is valid, and where its paths were written.
+pub struct Checked {
+    /// Only the valid paths, each once.
+    pub fixture: Fixture,
+    pub spans: Spans,
+    /// The roots and the target, when the file gives a valid one.
+    pub workspace: Vec<FixturePath>,
+    /// The `git:` entries, each where it was written.
+    pub git: Vec<(FixturePath, Location)>,
+}
+
+/// Validates the fixture's own parts (see the module docs).
+pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Checked {
+    let mut spans = Spans::new(id_at);
+    let roots = list(findings, &mut spans, "fixture.roots", &raw.roots);
+    for clash in raw
+        .roots
+        .iter()
+        .filter(|r| crate::placeholders::RESERVED.contains(&r.value.as_str()))
+    {
+        findings.error(
+            clash.referenced,
+            format!(
+                "fixture.roots: a root named `{}` would make the placeholder `{{{}}}` mean two directories; rename the root",
+                clash.value, clash.value
+            ),
+        );
+    }
+    if raw.roots.is_empty() {
+        findings.error(id_at, "fixture.roots: a workspace needs at least one root");
+    }
+    // `None` when the file gives none that is valid and has no root either:
+    // later checks then leave the target out rather than invent one.
+    let target = match &raw.target {
+        Some(t) => path(findings, &mut spans, "fixture.target", t).inspect(|target| {
+            if !roots.is_empty() && !roots.iter().any(|r| target.is_within(r)) {
+                findings.error(
+                    t.referenced,
+                    format!(
+                        "fixture.target: `{}` is not a root or below one",
+                        quote(target.as_str())
+                    ),
+                );
+            }
+        }),
+        None => roots.first().cloned(),
+    };
+    let mut files = Vec::new();
+    for (key, content) in raw.files.0 {
+        let Some(file) = path(findings, &mut spans, "fixture.files", &key) else {
+            continue;
+        };
+        let bytes = match content {
+            FileContent::Text(text) => text.into_bytes(),
+            FileContent::Base64 { base64 } => {
+                match base64::engine::general_purpose::STANDARD_NO_PAD
+                    .decode(base64.trim_end_matches('='))
+                {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        findings.error(
+                            key.referenced,
+                            format!("fixture.files: `{}`: bad base64: {e}", quote(file.as_str())),
+                        );
+                        continue;
+                    }
+                }
+            }
+        };
+        files.push((file, bytes));
+    }
+    let mut symlinks = Vec::new();
+    for (key, target) in raw.symlinks.0 {
+        if let Some(link) = path(findings, &mut spans, "fixture.symlinks", &key) {
+            symlinks.push((link, target));
+        }
+    }
+    let mut modes = Vec::new();
+    for (key, mode_text) in raw.modes.0 {
+        let file = path(findings, &mut spans, "fixture.modes", &key);
+        let bits = mode(findings, key.referenced, &mode_text);
+        if let (Some(file), Some(bits)) = (file, bits) {
+            modes.push((file, bits));
+        }
+    }
+    let dirs = list(findings, &mut spans, "fixture.dirs", &raw.dirs);
+    let fifos = list(findings, &mut spans, "fixture.fifos", &raw.fifos);
+    let sockets = list(findings, &mut spans, "fixture.sockets", &raw.sockets);
+    let devices = list(findings, &mut spans, "fixture.devices", &raw.devices);
+    // Parsed last, as before: a path also written elsewhere is located here.
+    let git: Vec<(FixturePath, Location)> = raw
+        .git
+        .iter()
+        .filter_map(|g| Some((path(findings, &mut spans, "fixture.git", g)?, g.referenced)))
+        .collect();
+    findings.repeats("fixture.git", spanned(&raw.git), "");
+    let fixture = Fixture {
+        roots,
+        target: target.clone().unwrap_or_default(),
+        files,
+        dirs,
+        symlinks,
+        fifos,
+        sockets,
+        devices,
+        modes,
+        git: dedup(git.iter().map(|(p, _)| p.clone()).collect()),
+    };
+    created_once(findings, &fixture, &spans);
+    let workspace: Vec<FixturePath> = fixture.roots.iter().chain(&target).cloned().collect();
+    buildable(findings, &fixture, &workspace, &spans);
+    Checked {
+        fixture,
+        spans,
+        workspace,
+        git,
+    }
+}
+
+/// One fixture path, recorded where it was written; `None` (and an error)
+/// when it is not a valid [`FixturePath`].
+fn path(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    field: &str,
+    spanned: &Spanned<String>,
+) -> Option<FixturePath> {
+    match FixturePath::parse(&spanned.value) {
+        Ok(path) => {
+            spans.wrote(&path, spanned.referenced);
+            Some(path)
+        }
+        Err(message) => {
+            findings.error(spanned.referenced, format!("{field}: {message}"));
+            None
+        }
+    }
+}
+
+/// A list of paths: each valid one, once; a repeat is an error at the repeat.
+fn list(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    field: &str,
+    items: &[Spanned<String>],
+) -> Vec<FixturePath> {
+    let paths = items
+        .iter()
+        .filter_map(|item| path(findings, spans, field, item))
+        .collect();
+    findings.repeats(field, spanned(items), "");
+    dedup(paths)
+}
+
+/// `paths` without repeats, in first-seen order.
+fn dedup(paths: Vec<FixturePath>) -> Vec<FixturePath> {
+    let mut seen = BTreeSet::new();
+    paths
+        .into_iter()
+        .filter(|p| seen.insert(p.clone()))
+        .collect()
+}
+
+/// An octal mode of permission bits only. Setuid, setgid and sticky are
+/// refused: no path-handling case needs them, and a setuid-root file in
+/// a fixture built by root would hand root to whoever runs it.
+fn mode(findings: &mut Findings, at: Location, mode: &str) -> Option<u32> {
+    let Some(bits) = u32::from_str_radix(mode, 8)
+        .ok()
+        .filter(|m| *m <= 0o7777 && !mode.is_empty())
+    else {
+        findings.error(
+            at,
+            format!(
+                "fixture.modes: `{}` is not an octal mode like \"0755\"",
+                quote(mode)
+            ),
+        );
+        return None;
+    };
+    let special: Vec<&str> = [(0o4000, "setuid"), (0o2000, "setgid"), (0o1000, "sticky")]
+        .into_iter()
+        .filter(|(bit, _)| bits & bit != 0)
+        .map(|(_, name)| name)
+        .collect();
+    if !special.is_empty() {
+        findings.error(
+            at,
+            format!(
+                "fixture.modes: `{}` sets the {} bit; only permission bits (at most 0777) are allowed",
+                quote(mode),
+                special.join(" and ")
+            ),
+        );
+        return None;
+    }
+    Some(bits)
+}
+
+/// Two entries that create the same path would make the fixture depend on
+/// creation order: each such path is refused once, where it was last written.
+fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
+    let mut seen = BTreeSet::new();
+    let mut reported = BTreeSet::new();
+    for path in f.created() {
+        if !seen.insert(path) && reported.insert(path) {
+            findings.error(
+                spans.of(path),
+                format!("fixture: `{}` is created twice", quote(path.as_str())),
+            );
+        }
+    }
+}
+
+/// Refuses fixtures that cannot be built: an entry that is not a
+/// directory (a file, pipe, socket or device) but is also a root, the
+/// target, or the parent of another entry; and a mode on a path the
+/// fixture does not create. `workspace` is the roots and the target.
+fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
+    let all = workspace
+        .iter()
+        .chain(f.created())
+        .chain(f.modes.iter().map(|(p, _)| p));
+    // Every proper ancestor, with the first entry that needs it.
+    let mut parents: BTreeMap<&str, &FixturePath> = BTreeMap::new();
+    for path in all {
+        let text = path.as_str();
+        for (cut, _) in text.match_indices('/') {
+            parents.entry(&text[..cut]).or_insert(path);
+        }
+    }
+    let workspace: BTreeSet<&str> = workspace.iter().map(|p| p.as_str()).collect();
+    let not_dirs = f
+        .files
+        .iter()
+        .map(|(p, _)| p)
+        .chain(&f.fifos)
+        .chain(&f.sockets)
+        .chain(&f.devices);
+    for entry in not_dirs {
+        let why = if workspace.contains(entry.as_str()) {
+            "a workspace root or the target, which is a directory".to_owned()
+        } else if let Some(child) = parents.get(entry.as_str()) {
+            format!("the parent directory of `{}`", quote(child.as_str()))
+        } else {
+            continue;
+        };
+        findings.error(
+            spans.of(entry),
+            format!(
+                "fixture: `{}` is not a directory but is also {why}; the fixture cannot be built",
+                quote(entry.as_str())
+            ),
+        );
+    }
+    let made: BTreeSet<&str> = f
+        .created()
+        .map(FixturePath::as_str)
+        .chain(workspace.iter().copied())
+        .collect();
+    for (path, _) in &f.modes {
+        if !made.contains(path.as_str()) && !parents.contains_key(path.as_str()) {
+            findings.error(
+                spans.of(path),
+                format!(
+                    "fixture.modes: `{}` is not created by the fixture",
+                    quote(path.as_str())
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,669 @@
+//! The validator's tests, through `parse_case` as a case author meets it.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::*;
+use crate::case::raw::RawCase;
+use crate::case::yaml::strip_position;
+use crate::case::{Action, Case, CaseError, CaseErrors, ExpectedMatch, KNOWN_TAGS, QUOTE_LIMIT};
+use crate::case::{MAX_CASE_BYTES, MAX_CASE_NODES, yaml_lines};
+
+#[test]
+fn the_editor_schema_knows_the_ids_tags_and_requirements_lint_knows() {
+    let schema = schemars::generate::SchemaSettings::draft07()
+        .into_generator()
+        .into_root_schema_for::<RawCase>();
+    let schema: Value = serde_json::to_value(&schema).unwrap();
+    let props = &schema["properties"];
+    let known: Vec<String> = crate::spec::requirements()
+        .iter()
+        .map(|r| r.id.clone())
+        .collect();
+    assert_eq!(props["spec"]["items"]["enum"], serde_json::json!(known));
+    assert_eq!(
+        props["tags"]["items"]["enum"],
+        serde_json::json!(KNOWN_TAGS)
+    );
+    let pattern = regex::Regex::new(props["id"]["pattern"].as_str().unwrap()).unwrap();
+    for id in [
+        "search.file.relative",
+        "a.b",
+        "x.tmp-root",
+        "a_b.c9",
+        "search",
+        "Search.file",
+        "a..b",
+        "a.-b",
+        "a.b.",
+        ".a.b",
+        "a.b c",
+    ] {
+        assert_eq!(pattern.is_match(id), header::check_id(id).is_ok(), "{id}");
+    }
+}
+
+const GOOD: &str = "\
+id: search.file.relative
+summary: s
+spec: [SEARCH-5]
+fixture:
+  roots: [ws]
+  files: {ws/a.ts: \"hello\\n\"}
+call:
+  tool: search
+  params: {pattern: hello, dir_path: a.ts}
+expect:
+  outcome: ok
+  kind: file
+  path: \"{ws}/a.ts\"
+  matches: [\"{ws}/a.ts:1\"]
+  notes: []
+";
+
+fn parse(text: &str) -> Result<Case, CaseErrors> {
+    parse_case(Path::new("cases/x.yaml"), text)
+}
+
+fn error_of(text: &str) -> String {
+    parse(text)
+        .expect_err("case should be rejected")
+        .to_string()
+}
+
+#[test]
+fn a_good_case_expands_to_one_instance_per_search_tool() {
+    let case = parse(GOOD).unwrap();
+    let ids: Vec<_> = case.instances().map(|i| i.id()).collect();
+    assert_eq!(
+        ids,
+        ["search.file.relative@grep", "search.file.relative@ripgrep"]
+    );
+    assert_eq!(case.fixture.target.as_str(), "ws");
+    assert_eq!(
+        case.expect.matches.as_ref().unwrap()[0],
+        ExpectedMatch {
+            path: "{ws}/a.ts".into(),
+            line: 1
+        }
+    );
+}
+
+#[test]
+fn unknown_field_names_file_line_and_column() {
+    let text = GOOD.replace("  kind: file", "  knd: file");
+    let err = error_of(&text);
+    assert!(err.starts_with("cases/x.yaml:12:3: "), "{err}");
+    assert!(err.contains("knd"), "{err}");
+}
+
+#[test]
+fn unknown_requirement_id_is_located() {
+    let err = error_of(&GOOD.replace("[SEARCH-5]", "[SEARCH-5, NOPE-1]"));
+    assert!(
+        err.starts_with("cases/x.yaml:3:18: spec: unknown requirement ID `NOPE-1`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hostile_fixture_paths_are_refused_with_their_location() {
+    for (bad, why) in [
+        ("/etc/passwd", "absolute"),
+        ("../escape", "escapes the fixture directory"),
+        ("ws/../../escape", "escapes"),
+        ("ws//a", "empty segment"),
+        ("ws/./a", "`.` segment"),
+    ] {
+        let err = error_of(&GOOD.replace("ws/a.ts: ", &format!("{bad}: ")));
+        assert!(err.starts_with("cases/x.yaml:6:"), "{bad}: {err}");
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn features_must_match_the_fixture() {
+    let with_link = GOOD.replace("  files:", "  symlinks: {ws/l: a.ts}\n  files:");
+    assert!(error_of(&with_link).contains("uses `symlinks` but does not declare it"));
+    let declared = GOOD.replace("fixture:", "requires: [fifos]\nfixture:");
+    assert!(error_of(&declared).contains("`fifos` is declared but the case does not use it"));
+}
+
+#[test]
+fn inconsistent_expectations_are_refused() {
+    let err = error_of(&GOOD.replace("outcome: ok", "outcome: error"));
+    assert!(err.contains("needs `error"), "{err}");
+    let bad_match = GOOD.replace("{ws}/a.ts:1\"", "{ws}/a.ts\"");
+    assert!(error_of(&bad_match).contains("is not PATH:LINE"));
+    assert!(error_of(&GOOD.replace("search.file.relative", "Search.File")).contains("id:"));
+}
+
+#[test]
+fn entries_through_the_fixtures_own_links_are_refused() {
+    let through = GOOD
+        .replace("fixture:", "requires: [symlinks]\nfixture:")
+        .replace("ws/a.ts: ", "ws/out/passwd: ")
+        .replace("  files:", "  symlinks: {ws/out: /etc}\n  files:");
+    let err = error_of(&through);
+    assert!(
+        err.contains("`ws/out/passwd` would be written through the symbolic link `ws/out`"),
+        "{err}"
+    );
+    let mode = GOOD
+        .replace("fixture:", "requires: [symlinks, permissions]\nfixture:")
+        .replace(
+            "  files:",
+            "  symlinks: {ws/l: /etc/passwd}\n  modes: {ws/l: \"0777\"}\n  files:",
+        );
+    assert!(error_of(&mode).contains("a mode on the symbolic link `ws/l`"));
+}
+
+#[test]
+fn roots_named_like_a_placeholder_are_refused() {
+    for name in crate::placeholders::RESERVED {
+        let err = error_of(&GOOD.replace("roots: [ws]", &format!("roots: [ws, {name}]")));
+        assert!(
+            err.starts_with("cases/x.yaml:5:") && err.contains(&format!("`{{{name}}}`")),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn target_must_lie_in_a_root() {
+    let err = error_of(&GOOD.replace("  roots: [ws]", "  roots: [ws]\n  target: elsewhere"));
+    assert!(
+        err.contains("fixture.target: `elsewhere` is not a root or below one"),
+        "{err}"
+    );
+}
+
+fn with_fixture(fixture: &str) -> String {
+    format!(
+        "id: t.t\nsummary: s\nspec: [RES-1]\n{fixture}call: {{tool: resolve}}\nexpect: {{outcome: ok}}\n"
+    )
+}
+
+#[test]
+fn setuid_setgid_and_sticky_modes_are_refused_with_their_location() {
+    for (mode, bit) in [
+        ("4755", "setuid"),
+        ("2755", "setgid"),
+        ("1777", "sticky"),
+        ("6755", "setuid and setgid"),
+    ] {
+        let text = with_fixture(&format!(
+            "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {{ws/sh: x}}\n  modes: {{ws/sh: \"{mode}\"}}\n"
+        ));
+        let err = error_of(&text);
+        assert!(
+            err.starts_with(&format!(
+                "cases/x.yaml:8:11: fixture.modes: `{mode}` sets the {bit} bit"
+            )),
+            "{mode}: {err}"
+        );
+    }
+    let ok = with_fixture(
+        "requires: [permissions]\nfixture:\n  roots: [ws]\n  files: {ws/sh: x}\n  modes: {ws/sh: \"0777\"}\n",
+    );
+    assert_eq!(parse(&ok).unwrap().fixture.modes[0].1, 0o777);
+}
+
+fn link_case(links: &str) -> String {
+    with_fixture(&format!(
+        "requires: [symlinks]\nfixture:\n  roots: [ws]\n  dirs: [outside]\n  symlinks: {{{links}}}\n"
+    ))
+}
+
+#[test]
+fn link_targets_must_stay_inside_the_fixture_directory() {
+    for (links, why) in [
+        ("ws/etc: /etc", "`/etc` is outside the fixture directory"),
+        ("ws/r: /", "`/` is outside the fixture directory"),
+        ("ws: /proc/kmsg", "`/proc/kmsg` is outside"),
+        (
+            "ws/up: ../../etc",
+            "`../../etc` climbs out of the fixture directory",
+        ),
+        ("ws/up: a/../../..", "climbs out"),
+        ("ws/t: \"{tmp}/..\"", "climbs out"),
+        ("ws/t: \"{tmp}x\"", "must be followed by `/`"),
+        ("ws/t: \"\"", "the target is empty"),
+        // `ws/x` leads to the fixture directory; `..` after it would
+        // climb from there, out of the fixture.
+        ("ws/x: .., ws/y: x/../..", "after the fixture's link `ws/x`"),
+    ] {
+        let err = error_of(&link_case(links));
+        assert!(err.starts_with("cases/x.yaml:8:"), "{links}: {err}");
+        assert!(err.contains("fixture.symlinks: `"), "{links}: {err}");
+        assert!(err.contains(why), "{links}: {err}");
+    }
+    for links in [
+        "ws/out: ../outside",
+        "ws/a/b: ../../outside",
+        "ws/t: \"{tmp}/outside\"",
+        "ws/t: \"{tmp}\"",
+        "ws/gone: missing/../../nowhere",
+        "ws/loop: loop",
+        "ws/x: .., ws/y: x/outside",
+    ] {
+        parse(&link_case(links)).unwrap_or_else(|e| panic!("{links}: {e}"));
+    }
+}
+
+#[test]
+fn fixtures_that_cannot_be_built_are_refused_with_their_location() {
+    for (fixture, at, why) in [
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws: x}\n",
+            "6:11",
+            "`ws` is not a directory but is also a workspace root",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/a: x, ws/a/b: z}\n",
+            "6:11",
+            "`ws/a` is not a directory but is also the parent directory of `ws/a/b`",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  target: ws/f\n  files: {ws/f: x}\n",
+            "7:11",
+            "`ws/f` is not a directory but is also a workspace root or the target",
+        ),
+        (
+            "requires: [fifos]\nfixture:\n  roots: [ws]\n  fifos: [ws/p]\n  dirs: [ws/p/d]\n",
+            "7:11",
+            "`ws/p` is not a directory",
+        ),
+        (
+            "requires: [permissions]\nfixture:\n  roots: [ws]\n  modes: {ws/nothing: \"0000\"}\n",
+            "7:11",
+            "fixture.modes: `ws/nothing` is not created by the fixture",
+        ),
+    ] {
+        let err = error_of(&with_fixture(fixture));
+        assert!(err.starts_with(&format!("cases/x.yaml:{at}: ")), "{err}");
+        assert!(err.contains(why), "{err}");
+    }
+}
+
+#[test]
+fn invalid_utf8_is_located_at_the_first_bad_byte() {
+    let mut bytes = GOOD.as_bytes().to_vec();
+    let at = GOOD.find("summary: s").unwrap() + "summary: ".len();
+    bytes[at] = 0xff;
+    let err = parse_case_bytes(Path::new("cases/x.yaml"), &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("cases/x.yaml:2:10: not UTF-8: byte 0xff"),
+        "{err}"
+    );
+    // Lines end where YAML ends them, so the parser's locations and
+    // ours agree: a lone CR ends a line too.
+    let crlf = b"id: a.b\r\nsummary: s\rspec: \xff";
+    let errors = parse_case_bytes(Path::new("x.yaml"), crlf).unwrap_err();
+    let err = errors.first();
+    assert_eq!((err.line, err.column), (3, 7), "{err}");
+    let lines: Vec<&str> = yaml_lines("a\r\nb\rc\nd").collect();
+    assert_eq!(lines, ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn control_characters_never_reach_a_message_raw() {
+    let text = GOOD.replace(
+        "id: search.file.relative",
+        "id: \"a.b\\nother.yaml:1:1: forged\\u001b[2J\"",
+    );
+    let err = error_of(&text);
+    assert!(!err.contains('\n') && !err.contains('\u{1b}'), "{err}");
+    assert!(
+        err.contains("a.b\\nother.yaml:1:1: forged\\u{1b}[2J"),
+        "{err}"
+    );
+    // Also in a file name and in the parser's own messages.
+    let e = CaseError {
+        file: PathBuf::from("x\ny.yaml"),
+        line: 1,
+        column: 1,
+        message: "bad\r".into(),
+    };
+    assert_eq!(e.to_string(), "x\\ny.yaml:1:1: bad\\r");
+    let yaml = error_of(&GOOD.replace("  kind: file", "  \"k\\tnd\": file"));
+    assert!(yaml.contains("k\\tnd") && !yaml.contains('\t'), "{yaml}");
+}
+
+#[test]
+fn quoted_values_are_capped_with_their_length() {
+    let long = "x".repeat(100_000);
+    let text = GOOD.replace("tool: search", "tool: shell").replace(
+        "{pattern: hello, dir_path: a.ts}",
+        &format!("{{command: {long}}}"),
+    );
+    let err = error_of(&text);
+    assert!(err.len() < 1000, "{} bytes", err.len());
+    assert!(
+        err.contains(&format!(
+            "`{}… (100000 characters)`",
+            "x".repeat(QUOTE_LIMIT)
+        )),
+        "{err}"
+    );
+    let field = error_of(&GOOD.replace("  kind: file", &format!("  {long}: file")));
+    assert!(
+        field.len() < 1200,
+        "{} bytes: {}",
+        field.len(),
+        &field[..300]
+    );
+}
+
+#[test]
+fn size_limits_refuse_before_parsing_with_a_whole_message() {
+    let big = format!("{GOOD}# {}\n", "x".repeat(MAX_CASE_BYTES));
+    let err = error_of(&big);
+    assert!(
+        err.ends_with(&format!(
+            "the file is larger than {MAX_CASE_BYTES} bytes, the most a case file may be; nothing was parsed"
+        )),
+        "{err}"
+    );
+    let entries: String = (0..MAX_CASE_NODES / 2 + 1)
+        .map(|i| format!("    ws/f{i}: x\n"))
+        .collect();
+    let many = GOOD.replace(
+        "  files: {ws/a.ts: \"hello\\n\"}\n",
+        &format!("  files:\n{entries}"),
+    );
+    assert!(many.len() < MAX_CASE_BYTES);
+    let err = error_of(&many);
+    assert!(
+        err.contains("budget breached") && err.ends_with("parsing stopped here)"),
+        "{err}"
+    );
+    // A position inside the message is kept; only a trailing one goes.
+    assert_eq!(
+        strip_position("x (used at line 3, column 7) y"),
+        "x (used at line 3, column 7) y"
+    );
+    assert_eq!(strip_position("bad at line 3, column 7"), "bad");
+}
+
+#[test]
+fn yaml_1_1_booleans_in_params_are_refused_where_written() {
+    // serde-saphyr reads these words as booleans (YAML 1.1); lint refuses
+    // each, where it is written, saying what it was read as.
+    for (word, read_as) in [
+        ("yes", true),
+        ("No", false),
+        ("on", true),
+        ("OFF", false),
+        ("y", true),
+        ("n", false),
+    ] {
+        let text = GOOD.replace(
+            "dir_path: a.ts}",
+            &format!("dir_path: a.ts, case_sensitive: {word}}}"),
+        );
+        assert_eq!(
+            error_of(&text),
+            format!(
+                "cases/x.yaml:9:60: call.params.case_sensitive: `{word}` is a YAML 1.1 word read as the boolean {read_as}; write `{read_as}` for a boolean or quote it for a string"
+            )
+        );
+    }
+    for (ok, sent) in [
+        ("true", Value::Bool(true)),
+        ("False", Value::Bool(false)),
+        ("\"yes\"", Value::String("yes".into())),
+    ] {
+        let text = GOOD.replace(
+            "dir_path: a.ts}",
+            &format!("dir_path: a.ts, case_sensitive: {ok}}}"),
+        );
+        let case = parse(&text).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        let Action::Invoke(params) = &case.action else {
+            panic!("{ok}: not a call")
+        };
+        assert_eq!(params["case_sensitive"], sent, "{ok}");
+    }
+}
+
+#[test]
+fn a_repeated_needle_is_refused() {
+    let text = GOOD.replace("outcome: ok", "outcome: error").replace(
+        "  kind: file\n  path: \"{ws}/a.ts\"\n  matches: [\"{ws}/a.ts:1\"]\n  notes: []\n",
+        "  error: {code: not_found, message_contains: [\"{ws}\", \"{ws}\"]}\n",
+    );
+    let err = error_of(&text);
+    assert!(err.contains("`{ws}` is given twice"), "{err}");
+}
+
+#[test]
+fn git_roots_must_be_roots_and_nothing_is_written_into_dot_git() {
+    let git = GOOD.replace("fixture:", "requires: [git]\nfixture:");
+    let not_root = git.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws/sub]");
+    assert!(error_of(&not_root).contains("fixture.git: `ws/sub` is neither a root nor holds one"));
+    let above = git.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]");
+    assert!(parse(&above).is_ok());
+    let hook = git
+        .replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]")
+        .replace("ws/a.ts: ", "ws/.git/hooks/pre-commit: ");
+    let err = error_of(&hook);
+    assert!(err.starts_with("cases/x.yaml:8:"), "{err}");
+    assert!(err.contains("inside a `.git` directory"), "{err}");
+    let undeclared = GOOD.replace("  roots: [ws]", "  roots: [ws]\n  git: [ws]");
+    assert!(error_of(&undeclared).contains("uses `git` but does not declare it"));
+}
+
+#[test]
+fn every_error_of_a_file_is_reported_in_file_order() {
+    let text = "\
+id: Bad.Id
+summary: s
+spec: [NOPE-1, RES-1]
+tags: [compat, nope]
+requires: [fifos]
+fixture:
+  roots: [ws]
+  files: {/abs: x, ws/ok: \"\"}
+  modes: {ws/ok: \"4755\"}
+call: {tool: shell, params: {command: ls}}
+expect:
+  outcome: error
+";
+    let errors = parse(text).unwrap_err();
+    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "cases/x.yaml:1:5: id: `Bad.Id` is not dotted lower-case words like `search.file.relative`",
+            "cases/x.yaml:1:5: requires: the case uses `permissions` but does not declare it",
+            "cases/x.yaml:3:8: spec: unknown requirement ID `NOPE-1`",
+            "cases/x.yaml:4:16: tags: unknown tag `nope` (known: change-a, change-b, change-c, change-d, compat, security, errors, edge, multi-root)",
+            "cases/x.yaml:5:12: requires: `fifos` is declared but the case does not use it",
+            "cases/x.yaml:8:11: fixture.files: `/abs` is absolute; fixture paths are relative to the fixture directory",
+            "cases/x.yaml:9:11: fixture.modes: `4755` sets the setuid bit; only permission bits (at most 0777) are allowed",
+            "cases/x.yaml:10:7: call.params.command: `ls` would run on this machine; the harness only runs `pwd` (a case may give an empty command, a non-string or one with a NUL byte)",
+            "cases/x.yaml:12:3: expect: `outcome: error` needs `error: {code: ...}`",
+        ]
+    );
+    assert_eq!(errors.first().line, 1);
+}
+
+#[test]
+fn a_repeat_in_any_list_is_refused_where_it_is_repeated() {
+    let text = "\
+id: a.b
+summary: s
+spec: [RES-1, RES-1]
+tags: [edge, edge]
+requires: [fifos, sockets, devices, git, git]
+fixture:
+  roots: [ws, ws]
+  dirs: [ws/d, ws/d]
+  fifos: [ws/p, ws/p]
+  sockets: [ws/s, ws/s]
+  devices: [ws/n, ws/n]
+  git: [ws, ws]
+call: {tool: search, params: {pattern: x}}
+expect:
+  outcome: ok
+  matches: [\"{ws}/a:1\", \"{ws}/a:1\"]
+  notes: [n, n]
+";
+    let shown: Vec<String> = parse(text)
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "cases/x.yaml:3:15: spec: `RES-1` is given twice",
+            "cases/x.yaml:4:14: tags: `edge` is given twice",
+            "cases/x.yaml:5:42: requires: `git` is given twice",
+            "cases/x.yaml:7:15: fixture.roots: `ws` is given twice",
+            "cases/x.yaml:8:16: fixture.dirs: `ws/d` is given twice",
+            "cases/x.yaml:9:17: fixture.fifos: `ws/p` is given twice",
+            "cases/x.yaml:10:19: fixture.sockets: `ws/s` is given twice",
+            "cases/x.yaml:11:19: fixture.devices: `ws/n` is given twice",
+            "cases/x.yaml:12:13: fixture.git: `ws` is given twice",
+            "cases/x.yaml:16:25: expect.matches: `{ws}/a:1` is given twice; the list is a set",
+            "cases/x.yaml:17:14: expect.notes: `n` is given twice; the list is a set",
+        ]
+    );
+    let files = GOOD.replace("outcome: ok\n", "outcome: ok\n  files: [a, b, a]\n");
+    let files = files.replace("tool: search", "tool: glob");
+    assert!(
+        error_of(&files).contains("expect.files: `a` is given twice"),
+        "{}",
+        error_of(&files)
+    );
+}
+
+#[test]
+fn names_and_paths_beyond_the_platform_limits_are_refused_at_lint() {
+    use crate::case::limits::{NAME_MAX, PATH_BUDGET};
+    let long_name = "n".repeat(NAME_MAX + 1);
+    let err = error_of(&GOOD.replace("ws/a.ts: ", &format!("ws/{long_name}: ")));
+    assert!(
+        err.starts_with("cases/x.yaml:6:11: fixture.files: `ws/")
+            && err.contains("has a name of 256 bytes"),
+        "{err}"
+    );
+    // Sockets are held to NAME_MAX like every name, and to no less.
+    let socket = |name: &str| {
+        with_fixture(&format!(
+            "requires: [sockets]\nfixture:\n  roots: [ws]\n  sockets: [ws/{name}]\n"
+        ))
+    };
+    parse(&socket(&"s".repeat(NAME_MAX))).unwrap();
+    assert!(error_of(&socket(&long_name)).contains("NAME_MAX"));
+    let deep = format!("ws/{}", "d/".repeat(PATH_BUDGET / 2));
+    let err = error_of(&with_fixture(&format!(
+        "fixture:\n  roots: [ws]\n  dirs: [\"{deep}x\"]\n"
+    )));
+    assert!(
+        err.starts_with("cases/x.yaml:6:10: fixture.dirs: ") && err.contains("bytes long"),
+        "{err}"
+    );
+    let target = format!("{}x", "a/".repeat(PATH_BUDGET / 2));
+    let err = error_of(&link_case(&format!("ws/l: \"{target}\"")));
+    assert!(err.contains("a link target is at most 3072 bytes"), "{err}");
+}
+
+/// Issue 21, item 1: only `fixture.git` may make anything git would take
+/// for a repository. (The attacker's whole case files are in
+/// `tests/data/hostile/planted-*.yaml`, checked by `tests/planted.rs`.)
+#[test]
+fn nothing_but_fixture_git_makes_a_repository() {
+    for (fixture, at, why) in [
+        // A `.git` of any kind, at any depth, in any letter case.
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/.git/config: x}\n",
+            "6:11",
+            "`ws/.git/config` is inside a `.git` directory",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/.git: \"gitdir: ../x\"}\n",
+            "6:11",
+            "`ws/.git` is named `.git`",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  dirs: [ws/a/.GIT]\n",
+            "6:10",
+            "`ws/a/.GIT` is named `.git`",
+        ),
+        (
+            "requires: [fifos]\nfixture:\n  roots: [ws]\n  fifos: [ws/.git]\n",
+            "7:11",
+            "`ws/.git` is named `.git`",
+        ),
+        (
+            "fixture:\n  roots: [ws/.git]\n",
+            "5:11",
+            "`ws/.git` is named `.git`",
+        ),
+        (
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  dirs: [r]\n  symlinks: {ws/.git: ../r}\n",
+            "8:14",
+            "`ws/.git` is named `.git`",
+        ),
+        // A link into a `.git`.
+        (
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  symlinks: {ws/l: ../x/.git/refs}\n",
+            "7:14",
+            "the target `../x/.git/refs` leads into a `.git`",
+        ),
+        // `HEAD` beside `objects`, `refs`, `commondir` or `gitdir`, as
+        // files, directories, links or implied directories alike.
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/sub/HEAD: x, ws/sub/refs: x}\n  dirs: [ws/sub/objects]\n",
+            "6:11",
+            "`ws/sub` would hold `HEAD` beside `objects`, `refs`",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/w/HEAD: x, ws/w/commondir: ../c}\n",
+            "6:11",
+            "`ws/w` would hold `HEAD` beside `commondir`",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  files: {ws/w/gitdir: x, ws/w/head/x: z}\n",
+            "6:27",
+            "`ws/w` would hold `HEAD` beside `gitdir`",
+        ),
+        (
+            "requires: [symlinks]\nfixture:\n  roots: [ws]\n  files: {ws/r/HEAD: x}\n  symlinks: {ws/r/objects: .}\n",
+            "7:11",
+            "`ws/r` would hold `HEAD` beside `objects`",
+        ),
+        (
+            "fixture:\n  roots: [ws]\n  files: {HEAD: x, refs/x: z}\n",
+            "6:11",
+            "the fixture directory would hold `HEAD` beside `refs`",
+        ),
+        // And inside a repository `fixture.git` makes, too.
+        (
+            "requires: [git]\nfixture:\n  roots: [ws]\n  files: {ws/sub/HEAD: x, ws/sub/objects/x: z}\n  git: [ws]\n",
+            "7:11",
+            "`ws/sub` would hold `HEAD` beside `objects`",
+        ),
+    ] {
+        let err = error_of(&with_fixture(fixture));
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("cases/x.yaml:{at}: ")) && l.contains(why)),
+            "{why}:\n{err}"
+        );
+        assert!(err.contains("only `fixture.git` may make"), "{err}");
+    }
+    // Names git does not take for a repository stay allowed.
+    for fixture in [
+        "fixture:\n  roots: [ws]\n  files: {ws/HEAD: x, ws/config: v, ws/.gitignore: z, ws/a.git: w}\n",
+        "fixture:\n  roots: [ws]\n  dirs: [ws/objects, ws/refs, ws/x/HEAD_old]\n",
+        "requires: [git]\nfixture:\n  roots: [ws]\n  files: {ws/.gitignore: \"*.log\\n\", ws/.github/x: z}\n  git: [ws]\n",
+    ] {
+        parse(&with_fixture(fixture)).unwrap_or_else(|e| panic!("{fixture}: {e}"));
+    }
+}
