@@ -58,6 +58,7 @@ pub mod reference;
 pub mod report;
 pub mod spec;
 pub mod subject;
+pub mod sys;
 #[cfg(test)]
 mod testing;
 
