@@ -3,7 +3,7 @@
 //! instance stays on the same machine however the suite grows.
 
 use crate::case::model::{Case, Instance};
-use crate::harness::expectations::glob_match;
+use crate::harness::baseline::glob_match;
 use crate::protocol::Tool;
 
 /// One CI machine's share of the run: `index` in `1..=count`.

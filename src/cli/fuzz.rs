@@ -9,7 +9,7 @@ use crate::cli::exit;
 use crate::fuzz::finding::Finding;
 use crate::fuzz::run::{Counts, FuzzConfig, Summary, fuzz as run_fuzz};
 use crate::fuzz::shrink::Budget;
-use crate::harness::expectations::Expectations;
+use crate::harness::baseline::Baseline;
 use crate::harness::run::SubjectFactory;
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig, split_command};
@@ -64,11 +64,11 @@ pub fn fuzz(request: FuzzRequest) -> i32 {
         Err(e) => return usage(e),
     };
     let known = match &request.expectations {
-        Some(file) => match Expectations::load(file) {
+        Some(file) => match Baseline::load(file) {
             Ok(e) => e,
             Err(e) => return usage(e),
         },
-        None => Expectations::default(),
+        None => Baseline::default(),
     };
     let tmp = match tempfile::Builder::new()
         .prefix("toolpath-adapter-")

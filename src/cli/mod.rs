@@ -16,7 +16,7 @@ use clap::ValueEnum;
 use crate::case::catalog::Catalog;
 use crate::case::model::{Case, CaseError};
 use crate::case::select::Selection;
-use crate::harness::expectations::{self, Expectations};
+use crate::harness::baseline::{self, Baseline};
 use crate::harness::run::{RunConfig, Sink, SubjectFactory, Tee, UNPRIVILEGED_USER, is_root};
 use crate::harness::workdir::RunDir;
 use crate::report::events::{EventLog, Spool};
@@ -104,7 +104,7 @@ fn usage(message: impl std::fmt::Display) -> i32 {
 struct Plan {
     /// The selected instances, by where their cases are.
     catalog: Catalog,
-    expectations: Expectations,
+    expectations: Baseline,
     adapter_argv: Option<Vec<String>>,
     targets: Vec<Target>,
     events: Option<PathBuf>,
@@ -202,8 +202,8 @@ fn plan(request: &RunRequest) -> Result<Plan, i32> {
     }
     let targets = targets(&request.formats, &request.outputs).map_err(usage)?;
     let expectations = match &request.expectations {
-        Some(file) => Expectations::load(file).map_err(usage)?,
-        None => Expectations::default(),
+        Some(file) => Baseline::load(file).map_err(usage)?,
+        None => Baseline::default(),
     };
     let adapter_argv = request
         .adapter
@@ -407,7 +407,7 @@ fn execute(
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         keep_fixtures: request.keep_fixtures,
         strict: request.strict,
-        expectations: plan.expectations.clone(),
+        baseline: plan.expectations.clone(),
         unprivileged,
         adapter_label: request.adapter.clone(),
         fixtures,
@@ -462,7 +462,7 @@ fn deliver(request: &RunRequest, plan: &Plan, head: &Report, cases: &Spool) -> i
         let _ = print_out(&crate::report::render::human::closing_lines(head));
     }
     if let Some(file) = &request.write_expectations {
-        let written = expectations::write_from(cases, &plan.expectations)
+        let written = baseline::write_from(cases, &plan.expectations)
             .and_then(|text| std::fs::write(file, &text).map(|()| text));
         let text = match written {
             Ok(text) => text,

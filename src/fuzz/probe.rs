@@ -10,7 +10,8 @@ use crate::case::placeholders::Placeholders;
 use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
-use crate::protocol::{Call, Outcome, ToolResult};
+use crate::harness::call;
+use crate::protocol::{Outcome, ToolResult};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 
 /// The two answers to one call, and where they differ.
@@ -90,23 +91,17 @@ pub fn probe(
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
     // `{adapter-tmp}` is the adapter's scratch directory, for both
-    // subjects: the same call goes to each.
+    // subjects: the same call goes to each. The sample's parameters go as
+    // rendered (a shell call without `command` is one of its inputs).
     let _ = adapter.ready();
-    let mut vars = built.vars.clone();
-    if let Some(scratch) = adapter.scratch_dir() {
-        vars.add("adapter-tmp", &scratch.to_string_lossy());
-    }
-    let params = match vars.expand_json(&Value::Object(rendered.params.clone())) {
-        Value::Object(map) => map,
-        _ => unreachable!("an object expands to an object"),
-    };
-    let call = Call {
-        seq: 0,
-        case: "fuzz".into(),
-        workspace: built.workspace.clone(),
-        tool: rendered.tool,
-        params,
-    };
+    let vars = call::placeholders(&built.vars, adapter.scratch_dir());
+    let call = call::build(
+        rendered.tool,
+        "fuzz".into(),
+        &rendered.params,
+        &vars,
+        &built.workspace,
+    );
     let expected = reference
         .call(&call)
         .expect("the in-process reference always answers");

@@ -4,6 +4,7 @@
 
 pub mod events;
 pub mod render;
+pub mod sink;
 pub mod view;
 
 use schemars::JsonSchema;
