@@ -374,3 +374,413 @@ fn work(make: &SubjectFactory, shared: &Shared) {
     }
     record_amended(worker.finish());
 }
+
+#[cfg(test)]
+mod tests {
+    //! The run loop and the worker, driven by a scripted subject: no
+    //! process, no sleep; fixtures are built on disk as in a real run.
+
+    use std::path::Path;
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::case::model::parse_case;
+    use crate::protocol::{Call, ErrorCode, Tool, ToolResult};
+    use crate::subject::FailureKind;
+    use crate::subject::scripted::{Scripted, Step};
+
+    /// Case `t.{n}`: resolving a missing path is `not_found`.
+    fn case(n: usize, tool: &str, params: &str) -> Case {
+        let text = format!(
+            "id: t.c{n}\nsummary: s\nspec: [ERR-5]\nfixture: {{roots: [ws]}}\n\
+             call: {{tool: {tool}, params: {params}}}\n\
+             expect: {{outcome: error, error: {{code: not_found}}}}\n"
+        );
+        parse_case(Path::new(&format!("c{n}.yaml")), &text).unwrap()
+    }
+
+    fn cases(n: usize) -> Vec<Case> {
+        (0..n)
+            .map(|i| case(i, "resolve", "{path: missing}"))
+            .collect()
+    }
+
+    fn right() -> ToolResult {
+        ToolResult::error(ErrorCode::NotFound, "missing: does not exist")
+    }
+
+    fn wrong() -> ToolResult {
+        ToolResult::error(ErrorCode::PermissionDenied, "missing: permission denied")
+    }
+
+    fn hello() -> AdapterHello {
+        AdapterHello {
+            protocol: 1,
+            tools: vec![Tool::Resolve],
+            ..AdapterHello::default()
+        }
+    }
+
+    /// One record a sink received: position, status, reason, amended.
+    type Line = (usize, Status, Option<String>, bool);
+
+    /// Every record the sink received.
+    #[derive(Default)]
+    struct Recorded {
+        lines: Mutex<Vec<Line>>,
+        /// Set when the record for position 0 arrives (see `cancel`).
+        first_seen: AtomicBool,
+    }
+
+    impl Sink for Recorded {
+        fn start(&self, _: &Report, _: usize) {}
+        fn record(&self, position: usize, report: &CaseReport, amended: bool) {
+            if position == 0 {
+                self.first_seen.store(true, Ordering::SeqCst);
+            }
+            self.lines.lock().unwrap().push((
+                position,
+                report.status,
+                report.reason.clone(),
+                amended,
+            ));
+        }
+        fn end(&self, _: &Report) {}
+    }
+
+    impl Recorded {
+        /// The last record of each position.
+        fn last(&self) -> Vec<(Status, Option<String>)> {
+            let lines = self.lines.lock().unwrap();
+            let n = lines.iter().map(|l| l.0 + 1).max().unwrap_or(0);
+            (0..n)
+                .map(|p| {
+                    let l = lines.iter().rev().find(|l| l.0 == p).unwrap();
+                    (l.1, l.2.clone())
+                })
+                .collect()
+        }
+
+        fn amended(&self) -> Vec<usize> {
+            let lines = self.lines.lock().unwrap();
+            lines.iter().filter(|l| l.3).map(|l| l.0).collect()
+        }
+    }
+
+    const MACHINE: Machine = Machine {
+        root: false,
+        git: true,
+        unprivileged_runner: false,
+    };
+
+    fn never_cancelled() -> Option<i32> {
+        None
+    }
+
+    /// Runs `cases` against a fresh script (one worker) into a recording sink.
+    fn run_script(
+        cases: &[Case],
+        script: impl Fn() -> Scripted + Sync,
+        baseline: Baseline,
+        cancelled: &(dyn Fn() -> Option<i32> + Sync),
+        sink: &Recorded,
+    ) -> Report {
+        let instances: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            baseline,
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(sink),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled,
+        };
+        let make = || Ok(Box::new(script()) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&instances), &make, &config, &env);
+        let left: Vec<_> = std::fs::read_dir(fixtures.path()).unwrap().collect();
+        assert!(left.is_empty(), "fixtures left behind: {left:?}");
+        report
+    }
+
+    fn plain(steps: Vec<Step>) -> impl Fn() -> Scripted + Sync {
+        move || Scripted::new(hello(), steps.clone())
+    }
+
+    fn status(n: usize, status: Status) -> Summary {
+        let mut summary = Summary::default();
+        (0..n).for_each(|_| summary.add(status));
+        summary
+    }
+
+    #[test]
+    fn each_answer_is_judged_and_counted_once() {
+        let sink = Recorded::default();
+        let steps = vec![Step::Answer(right()), Step::Answer(wrong()), Step::Hang];
+        let report = run_script(
+            &cases(3),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let statuses: Vec<Status> = sink.last().into_iter().map(|(s, _)| s).collect();
+        assert_eq!(statuses, [Status::Pass, Status::Fail, Status::AdapterError]);
+        assert_eq!(sink.lines.lock().unwrap().len(), 3, "one record each");
+        let mut want = Summary::default();
+        [Status::Pass, Status::Fail, Status::AdapterError]
+            .into_iter()
+            .for_each(|s| want.add(s));
+        assert_eq!(report.summary, want);
+        assert!(!report.partial);
+        assert_eq!(
+            sink.last()[2].1.as_deref(),
+            Some("timeout: no answer within the timeout")
+        );
+    }
+
+    #[test]
+    fn output_after_an_answer_is_charged_to_that_answer_not_the_next() {
+        let sink = Recorded::default();
+        let steps = vec![
+            Step::AnswerThenWrite(right(), "{\"type\":\"result\"}".into()),
+            Step::Answer(right()),
+            Step::Answer(right()),
+        ];
+        let report = run_script(
+            &cases(3),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(last[0].0, Status::AdapterError);
+        assert!(
+            last[0]
+                .1
+                .as_deref()
+                .unwrap()
+                .starts_with("unsolicited output: wrote while no call was outstanding"),
+            "{last:?}"
+        );
+        assert_eq!((last[1].0, last[2].0), (Status::Pass, Status::Pass));
+        assert_eq!(sink.amended(), [0], "one amendment, of position 0");
+        let mut want = status(2, Status::Pass);
+        want.add(Status::AdapterError);
+        assert_eq!(report.summary, want, "the amended pass is uncounted");
+    }
+
+    #[test]
+    fn output_after_the_last_answer_is_charged_when_the_subject_ends() {
+        let sink = Recorded::default();
+        let steps = vec![
+            Step::Answer(right()),
+            Step::AnswerThenWrite(right(), "late".into()),
+        ];
+        let report = run_script(
+            &cases(2),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        assert_eq!(sink.amended(), [1]);
+        assert_eq!(sink.last()[1].0, Status::AdapterError);
+        assert_eq!((report.summary.pass, report.summary.adapter_error), (1, 1));
+    }
+
+    #[test]
+    fn an_amended_report_goes_through_the_baseline() {
+        let sink = Recorded::default();
+        let baseline = Baseline::parse(
+            Path::new("b.yaml"),
+            "t.c0:\n  status: xfail\n  reason: writes twice\n",
+        )
+        .unwrap();
+        let steps = vec![
+            Step::AnswerThenWrite(right(), "again".into()),
+            Step::Answer(right()),
+        ];
+        let report = run_script(&cases(2), plain(steps), baseline, &never_cancelled, &sink);
+        // First judged a pass, so an xpass; the violation makes it an xfail.
+        let lines = sink.lines.lock().unwrap().clone();
+        assert_eq!((lines[0].1, lines[0].3), (Status::Xpass, false));
+        assert_eq!(sink.last()[0].0, Status::Xfail);
+        assert_eq!((report.summary.xfail, report.summary.xpass), (1, 0));
+    }
+
+    #[test]
+    fn given_up_after_its_restarts_the_rest_is_not_run_and_the_run_partial() {
+        let sink = Recorded::default();
+        let crash = || Step::Fail(FailureKind::Crash, "the adapter exited".into());
+        let script = move || Scripted::new(hello(), [crash(), crash()]).max_restarts(1);
+        let report = run_script(
+            &cases(4),
+            script,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(
+            (last[0].0, last[1].0),
+            (Status::AdapterError, Status::AdapterError)
+        );
+        assert_eq!(last[2].0, Status::NotRun);
+        assert_eq!(
+            last[2].1.as_deref(),
+            Some("the adapter was restarted 1 times; giving up")
+        );
+        assert_eq!(
+            last[3],
+            (
+                Status::NotRun,
+                Some("the adapter was given up on after too many restarts".into())
+            )
+        );
+        assert!(report.partial);
+        assert_eq!(report.summary.not_run, 2);
+    }
+
+    #[test]
+    fn a_cancelled_run_reports_what_it_did_not_run_with_the_signal() {
+        let sink = Recorded::default();
+        let cancel = || {
+            sink.first_seen
+                .load(Ordering::SeqCst)
+                .then_some(crate::sys::SIGTERM)
+        };
+        let steps = vec![Step::Answer(right())];
+        let report = run_script(&cases(3), plain(steps), Baseline::default(), &cancel, &sink);
+        let last = sink.last();
+        assert_eq!(last[0].0, Status::Pass);
+        for later in &last[1..] {
+            assert_eq!(
+                later,
+                &(
+                    Status::NotRun,
+                    Some("the run was cancelled by SIGTERM".into())
+                )
+            );
+        }
+        assert!(report.partial);
+        // A call cut short by the cancellation is not run either, not an
+        // adapter error.
+        let sink = Recorded::default();
+        let steps = vec![Step::Fail(FailureKind::Cancelled, "cancelled".into())];
+        run_script(
+            &cases(1),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        assert_eq!(
+            sink.last()[0],
+            (
+                Status::NotRun,
+                Some("the run was cancelled by SIGINT".into())
+            )
+        );
+    }
+
+    #[test]
+    fn an_instance_the_adapter_cannot_take_is_never_sent() {
+        let sink = Recorded::default();
+        let both = vec![
+            case(0, "ls", "{path: missing}"),
+            case(1, "resolve", "{path: missing}"),
+        ];
+        let script = Scripted::new(hello(), [Step::Answer(right())]);
+        let calls = script.calls();
+        let script = Mutex::new(Some(script));
+        let once = || script.lock().unwrap().take().expect("one worker");
+        run_script(&both, once, Baseline::default(), &never_cancelled, &sink);
+        let last = sink.last();
+        assert_eq!(
+            last[0],
+            (
+                Status::Unsupported,
+                Some("the adapter does not provide the `ls` tool".into())
+            )
+        );
+        let sent: Vec<String> = calls
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|c| c.case.clone())
+            .collect();
+        assert_eq!(sent, ["t.c1"]);
+    }
+
+    #[test]
+    fn adapter_tmp_in_a_call_names_the_answering_subject_s_scratch_directory() {
+        let sink = Recorded::default();
+        let scratch = tempfile::tempdir().unwrap();
+        let with_tmp = [case(0, "resolve", "{path: \"{adapter-tmp}/x\"}")];
+        let script = Scripted::new(hello(), [Step::Answer(right())]).scratch(scratch.path());
+        let calls = script.calls();
+        let script = Mutex::new(Some(script));
+        let once = || script.lock().unwrap().take().expect("one worker");
+        run_script(
+            &with_tmp,
+            once,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let sent = calls.lock().unwrap();
+        assert_eq!(
+            sent[0].params["path"],
+            format!("{}/x", scratch.path().display())
+        );
+    }
+
+    /// Writes a file into the call's first root: what SEC-11 forbids.
+    fn write_into_the_workspace(call: &Call) {
+        std::fs::write(format!("{}/cache.db", call.workspace.roots[0]), "x").unwrap();
+    }
+
+    #[test]
+    fn a_right_answer_that_changed_the_fixture_fails_on_sec_11() {
+        let steps = vec![
+            Step::Touch(write_into_the_workspace, right()),
+            Step::Touch(
+                write_into_the_workspace,
+                ToolResult {
+                    outcome: Some(crate::protocol::Outcome::Unsupported),
+                    ..ToolResult::default()
+                },
+            ),
+        ];
+        let instances: Vec<Case> = cases(2);
+        let kept = Keep(Mutex::new(vec![None; 2]));
+        let all: Vec<Instance> = instances.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(&kept),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled: &never_cancelled,
+        };
+        let script = plain(steps);
+        let make = || Ok(Box::new(script()) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&all), &make, &config, &env);
+        assert_eq!(report.summary.fail, 2, "declining the call excuses nothing");
+        for case in kept.0.into_inner().unwrap().into_iter().flatten() {
+            let fixture = case
+                .mismatches
+                .iter()
+                .find(|m| m.field == "fixture")
+                .unwrap();
+            assert_eq!(fixture.rule.as_deref(), Some("SEC-11"));
+            assert_eq!(fixture.actual, "1 change: + {ws}/cache.db (file)");
+            assert!(case.diff.unwrap().contains("+fixture: 1 change"));
+        }
+    }
+}
