@@ -12,7 +12,7 @@
 //!   [`MAX_DIFF_BYTES`].
 
 /// The most items of a list shown in a mismatch or diff.
-pub const MAX_LISTED: usize = 50;
+pub const MAX_LISTED: usize = 20;
 /// The most bytes kept of one value (a mismatch side, a reason).
 pub const MAX_VALUE_BYTES: usize = 4 * 1024;
 /// The most bytes kept of one instance's diff.

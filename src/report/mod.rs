@@ -105,7 +105,7 @@ pub struct Mismatch {
     /// `fixture` (the call changed the fixture, SEC-11), ...
     pub field: String,
     /// At most 4 KiB is kept (judging used the whole value): a longer value
-    /// ends with `… [cut: N bytes in all]`, and a list keeps its first 50
+    /// ends with `… [cut: N bytes in all]`, and a list keeps its first 20
     /// items, sorted, and ends with `… K more (N in all)`.
     pub expected: String,
     /// Capped as `expected` is.
