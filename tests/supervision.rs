@@ -143,20 +143,15 @@ fn running(pid: i32) -> bool {
 /// Waits (bounded) for a process that is not our child to exit, through a
 /// pidfd: the kernel delivers the death signal asynchronously.
 fn exits_within(pid: i32, limit: Duration) -> bool {
-    // SAFETY: pidfd_open takes a pid and flags; the fd is closed below.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
-    if fd < 0 {
-        return !running(pid);
-    }
-    let mut poll = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
+    use std::os::fd::AsRawFd;
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return true;
     };
-    // SAFETY: one valid pollfd.
-    let ready = unsafe { libc::poll(&mut poll, 1, limit.as_millis() as i32) };
-    unsafe { libc::close(fd) };
-    ready == 1 || !running(pid)
+    let Ok(fd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()) else {
+        return !running(pid.as_raw_pid());
+    };
+    let woke = toolpath::sys::poll_readable(&[Some(fd.as_raw_fd())], limit).unwrap();
+    woke[0] || !running(pid.as_raw_pid())
 }
 
 struct Finished {
@@ -345,7 +340,8 @@ fn output_while_no_call_is_outstanding_is_charged_to_the_case_that_sent_it() {
     }
 }
 
-/// Peak resident memory of `child` and the descendants it waited for, in KiB.
+/// Peak resident memory of `child` and the descendants it waited for, in
+/// KiB (libc: rustix has no `wait4` that returns the resource usage).
 fn peak_rss_kib(child: Child) -> (i64, i32) {
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 on our own child.
@@ -448,9 +444,7 @@ fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
 /// once the adapter is hanging (it says so through a FIFO: no sleeping).
 fn start_hanging_run(scene: &Scene) -> (Child, Instant) {
     let fifo = scene.dir.path().join("ready");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    toolpath::sys::mkfifo(&fifo, 0o600).unwrap();
     let mut cmd = scene.run("hang", "mini.search.file@grep", &["--timeout-ms", "600000"]);
     cmd.env("BROKEN_READY", &fifo);
     let started = Instant::now();
@@ -478,7 +472,8 @@ fn run_dirs(scene: &Scene) -> Vec<String> {
 
 #[test]
 fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
-    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+    use toolpath::sys::Signal;
+    for (signal, code) in [(Signal::INT, 130), (Signal::TERM, 143)] {
         let scene = Scene::new();
         let (child, started) = start_hanging_run(&scene);
         // `toolpath clean` never touches a live run's directory.
@@ -489,10 +484,9 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
         });
         assert_eq!(clean.code, Some(0), "{}", clean.stderr);
         assert_eq!(run_dirs(&scene).len(), 1, "clean removed a live run");
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, signal) };
+        toolpath::sys::kill(child.id(), signal);
         let end = finish(child, started);
-        figures(&format!("signal {signal}"), &end);
+        figures(&format!("signal {}", signal.as_raw()), &end);
         assert_eq!(end.code, Some(code), "{}", end.stderr);
         let report = scene.report();
         assert_eq!(report["partial"], true);
