@@ -70,6 +70,7 @@ pub use toolpath_suite::protocol;
 // shim: removed after the parallel moves merge
 pub use toolpath_suite::spec;
 pub mod subject;
+pub mod sys;
 #[cfg(test)]
 mod testing;
 

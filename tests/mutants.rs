@@ -5,17 +5,26 @@
 //! out. The whole suite runs against each; every mutant must be caught, and
 //! caught by a case that cites the requirement the defect violates. The
 //! identity mutant (no defect) proves the wrapper itself is faithful.
+//!
+//! Caught means *failed*: a judged answer that was wrong. An instance the
+//! mutant made the harness give up on (`not_run`), or one that could not
+//! be built (`case_error`), proves nothing about the cases.
 
 use assert_cmd::Command;
 use serde_json::Value;
 
 fn run_mutant(mode: &str) -> Value {
+    run_adapter(&format!("python3 tests/adapters/mutant.py {mode}"), mode)
+}
+
+/// The whole suite against `adapter`; its JSON report.
+fn run_adapter(adapter: &str, mode: &str) -> Value {
     let out = Command::cargo_bin("toolpath")
         .unwrap()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
         .args(["run", "--jobs", "2", "--format", "json", "--adapter"])
-        .arg(format!("python3 tests/adapters/mutant.py {mode}"))
+        .arg(adapter)
         .output()
         .unwrap();
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -32,7 +41,7 @@ fn caught_by(report: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|c| c["status"] != "pass" && c["status"] != "skip" && c["status"] != "unsupported")
+        .filter(|c| c["status"] == "fail")
         .flat_map(|c| {
             c["spec"]
                 .as_array()
@@ -332,4 +341,52 @@ fn hole_8_a_match_per_aliasing_root_is_caught() {
 #[test]
 fn hole_8_judging_a_link_by_its_immediate_target_is_caught() {
     assert_caught_by("immediate-link-target", "SEC-5", "leave-and-return");
+}
+
+#[test]
+fn a_cache_written_beside_the_files_is_caught() {
+    // Every call writes into the first root: every instance fails on the
+    // fixture, the SEC-11 cases among them.
+    assert_caught_by("writes-cache", "SEC-11", "security.unchanged.");
+    let report = run_mutant("writes-cache");
+    let invoked = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["id"].as_str().unwrap().contains(".desc"))
+        .count();
+    assert!(
+        failed_on(&report, "fixture") * 10 > invoked * 9,
+        "{}",
+        failed_on(&report, "fixture")
+    );
+}
+
+#[test]
+fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
+    // It runs the command in the wrong directory, then swaps the right one
+    // for a link to the wrong one. Judged from the disk after the answer,
+    // 60 of its 63 instances passed; judged on what was derived before the
+    // call, every one fails on its output, and on the fixture it changed.
+    let report = run_adapter("python3 tests/adapters/forger.py swap-cwd", "swap-cwd");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    let shell_failed = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["tool"] == "shell" && c["status"] == "fail")
+        .count();
+    assert_eq!(failed_on(&report, "output"), shell_failed);
+    assert_eq!(failed_on(&report, "fixture"), shell_failed);
+    let shell_ok = run_mutant("ran-elsewhere")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["tool"] == "shell" && c["status"] == "fail")
+        .count();
+    assert!(shell_failed >= shell_ok, "{shell_failed} < {shell_ok}");
+    assert!(
+        shell_failed >= 20,
+        "only {shell_failed} shell cases caught it"
+    );
 }

@@ -143,20 +143,15 @@ fn running(pid: i32) -> bool {
 /// Waits (bounded) for a process that is not our child to exit, through a
 /// pidfd: the kernel delivers the death signal asynchronously.
 fn exits_within(pid: i32, limit: Duration) -> bool {
-    // SAFETY: pidfd_open takes a pid and flags; the fd is closed below.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
-    if fd < 0 {
-        return !running(pid);
-    }
-    let mut poll = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
+    use std::os::fd::AsRawFd;
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return true;
     };
-    // SAFETY: one valid pollfd.
-    let ready = unsafe { libc::poll(&mut poll, 1, limit.as_millis() as i32) };
-    unsafe { libc::close(fd) };
-    ready == 1 || !running(pid)
+    let Ok(fd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()) else {
+        return !running(pid.as_raw_pid());
+    };
+    let woke = toolpath::sys::poll_readable(&[Some(fd.as_raw_fd())], limit).unwrap();
+    woke[0] || !running(pid.as_raw_pid())
 }
 
 struct Finished {
@@ -345,7 +340,8 @@ fn output_while_no_call_is_outstanding_is_charged_to_the_case_that_sent_it() {
     }
 }
 
-/// Peak resident memory of `child` and the descendants it waited for, in KiB.
+/// Peak resident memory of `child` and the descendants it waited for, in
+/// KiB (libc: rustix has no `wait4` that returns the resource usage).
 fn peak_rss_kib(child: Child) -> (i64, i32) {
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 on our own child.
@@ -404,11 +400,28 @@ fn a_grandchild_that_leaves_the_process_group_is_ended() {
     scene.assert_clean();
 }
 
+/// Whether this test process is root. Permission cases are routed to an
+/// unprivileged copy only for root, so a test of that routing cannot run
+/// otherwise: it says so loudly, and fails instead when
+/// `TOOLPATH_REQUIRE_ROOT` is set (as `scripts/test` does, CI being root),
+/// so it can never pass by not running where it must run.
+fn root_or_skip(test: &str) -> bool {
+    if toolpath::sys::is_root() {
+        return true;
+    }
+    let message =
+        format!("{test} needs root (permission cases go to an unprivileged copy only for root)");
+    assert!(
+        std::env::var_os("TOOLPATH_REQUIRE_ROOT").is_none(),
+        "{message}; TOOLPATH_REQUIRE_ROOT is set"
+    );
+    eprintln!("SKIPPED: {message}");
+    false
+}
+
 #[test]
 fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
-    // SAFETY: geteuid cannot fail.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("SKIPPED: permission cases are routed to an unprivileged copy only for root");
+    if !root_or_skip("permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr") {
         return;
     }
     let scene = Scene::new();
@@ -431,9 +444,7 @@ fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
 /// once the adapter is hanging (it says so through a FIFO: no sleeping).
 fn start_hanging_run(scene: &Scene) -> (Child, Instant) {
     let fifo = scene.dir.path().join("ready");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    toolpath::sys::mkfifo(&fifo, 0o600).unwrap();
     let mut cmd = scene.run("hang", "mini.search.file@grep", &["--timeout-ms", "600000"]);
     cmd.env("BROKEN_READY", &fifo);
     let started = Instant::now();
@@ -461,7 +472,8 @@ fn run_dirs(scene: &Scene) -> Vec<String> {
 
 #[test]
 fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
-    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+    use toolpath::sys::Signal;
+    for (signal, code) in [(Signal::INT, 130), (Signal::TERM, 143)] {
         let scene = Scene::new();
         let (child, started) = start_hanging_run(&scene);
         // `toolpath clean` never touches a live run's directory.
@@ -472,10 +484,9 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
         });
         assert_eq!(clean.code, Some(0), "{}", clean.stderr);
         assert_eq!(run_dirs(&scene).len(), 1, "clean removed a live run");
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, signal) };
+        toolpath::sys::kill(child.id(), signal);
         let end = finish(child, started);
-        figures(&format!("signal {signal}"), &end);
+        figures(&format!("signal {}", signal.as_raw()), &end);
         assert_eq!(end.code, Some(code), "{}", end.stderr);
         let report = scene.report();
         assert_eq!(report["partial"], true);
@@ -609,6 +620,162 @@ fn the_event_log_is_the_report_streamed() {
         [
             "start", "case", "case", "case", "case", "case", "case", "end"
         ]
+    );
+    scene.assert_clean();
+}
+
+#[test]
+fn a_stale_answer_under_a_guessed_seq_is_a_wrong_seq_never_an_answer() {
+    // The forger re-sends the previous call's result with seq + 1 as the
+    // answer to mini.search.file@ripgrep. With predictable seqs that was
+    // judged as this case's answer; a random seq makes it a wrong seq.
+    let scene = Scene::new();
+    let mut cmd = scene.toolpath();
+    cmd.args(["run", "--cases", MINI, "--jobs", "1", "--adapter"])
+        .arg("python3 tests/adapters/forger.py stale-guess mini.search.file@ripgrep")
+        .args(["--format", "json", "--output"])
+        .arg(scene.out("report.json"));
+    let end = run_to_end(cmd);
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let stale = case(&report, "mini.search.file@ripgrep");
+    assert_eq!(stale["status"], "adapter_error", "{stale}");
+    assert!(
+        stale["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("wrong seq: answered seq "),
+        "{stale}"
+    );
+    assert_eq!(report["summary"]["pass"], 5, "{report}");
+    scene.assert_clean();
+}
+
+#[test]
+fn a_hello_past_the_protocol_s_bounds_cannot_start_and_costs_bounded_memory() {
+    for (mode, why) in [
+        (
+            "huge-hello",
+            "bad output: a line longer than the protocol's limit of 1048576 bytes",
+        ),
+        (
+            "many-features",
+            "bad output: its hello has 1000 `features` entries; the protocol allows at most 64",
+        ),
+    ] {
+        let scene = Scene::new();
+        let mut cmd = scene.run(mode, "*", &["--jobs", "2"]);
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        let started = Instant::now();
+        let (peak_kib, code) = peak_rss_kib(cmd.spawn().unwrap());
+        eprintln!(
+            "FAULT {mode}: exit {code}, {:.2} s, peak RSS {} MiB",
+            started.elapsed().as_secs_f64(),
+            peak_kib / 1024
+        );
+        assert_eq!(code, 3, "{mode}");
+        let report = scene.report();
+        for (id, status) in statuses(&report) {
+            assert_eq!(status, "not_run", "{mode}: {id}");
+            let reason = case(&report, &id)["reason"].as_str().unwrap().to_owned();
+            assert_eq!(
+                reason,
+                format!("the adapter could not be started: {why}"),
+                "{mode}"
+            );
+        }
+        // A 16 MiB hello of millions of features cost gigabytes when it
+        // was parsed; now at most a 1 MiB line per worker is ever held.
+        assert!(peak_kib < 120 * 1024, "{mode}: peak RSS {peak_kib} KiB");
+        scene.assert_clean();
+    }
+}
+
+#[test]
+fn a_flood_of_matches_is_judged_whole_and_stored_capped() {
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("flood-matches", "mini.search.file@grep", &[]));
+    figures("flood-matches", &end);
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let flooded = case(&report, "mini.search.file@grep");
+    assert_eq!(flooded["status"], "fail", "{flooded}");
+    let stored = flooded.to_string().len();
+    // 15 MiB of matches came in; what the report keeps of the instance is
+    // a few kilobytes, every cut marked.
+    assert!(stored < 64 * 1024, "{stored} bytes kept for one instance");
+    let matches = flooded["mismatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["field"] == "matches")
+        .expect("judged on its matches");
+    let actual = matches["actual"].as_str().unwrap();
+    assert!(actual.contains(" more ("), "{actual}");
+    assert!(actual.ends_with(" in all)]"), "{actual}");
+    scene.assert_clean();
+}
+
+#[test]
+fn a_hung_adapter_gets_sigterm_and_a_grace_period_before_sigkill() {
+    // One that handles SIGTERM says so on its way out (its stderr is in the
+    // report); one that ignores it is killed all the same. Both end.
+    for (mode, said) in [("hang-term", true), ("hang-ignore-term", false)] {
+        let scene = Scene::new();
+        let args = ["--timeout-ms", "2000"];
+        let end = run_to_end(scene.run(mode, "mini.search.file@grep", &args));
+        figures(mode, &end);
+        assert_eq!(end.code, Some(1), "{mode}: {}", end.stderr);
+        let report = scene.report();
+        let hung = case(&report, "mini.search.file@grep");
+        assert_eq!(
+            hung["reason"], "timeout: no answer within 2000 ms",
+            "{mode}"
+        );
+        let stderr = hung["stderr"].as_str().unwrap_or("");
+        assert_eq!(
+            stderr.contains("got SIGTERM, exiting"),
+            said,
+            "{mode}: {stderr}"
+        );
+        assert_eq!(report["summary"]["pass"], 5, "{mode}: {report}");
+        scene.assert_clean();
+    }
+}
+
+#[test]
+fn adapters_get_no_git_variable_and_no_git_configuration_of_the_harness() {
+    let scene = Scene::new();
+    let seen = scene.dir.path().join("env.json");
+    let mut cmd = scene.run("report-env", "mini.resolve.outside", &[]);
+    // What a pre-commit hook and a hostile environment hand a harness.
+    cmd.env("BROKEN_ENV", &seen)
+        .env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "core.fsmonitor")
+        .env("GIT_CONFIG_VALUE_0", "touch /tmp/toolpath-pwned")
+        .env("GIT_CONFIG_PARAMETERS", "'alias.x'='!false'")
+        .env("GIT_INDEX_FILE", "/nonexistent/toolpath/index")
+        .env("GIT_DIR", "/nonexistent/toolpath/git");
+    let end = run_to_end(cmd);
+    assert_eq!(end.code, Some(0), "{}", end.stderr);
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    let git_vars: Vec<(&String, &Value)> = seen["env"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| k.starts_with("GIT_"))
+        .collect();
+    assert_eq!(
+        git_vars,
+        [
+            (&"GIT_CONFIG_GLOBAL".to_owned(), &Value::from("/dev/null")),
+            (&"GIT_CONFIG_NOSYSTEM".to_owned(), &Value::from("1")),
+        ]
+    );
+    let config = seen["git_config"].as_str().unwrap();
+    assert!(
+        !config.contains("fsmonitor") && !config.contains("command line:"),
+        "{config}"
     );
     scene.assert_clean();
 }

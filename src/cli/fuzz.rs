@@ -12,7 +12,7 @@ use crate::cli::usage;
 use crate::fuzz::finding::Finding;
 use crate::fuzz::run::{Counts, FuzzConfig, Summary, fuzz as run_fuzz};
 use crate::fuzz::shrink::Budget;
-use crate::harness::expectations::Expectations;
+use crate::harness::baseline::Baseline;
 use crate::harness::run::SubjectFactory;
 use crate::report::ExitCode;
 use crate::session::Session;
@@ -90,11 +90,11 @@ pub fn fuzz(request: FuzzRequest) -> ExitCode {
         Err(e) => return usage(e),
     };
     let known = match &request.expectations {
-        Some(file) => match Expectations::load(file) {
+        Some(file) => match Baseline::load(file) {
             Ok(e) => e,
             Err(e) => return usage(e),
         },
-        None => Expectations::default(),
+        None => Baseline::default(),
     };
     let session = match Session::start(request.fixture_dir.as_deref()) {
         Ok(session) => session,
@@ -109,7 +109,7 @@ fn fuzz_in(
     session: &Session,
     request: &FuzzRequest,
     argv: Vec<String>,
-    known: Expectations,
+    known: Baseline,
 ) -> ExitCode {
     let dirs = ["adapters", "fixtures", "reference"].map(|name| session.subdir(name));
     let [adapters, fixtures, reference] = match dirs {

@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::case::catalog::Catalog;
 use crate::cli::{SelectArgs, print_errors, usage};
-use crate::harness::expectations::Expectations;
+use crate::harness::baseline::Baseline;
 use crate::report::ExitCode;
 use crate::session::deliver::{self, Format};
 use crate::session::run::RunPlan;
@@ -91,9 +91,9 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         return Err(usage("no case matches the selection"));
     }
     let targets = deliver::targets(&request.format, &request.output).map_err(usage)?;
-    let expectations = match &request.expectations {
-        Some(file) => Expectations::load(file).map_err(usage)?,
-        None => Expectations::default(),
+    let baseline = match &request.expectations {
+        Some(file) => Baseline::load(file).map_err(usage)?,
+        None => Baseline::default(),
     };
     let adapter = match request.adapter {
         Some(line) => {
@@ -105,7 +105,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
     let events = deliver::events_path(request.events.as_deref(), &targets);
     Ok(RunPlan {
         catalog,
-        expectations,
+        baseline,
         adapter,
         targets,
         events,

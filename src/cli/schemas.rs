@@ -83,7 +83,8 @@ pub fn all() -> Vec<(&'static str, String)> {
         ),
         (
             "schemas/expectations.schema.json",
-            draft07::<std::collections::BTreeMap<String, crate::harness::expectations::RawEntry>>(),
+            draft07::<std::collections::BTreeMap<String, crate::harness::baseline::BaselineEntry>>(
+            ),
         ),
     ]
 }

@@ -10,7 +10,9 @@ use crate::case::placeholders::Placeholders;
 use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
-use crate::protocol::{Call, Outcome, ToolResult};
+use crate::harness::call;
+use crate::harness::snapshot;
+use crate::protocol::{Outcome, ToolResult};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 
 /// The two answers to one call, and where they differ.
@@ -90,30 +92,31 @@ pub fn probe(
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
     // `{adapter-tmp}` is the adapter's scratch directory, for both
-    // subjects: the same call goes to each.
+    // subjects: the same call goes to each. The sample's parameters go as
+    // rendered (a shell call without `command` is one of its inputs).
     let _ = adapter.ready();
-    let mut vars = built.vars.clone();
-    if let Some(scratch) = adapter.scratch_dir() {
-        vars.add("adapter-tmp", &scratch.to_string_lossy());
-    }
-    let params = match vars.expand_json(&Value::Object(rendered.params.clone())) {
-        Value::Object(map) => map,
-        _ => unreachable!("an object expands to an object"),
-    };
-    let call = Call {
-        seq: 0,
-        case: "fuzz".into(),
-        workspace: built.workspace.clone(),
-        tool: rendered.tool,
-        params,
-    };
+    let vars = call::placeholders(&built.vars, adapter.scratch_dir());
+    let call = call::build(
+        rendered.tool,
+        "fuzz".into(),
+        &rendered.params,
+        &vars,
+        &built.workspace,
+    );
     let expected = reference
         .call(&call)
         .expect("the in-process reference always answers");
+    // SEC-11, as for every case: the adapter's call must leave the fixture
+    // as it was (the reference's was checked by its own cases).
+    let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
+        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+        .collect();
+    let before = snapshot::take(&built.root, &git_dirs);
     let actual = adapter.call(&call).and_then(|result| {
         // Output written while no call was outstanding is a finding too.
         adapter.take_violation().map_or(Ok(result), Err)
     });
+    let changed = !snapshot::diff(&before, &snapshot::take(&built.root, &git_dirs), &[]).is_empty();
     let rule_call = RuleCall {
         tool: call.tool,
         params: &call.params,
@@ -138,7 +141,14 @@ pub fn probe(
         Ok(a) if a.outcome == Some(Outcome::Unsupported) => {
             return Probe::Skipped(a.reason.clone().unwrap_or_default());
         }
-        Ok(a) => differing_fields(&expected, a, &needles, &adapter.hello().unobservable),
+        Ok(a) => {
+            let mut fields =
+                differing_fields(&expected, a, &needles, &adapter.hello().unobservable);
+            if changed {
+                fields.push("fixture");
+            }
+            fields
+        }
     };
     if fields.is_empty() {
         return Probe::Agree;

@@ -145,6 +145,7 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "cwd" | "output" => "SHELL-6",
         "notes" => "SEARCH-6",
         "model_text" => "OUT-5",
+        "fixture" => "SEC-11",
         "files" if reference.kind == Some(Kind::File) => "GLOB-4",
         "files" => "GLOB-8",
         "entries" if reference.kind == Some(Kind::File) => "LS-4",

@@ -17,7 +17,7 @@ use crate::fuzz::finding::Finding;
 use crate::fuzz::generate::{Capabilities, samples};
 use crate::fuzz::probe::{Env, Probe, probe};
 use crate::fuzz::shrink::{self, Budget};
-use crate::harness::expectations::{Expectations, ExpectedStatus};
+use crate::harness::baseline::{Baseline, BaselineStatus};
 use crate::harness::run::{SubjectFactory, is_root};
 use crate::protocol::{AdapterHello, Tool};
 use crate::subject::{AdapterFailure, FailureKind, Reference, Subject};
@@ -30,7 +30,7 @@ pub struct FuzzConfig<'a> {
     pub time: Option<Duration>,
     pub jobs: usize,
     /// The adapter's expectations: findings on rules it lists are known.
-    pub known: Expectations,
+    pub known: Baseline,
     pub shrink: Budget,
     /// Where fixtures are built (the system temporary directory if `None`):
     /// the session's run directory, so a killed run leaves nothing `toolpath
@@ -82,12 +82,12 @@ pub(crate) fn rng(seed: u64, iteration: u64) -> TestRng {
 ///
 /// A `skip` entry (a case that must not be sent, usually because it hangs
 /// or crashes the adapter) counts for adapter failures on its rule.
-fn is_known(known: &Expectations, finding: &Finding) -> bool {
+fn is_known(known: &Baseline, finding: &Finding) -> bool {
     let rule = finding.divergence.rules[0].as_str();
     let failed = finding.divergence.adapter_failed();
     known.lookup(&finding.id()).is_some()
         || known.entries().any(|(_, e)| {
-            let status = e.status == ExpectedStatus::Xfail || failed;
+            let status = e.status == BaselineStatus::Xfail || failed;
             status
                 && e.spec
                     .as_ref()

@@ -11,6 +11,11 @@
 //!   fixture wrote it, without its `\n` (a `\r` stays).
 //! - OUT-5: the text shown to the model names the resolved path that was
 //!   used: the searched `path`, or the shell's `cwd`.
+//!
+//! The worker derives it before the call is sent: the links it resolves
+//! (for SHELL-6's real path, and to find which fixture file a match path
+//! names) are read from the fixture as built, never from a disk the
+//! subject may have changed since (see [`crate::harness::worker`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -58,7 +63,7 @@ const MAX_TEXT_SOURCE: usize = 1 << 20;
 impl Expected {
     /// Expands `expect` with `vars` and derives the implied fields. `root` is
     /// the built fixture directory (`{tmp}`); it is only read to resolve the
-    /// fixture's own links, never beyond it.
+    /// fixture's own links, never beyond it, and only before the call.
     pub fn derive(
         expect: &Expect,
         fixture: &Fixture,

@@ -18,6 +18,7 @@ use crate::case::model::Expect;
 use crate::case::placeholders::Placeholders;
 use crate::case::raw::ExpectedOutcome;
 use crate::harness::expected::{Expected, texts_by_line};
+use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::protocol::{EntryType, Outcome, ToolResult};
 use crate::report::Mismatch;
 
@@ -48,11 +49,44 @@ impl Verdict {
         }
         let expected = self.expected_lines.join("\n") + "\n";
         let actual = self.actual_lines.join("\n") + "\n";
-        similar::TextDiff::from_lines(&expected, &actual)
+        let diff = similar::TextDiff::from_lines(&expected, &actual)
             .unified_diff()
             .context_radius(3)
             .header("expected", "actual")
-            .to_string()
+            .to_string();
+        cap(diff, MAX_DIFF_BYTES)
+    }
+
+    /// SEC-11: the call left the fixture as it was. `changes` describes
+    /// each change found (at most a few are listed); `total` counts them.
+    pub fn check_fixture(&mut self, changes: &[String], total: usize) {
+        self.checked += 1;
+        if total == 0 {
+            return;
+        }
+        const SHOWN: usize = 5;
+        let mut actual = format!(
+            "{total} change{}: {}",
+            if total == 1 { "" } else { "s" },
+            changes
+                .iter()
+                .take(SHOWN)
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        if total > SHOWN {
+            actual.push_str(&format!("; … {} more", total - SHOWN));
+        }
+        let actual = cap(actual, MAX_VALUE_BYTES);
+        self.expected_lines.push("fixture: unchanged".to_owned());
+        self.actual_lines.push(format!("fixture: {actual}"));
+        self.mismatches.push(Mismatch {
+            field: "fixture".to_owned(),
+            expected: "unchanged".to_owned(),
+            actual,
+            rule: derived_rule("fixture").map(str::to_owned),
+        });
     }
 }
 
@@ -116,6 +150,9 @@ impl<'a> Judging<'a> {
     /// Records one check. `expected` and `actual` are raw values.
     fn check(&mut self, field: &str, expected: &str, actual: &str, agrees: bool) {
         self.verdict.checked += 1;
+        // Judged on the full values (`agrees`); only what is kept is capped.
+        let keep = |text: &str| cap(text.to_owned(), MAX_VALUE_BYTES);
+        let (expected, actual) = (&keep(expected), &keep(actual));
         if !agrees {
             let (expected, actual) = self.shown(expected, actual, agrees);
             self.verdict.mismatches.push(Mismatch {
@@ -144,6 +181,10 @@ impl<'a> Judging<'a> {
 
     /// Context lines for the diff only (no check): what the other side said.
     fn context(&mut self, expected: Vec<String>, actual: Vec<String>) {
+        let keep = |lines: Vec<String>| -> Vec<String> {
+            lines.into_iter().map(|l| cap(l, MAX_VALUE_BYTES)).collect()
+        };
+        let (expected, actual) = (keep(expected), keep(actual));
         self.entries.push(Entry::Context { expected, actual });
     }
 
@@ -187,6 +228,7 @@ fn derived_rule(field: &str) -> Option<&'static str> {
         "output" => Some("SHELL-6"),
         "matches.text" => Some("SEARCH-10"),
         "model_text" => Some("OUT-5"),
+        "fixture" => Some("SEC-11"),
         _ => None,
     }
 }
@@ -199,9 +241,8 @@ fn quoted(text: &str) -> String {
     serde_json::to_string(text).expect("strings serialise")
 }
 
-fn list(mut items: Vec<String>) -> String {
-    items.sort();
-    format!("[{}]", items.join(", "))
+fn list(items: Vec<String>) -> String {
+    crate::harness::stored::list(items)
 }
 
 fn outcome_name(outcome: Option<Outcome>) -> &'static str {

@@ -1,9 +1,6 @@
-//! Runs case instances against a subject and collects the report.
-//!
-//! Per instance: decide whether it can run at all (expectations, declared
-//! tools and features, what the machine can observe), build the fixture,
-//! send the call, compare, and remove the fixture. Workers run in parallel,
-//! each with its own subject (for an adapter: its own process).
+//! The loop over a run's instances: workers in parallel, each with its own
+//! subject ([`worker`](crate::harness::worker)), taking instances one at a
+//! time, and the counts they share.
 //!
 //! Memory does not grow with the number of instances: each instance is
 //! fetched when its turn comes ([`Instances`]), each judged instance goes to
@@ -21,22 +18,23 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use serde_json::Value;
-
 use crate::case::catalog::{Catalog, Unreadable};
-use crate::case::fixture::BuiltFixture;
-use crate::case::model::{Action, Case, Instance};
-use crate::case::raw::Feature;
-use crate::harness::expectations::{self, Expectations, ExpectedStatus};
-use crate::harness::expected::Expected;
-use crate::harness::judge::{Verdict, judge, judge_description};
-use crate::protocol::{AdapterHello, Call, Outcome, PROTOCOL_VERSION, Tool, ToolResult};
+use crate::case::model::{Case, Instance};
+use crate::harness::baseline::Baseline;
+use crate::harness::route::Machine;
+use crate::harness::worker::{Worker, not_run};
+use crate::protocol::{AdapterHello, PROTOCOL_VERSION, Tool};
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
-use crate::subject::adapter::{Adapter, AdapterConfig};
-use crate::subject::{AdapterFailure, FailureKind, Subject};
+use crate::subject::adapter::AdapterConfig;
+use crate::subject::{AdapterFailure, Subject};
 
-/// The user permission cases run as when the harness is root (`nobody`).
-pub const UNPRIVILEGED_USER: (u32, u32) = (65534, 65534);
+/// The call builder, under its former name.
+pub use crate::harness::call::for_instance as call_for;
+/// Where results go; here for code written before it moved to `report`.
+pub use crate::report::sink::{Sink, Tee};
+/// Who permission cases run as, and whether the harness is root; here for
+/// code written before they moved to `sys`.
+pub use crate::sys::{UNPRIVILEGED_USER, is_root};
 
 /// Makes a fresh subject for a worker.
 pub type SubjectFactory<'a> =
@@ -48,7 +46,8 @@ pub struct RunConfig<'a> {
     pub jobs: usize,
     pub keep_fixtures: bool,
     pub strict: bool,
-    pub expectations: Expectations,
+    /// Known failures and skips (the `--expectations` file).
+    pub baseline: Baseline,
     /// How to start a copy of the subject as [`UNPRIVILEGED_USER`], so that
     /// `permissions` cases are observed even when the harness runs as root.
     pub unprivileged: Option<AdapterConfig>,
@@ -59,6 +58,30 @@ pub struct RunConfig<'a> {
     pub fixtures: Option<PathBuf>,
     /// Where each judged instance goes as it is judged, besides the counts.
     pub sink: Option<&'a dyn Sink>,
+}
+
+impl Default for RunConfig<'_> {
+    fn default() -> Self {
+        RunConfig {
+            jobs: 1,
+            keep_fixtures: false,
+            strict: false,
+            baseline: Baseline::default(),
+            unprivileged: None,
+            adapter_label: None,
+            fixtures: None,
+            sink: None,
+        }
+    }
+}
+
+/// What a run finds around it rather than in its configuration: what the
+/// machine can observe, and whether (by which signal) it was cancelled.
+/// Given in one place so that tests can script both.
+pub struct Environment<'a> {
+    pub machine: Machine,
+    /// The signal that cancelled the run, if one did.
+    pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
 }
 
 /// The instances of a run, fetched one at a time when their turn comes, so
@@ -97,68 +120,10 @@ impl Instances for Catalog {
     }
 }
 
-/// Where a run's results go as they happen: the event log, a progress
-/// display, or a list kept in memory.
-pub trait Sink: Sync {
-    /// The run started; `head` has the header fields (no cases, no counts).
-    fn start(&self, head: &Report, total: usize);
-    /// The report of the instance at `position`. `amended` when it replaces
-    /// an earlier report of the same position: a protocol violation found
-    /// after an answer is charged to that answer's instance this way.
-    fn record(&self, position: usize, report: &CaseReport, amended: bool);
-    /// The run ended (finished or cancelled); `head` has the counts.
-    fn end(&self, head: &Report);
-}
-
-/// Every sink in turn.
-pub struct Tee<'a>(pub Vec<&'a dyn Sink>);
-
-impl Sink for Tee<'_> {
-    fn start(&self, head: &Report, total: usize) {
-        self.0.iter().for_each(|sink| sink.start(head, total));
-    }
-
-    fn record(&self, position: usize, report: &CaseReport, amended: bool) {
-        self.0
-            .iter()
-            .for_each(|sink| sink.record(position, report, amended));
-    }
-
-    fn end(&self, head: &Report) {
-        self.0.iter().for_each(|sink| sink.end(head));
-    }
-}
-
-impl Default for RunConfig<'_> {
-    fn default() -> Self {
-        RunConfig {
-            jobs: 1,
-            keep_fixtures: false,
-            strict: false,
-            expectations: Expectations::default(),
-            unprivileged: None,
-            adapter_label: None,
-            fixtures: None,
-            sink: None,
-        }
-    }
-}
-
-/// Whether `git` runs here, checked once per process.
-fn git_available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(crate::case::fixture::git_available)
-}
-
-/// Whether this process runs as root, which ignores permission bits.
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
-}
-
 /// What the workers share.
 struct Shared<'r, 'c> {
     config: &'r RunConfig<'c>,
+    env: &'r Environment<'r>,
     instances: &'r dyn Instances,
     total: usize,
     next: AtomicUsize,
@@ -177,7 +142,7 @@ impl Shared<'_, '_> {
 
     /// Why no more instances are sent, if they are not.
     fn stop_reason(&self) -> Option<String> {
-        if let Some(signal) = crate::cancel::signal() {
+        if let Some(signal) = (self.env.cancelled)() {
             Some(cancelled(signal))
         } else if self.gave_up.load(Ordering::SeqCst) {
             Some("the adapter was given up on after too many restarts".into())
@@ -209,24 +174,13 @@ impl Shared<'_, '_> {
             sink.record(position, report, replaces.is_some());
         }
     }
-
-    /// Charges a protocol violation found after its answer to `report`,
-    /// the instance at `position`.
-    fn amend(&self, position: usize, report: &mut CaseReport, violation: AdapterFailure) {
-        let old = report.status;
-        report.status = Status::AdapterError;
-        report.reason = Some(violation.to_string());
-        report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
-        let entry = self.config.expectations.lookup(&report.id);
-        expectations::apply(entry, report);
-        self.record(position, report, Some(old));
-    }
 }
 
-fn cancelled(signal: i32) -> String {
+/// Why the run stopped, for the reports of instances it did not run.
+pub fn cancelled(signal: i32) -> String {
     format!(
         "the run was cancelled by {}",
-        crate::cancel::signal_name(signal)
+        crate::sys::signal_name(signal)
     )
 }
 
@@ -282,9 +236,24 @@ impl Sink for Keep {
 /// exactly once, plus amendments), and returns the report's header and
 /// counts, without cases.
 pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunConfig) -> Report {
+    let env = Environment {
+        machine: Machine::here(config.unprivileged.is_some()),
+        cancelled: &crate::cancel::signal,
+    };
+    run_in(instances, make, config, &env)
+}
+
+/// [`run_into`] in the given [`Environment`].
+pub fn run_in(
+    instances: &dyn Instances,
+    make: &SubjectFactory,
+    config: &RunConfig,
+    env: &Environment,
+) -> Report {
     let started = Instant::now();
     let shared = Shared {
         config,
+        env,
         instances,
         total: instances.len(),
         next: AtomicUsize::new(0),
@@ -314,7 +283,11 @@ pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunCo
     let failure = shared.start_failure.lock().expect("start").take();
     while let Some(position) = shared.claim() {
         let report = match instances.get(position) {
-            Ok((case, tool)) => never_run(&Instance { case: &case, tool }, failure.as_ref()),
+            Ok((case, tool)) => never_run(
+                &Instance { case: &case, tool },
+                failure.as_ref(),
+                (env.cancelled)(),
+            ),
             Err(unreadable) => case_error(unreadable),
         };
         shared.record(position, &report, None);
@@ -344,8 +317,12 @@ fn case_error(unreadable: Unreadable) -> CaseReport {
 
 /// An instance no worker took: the subject never started (or the run was
 /// cancelled first).
-fn never_run(instance: &Instance, failure: Option<&AdapterFailure>) -> CaseReport {
-    let reason = match (crate::cancel::signal(), failure) {
+fn never_run(
+    instance: &Instance,
+    failure: Option<&AdapterFailure>,
+    signal: Option<i32>,
+) -> CaseReport {
+    let reason = match (signal, failure) {
         (Some(signal), _) => cancelled(signal),
         (None, Some(f)) => format!("the adapter could not be started: {f}"),
         (None, None) => "not run".into(),
@@ -355,7 +332,7 @@ fn never_run(instance: &Instance, failure: Option<&AdapterFailure>) -> CaseRepor
     report
 }
 
-/// One worker: its own subject, instances taken one at a time.
+/// One worker thread: its own subject, instances taken one at a time.
 fn work(make: &SubjectFactory, shared: &Shared) {
     if shared.stop_reason().is_some() {
         return;
@@ -372,7 +349,12 @@ fn work(make: &SubjectFactory, shared: &Shared) {
         }
     };
     shared.started(subject.hello());
-    let mut worker = Worker::new(subject, shared.config);
+    let mut worker = Worker::new(subject, shared.config, shared.env);
+    let record_amended = |amended: Vec<crate::harness::worker::Amended>| {
+        for a in amended {
+            shared.record(a.position, &a.report, Some(a.replaces));
+        }
+    };
     while let Some(position) = shared.claim() {
         let report = match shared.instances.get(position) {
             Err(unreadable) => case_error(unreadable),
@@ -384,390 +366,421 @@ fn work(make: &SubjectFactory, shared: &Shared) {
                 }
             }
         };
-        if report.status == Status::NotRun && !crate::cancel::requested() {
+        if report.status == Status::NotRun && (shared.env.cancelled)().is_none() {
             shared.gave_up.store(true, Ordering::SeqCst);
         }
         shared.record(position, &report, None);
-        worker.recent.push((position, report));
-        worker.charge(shared);
+        record_amended(worker.answered(position, report));
     }
-    worker.finish();
-    worker.charge(shared);
+    record_amended(worker.finish());
 }
 
-fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
-    let case = instance.case;
-    CaseReport {
-        spec: case.spec.clone(),
-        tags: case.tags.clone(),
-        ..CaseReport::new(
-            instance.id(),
-            case.id.clone(),
-            instance.tool,
-            case.file.display().to_string(),
-            case.line,
-            status,
-            reason,
-        )
+#[cfg(test)]
+mod tests {
+    //! The run loop and the worker, driven by a scripted subject: no
+    //! process, no sleep; fixtures are built on disk as in a real run.
+
+    use std::path::Path;
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::case::model::parse_case;
+    use crate::protocol::{Call, ErrorCode, Tool, ToolResult};
+    use crate::subject::FailureKind;
+    use crate::subject::scripted::{Scripted, Step};
+
+    /// Case `t.{n}`: resolving a missing path is `not_found`.
+    fn case(n: usize, tool: &str, params: &str) -> Case {
+        let text = format!(
+            "id: t.c{n}\nsummary: s\nspec: [ERR-5]\nfixture: {{roots: [ws]}}\n\
+             call: {{tool: {tool}, params: {params}}}\n\
+             expect: {{outcome: error, error: {{code: not_found}}}}\n"
+        );
+        parse_case(Path::new(&format!("c{n}.yaml")), &text).unwrap()
     }
-}
 
-fn not_run(instance: &Instance, reason: &str) -> CaseReport {
-    base_report(instance, Status::NotRun, Some(reason.into()))
-}
+    fn cases(n: usize) -> Vec<Case> {
+        (0..n)
+            .map(|i| case(i, "resolve", "{path: missing}"))
+            .collect()
+    }
 
-struct Worker<'a, 'b> {
-    subject: Box<dyn Subject + Send>,
-    unprivileged: Option<Result<Adapter, String>>,
-    hello: AdapterHello,
-    config: &'a RunConfig<'b>,
-    /// The instance being run.
-    current: usize,
-    /// The instance each route answered last, which a violation found
-    /// before the next call on that route is charged to.
-    last_sent: [Option<usize>; 2],
-    /// Violations found, with the instance each is charged to.
-    violations: Vec<(usize, AdapterFailure)>,
-    /// The reports a violation may still be charged to: the instances in
-    /// `last_sent` (and the current one), never more than three.
-    recent: Vec<(usize, CaseReport)>,
-}
+    fn right() -> ToolResult {
+        ToolResult::error(ErrorCode::NotFound, "missing: does not exist")
+    }
 
-/// Where a runnable instance is sent.
-#[derive(Clone, Copy)]
-enum Route {
-    Normal = 0,
-    Unprivileged = 1,
-}
+    fn wrong() -> ToolResult {
+        ToolResult::error(ErrorCode::PermissionDenied, "missing: permission denied")
+    }
 
-/// Why an instance is not sent: the status to report and the reason.
-type Refusal = (Status, String);
-
-impl<'a, 'b> Worker<'a, 'b> {
-    fn new(subject: Box<dyn Subject + Send>, config: &'a RunConfig<'b>) -> Self {
-        Worker {
-            hello: subject.hello().clone(),
-            subject,
-            unprivileged: None,
-            config,
-            current: 0,
-            last_sent: [None, None],
-            violations: Vec::new(),
-            recent: Vec::new(),
+    fn hello() -> AdapterHello {
+        AdapterHello {
+            protocol: 1,
+            tools: vec![Tool::Resolve],
+            ..AdapterHello::default()
         }
     }
 
-    /// Charges each violation found to the report of its instance, then
-    /// forgets the reports no violation can reach any more.
-    fn charge(&mut self, shared: &Shared) {
-        for (position, violation) in self.violations.drain(..) {
-            if let Some((_, report)) = self.recent.iter_mut().find(|(p, _)| *p == position) {
-                shared.amend(position, report, violation);
+    /// One record a sink received: position, status, reason, amended.
+    type Line = (usize, Status, Option<String>, bool);
+
+    /// Every record the sink received.
+    #[derive(Default)]
+    struct Recorded {
+        lines: Mutex<Vec<Line>>,
+        /// Set when the record for position 0 arrives (see `cancel`).
+        first_seen: AtomicBool,
+    }
+
+    impl Sink for Recorded {
+        fn start(&self, _: &Report, _: usize) {}
+        fn record(&self, position: usize, report: &CaseReport, amended: bool) {
+            if position == 0 {
+                self.first_seen.store(true, Ordering::SeqCst);
             }
-        }
-        let last_sent = self.last_sent;
-        self.recent.retain(|(p, _)| last_sent.contains(&Some(*p)));
-    }
-
-    fn run(&mut self, index: usize, instance: &Instance) -> CaseReport {
-        self.current = index;
-        let started = Instant::now();
-        let entry = self.config.expectations.lookup(&instance.id());
-        let mut report = match entry.filter(|e| e.status == ExpectedStatus::Skip) {
-            Some(skip) => {
-                let mut r = base_report(instance, Status::Skip, Some(skip.reason.clone()));
-                r.expectation = Some(skip.note());
-                r
-            }
-            None => match self.route(instance) {
-                Err((status, reason)) => base_report(instance, status, Some(reason)),
-                Ok(route) => self.execute(instance, route),
-            },
-        };
-        expectations::apply(entry, &mut report);
-        report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        report
-    }
-
-    /// Ends the subjects; output written after their last answer is charged
-    /// to that answer's instance.
-    fn finish(&mut self) {
-        let normal = self.subject.finish();
-        let unprivileged = match self.unprivileged.as_mut() {
-            Some(Ok(adapter)) => adapter.finish(),
-            _ => None,
-        };
-        for (route, violation) in [(Route::Normal, normal), (Route::Unprivileged, unprivileged)] {
-            if let (Some(v), Some(index)) = (violation, self.last_sent[route as usize]) {
-                self.violations.push((index, v));
-            }
-        }
-    }
-
-    /// The subject a route goes to.
-    fn subject(&mut self, route: Route) -> &mut dyn Subject {
-        match (route, self.unprivileged.as_mut()) {
-            (Route::Normal, _) => self.subject.as_mut(),
-            (Route::Unprivileged, Some(Ok(adapter))) => adapter,
-            _ => unreachable!("routed here only once the unprivileged runner started"),
-        }
-    }
-
-    /// Decides whether the instance can be sent, and where. Cases the
-    /// adapter cannot take are `unsupported`; cases this machine cannot
-    /// observe are `skip`, with the reason, never passed silently.
-    fn route(&mut self, instance: &Instance) -> Result<Route, Refusal> {
-        let case = instance.case;
-        let hello = &self.hello;
-        if !hello.tools.contains(&instance.tool) {
-            return Err((
-                Status::Unsupported,
-                format!("the adapter does not provide the `{}` tool", instance.tool),
+            self.lines.lock().unwrap().push((
+                position,
+                report.status,
+                report.reason.clone(),
+                amended,
             ));
         }
-        for feature in &case.requires {
-            let reason = match feature {
-                Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
-                    if !hello.features.iter().any(|f| f == feature.name()) =>
-                {
-                    format!(
-                        "the adapter does not declare the `{}` feature",
-                        feature.name()
-                    )
-                }
-                Feature::Schemas if !hello.schemas.contains_key(instance.tool.name()) => {
-                    format!("the adapter publishes no schema for `{}`", instance.tool)
-                }
-                _ => continue,
-            };
-            return Err((Status::Unsupported, reason));
+        fn end(&self, _: &Report) {}
+    }
+
+    impl Recorded {
+        /// The last record of each position.
+        fn last(&self) -> Vec<(Status, Option<String>)> {
+            let lines = self.lines.lock().unwrap();
+            let n = lines.iter().map(|l| l.0 + 1).max().unwrap_or(0);
+            (0..n)
+                .map(|p| {
+                    let l = lines.iter().rev().find(|l| l.0 == p).unwrap();
+                    (l.1, l.2.clone())
+                })
+                .collect()
         }
-        if case.requires.contains(&Feature::Git) && !git_available() {
-            return Err((
-                Status::Skip,
-                "the case's roots are git repositories and `git` is not on PATH".into(),
-            ));
-        }
-        if case.requires.contains(&Feature::Devices) && !is_root() {
-            return Err((
-                Status::Skip,
-                "creating a device node needs root; this harness is not root".into(),
-            ));
-        }
-        if !(case.requires.contains(&Feature::Permissions) && is_root()) {
-            return Ok(Route::Normal);
-        }
-        let Some(config) = self.config.unprivileged.clone() else {
-            return Err((
-                Status::Skip,
-                "permission bits are not enforced for root, and no unprivileged runner is available".into(),
-            ));
-        };
-        match self
-            .unprivileged
-            .get_or_insert_with(|| Adapter::start(config).map_err(|e| e.to_string()))
-        {
-            Ok(_) => Ok(Route::Unprivileged),
-            Err(message) => Err((
-                Status::Skip,
-                format!(
-                    "permission bits are not enforced for root, and the unprivileged runner failed: {message}"
-                ),
-            )),
+
+        fn amended(&self) -> Vec<usize> {
+            let lines = self.lines.lock().unwrap();
+            lines.iter().filter(|l| l.3).map(|l| l.0).collect()
         }
     }
 
-    fn execute(&mut self, instance: &Instance, route: Route) -> CaseReport {
-        let case = instance.case;
-        match &case.action {
-            Action::Describe(param) => {
-                let description = self
-                    .hello
-                    .schemas
-                    .get(instance.tool.name())
-                    .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
-                    .and_then(Value::as_str);
-                self.judge(instance, judge_description(&case.expect, description), None)
-            }
-            Action::Invoke(params) => self.invoke(instance, params, route),
-        }
-    }
-
-    /// Builds the fixture, sends the call where `route` says, and judges the answer.
-    fn invoke(
-        &mut self,
-        instance: &Instance,
-        params: &serde_json::Map<String, Value>,
-        route: Route,
-    ) -> CaseReport {
-        let case = instance.case;
-        let built =
-            match crate::case::fixture::build(&case.fixture, self.config.fixtures.as_deref()) {
-                Ok(built) => built,
-                Err(e) => {
-                    return base_report(
-                        instance,
-                        Status::CaseError,
-                        Some(format!("{}: {e}", case.file.display())),
-                    );
-                }
-            };
-        // `{adapter-tmp}` names the scratch directory of the process the
-        // call goes to, in the parameters as in the expectation.
-        let vars = match self.placeholders(&built.vars, route) {
-            Ok(vars) => vars,
-            Err(failure) => return self.classify(instance, Err(failure), &built, route),
-        };
-        let call = call_for(instance, params, &vars, &built);
-        let answer = match route {
-            Route::Normal => self.send(route, &call),
-            Route::Unprivileged => {
-                match built.chown_all(UNPRIVILEGED_USER.0, UNPRIVILEGED_USER.1) {
-                    Ok(()) => self.send(route, &call),
-                    Err(e) => Err(AdapterFailure {
-                        kind: FailureKind::Crash,
-                        message: format!("cannot hand the fixture to the unprivileged user: {e}"),
-                        stderr: String::new(),
-                    }),
-                }
-            }
-        };
-        let mut report = self.classify(instance, answer, &built, route);
-        if self.config.keep_fixtures && report.status != Status::Pass {
-            report.fixture = Some(built.keep().display().to_string());
-        }
-        report
-    }
-
-    /// Sends `call` to the subject of `route`. Output that subject wrote
-    /// after its previous answer is charged to the instance of that answer
-    /// (or to this one, if it answered nothing before).
-    fn send(&mut self, route: Route, call: &Call) -> Result<ToolResult, AdapterFailure> {
-        let previous = self.last_sent[route as usize].replace(self.current);
-        let subject = self.subject(route);
-        let answer = subject.call(call);
-        if let Some(violation) = subject.take_violation() {
-            let charged = previous.unwrap_or(self.current);
-            self.violations.push((charged, violation));
-        }
-        answer
-    }
-
-    /// The report for an answer (or a failure to get one).
-    fn classify(
-        &mut self,
-        instance: &Instance,
-        answer: Result<ToolResult, AdapterFailure>,
-        built: &BuiltFixture,
-        route: Route,
-    ) -> CaseReport {
-        match answer {
-            Err(failure) if failure.kind == FailureKind::GaveUp => {
-                not_run(instance, &failure.message)
-            }
-            Err(failure) if failure.kind == FailureKind::Cancelled => not_run(
-                instance,
-                &cancelled(crate::cancel::signal().unwrap_or(libc::SIGINT)),
-            ),
-            Err(failure) => {
-                let mut r = base_report(instance, Status::AdapterError, Some(failure.to_string()));
-                r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
-                r
-            }
-            Ok(result) if result.outcome == Some(Outcome::Unsupported) => base_report(
-                instance,
-                Status::Unsupported,
-                Some(
-                    result
-                        .reason
-                        .unwrap_or_else(|| "the adapter answered `unsupported`".into()),
-                ),
-            ),
-            Ok(result) => {
-                // Placeholders and stderr come from the subject that answered
-                // (the unprivileged copy for permission cases).
-                let subject = self.subject(route);
-                let mut vars = built.vars.clone();
-                if let Some(scratch) = subject.scratch_dir() {
-                    vars.add("adapter-tmp", &scratch.to_string_lossy());
-                }
-                let case = instance.case;
-                let expected = Expected::derive(
-                    &case.expect,
-                    &case.fixture,
-                    instance.tool,
-                    &vars,
-                    &built.root,
-                );
-                let verdict = judge(&expected, &result, &self.hello.unobservable, &vars);
-                let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
-                self.judge(instance, verdict, stderr)
-            }
-        }
-    }
-
-    /// The fixture's placeholders plus `{adapter-tmp}`, the scratch
-    /// directory of the subject `route` goes to (started first if it has to
-    /// be, so the directory is the one the call will meet).
-    fn placeholders(
-        &mut self,
-        fixture: &crate::case::placeholders::Placeholders,
-        route: Route,
-    ) -> Result<crate::case::placeholders::Placeholders, AdapterFailure> {
-        let subject = self.subject(route);
-        subject.ready()?;
-        let mut vars = fixture.clone();
-        if let Some(scratch) = subject.scratch_dir() {
-            vars.add("adapter-tmp", &scratch.to_string_lossy());
-        }
-        Ok(vars)
-    }
-
-    fn judge(&self, instance: &Instance, verdict: Verdict, stderr: Option<String>) -> CaseReport {
-        let passed = verdict.passed();
-        let status = match (passed, verdict.unchecked.is_empty()) {
-            (false, _) => Status::Fail,
-            (true, true) => Status::Pass,
-            // Agreeing on what could be seen is not passing what could not.
-            (true, false) => Status::Unobserved,
-        };
-        let reason = (status == Status::Unobserved).then(|| {
-            format!(
-                "agreed on every field that could be checked; not observable: {}",
-                verdict.unchecked.join(", ")
-            )
-        });
-        let mut report = base_report(instance, status, reason);
-        if !passed {
-            report.diff = Some(verdict.diff());
-            report.mismatches = verdict.mismatches;
-            report.stderr = stderr;
-        }
-        report.unchecked = verdict.unchecked;
-        report
-    }
-}
-
-/// The call for one instance, with the fixture's paths in its parameters
-/// (and `command: pwd` for a shell case that gives none).
-pub fn call_for(
-    instance: &Instance,
-    params: &serde_json::Map<String, Value>,
-    vars: &crate::case::placeholders::Placeholders,
-    built: &BuiltFixture,
-) -> Call {
-    let mut params = match vars.expand_json(&Value::Object(params.clone())) {
-        Value::Object(map) => map,
-        _ => unreachable!("an object expands to an object"),
+    const MACHINE: Machine = Machine {
+        root: false,
+        git: true,
+        unprivileged_runner: false,
     };
-    if instance.tool == Tool::Shell && !params.contains_key("command") {
-        params.insert("command".into(), Value::String("pwd".into()));
+
+    fn never_cancelled() -> Option<i32> {
+        None
     }
-    Call {
-        seq: 0,
-        case: instance.id(),
-        workspace: built.workspace.clone(),
-        tool: instance.tool,
-        params,
+
+    /// Runs `cases` against a fresh script (one worker) into a recording sink.
+    fn run_script(
+        cases: &[Case],
+        script: impl Fn() -> Scripted + Sync,
+        baseline: Baseline,
+        cancelled: &(dyn Fn() -> Option<i32> + Sync),
+        sink: &Recorded,
+    ) -> Report {
+        let instances: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            baseline,
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(sink),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled,
+        };
+        let make = || Ok(Box::new(script()) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&instances), &make, &config, &env);
+        let left: Vec<_> = std::fs::read_dir(fixtures.path()).unwrap().collect();
+        assert!(left.is_empty(), "fixtures left behind: {left:?}");
+        report
+    }
+
+    fn plain(steps: Vec<Step>) -> impl Fn() -> Scripted + Sync {
+        move || Scripted::new(hello(), steps.clone())
+    }
+
+    fn status(n: usize, status: Status) -> Summary {
+        let mut summary = Summary::default();
+        (0..n).for_each(|_| summary.add(status));
+        summary
+    }
+
+    #[test]
+    fn each_answer_is_judged_and_counted_once() {
+        let sink = Recorded::default();
+        let steps = vec![Step::Answer(right()), Step::Answer(wrong()), Step::Hang];
+        let report = run_script(
+            &cases(3),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let statuses: Vec<Status> = sink.last().into_iter().map(|(s, _)| s).collect();
+        assert_eq!(statuses, [Status::Pass, Status::Fail, Status::AdapterError]);
+        assert_eq!(sink.lines.lock().unwrap().len(), 3, "one record each");
+        let mut want = Summary::default();
+        [Status::Pass, Status::Fail, Status::AdapterError]
+            .into_iter()
+            .for_each(|s| want.add(s));
+        assert_eq!(report.summary, want);
+        assert!(!report.partial);
+        assert_eq!(
+            sink.last()[2].1.as_deref(),
+            Some("timeout: no answer within the timeout")
+        );
+    }
+
+    #[test]
+    fn output_after_an_answer_is_charged_to_that_answer_not_the_next() {
+        let sink = Recorded::default();
+        let steps = vec![
+            Step::AnswerThenWrite(right(), "{\"type\":\"result\"}".into()),
+            Step::Answer(right()),
+            Step::Answer(right()),
+        ];
+        let report = run_script(
+            &cases(3),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(last[0].0, Status::AdapterError);
+        assert!(
+            last[0]
+                .1
+                .as_deref()
+                .unwrap()
+                .starts_with("unsolicited output: wrote while no call was outstanding"),
+            "{last:?}"
+        );
+        assert_eq!((last[1].0, last[2].0), (Status::Pass, Status::Pass));
+        assert_eq!(sink.amended(), [0], "one amendment, of position 0");
+        let mut want = status(2, Status::Pass);
+        want.add(Status::AdapterError);
+        assert_eq!(report.summary, want, "the amended pass is uncounted");
+    }
+
+    #[test]
+    fn output_after_the_last_answer_is_charged_when_the_subject_ends() {
+        let sink = Recorded::default();
+        let steps = vec![
+            Step::Answer(right()),
+            Step::AnswerThenWrite(right(), "late".into()),
+        ];
+        let report = run_script(
+            &cases(2),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        assert_eq!(sink.amended(), [1]);
+        assert_eq!(sink.last()[1].0, Status::AdapterError);
+        assert_eq!((report.summary.pass, report.summary.adapter_error), (1, 1));
+    }
+
+    #[test]
+    fn an_amended_report_goes_through_the_baseline() {
+        let sink = Recorded::default();
+        let baseline = Baseline::parse(
+            Path::new("b.yaml"),
+            "t.c0:\n  status: xfail\n  reason: writes twice\n",
+        )
+        .unwrap();
+        let steps = vec![
+            Step::AnswerThenWrite(right(), "again".into()),
+            Step::Answer(right()),
+        ];
+        let report = run_script(&cases(2), plain(steps), baseline, &never_cancelled, &sink);
+        // First judged a pass, so an xpass; the violation makes it an xfail.
+        let lines = sink.lines.lock().unwrap().clone();
+        assert_eq!((lines[0].1, lines[0].3), (Status::Xpass, false));
+        assert_eq!(sink.last()[0].0, Status::Xfail);
+        assert_eq!((report.summary.xfail, report.summary.xpass), (1, 0));
+    }
+
+    #[test]
+    fn given_up_after_its_restarts_the_rest_is_not_run_and_the_run_partial() {
+        let sink = Recorded::default();
+        let crash = || Step::Fail(FailureKind::Crash, "the adapter exited".into());
+        let script = move || Scripted::new(hello(), [crash(), crash()]).max_restarts(1);
+        let report = run_script(
+            &cases(4),
+            script,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(
+            (last[0].0, last[1].0),
+            (Status::AdapterError, Status::AdapterError)
+        );
+        assert_eq!(last[2].0, Status::NotRun);
+        assert_eq!(
+            last[2].1.as_deref(),
+            Some("the adapter was restarted 1 times; giving up")
+        );
+        assert_eq!(
+            last[3],
+            (
+                Status::NotRun,
+                Some("the adapter was given up on after too many restarts".into())
+            )
+        );
+        assert!(report.partial);
+        assert_eq!(report.summary.not_run, 2);
+    }
+
+    #[test]
+    fn a_cancelled_run_reports_what_it_did_not_run_with_the_signal() {
+        let sink = Recorded::default();
+        let cancel = || {
+            sink.first_seen
+                .load(Ordering::SeqCst)
+                .then_some(crate::sys::SIGTERM)
+        };
+        let steps = vec![Step::Answer(right())];
+        let report = run_script(&cases(3), plain(steps), Baseline::default(), &cancel, &sink);
+        let last = sink.last();
+        assert_eq!(last[0].0, Status::Pass);
+        for later in &last[1..] {
+            assert_eq!(
+                later,
+                &(
+                    Status::NotRun,
+                    Some("the run was cancelled by SIGTERM".into())
+                )
+            );
+        }
+        assert!(report.partial);
+        // A call cut short by the cancellation is not run either, not an
+        // adapter error.
+        let sink = Recorded::default();
+        let steps = vec![Step::Fail(FailureKind::Cancelled, "cancelled".into())];
+        run_script(
+            &cases(1),
+            plain(steps),
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        assert_eq!(
+            sink.last()[0],
+            (
+                Status::NotRun,
+                Some("the run was cancelled by SIGINT".into())
+            )
+        );
+    }
+
+    #[test]
+    fn an_instance_the_adapter_cannot_take_is_never_sent() {
+        let sink = Recorded::default();
+        let both = vec![
+            case(0, "ls", "{path: missing}"),
+            case(1, "resolve", "{path: missing}"),
+        ];
+        let script = Scripted::new(hello(), [Step::Answer(right())]);
+        let calls = script.calls();
+        let script = Mutex::new(Some(script));
+        let once = || script.lock().unwrap().take().expect("one worker");
+        run_script(&both, once, Baseline::default(), &never_cancelled, &sink);
+        let last = sink.last();
+        assert_eq!(
+            last[0],
+            (
+                Status::Unsupported,
+                Some("the adapter does not provide the `ls` tool".into())
+            )
+        );
+        let sent: Vec<String> = calls
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|c| c.case.clone())
+            .collect();
+        assert_eq!(sent, ["t.c1"]);
+    }
+
+    #[test]
+    fn adapter_tmp_in_a_call_names_the_answering_subject_s_scratch_directory() {
+        let sink = Recorded::default();
+        let scratch = tempfile::tempdir().unwrap();
+        let with_tmp = [case(0, "resolve", "{path: \"{adapter-tmp}/x\"}")];
+        let script = Scripted::new(hello(), [Step::Answer(right())]).scratch(scratch.path());
+        let calls = script.calls();
+        let script = Mutex::new(Some(script));
+        let once = || script.lock().unwrap().take().expect("one worker");
+        run_script(
+            &with_tmp,
+            once,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let sent = calls.lock().unwrap();
+        assert_eq!(
+            sent[0].params["path"],
+            format!("{}/x", scratch.path().display())
+        );
+    }
+
+    /// Writes a file into the call's first root: what SEC-11 forbids.
+    fn write_into_the_workspace(call: &Call) {
+        std::fs::write(format!("{}/cache.db", call.workspace.roots[0]), "x").unwrap();
+    }
+
+    #[test]
+    fn a_right_answer_that_changed_the_fixture_fails_on_sec_11() {
+        let steps = vec![
+            Step::Touch(write_into_the_workspace, right()),
+            Step::Touch(
+                write_into_the_workspace,
+                ToolResult {
+                    outcome: Some(crate::protocol::Outcome::Unsupported),
+                    ..ToolResult::default()
+                },
+            ),
+        ];
+        let instances: Vec<Case> = cases(2);
+        let kept = Keep(Mutex::new(vec![None; 2]));
+        let all: Vec<Instance> = instances.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(&kept),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled: &never_cancelled,
+        };
+        let script = plain(steps);
+        let make = || Ok(Box::new(script()) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&all), &make, &config, &env);
+        assert_eq!(report.summary.fail, 2, "declining the call excuses nothing");
+        for case in kept.0.into_inner().unwrap().into_iter().flatten() {
+            let fixture = case
+                .mismatches
+                .iter()
+                .find(|m| m.field == "fixture")
+                .unwrap();
+            assert_eq!(fixture.rule.as_deref(), Some("SEC-11"));
+            assert_eq!(fixture.actual, "1 change: + {ws}/cache.db (file)");
+            assert!(case.diff.unwrap().contains("+fixture: 1 change"));
+        }
     }
 }

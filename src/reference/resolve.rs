@@ -314,9 +314,9 @@ pub fn locate(workspace: &Workspace, lexical: &str) -> Result<Found, ToolError> 
 /// `not_found`. Other errors are rare (`EIO`); they too become `not_found`,
 /// the closest fit, with the system's text kept in the message.
 pub fn io_error(lexical: &str, err: &io::Error) -> ToolError {
-    let code = match err.raw_os_error() {
-        Some(libc::EACCES | libc::EPERM) => ErrorCode::PermissionDenied,
-        _ => ErrorCode::NotFound,
+    let code = match crate::sys::is_permission_error(err) {
+        true => ErrorCode::PermissionDenied,
+        false => ErrorCode::NotFound,
     };
     let what = match code {
         ErrorCode::PermissionDenied => "permission denied",
@@ -610,9 +610,7 @@ mod tests {
     fn special_files_are_unsupported_and_never_opened() {
         let (_d, tmp) = fixture();
         let ws = workspace(&tmp);
-        let fifo = std::ffi::CString::new(tmp.join("ws/pipe").to_str().unwrap()).unwrap();
-        // SAFETY: `fifo` is a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        crate::sys::mkfifo(&tmp.join("ws/pipe"), 0o644).unwrap();
         assert_eq!(
             code(resolve_target(&ws, Some("pipe"))),
             ErrorCode::UnsupportedFileType
@@ -649,10 +647,12 @@ mod tests {
 
     #[test]
     fn io_errors_keep_enoent_and_eacces_apart() {
-        let denied = io::Error::from_raw_os_error(libc::EACCES);
-        let missing = io::Error::from_raw_os_error(libc::ENOENT);
-        let notdir = io::Error::from_raw_os_error(libc::ENOTDIR);
-        let looped = io::Error::from_raw_os_error(libc::ELOOP);
+        use rustix::io::Errno;
+        let os = |errno: Errno| io::Error::from_raw_os_error(errno.raw_os_error());
+        let denied = os(Errno::ACCESS);
+        let missing = os(Errno::NOENT);
+        let notdir = os(Errno::NOTDIR);
+        let looped = os(Errno::LOOP);
         assert_eq!(io_error("/x", &denied).code, ErrorCode::PermissionDenied);
         assert_eq!(io_error("/x", &missing).code, ErrorCode::NotFound);
         assert_eq!(io_error("/x", &notdir).code, ErrorCode::NotFound);

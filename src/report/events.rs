@@ -37,8 +37,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::harness::run::Sink;
 use crate::protocol::Implementation;
+use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, Report, Summary};
 

@@ -12,6 +12,7 @@
 pub mod events;
 pub mod exit;
 pub mod render;
+pub mod sink;
 pub mod view;
 
 pub use exit::ExitCode;
@@ -113,9 +114,14 @@ impl Status {
 /// (unless that would hide the difference).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Mismatch {
-    /// The field: `outcome`, `kind`, `path`, `matches.text "PATH:LINE"`, ...
+    /// The field: `outcome`, `kind`, `path`, `matches.text "PATH:LINE"`,
+    /// `fixture` (the call changed the fixture, SEC-11), ...
     pub field: String,
+    /// At most 4 KiB is kept (judging used the whole value): a longer value
+    /// ends with `… [cut: N bytes in all]`, and a list keeps its first 20
+    /// items, sorted, and ends with `… K more (N in all)`.
     pub expected: String,
+    /// Capped as `expected` is.
     pub actual: String,
     /// The rule a check derived for every case (SHELL-6, SEARCH-10, OUT-5)
     /// enforces, so a failure there is attributed to it, not only to the
@@ -151,7 +157,9 @@ pub struct CaseReport {
     /// The fields that disagreed, for `fail` and `xfail`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<Mismatch>,
-    /// Unified diff of expected against actual, rendered from the same checks.
+    /// Unified diff of expected against actual, rendered from the same
+    /// checks; values capped as in mismatches, the whole at most 32 KiB
+    /// (then ending with `… [cut: N bytes in all]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
     /// Expected fields the adapter declared unobservable: not checked.

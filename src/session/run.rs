@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::case::catalog::Catalog;
-use crate::harness::expectations::{self, Expectations};
+use crate::harness::baseline::{self, Baseline};
 use crate::harness::run::{RunConfig, Sink, SubjectFactory, Tee, UNPRIVILEGED_USER, is_root};
 use crate::report::events::{EventLog, Spool};
 use crate::report::view::View;
@@ -25,7 +25,7 @@ use crate::subject::adapter::{Adapter, AdapterConfig};
 pub struct RunPlan {
     /// The selected instances, by where their cases are.
     pub catalog: Catalog,
-    pub expectations: Expectations,
+    pub baseline: Baseline,
     /// The adapter: its command line as given (for the report) and split.
     pub adapter: Option<(String, Vec<String>)>,
     /// Where each report goes.
@@ -181,7 +181,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         jobs: plan.jobs,
         keep_fixtures: plan.keep_fixtures,
         strict: plan.strict,
-        expectations: plan.expectations.clone(),
+        baseline: plan.baseline.clone(),
         unprivileged,
         adapter_label: plan.adapter.as_ref().map(|(label, _)| label.clone()),
         fixtures,
@@ -236,7 +236,7 @@ fn deliver_all(plan: &RunPlan, head: &Report, cases: &Spool) -> ExitCode {
         let _ = deliver::print_out(&crate::report::render::human::closing_lines(head));
     }
     if let Some(file) = &plan.write_expectations {
-        let written = expectations::write_from(cases, &plan.expectations)
+        let written = baseline::write_from(cases, &plan.baseline)
             .and_then(|text| std::fs::write(file, &text).map(|()| text));
         let text = match written {
             Ok(text) => text,
@@ -257,7 +257,7 @@ fn deliver_all(plan: &RunPlan, head: &Report, cases: &Spool) -> ExitCode {
         return ExitCode::Ok;
     }
     let mut code = head.exit_code();
-    let unused = match plan.expectations.unused(cases) {
+    let unused = match plan.baseline.unused(cases) {
         Ok(unused) => unused,
         Err(e) => {
             eprintln!("toolpath: cannot read the run's event log back: {e}");
@@ -311,7 +311,7 @@ mod tests {
         };
         RunPlan {
             catalog: Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap(),
-            expectations: Expectations::default(),
+            baseline: Baseline::default(),
             adapter: None,
             targets: vec![Target {
                 format: Format::Json,

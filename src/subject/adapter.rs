@@ -14,8 +14,23 @@
 //! [`Subject::take_violation`].
 //!
 //! Every wait is bounded (see [`process`](super::process)): after standard
-//! output ends the process has [`EXIT_GRACE`] to exit before its group is
-//! killed, and a killed group has [`REAP_TIMEOUT`] to be reaped.
+//! output ends the process has [`EXIT_GRACE`] to exit by itself; then its
+//! group gets SIGTERM and [`TERM_GRACE`] to exit, then SIGKILL, and a
+//! killed group has [`REAP_TIMEOUT`] to be reaped.
+//!
+//! What an adapter says is bounded before it costs anything: its `hello` is
+//! one line of at most [`MAX_HELLO_BYTES`], with lists and schemas capped
+//! ([`check_hello`]), so a `hello` of millions of features cannot take
+//! gigabytes; and each call carries a fresh random `seq`, so no line
+//! written ahead of a call can guess it and pass for its answer.
+//!
+//! The adapter gets a fixed environment (`LC_ALL`, `TZ`, its own `TMPDIR`)
+//! and a clean one for git: every `GIT_*` variable of the harness's
+//! environment is removed (`GIT_CONFIG_COUNT`/`GIT_CONFIG_PARAMETERS` can
+//! run code, and a `GIT_INDEX_FILE` inherited from a pre-commit hook made a
+//! tool's `git status` rewrite the user's index), and git reads no system
+//! or global configuration (`GIT_CONFIG_NOSYSTEM=1`,
+//! `GIT_CONFIG_GLOBAL=/dev/null`).
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -33,6 +48,9 @@ use crate::subject::{AdapterFailure, FailureKind, Subject};
 /// How long an adapter whose standard output ended, or that was sent `bye`,
 /// has to exit by itself before its process group is killed.
 pub const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// How long a process group sent SIGTERM (on a timeout, a bad line, the end
+/// of a run) has to exit before it is sent SIGKILL.
+pub const TERM_GRACE: Duration = Duration::from_secs(1);
 /// How long a killed process group has to be reaped. SIGKILL cannot be
 /// caught, so only a process stuck in the kernel takes this long.
 pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
@@ -43,6 +61,18 @@ const STDERR_GRACE: Duration = Duration::from_secs(1);
 pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.
 const QUOTED_BYTES: usize = 200;
+/// The longest `hello` line an adapter may write (`spec/protocol.md`).
+pub const MAX_HELLO_BYTES: usize = 1024 * 1024;
+/// The most entries of each of `hello`'s lists (`tools`, `features`,
+/// `unobservable`) and of its `schemas`.
+pub const MAX_HELLO_ENTRIES: usize = 64;
+/// The largest one schema in `hello` may be, as JSON.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+/// The longest `implementation` field (`name`, `version`, `language`).
+pub const MAX_IMPLEMENTATION_BYTES: usize = 256;
+/// `seq` is drawn from `1 .. 2^53`: every JSON number in that range is
+/// exact in JavaScript too.
+const SEQ_BITS: u32 = 53;
 
 /// How to start and supervise an adapter.
 #[derive(Debug, Clone)]
@@ -95,8 +125,9 @@ fn failure(kind: FailureKind, message: String) -> AdapterFailure {
     }
 }
 
-/// The start of `bytes`, as text, for a failure message.
-fn quote(bytes: &[u8]) -> String {
+/// The start of `bytes`, escaped, as text for a failure message: at most
+/// [`QUOTED_BYTES`] of it, and `…` when there was more.
+fn excerpt(bytes: &[u8]) -> String {
     let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTED_BYTES)]);
     let more = if bytes.len() > QUOTED_BYTES {
         "…"
@@ -159,9 +190,19 @@ impl Adapter {
         if let Some(run_id) = &self.config.run_id {
             command.env(RUN_ID_ENV, run_id);
         }
-        if let Some((uid, gid)) = self.config.user {
-            let _ = std::os::unix::fs::chown(scratch.path(), Some(uid), Some(gid));
-            command.uid(uid).gid(gid);
+        // git inherits nothing from the harness's environment, and reads
+        // no configuration but a repository's own.
+        for (name, _) in std::env::vars_os() {
+            if name.as_encoded_bytes().starts_with(b"GIT_") {
+                command.env_remove(name);
+            }
+        }
+        command
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null");
+        if let Some(user) = self.config.user {
+            let _ = crate::sys::chown(scratch.path(), user);
+            command.uid(user.0).gid(user.1);
         }
         let cannot_start = |e: std::io::Error| {
             let argv = self.config.argv.join(" ");
@@ -184,11 +225,14 @@ impl Adapter {
             suite: self.config.suite_version.clone(),
         };
         self.send(&HarnessMessage::Hello(hello))?;
-        match self.receive(self.config.hello_timeout)? {
-            AdapterMessage::Hello(h) if h.protocol == PROTOCOL_VERSION => {
-                self.hello = h;
-                Ok(())
-            }
+        match self.receive(self.config.hello_timeout, MAX_HELLO_BYTES)? {
+            AdapterMessage::Hello(h) if h.protocol == PROTOCOL_VERSION => match check_hello(&h) {
+                Ok(()) => {
+                    self.hello = h;
+                    Ok(())
+                }
+                Err(why) => Err(self.fail(FailureKind::BadOutput, format!("its hello {why}"))),
+            },
             AdapterMessage::Hello(h) => Err(self.fail(
                 FailureKind::BadOutput,
                 format!(
@@ -219,20 +263,24 @@ impl Adapter {
         })
     }
 
-    fn receive(&mut self, timeout: Duration) -> Result<AdapterMessage, AdapterFailure> {
+    fn receive(
+        &mut self,
+        timeout: Duration,
+        limit: usize,
+    ) -> Result<AdapterMessage, AdapterFailure> {
         let deadline = Instant::now() + timeout;
         let running = self.running.as_mut().expect("running");
-        let (kind, message) = match running.output.next_line(deadline) {
+        let (kind, message) = match running.output.next_line(deadline, limit) {
             Next::Line(line) => match serde_json::from_slice(&line) {
                 Ok(message) => return Ok(message),
                 Err(e) => (
                     FailureKind::BadOutput,
-                    format!("not a protocol message ({e}): {}", quote(&line)),
+                    format!("not a protocol message ({e}): {}", excerpt(&line)),
                 ),
             },
             Next::TooLong => (
                 FailureKind::BadOutput,
-                format!("a line longer than the protocol's limit of {MAX_LINE_BYTES} bytes"),
+                format!("a line longer than the protocol's limit of {limit} bytes"),
             ),
             Next::Eof => {
                 let (exited, status) = self.stop(EXIT_GRACE);
@@ -280,7 +328,7 @@ impl Adapter {
         let Some(mut running) = self.running.take() else {
             return (true, "not running".into());
         };
-        let ended = running.process.end(grace, REAP_TIMEOUT);
+        let ended = running.process.end(grace, TERM_GRACE, REAP_TIMEOUT);
         running.output.drain_stderr(STDERR_GRACE);
         self.last_stderr.push_str(&running.output.take_stderr());
         ended
@@ -298,10 +346,27 @@ impl Adapter {
                 FailureKind::Unsolicited,
                 format!(
                     "wrote while no call was outstanding (after its answer to seq {seq}): {}",
-                    quote(&bytes)
+                    excerpt(&bytes)
                 ),
             );
             self.violation = Some(violation);
+        }
+    }
+
+    /// A fresh `seq` for the next call: random in `1 .. 2^53` and not the
+    /// last one, so a line written before the call was sent cannot carry
+    /// it except by a one-in-2^53 guess.
+    fn next_seq(&mut self) -> Result<u64, AdapterFailure> {
+        loop {
+            let drawn = crate::sys::random_u64().map_err(|e| {
+                failure(
+                    FailureKind::Crash,
+                    format!("cannot draw a random seq for the call: {e}"),
+                )
+            })? >> (64 - SEQ_BITS);
+            if drawn != 0 && drawn != self.seq {
+                return Ok(drawn);
+            }
         }
     }
 
@@ -346,13 +411,13 @@ impl Subject for Adapter {
         self.check_quiet();
         self.last_stderr.clear();
         self.ensure_running()?;
-        self.seq += 1;
+        self.seq = self.next_seq()?;
         let call = Call {
             seq: self.seq,
             ..call.clone()
         };
         self.send(&HarnessMessage::Call(call.clone()))?;
-        match self.receive(self.config.call_timeout)? {
+        match self.receive(self.config.call_timeout, MAX_LINE_BYTES)? {
             AdapterMessage::Result(result) if result.seq == call.seq => {
                 if result.outcome.is_none() {
                     return Err(
@@ -400,43 +465,60 @@ impl Drop for Adapter {
     }
 }
 
-/// Splits an adapter command line on white space, with single and double
-/// quotes grouping words. No shell is involved, so nothing is expanded.
+/// Splits an adapter command line into words as a POSIX shell would, but
+/// expands nothing (no variables, globs or substitutions) and runs no
+/// shell: white space separates words, single and double quotes group
+/// them, a backslash escapes the next character, and `#` at the start of
+/// a word begins a comment. Through [`shlex`], whose splitting follows
+/// POSIX's quoting rules.
 pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    for c in line.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(format!("unbalanced quote in `{line}`"));
-    }
-    if in_word {
-        words.push(word);
-    }
+    let words = shlex::split(line)
+        .ok_or_else(|| format!("unbalanced quote or trailing backslash in `{line}`"))?;
     if words.is_empty() {
         return Err("empty adapter command".into());
     }
     Ok(words)
+}
+
+/// Whether `hello` is within the protocol's bounds: `Err` says which one
+/// it passes (the adapter then cannot start, with that reason).
+pub fn check_hello(hello: &AdapterHello) -> Result<(), String> {
+    let lists = [
+        ("tools", hello.tools.len()),
+        ("features", hello.features.len()),
+        ("unobservable", hello.unobservable.len()),
+        ("schemas", hello.schemas.len()),
+    ];
+    for (field, n) in lists {
+        if n > MAX_HELLO_ENTRIES {
+            return Err(format!(
+                "has {n} `{field}` entries; the protocol allows at most {MAX_HELLO_ENTRIES}"
+            ));
+        }
+    }
+    let who = &hello.implementation;
+    for (field, text) in [
+        ("name", &who.name),
+        ("version", &who.version),
+        ("language", &who.language),
+    ] {
+        if text.len() > MAX_IMPLEMENTATION_BYTES {
+            return Err(format!(
+                "has an `implementation.{field}` of {} bytes; the protocol allows at most {MAX_IMPLEMENTATION_BYTES}",
+                text.len()
+            ));
+        }
+    }
+    for (tool, schema) in &hello.schemas {
+        let size = serde_json::to_string(schema).map_or(usize::MAX, |s| s.len());
+        if size > MAX_SCHEMA_BYTES {
+            return Err(format!(
+                "has a schema for `{}` of {size} bytes; the protocol allows at most {MAX_SCHEMA_BYTES}",
+                excerpt(tool.as_bytes())
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -454,5 +536,62 @@ mod tests {
         assert_eq!(split_command("echo $HOME").unwrap(), ["echo", "$HOME"]);
         assert!(split_command("a 'b").is_err());
         assert!(split_command("  ").is_err());
+    }
+
+    #[test]
+    fn backslashes_and_comments_split_as_in_a_shell() {
+        assert_eq!(
+            split_command(r"node my\ dir/a.mjs").unwrap(),
+            ["node", "my dir/a.mjs"]
+        );
+        assert_eq!(split_command(r"a C:\\x").unwrap(), ["a", r"C:\x"]);
+        assert_eq!(split_command(r#"a "q\"uote""#).unwrap(), ["a", "q\"uote"]);
+        assert_eq!(
+            split_command("node 'a b' # a note").unwrap(),
+            ["node", "a b"]
+        );
+        assert!(split_command(r"a \").is_err(), "a trailing backslash");
+    }
+
+    fn hello() -> AdapterHello {
+        AdapterHello {
+            protocol: 1,
+            tools: vec![crate::protocol::Tool::Grep],
+            ..AdapterHello::default()
+        }
+    }
+
+    #[test]
+    fn a_hello_within_the_bounds_passes_and_one_past_any_fails_naming_it() {
+        assert_eq!(check_hello(&hello()), Ok(()));
+        assert_eq!(
+            check_hello(&crate::reference::hello()),
+            Ok(()),
+            "the reference's own"
+        );
+        let mut many = hello();
+        many.features = vec![String::new(); MAX_HELLO_ENTRIES + 1];
+        let why = check_hello(&many).unwrap_err();
+        assert_eq!(
+            why,
+            "has 65 `features` entries; the protocol allows at most 64"
+        );
+        let mut named = hello();
+        named.implementation.name = "x".repeat(MAX_IMPLEMENTATION_BYTES + 1);
+        assert!(
+            check_hello(&named)
+                .unwrap_err()
+                .contains("implementation.name")
+        );
+        let mut schema = hello();
+        schema.schemas.insert(
+            "grep".into(),
+            serde_json::Value::String("x".repeat(MAX_SCHEMA_BYTES)),
+        );
+        assert!(
+            check_hello(&schema)
+                .unwrap_err()
+                .contains("schema for `grep`")
+        );
     }
 }

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::AsRawFd;
 use std::process::{ChildStderr, ChildStdout};
 use std::time::{Duration, Instant};
 
@@ -52,17 +52,6 @@ pub struct Output {
     tail: VecDeque<u8>,
 }
 
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own, with valid flag arguments.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
-
 /// Reads what is available from `source` into `into`, at most `limit` bytes;
 /// `Ok(true)` at end of file.
 fn read_some(source: &mut impl Read, into: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
@@ -88,8 +77,8 @@ fn read_some(source: &mut impl Read, into: &mut Vec<u8>, limit: usize) -> io::Re
 
 impl Output {
     pub fn new(stdout: ChildStdout, stderr: ChildStderr) -> io::Result<Output> {
-        set_nonblocking(stdout.as_raw_fd())?;
-        set_nonblocking(stderr.as_raw_fd())?;
+        crate::sys::set_nonblocking(&stdout)?;
+        crate::sys::set_nonblocking(&stderr)?;
         Ok(Output {
             stdout,
             stderr: Some(stderr),
@@ -100,13 +89,15 @@ impl Output {
         })
     }
 
-    /// The next complete line, waiting until `deadline` at most.
-    pub fn next_line(&mut self, deadline: Instant) -> Next {
+    /// The next complete line of at most `limit` bytes (at most
+    /// [`MAX_LINE_BYTES`]), waiting until `deadline` at most.
+    pub fn next_line(&mut self, deadline: Instant, limit: usize) -> Next {
+        let limit = limit.min(MAX_LINE_BYTES);
         loop {
             if let Some(line) = self.take_line() {
                 return Next::Line(line);
             }
-            if self.buf.len() > MAX_LINE_BYTES {
+            if self.buf.len() > limit {
                 self.buf = Vec::new();
                 self.scanned = 0;
                 return Next::TooLong;
@@ -121,7 +112,7 @@ impl Output {
             if left.is_zero() {
                 return Next::Timeout;
             }
-            match self.wait(left, true) {
+            match self.wait(left, Some(limit)) {
                 Ok(Wake::Cancelled) => return Next::Cancelled,
                 Ok(_) => {}
                 Err(e) => return Next::Failed(e),
@@ -133,7 +124,7 @@ impl Output {
     /// adapter wrote while no call was outstanding.
     pub fn unsolicited(&mut self) -> Option<Vec<u8>> {
         if !self.stdout_eof {
-            let _ = self.wait(Duration::ZERO, true);
+            let _ = self.wait(Duration::ZERO, Some(MAX_LINE_BYTES));
         }
         if self.buf.is_empty() {
             return None;
@@ -148,7 +139,7 @@ impl Output {
         let deadline = Instant::now() + timeout;
         while self.stderr.is_some() {
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || !matches!(self.wait(left, false), Ok(Wake::Ready)) {
+            if left.is_zero() || !matches!(self.wait(left, None), Ok(Wake::Ready)) {
                 break;
             }
         }
@@ -177,41 +168,32 @@ impl Output {
         }
     }
 
-    /// One `poll` over standard error, standard output (if `stdout`) and the
-    /// cancellation descriptor, then one read from whatever is ready.
-    fn wait(&mut self, timeout: Duration, stdout: bool) -> io::Result<Wake> {
-        let mut fds = Vec::with_capacity(3);
-        let watch = |fd: RawFd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        fds.push(watch(if stdout { self.stdout.as_raw_fd() } else { -1 }));
-        fds.push(watch(self.stderr.as_ref().map_or(-1, |e| e.as_raw_fd())));
-        fds.push(watch(crate::cancel::wake_fd().unwrap_or(-1)));
-        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: fds is a valid array of pollfd for its length; negative fds are ignored.
-        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            return match e.kind() {
-                io::ErrorKind::Interrupted => Ok(Wake::Idle),
-                _ => Err(e),
-            };
-        }
-        if fds[2].revents != 0 {
+    /// One `poll` over standard error, standard output (if a line of at
+    /// most `stdout` bytes is being read) and the cancellation descriptor,
+    /// then one read from whatever is ready (standard output: never past
+    /// one byte over the line's limit).
+    fn wait(&mut self, timeout: Duration, stdout: Option<usize>) -> io::Result<Wake> {
+        let fds = [
+            stdout.map(|_| self.stdout.as_raw_fd()),
+            self.stderr.as_ref().map(|e| e.as_raw_fd()),
+            crate::cancel::wake_fd(),
+        ];
+        let woke = crate::sys::poll_readable(&fds, timeout)?;
+        if woke[2] {
             return Ok(Wake::Cancelled);
         }
-        if fds[1].revents != 0 {
+        if woke[1] {
             self.read_stderr()?;
         }
-        if fds[0].revents != 0 {
-            let room = (MAX_LINE_BYTES + 1)
-                .saturating_sub(self.buf.len())
-                .min(CHUNK);
+        if let (true, Some(limit)) = (woke[0], stdout) {
+            let room = (limit + 1).saturating_sub(self.buf.len()).min(CHUNK);
             self.stdout_eof = read_some(&mut self.stdout, &mut self.buf, room.max(1))?;
         }
-        Ok(if n == 0 { Wake::Idle } else { Wake::Ready })
+        Ok(if woke.contains(&true) {
+            Wake::Ready
+        } else {
+            Wake::Idle
+        })
     }
 
     fn read_stderr(&mut self) -> io::Result<()> {

@@ -1,10 +1,22 @@
 //! The implementation under test, whoever it is: the in-process reference or
 //! an external adapter. The harness talks to both through [`Subject`], so an
 //! in-process run and a run over stdio take exactly the same path.
+//!
+//! - [`adapter`]: an adapter process speaking the protocol, supervised;
+//! - [`process`]: starting and ending one process (group) with bounded waits;
+//! - [`lines`]: its output read as bounded lines, its stderr as a tail;
+//! - [`serve`]: `toolpath serve`, the reference as an adapter;
+//! - [`scripted`]: a fake answering from a list, for tests without processes;
+//! - here: [`Subject`], its failures, and the in-process [`Reference`].
+//!
+//! May import `sys`, `case`, `reference`, `report` and the suite model;
+//! never `harness` or anything above it.
 
 pub mod adapter;
 pub mod lines;
 pub mod process;
+#[doc(hidden)]
+pub mod scripted;
 pub mod serve;
 
 use crate::protocol::{AdapterHello, Call, ToolResult};

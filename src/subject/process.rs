@@ -6,19 +6,22 @@
 //! here can block for ever, whatever the adapter does (close its output and
 //! keep running, ignore `bye`, sit in uninterruptible sleep).
 //!
+//! Ending a process is gentle first, as nextest ends a test: the group gets
+//! SIGTERM and a bounded grace period to exit (an adapter over a Node
+//! package can close what it opened), and only then SIGKILL.
+//!
 //! Processes that leave the group (`setsid`, a daemonising grandchild) are
 //! out of reach of the group kill. A harness that called [`become_subreaper`]
 //! inherits them when their parent dies, and [`end_orphans`] ends them.
 
 use std::io;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// A started process and its pipes.
 pub struct Process {
-    pid: libc::pid_t,
+    pid: u32,
     exit: Receiver<io::Result<ExitStatus>>,
     status: Option<String>,
 }
@@ -37,29 +40,14 @@ impl Process {
     /// (PR_SET_PDEATHSIG), so even a SIGKILLed harness leaves no adapter
     /// running; the caller must keep the process on the thread that started it.
     pub fn spawn(mut command: Command) -> io::Result<(Process, Pipes)> {
-        let parent = std::process::id() as libc::pid_t;
-        command.process_group(0);
-        // SAFETY: the closure runs between fork and exec and only makes
-        // async-signal-safe system calls (prctl, getppid, raise).
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                // The harness may have died before the prctl took effect.
-                if libc::getppid() != parent {
-                    libc::raise(libc::SIGKILL);
-                }
-                Ok(())
-            });
-        }
+        crate::sys::tie_to_parent(&mut command);
         let mut child = command.spawn()?;
         let pipes = Pipes {
             stdin: child.stdin.take().expect("piped stdin"),
             stdout: child.stdout.take().expect("piped stdout"),
             stderr: child.stderr.take().expect("piped stderr"),
         };
-        let pid = child.id() as libc::pid_t;
+        let pid = child.id();
         Ok((
             Process {
                 pid,
@@ -86,18 +74,20 @@ impl Process {
     /// Kills the whole process group. Safe after the leader exited: Linux
     /// does not reuse a pid while a process group of that id has members.
     pub fn kill_group(&self) {
-        // SAFETY: kill(2) with a negative pid signals the group we created.
-        unsafe {
-            libc::kill(-self.pid, libc::SIGKILL);
-        }
+        crate::sys::kill_group(self.pid, crate::sys::Signal::KILL);
     }
 
-    /// Ends the process: up to `grace` for it to exit by itself, then the
-    /// group is killed and the leader reaped within `reap`. Returns whether
-    /// it exited by itself, and its exit status or why there is none.
-    pub fn end(&mut self, grace: Duration, reap: Duration) -> (bool, String) {
+    /// Ends the process: up to `grace` for it to exit by itself, then
+    /// SIGTERM to the group and up to `term_grace` for the leader to exit,
+    /// then SIGKILL to the group (members may outlive the leader) and the
+    /// leader reaped within `reap`. Returns whether it exited by itself
+    /// (before any signal), and its exit status or why there is none.
+    pub fn end(&mut self, grace: Duration, term_grace: Duration, reap: Duration) -> (bool, String) {
         let exited = self.wait_timeout(grace).is_some();
-        // Members of the group may outlive the leader; end them either way.
+        if !exited {
+            crate::sys::kill_group(self.pid, crate::sys::Signal::TERM);
+            self.wait_timeout(term_grace);
+        }
         self.kill_group();
         let status = match self.wait_timeout(reap) {
             Some(status) => status.to_owned(),
@@ -122,28 +112,24 @@ fn reaper(mut child: Child) -> Receiver<io::Result<ExitStatus>> {
 /// PR_SET_CHILD_SUBREAPER), so a grandchild that left its adapter's process
 /// group is re-parented here, not to init, and [`end_orphans`] can end it.
 pub fn become_subreaper() -> io::Result<()> {
-    // SAFETY: prctl with these arguments only sets a flag on this process.
-    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+    crate::sys::become_subreaper()
 }
 
 /// The pids of this process's children, from `/proc`.
-fn children() -> Vec<libc::pid_t> {
-    let me = std::process::id() as libc::pid_t;
+fn children() -> Vec<u32> {
+    let me = std::process::id();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| parent_of(*pid) == Some(me))
         .collect()
 }
 
 /// The parent pid from `/proc/PID/stat` (the field after the state, which
 /// follows the last `)`: the command name may contain anything).
-fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
+fn parent_of(pid: u32) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let rest = &stat[stat.rfind(')')? + 1..];
     rest.split_whitespace().nth(1)?.parse().ok()
@@ -163,14 +149,11 @@ pub fn end_orphans(timeout: Duration) -> usize {
         ended += orphans.len();
         let (tx, rx) = mpsc::channel();
         for pid in orphans {
-            // SAFETY: kill and waitpid on a child of ours that no one else waits for.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+            // A child of ours that no one else waits for.
+            crate::sys::kill(pid, crate::sys::Signal::KILL);
             let tx = tx.clone();
             std::thread::spawn(move || {
-                let mut status = 0;
-                unsafe { libc::waitpid(pid, &mut status, 0) };
+                crate::sys::wait_for(pid);
                 let _ = tx.send(pid);
             });
         }

@@ -29,11 +29,23 @@ modes, on a matching call:
                       group that sleeps too
   report-uid          answers with an error whose message names its uid
                       and TMPDIR, and says its uid on stderr
+  report-env          answers, after writing its environment and what
+                      `git config --list --show-origin` says, as JSON, to
+                      the file BROKEN_ENV names
+  hang-term           stops answering; on SIGTERM says so on stderr and exits
+  hang-ignore-term    stops answering and ignores SIGTERM
+  flood-matches       answers a search with a line of about FLOOD_MB
+                      (default 15) MiB of matches
+modes for `hello`:
+  huge-hello          answers `hello` with a line of 16 MiB minus a byte:
+                      about 4.2 million features
+  many-features       answers `hello` with 1000 features (a short line)
 """
 
 import fnmatch
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -108,6 +120,31 @@ def misbehave(mode, message, result):
         record_pid(child.pid)
         ready()
         forever()
+    elif mode == "report-env":
+        git = subprocess.run(["git", "config", "--list", "--show-origin"],
+                             capture_output=True, text=True)
+        with open(os.environ["BROKEN_ENV"], "w") as f:
+            json.dump({"env": dict(os.environ), "git_config": git.stdout,
+                       "git_status": git.returncode}, f)
+    elif mode in ("hang-term", "hang-ignore-term"):
+        if mode == "hang-term":
+            def on_term(signum, frame):
+                print("broken.py: got SIGTERM, exiting", file=sys.stderr, flush=True)
+                os._exit(0)
+            signal.signal(signal.SIGTERM, on_term)
+        else:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        ready()
+        forever()
+    elif mode == "flood-matches":
+        path = result.get("path") or call_root(message)
+        match = {"path": path, "line": 1, "text": "x"}
+        size = int(os.environ.get("FLOOD_MB", "15")) << 20
+        count = size // len(json.dumps(match))
+        send({"type": "result", "seq": result["seq"], "outcome": "ok",
+              "kind": result.get("kind", "file"), "path": path,
+              "matches": [match] * count, "notes": [], "model_text": path})
+        return False
     elif mode == "report-uid":
         uid = os.getuid()
         print(f"broken.py: answering as uid {uid}", file=sys.stderr, flush=True)
@@ -116,6 +153,37 @@ def misbehave(mode, message, result):
                         "message": f"uid {uid}, scratch {os.environ['TMPDIR']}/x"}})
         return False
     return True
+
+
+def call_root(message):
+    return message["workspace"]["roots"][0]
+
+
+def huge_hello(answer, mode):
+    """Writes the `hello` line of a huge-hello or many-features mode. The
+    huge one is written in pieces, so this script stays small itself."""
+    if mode == "many-features":
+        answer["features"] = [f"f{i}" for i in range(1000)]
+        send(answer)
+        return
+    # `"",` per feature: 3 bytes, so a line of 16 MiB less a byte holds
+    # about 5.6 million of them.
+    answer.pop("features", None)
+    head = json.dumps(answer)[:-1] + ', "features": ['
+    tail = '""]}\n'
+    n = ((16 << 20) - 1 - len(head) - len(tail) + 1) // 3
+    out = sys.stdout
+    out.write(head)
+    piece = '"",' * 65536
+    left = n
+    try:
+        while left >= 65536:
+            out.write(piece)
+            left -= 65536
+        out.write('"",' * left + tail)
+        out.flush()
+    except BrokenPipeError:
+        os._exit(0)
 
 
 def main():
@@ -132,6 +200,9 @@ def main():
         if message["type"] == "hello":
             if mode == "protocol-2":
                 answer["protocol"] = 2
+            if mode in ("huge-hello", "many-features"):
+                huge_hello(answer, mode)
+                continue
             send(answer)
             continue
         if not fnmatch.fnmatchcase(message["case"], pattern) or misbehave(mode, message, answer):

@@ -477,6 +477,17 @@ def immediate_link_target(call, result, ref):
     return result
 
 
+def writes_cache(call, result, ref):
+    """Keeps a cache beside the files it reads, as tools that index a
+    workspace do: a file in the first root after every call (SEC-11)."""
+    try:
+        with open(os.path.join(call["workspace"]["roots"][0], ".toolpath-cache"), "a") as f:
+            f.write(call["case"] + "\n")
+    except OSError:
+        pass  # a root it may not write to (permission cases)
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -513,6 +524,7 @@ MUTANTS = {
     "ls-follows-links": ls_follows_links,
     "glob-reports-links": glob_reports_links,
     "glob-unchecked-pattern": glob_unchecked_pattern,
+    "writes-cache": writes_cache,
 }
 
 # Protocol misbehaviour: what to do instead of answering.

@@ -1,5 +1,8 @@
-//! Per-adapter expectations: which cases an implementation is known to fail
-//! (`xfail`) or must not be sent (`skip`), each with a reason.
+//! An implementation's baseline of known failures: which cases it is known
+//! to fail (`xfail`) or must not be sent (`skip`), each with a reason. The
+//! file is what `--expectations FILE` reads and `--write-expectations FILE`
+//! writes (the flags and the YAML keep that older name); in the code it is
+//! a [`Baseline`], so "expected" keeps meaning what a case expects.
 //!
 //! The file is a skip list, not an allow list, so each fix deletes a line;
 //! and it is enforced: an `xfail` that passes is reported as `xpass`, which
@@ -30,7 +33,7 @@ use crate::report::{CaseReport, ExpectationNote, Mismatch, Status};
 /// What is expected of a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum ExpectedStatus {
+pub enum BaselineStatus {
     /// Run it; it is known to fail.
     Xfail,
     /// Do not run it.
@@ -40,8 +43,8 @@ pub enum ExpectedStatus {
 /// One entry as written in the file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawEntry {
-    pub status: ExpectedStatus,
+pub struct BaselineEntry {
+    pub status: BaselineStatus,
     pub reason: String,
     /// The requirements the failure is about: one ID, or a list (files
     /// written before lists were allowed hold a single string).
@@ -69,26 +72,26 @@ impl SpecIds {
     }
 }
 
-/// A loaded expectations file: patterns in file order.
+/// A loaded baseline file: patterns in file order.
 #[derive(Debug, Clone, Default)]
-pub struct Expectations {
-    entries: Vec<(String, RawEntry)>,
+pub struct Baseline {
+    entries: Vec<(String, BaselineEntry)>,
 }
 
-impl Expectations {
-    pub fn load(file: &Path) -> Result<Expectations, CaseError> {
+impl Baseline {
+    pub fn load(file: &Path) -> Result<Baseline, CaseError> {
         let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
         Self::parse(file, &text)
     }
 
-    pub fn parse(file: &Path, text: &str) -> Result<Expectations, CaseError> {
+    pub fn parse(file: &Path, text: &str) -> Result<Baseline, CaseError> {
         if text
             .lines()
             .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
         {
-            return Ok(Expectations::default());
+            return Ok(Baseline::default());
         }
-        let raw: SpannedMap<RawEntry> =
+        let raw: SpannedMap<BaselineEntry> =
             crate::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
         for (key, entry) in &raw.0 {
             let ids = entry.spec.as_ref().map_or(&[][..], SpecIds::ids);
@@ -101,13 +104,13 @@ impl Expectations {
                 });
             }
         }
-        Ok(Expectations {
+        Ok(Baseline {
             entries: raw.0.into_iter().map(|(k, v)| (k.value, v)).collect(),
         })
     }
 
     /// The entry for an instance id: an exact key wins, then the first glob.
-    pub fn lookup(&self, id: &str) -> Option<&RawEntry> {
+    pub fn lookup(&self, id: &str) -> Option<&BaselineEntry> {
         self.entries
             .iter()
             .find(|(pattern, _)| pattern == id)
@@ -120,7 +123,7 @@ impl Expectations {
     }
 
     /// Every entry, in file order: pattern and entry.
-    pub fn entries(&self) -> impl Iterator<Item = (&str, &RawEntry)> {
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &BaselineEntry)> {
         self.entries.iter().map(|(p, e)| (p.as_str(), e))
     }
 
@@ -148,7 +151,7 @@ impl Expectations {
     }
 }
 
-impl RawEntry {
+impl BaselineEntry {
     pub fn note(&self) -> ExpectationNote {
         ExpectationNote {
             reason: self.reason.clone(),
@@ -160,9 +163,9 @@ impl RawEntry {
 
 /// Turns a raw outcome into the expected one (`fail` under an `xfail` entry
 /// becomes `xfail`, `pass` becomes `xpass`).
-pub fn apply(entry: Option<&RawEntry>, report: &mut CaseReport) {
+pub fn apply(entry: Option<&BaselineEntry>, report: &mut CaseReport) {
     let Some(entry) = entry else { return };
-    if entry.status != ExpectedStatus::Xfail {
+    if entry.status != BaselineStatus::Xfail {
         return;
     }
     report.status = match report.status {
@@ -174,12 +177,12 @@ pub fn apply(entry: Option<&RawEntry>, report: &mut CaseReport) {
     report.expectation = Some(entry.note());
 }
 
-/// An expectations file that marks every currently failing case `xfail`,
+/// A baseline file that marks every currently failing case `xfail`,
 /// keeping the reasons of entries that already exist, and every `skip`
 /// entry as it was: a skipped case was never run, so the run has nothing
 /// to say about it, and a skip is a decision (a case that hangs the
 /// adapter, say) that regenerating the file must not drop.
-pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io::Result<String> {
+pub fn write_from(reports: &dyn CaseSource, previous: &Baseline) -> std::io::Result<String> {
     let mut out = String::from(
         "# toolpath expectations: cases this implementation is known to fail.\n\
          # Generated by `toolpath run --write-expectations`; edit the reasons.\n",
@@ -193,9 +196,9 @@ pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io:
         }
         let kept = previous
             .lookup(&report.id)
-            .filter(|e| e.status == ExpectedStatus::Xfail);
-        let entry = kept.cloned().unwrap_or_else(|| RawEntry {
-            status: ExpectedStatus::Xfail,
+            .filter(|e| e.status == BaselineStatus::Xfail);
+        let entry = kept.cloned().unwrap_or_else(|| BaselineEntry {
+            status: BaselineStatus::Xfail,
             reason: report
                 .reason
                 .clone()
@@ -208,7 +211,7 @@ pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io:
         Ok(())
     })?;
     for (pattern, entry) in previous.entries() {
-        if entry.status == ExpectedStatus::Skip {
+        if entry.status == BaselineStatus::Skip {
             write_entry(&mut out, pattern, entry);
         }
     }
@@ -216,10 +219,10 @@ pub fn write_from(reports: &dyn CaseSource, previous: &Expectations) -> std::io:
 }
 
 /// One entry, in the file's own form.
-fn write_entry(out: &mut String, key: &str, entry: &RawEntry) {
+fn write_entry(out: &mut String, key: &str, entry: &BaselineEntry) {
     let status = match entry.status {
-        ExpectedStatus::Xfail => "xfail",
-        ExpectedStatus::Skip => "skip",
+        BaselineStatus::Xfail => "xfail",
+        BaselineStatus::Skip => "skip",
     };
     out.push_str(&format!(
         "{}:\n  status: {status}\n  reason: {}\n",
@@ -295,8 +298,8 @@ pub use toolpath_suite::wildcard::matches as glob_match;
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Expectations, CaseError> {
-        Expectations::parse(Path::new("exp.yaml"), text)
+    fn parse(text: &str) -> Result<Baseline, CaseError> {
+        Baseline::parse(Path::new("exp.yaml"), text)
     }
 
     #[test]
@@ -304,11 +307,11 @@ mod tests {
         let e = parse("\"search.*\":\n  status: skip\n  reason: later\nsearch.file.relative@grep:\n  status: xfail\n  reason: bug\n  spec: SEARCH-5\n").unwrap();
         assert_eq!(
             e.lookup("search.file.relative@grep").unwrap().status,
-            ExpectedStatus::Xfail
+            BaselineStatus::Xfail
         );
         assert_eq!(
             e.lookup("search.dir@ripgrep").unwrap().status,
-            ExpectedStatus::Skip
+            BaselineStatus::Skip
         );
         assert!(e.lookup("shell.x").is_none());
         let case = |id| crate::report::render::testing::case(id, Status::Pass, &[]);
@@ -377,11 +380,11 @@ mod tests {
         let passing = crate::report::render::testing::case("a.b", Status::Xpass, &[]);
         let text = write_from(&vec![passing], &previous).unwrap();
         let written = parse(&text).unwrap();
-        let entries: Vec<(&str, &RawEntry)> = written.entries().collect();
+        let entries: Vec<(&str, &BaselineEntry)> = written.entries().collect();
         assert_eq!(entries.len(), 1, "{text}");
         let (pattern, entry) = entries[0];
         assert_eq!(pattern, "search.fifo.*");
-        assert_eq!(entry.status, ExpectedStatus::Skip);
+        assert_eq!(entry.status, BaselineStatus::Skip);
         assert_eq!(entry.reason, "hangs the adapter");
         assert_eq!(entry.spec.as_ref().unwrap().ids(), ["SEC-7"]);
         assert_eq!(entry.issue.as_deref(), Some("https://example.invalid/1"));
@@ -391,7 +394,7 @@ mod tests {
     fn written_entries_keep_every_requirement_and_read_back() {
         let mut report = crate::report::render::testing::failing("a.b", &["SEARCH-5", "RES-2"]);
         report.mismatches.clear();
-        let text = write_from(&vec![report], &Expectations::default()).unwrap();
+        let text = write_from(&vec![report], &Baseline::default()).unwrap();
         assert!(text.contains("  spec: [SEARCH-5, RES-2]\n"), "{text}");
         let back = parse(&text).unwrap();
         assert_eq!(

@@ -1,0 +1,98 @@
+//! The one place a call is built: the case's parameters with this fixture's
+//! paths in them, `{adapter-tmp}` naming the scratch directory of the
+//! process the call goes to. `toolpath run` and `toolpath fuzz` both build
+//! their calls here, and the placeholders a call was built with are the
+//! ones its answer is judged with, so the two can never disagree.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::case::fixture::BuiltFixture;
+use crate::case::model::Instance;
+use crate::case::placeholders::Placeholders;
+use crate::protocol::{Call, Tool, Workspace};
+
+/// The placeholder naming the answering process's own temporary directory.
+pub const ADAPTER_TMP: &str = "adapter-tmp";
+
+/// The fixture's placeholders plus `{adapter-tmp}`, when the subject that
+/// will answer has a scratch directory (`scratch`).
+pub fn placeholders(fixture: &Placeholders, scratch: Option<&Path>) -> Placeholders {
+    let mut vars = fixture.clone();
+    if let Some(scratch) = scratch {
+        vars.add(ADAPTER_TMP, &scratch.to_string_lossy());
+    }
+    vars
+}
+
+/// A call of `tool` with `params` as given, their placeholders expanded by
+/// `vars`; `case` names it in the adapter's logs. `seq` is left 0: the
+/// subject numbers its own calls.
+pub fn build(
+    tool: Tool,
+    case: String,
+    params: &Map<String, Value>,
+    vars: &Placeholders,
+    workspace: &Workspace,
+) -> Call {
+    let params = match vars.expand_json(&Value::Object(params.clone())) {
+        Value::Object(map) => map,
+        _ => unreachable!("an object expands to an object"),
+    };
+    Call {
+        seq: 0,
+        case,
+        workspace: workspace.clone(),
+        tool,
+        params,
+    }
+}
+
+/// The call for one case instance: [`build`], plus `command: pwd` for a
+/// shell case that gives no command (SHELL-6 is judged on its output).
+pub fn for_instance(
+    instance: &Instance,
+    params: &Map<String, Value>,
+    vars: &Placeholders,
+    built: &BuiltFixture,
+) -> Call {
+    let mut call = build(instance.tool, instance.id(), params, vars, &built.workspace);
+    if instance.tool == Tool::Shell && !call.params.contains_key("command") {
+        call.params
+            .insert("command".into(), Value::String("pwd".into()));
+    }
+    call
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars() -> Placeholders {
+        Placeholders::new("/t", "/t/ws", &[("ws".into(), "/t/ws".into())])
+    }
+
+    #[test]
+    fn adapter_tmp_is_added_once_and_expanded_in_parameters() {
+        let vars = placeholders(&vars(), Some(Path::new("/run/a-1")));
+        assert_eq!(vars.expand("{adapter-tmp}/x"), "/run/a-1/x");
+        let params = serde_json::json!({"dir_path": "{adapter-tmp}", "n": ["{ws}/a"]});
+        let workspace = Workspace {
+            roots: vec!["/t/ws".into()],
+            target: "/t/ws".into(),
+        };
+        let call = build(
+            Tool::Ls,
+            "c".into(),
+            params.as_object().unwrap(),
+            &vars,
+            &workspace,
+        );
+        assert_eq!(call.params["dir_path"], "/run/a-1");
+        assert_eq!(call.params["n"][0], "/t/ws/a");
+        assert_eq!((call.seq, call.case.as_str()), (0, "c"));
+        let without = placeholders(&self::vars(), None);
+        assert_eq!(without.expand("{adapter-tmp}"), "{adapter-tmp}");
+    }
+}

@@ -1,0 +1,256 @@
+//! Where an instance goes. An instance the adapter cannot take is
+//! `unsupported` (a tool or feature it does not declare); one this machine
+//! cannot observe is `skip`, with the reason, never passed silently; the
+//! rest are sent to the subject, or, for a permission case when the harness
+//! is root (root ignores permission bits), to a copy of it running as
+//! [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER).
+//!
+//! The decision is a pure function of the adapter's `hello`, the case and
+//! the [`Machine`], so every branch is tested without processes.
+
+use crate::case::model::Instance;
+use crate::case::raw::Feature;
+use crate::protocol::AdapterHello;
+use crate::report::Status;
+
+/// Where a runnable instance is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// To the subject itself.
+    Normal = 0,
+    /// To the subject's copy running as the unprivileged user.
+    Unprivileged = 1,
+}
+
+/// Why an instance is not sent: the status to report and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: Status,
+    pub reason: String,
+}
+
+impl Refusal {
+    fn new(status: Status, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            reason: reason.into(),
+        }
+    }
+
+    /// The unprivileged copy was needed and could not be started.
+    pub fn unprivileged_failed(message: &str) -> Refusal {
+        Refusal::new(
+            Status::Skip,
+            format!(
+                "permission bits are not enforced for root, and the unprivileged runner failed: {message}"
+            ),
+        )
+    }
+}
+
+/// What this machine can observe, found once per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Machine {
+    /// The harness runs as root: permission bits are not enforced for it,
+    /// and only it can create device nodes.
+    pub root: bool,
+    /// `git` runs here (cases whose roots are repositories need it).
+    pub git: bool,
+    /// A way to start the subject as the unprivileged user was given.
+    pub unprivileged_runner: bool,
+}
+
+impl Machine {
+    /// This machine, with or without an unprivileged runner.
+    pub fn here(unprivileged_runner: bool) -> Machine {
+        Machine {
+            root: crate::sys::is_root(),
+            git: git_available(),
+            unprivileged_runner,
+        }
+    }
+}
+
+/// Whether `git` runs here, checked once per process.
+fn git_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(crate::case::fixture::git_available)
+}
+
+/// Decides whether `instance` can be sent to the adapter that said `hello`,
+/// and where.
+pub fn route(
+    hello: &AdapterHello,
+    instance: &Instance,
+    machine: &Machine,
+) -> Result<Route, Refusal> {
+    let case = instance.case;
+    if !hello.tools.contains(&instance.tool) {
+        return Err(Refusal::new(
+            Status::Unsupported,
+            format!("the adapter does not provide the `{}` tool", instance.tool),
+        ));
+    }
+    for feature in &case.requires {
+        let reason = match feature {
+            Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
+                if !hello.features.iter().any(|f| f == feature.name()) =>
+            {
+                format!(
+                    "the adapter does not declare the `{}` feature",
+                    feature.name()
+                )
+            }
+            Feature::Schemas if !hello.schemas.contains_key(instance.tool.name()) => {
+                format!("the adapter publishes no schema for `{}`", instance.tool)
+            }
+            _ => continue,
+        };
+        return Err(Refusal::new(Status::Unsupported, reason));
+    }
+    if case.requires.contains(&Feature::Git) && !machine.git {
+        return Err(Refusal::new(
+            Status::Skip,
+            "the case's roots are git repositories and `git` is not on PATH",
+        ));
+    }
+    if case.requires.contains(&Feature::Devices) && !machine.root {
+        return Err(Refusal::new(
+            Status::Skip,
+            "creating a device node needs root; this harness is not root",
+        ));
+    }
+    if !(case.requires.contains(&Feature::Permissions) && machine.root) {
+        return Ok(Route::Normal);
+    }
+    if !machine.unprivileged_runner {
+        return Err(Refusal::new(
+            Status::Skip,
+            "permission bits are not enforced for root, and no unprivileged runner is available",
+        ));
+    }
+    Ok(Route::Unprivileged)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::case::model::{Case, parse_case};
+    use crate::protocol::Tool;
+    use strum::VariantArray;
+
+    /// A plain case, said to require `requires` (routing reads only the
+    /// declaration; validation would want a fixture that uses it).
+    fn case(requires: &str, tool: &str) -> Case {
+        let text = format!(
+            "id: r.x\nsummary: s\nspec: [RES-1]\n\
+             fixture: {{roots: [ws], files: {{ws/a: x}}}}\n\
+             call: {{tool: {tool}, params: {{path: a}}}}\nexpect: {{outcome: ok}}\n"
+        );
+        let mut case = parse_case(Path::new("r.yaml"), &text).unwrap();
+        let named = |name: &str| {
+            *Feature::VARIANTS
+                .iter()
+                .find(|f| f.name() == name)
+                .expect("a feature")
+        };
+        case.requires = requires
+            .split(',')
+            .filter(|r| !r.is_empty())
+            .map(named)
+            .collect();
+        case
+    }
+
+    fn hello(tools: &[Tool], features: &[&str]) -> AdapterHello {
+        AdapterHello {
+            protocol: 1,
+            tools: tools.to_vec(),
+            features: features.iter().map(|f| f.to_string()).collect(),
+            ..AdapterHello::default()
+        }
+    }
+
+    const PLAIN: Machine = Machine {
+        root: false,
+        git: true,
+        unprivileged_runner: false,
+    };
+
+    fn decide(requires: &str, hello: &AdapterHello, machine: &Machine) -> Result<Route, Refusal> {
+        let case = case(requires, "resolve");
+        let instance = case.instances().next().unwrap();
+        route(hello, &instance, machine)
+    }
+
+    #[test]
+    fn a_tool_or_feature_not_declared_is_unsupported_with_the_reason() {
+        let none = hello(&[Tool::Grep], &[]);
+        let refused = decide("", &none, &PLAIN).unwrap_err();
+        assert_eq!(refused.status, Status::Unsupported);
+        assert_eq!(
+            refused.reason,
+            "the adapter does not provide the `resolve` tool"
+        );
+        let resolve = hello(&[Tool::Resolve], &[]);
+        let refused = decide("symlinks", &resolve, &PLAIN).unwrap_err();
+        assert_eq!(
+            refused,
+            Refusal::new(
+                Status::Unsupported,
+                "the adapter does not declare the `symlinks` feature"
+            )
+        );
+        let linked = hello(&[Tool::Resolve], &["symlinks"]);
+        assert_eq!(decide("symlinks", &linked, &PLAIN), Ok(Route::Normal));
+        let refused = decide("schemas", &resolve, &PLAIN).unwrap_err();
+        assert_eq!(
+            refused.reason,
+            "the adapter publishes no schema for `resolve`"
+        );
+    }
+
+    #[test]
+    fn what_this_machine_cannot_observe_is_skipped_with_the_reason() {
+        let h = hello(&[Tool::Resolve], &["devices"]);
+        let no_git = Machine {
+            git: false,
+            ..PLAIN
+        };
+        assert_eq!(decide("git", &h, &no_git).unwrap_err().status, Status::Skip);
+        assert_eq!(decide("git", &h, &PLAIN), Ok(Route::Normal));
+        let refused = decide("devices", &h, &PLAIN).unwrap_err();
+        assert_eq!(refused.status, Status::Skip);
+        assert!(refused.reason.contains("needs root"), "{}", refused.reason);
+        let root = Machine {
+            root: true,
+            ..PLAIN
+        };
+        assert_eq!(decide("devices", &h, &root), Ok(Route::Normal));
+    }
+
+    #[test]
+    fn permission_cases_go_to_the_unprivileged_copy_only_for_root() {
+        let h = hello(&[Tool::Resolve], &[]);
+        assert_eq!(decide("permissions", &h, &PLAIN), Ok(Route::Normal));
+        let root = Machine {
+            root: true,
+            ..PLAIN
+        };
+        let refused = decide("permissions", &h, &root).unwrap_err();
+        assert_eq!(refused.status, Status::Skip);
+        assert!(
+            refused.reason.contains("no unprivileged runner"),
+            "{}",
+            refused.reason
+        );
+        let runner = Machine {
+            unprivileged_runner: true,
+            ..root
+        };
+        assert_eq!(decide("permissions", &h, &runner), Ok(Route::Unprivileged));
+        assert_eq!(decide("", &h, &runner), Ok(Route::Normal));
+    }
+}

@@ -1,0 +1,629 @@
+//! The state of a built fixture, taken before and after a call, and what
+//! changed between the two (SEC-11: a tool must not create, remove or
+//! change anything in or outside the workspace).
+//!
+//! A snapshot walks the whole fixture directory (`{tmp}`: every root and
+//! the area outside them) by directory handles, never following a link
+//! (`openat` with `O_NOFOLLOW`, `fstatat` with `AT_SYMLINK_NOFOLLOW`), since
+//! the subject may have swapped anything for a link to anywhere. Per entry
+//! it records the type, the permission bits, a link's target and a regular
+//! file's content as a keyed hash: SipHash with a key drawn once per
+//! process ([`std::hash::RandomState`]), which the adapter never sees, so
+//! it cannot make changed content hash alike. Times and owners are not
+//! recorded: reading a file changes its access time, and the harness
+//! itself hands permission fixtures to another user.
+//!
+//! Git's own bookkeeping is left out: `git grep` or `git status` in a
+//! repository the harness made may refresh its index, so below a `.git`
+//! directory the harness made, nothing is looked at (the directory itself
+//! is, so replacing it shows).
+//!
+//! A snapshot is bounded, whatever the subject wrote: at most
+//! [`MAX_ENTRIES`] entries, [`MAX_DEPTH`] levels, [`MAX_FILE_BYTES`] hashed
+//! per file (a larger file is compared by size) and [`MAX_HASHED_BYTES`] in
+//! all. Past a bound it stops and says so ([`Snapshot::overflow`]); the
+//! fixture as built is far within them, so an overflow after a call is
+//! itself a change.
+//!
+//! [`diff`] takes the changes a call is expected to make, for tools that
+//! write (none of today's six does): those are allowed, one that did not
+//! happen is reported, and nothing else may differ.
+
+use std::collections::BTreeMap;
+use std::ffi::CStr;
+use std::hash::{BuildHasher, Hasher};
+use std::io::Read;
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+
+/// The most entries a snapshot records.
+pub const MAX_ENTRIES: usize = 100_000;
+/// The deepest directory a snapshot descends into (the fixture directory is 0).
+pub const MAX_DEPTH: usize = 64;
+/// The largest file whose content is hashed; a larger one is compared by size.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+/// The most file content a snapshot reads in all.
+pub const MAX_HASHED_BYTES: u64 = 64 << 20;
+
+/// What one entry is, as far as a call could change it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    File {
+        mode: u32,
+        content: Content,
+    },
+    /// `listed` is false when it could not be opened (its entries unknown).
+    Directory {
+        mode: u32,
+        listed: bool,
+    },
+    Link {
+        target: Vec<u8>,
+    },
+    /// A FIFO, socket or device: its type (with a device's number) and bits.
+    Special {
+        kind: &'static str,
+        mode: u32,
+        device: u64,
+    },
+    /// It could not be examined at all.
+    Unreadable {
+        error: String,
+    },
+}
+
+/// A regular file's content, as far as it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    Hashed {
+        size: u64,
+        hash: u64,
+    },
+    /// Larger than [`MAX_FILE_BYTES`], or past [`MAX_HASHED_BYTES`].
+    NotHashed {
+        size: u64,
+    },
+    Unreadable {
+        error: String,
+    },
+}
+
+impl State {
+    /// The entry's type, as shown in a change.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            State::File { .. } => "file",
+            State::Directory { .. } => "directory",
+            State::Link { .. } => "link",
+            State::Special { kind, .. } => kind,
+            State::Unreadable { .. } => "unreadable entry",
+        }
+    }
+}
+
+/// A fixture's entries by path below the fixture directory (`""` is the
+/// directory itself; components joined with `/`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    entries: BTreeMap<Vec<u8>, State>,
+    /// Why the walk stopped early, if it did.
+    pub overflow: Option<String>,
+}
+
+/// One difference between two snapshots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Below the fixture directory, components joined with `/`.
+    pub path: Vec<u8>,
+    pub kind: ChangeKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added(State),
+    Removed(State),
+    Changed {
+        before: State,
+        after: State,
+    },
+    /// An expected change that did not happen.
+    Missing,
+    /// The walk after the call stopped at a bound the fixture as built was
+    /// within: something grew.
+    Overflow(String),
+}
+
+/// A change a call is expected to make: anything at `path`, or below it,
+/// may differ (and something must).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedChange {
+    pub path: Vec<u8>,
+}
+
+/// The key every content hash of this process uses, drawn once.
+fn key() -> &'static std::hash::RandomState {
+    static KEY: OnceLock<std::hash::RandomState> = OnceLock::new();
+    KEY.get_or_init(std::hash::RandomState::new)
+}
+
+/// The state of the fixture directory `root`. `skip` names directories
+/// (below `root`, `/`-joined) whose contents are not looked at: the `.git`
+/// directories of repositories the harness made.
+pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
+    let mut walk = Walk {
+        snapshot: Snapshot::default(),
+        skip,
+        hashed: 0,
+    };
+    match rustix::fs::open(root, dir_flags(), Mode::empty()) {
+        Ok(fd) => {
+            let state = match rustix::fs::fstat(&fd) {
+                Ok(stat) => State::Directory {
+                    mode: stat.st_mode & 0o7777,
+                    listed: true,
+                },
+                Err(e) => unreadable(e),
+            };
+            walk.snapshot.entries.insert(Vec::new(), state);
+            walk.directory(&fd, &[], 0);
+        }
+        Err(e) => {
+            walk.snapshot.entries.insert(Vec::new(), unreadable(e));
+        }
+    }
+    walk.snapshot
+}
+
+fn dir_flags() -> OFlags {
+    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+}
+
+fn unreadable(e: rustix::io::Errno) -> State {
+    State::Unreadable {
+        error: std::io::Error::from(e).to_string(),
+    }
+}
+
+struct Walk<'a> {
+    snapshot: Snapshot,
+    skip: &'a [Vec<u8>],
+    hashed: u64,
+}
+
+impl Walk<'_> {
+    fn full(&mut self) -> bool {
+        if self.snapshot.overflow.is_none() && self.snapshot.entries.len() >= MAX_ENTRIES {
+            self.snapshot.overflow = Some(format!("more than {MAX_ENTRIES} entries"));
+        }
+        self.snapshot.overflow.is_some()
+    }
+
+    /// Records every entry of the open directory `dir` (at `path`), and
+    /// below it.
+    fn directory(&mut self, dir: &OwnedFd, path: &[u8], depth: usize) {
+        if self.skip.iter().any(|s| s == path) {
+            return;
+        }
+        let names = match names(dir) {
+            Ok(names) => names,
+            Err(e) => {
+                self.snapshot.entries.insert(path.to_vec(), unreadable(e));
+                return;
+            }
+        };
+        for name in names {
+            if self.full() {
+                return;
+            }
+            let mut child = path.to_vec();
+            if !child.is_empty() {
+                child.push(b'/');
+            }
+            child.extend_from_slice(name.to_bytes());
+            let state = self.entry(dir, &name, &child, depth + 1);
+            self.snapshot.entries.insert(child, state);
+        }
+    }
+
+    /// The state of `name` in `dir`; a directory is descended into.
+    fn entry(&mut self, dir: &OwnedFd, name: &CStr, path: &[u8], depth: usize) -> State {
+        let stat = match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => stat,
+            Err(e) => return unreadable(e),
+        };
+        let mode = stat.st_mode & 0o7777;
+        match FileType::from_raw_mode(stat.st_mode) {
+            FileType::Directory => {
+                let opened = rustix::fs::openat(dir, name, dir_flags(), Mode::empty());
+                let listed = opened.is_ok();
+                if let Ok(child) = opened {
+                    if depth >= MAX_DEPTH {
+                        self.snapshot.overflow = Some(format!("deeper than {MAX_DEPTH} levels"));
+                    } else {
+                        self.directory(&child, path, depth);
+                    }
+                }
+                State::Directory { mode, listed }
+            }
+            FileType::Symlink => match rustix::fs::readlinkat(dir, name, Vec::new()) {
+                Ok(target) => State::Link {
+                    target: target.into_bytes(),
+                },
+                Err(e) => unreadable(e),
+            },
+            FileType::RegularFile => State::File {
+                mode,
+                content: self.content(dir, name, stat.st_size as u64),
+            },
+            other => State::Special {
+                kind: match other {
+                    FileType::Fifo => "fifo",
+                    FileType::Socket => "socket",
+                    FileType::CharacterDevice => "character device",
+                    FileType::BlockDevice => "block device",
+                    _ => "unknown",
+                },
+                mode,
+                device: stat.st_rdev as u64,
+            },
+        }
+    }
+
+    /// A regular file's content, hashed within the bounds. Opened without
+    /// following a link and without waiting (`O_NONBLOCK`), and read only if
+    /// what was opened is still a regular file: the subject may have
+    /// swapped it for a FIFO since it was examined.
+    fn content(&mut self, dir: &OwnedFd, name: &CStr, size: u64) -> Content {
+        if size > MAX_FILE_BYTES || self.hashed + size > MAX_HASHED_BYTES {
+            return Content::NotHashed { size };
+        }
+        let flags =
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let failed = |e: std::io::Error| Content::Unreadable {
+            error: e.to_string(),
+        };
+        let fd = match rustix::fs::openat(dir, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(e) => return failed(e.into()),
+        };
+        match rustix::fs::fstat(&fd) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {}
+            Ok(_) => return Content::NotHashed { size },
+            Err(e) => return failed(e.into()),
+        }
+        let mut hasher = key().build_hasher();
+        // Never more than the bound, even if the file grows while read.
+        let mut file = std::fs::File::from(fd).take(MAX_FILE_BYTES + 1);
+        let mut buf = [0u8; 64 * 1024];
+        let mut read = 0u64;
+        loop {
+            match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    hasher.write(&buf[..n]);
+                    read += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return failed(e),
+            }
+        }
+        self.hashed += read;
+        Content::Hashed {
+            size: read,
+            hash: hasher.finish(),
+        }
+    }
+}
+
+/// The names in `dir`, without `.` and `..`.
+fn names(dir: &OwnedFd) -> Result<Vec<std::ffi::CString>, rustix::io::Errno> {
+    let mut stream = rustix::fs::Dir::read_from(dir)?;
+    let mut names = Vec::new();
+    while let Some(entry) = stream.read() {
+        let name = entry?.file_name().to_owned();
+        if name.as_bytes() != b"." && name.as_bytes() != b".." {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// Whether `path` is `prefix` or below it.
+fn is_within(path: &[u8], prefix: &[u8]) -> bool {
+    path.starts_with(prefix)
+        && (path.len() == prefix.len() || prefix.is_empty() || path[prefix.len()] == b'/')
+}
+
+/// What differs between `before` and `after`, except the `expected`
+/// changes; an expected change that did not happen is reported as
+/// [`ChangeKind::Missing`]. A `before` that overflowed cannot be compared
+/// (nothing is reported): the harness built it, and no case comes near the
+/// bounds.
+pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedChange]) -> Vec<Change> {
+    if before.overflow.is_some() {
+        return Vec::new();
+    }
+    let allowed = |path: &[u8]| expected.iter().any(|e| is_within(path, &e.path));
+    let mut changes = Vec::new();
+    let mut happened = vec![false; expected.len()];
+    let mut note = |path: &[u8], kind: ChangeKind, changes: &mut Vec<Change>| {
+        for (e, seen) in expected.iter().zip(happened.iter_mut()) {
+            *seen |= is_within(path, &e.path);
+        }
+        if !allowed(path) {
+            changes.push(Change {
+                path: path.to_vec(),
+                kind,
+            });
+        }
+    };
+    for (path, was) in &before.entries {
+        match after.entries.get(path) {
+            Some(now) if now == was => {}
+            Some(now) => note(
+                path,
+                ChangeKind::Changed {
+                    before: was.clone(),
+                    after: now.clone(),
+                },
+                &mut changes,
+            ),
+            // An overflowing walk stopped early: what it did not reach is
+            // unknown, not removed.
+            None if after.overflow.is_some() => {}
+            None => note(path, ChangeKind::Removed(was.clone()), &mut changes),
+        }
+    }
+    for (path, now) in &after.entries {
+        if !before.entries.contains_key(path) {
+            note(path, ChangeKind::Added(now.clone()), &mut changes);
+        }
+    }
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some(why) = &after.overflow {
+        changes.push(Change {
+            path: Vec::new(),
+            kind: ChangeKind::Overflow(why.clone()),
+        });
+    }
+    for (e, seen) in expected.iter().zip(happened) {
+        if !seen {
+            changes.push(Change {
+                path: e.path.clone(),
+                kind: ChangeKind::Missing,
+            });
+        }
+    }
+    changes
+}
+
+impl Change {
+    /// One line for a report: `+` added, `-` removed, `~` changed (and
+    /// how), `!` an expected change missing; the path below `root` (the
+    /// fixture directory), as `show` displays a machine path.
+    pub fn describe(&self, root: &Path, show: impl Fn(&str) -> String) -> String {
+        let mut full = root.as_os_str().as_encoded_bytes().to_vec();
+        if !self.path.is_empty() {
+            full.push(b'/');
+            full.extend_from_slice(&self.path);
+        }
+        let path = show(&String::from_utf8_lossy(&full));
+        match &self.kind {
+            ChangeKind::Added(now) => format!("+ {path} ({})", now.kind()),
+            ChangeKind::Removed(was) => format!("- {path} ({})", was.kind()),
+            ChangeKind::Changed { before, after } => {
+                format!("~ {path} ({})", how_changed(before, after))
+            }
+            ChangeKind::Missing => format!("! {path} (expected to change; did not)"),
+            ChangeKind::Overflow(why) => {
+                format!("+ {path} (grew past the snapshot's bound: {why})")
+            }
+        }
+    }
+}
+
+fn how_changed(before: &State, after: &State) -> String {
+    match (before, after) {
+        (
+            State::File {
+                mode: a,
+                content: x,
+            },
+            State::File {
+                mode: b,
+                content: y,
+            },
+        ) => {
+            let mut what = Vec::new();
+            if x != y {
+                what.push("content".to_owned());
+            }
+            if a != b {
+                what.push(format!("mode {a:04o} -> {b:04o}"));
+            }
+            what.join(", ")
+        }
+        (State::Directory { mode: a, .. }, State::Directory { mode: b, .. }) if a != b => {
+            format!("mode {a:04o} -> {b:04o}")
+        }
+        (State::Link { target: a }, State::Link { target: b }) if a != b => format!(
+            "link target {:?} -> {:?}",
+            String::from_utf8_lossy(a),
+            String::from_utf8_lossy(b)
+        ),
+        _ if before.kind() != after.kind() => format!("{} -> {}", before.kind(), after.kind()),
+        _ => "changed".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    use super::*;
+
+    fn fixture() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("ws/src")).unwrap();
+        fs::write(root.join("ws/src/a.ts"), "hello\n").unwrap();
+        fs::write(root.join("outside.txt"), "secret\n").unwrap();
+        symlink("../outside.txt", root.join("ws/out")).unwrap();
+        crate::sys::mkfifo(&root.join("ws/pipe"), 0o644).unwrap();
+        fs::create_dir_all(root.join("ws/.git/objects")).unwrap();
+        fs::write(root.join("ws/.git/index"), "v1").unwrap();
+        dir
+    }
+
+    fn changes(root: &Path, before: &Snapshot) -> Vec<String> {
+        let after = take(root, &[b"ws/.git".to_vec()]);
+        diff(before, &after, &[])
+            .iter()
+            .map(|c| c.describe(root, |p| p.replace(&*root.to_string_lossy(), "{tmp}")))
+            .collect()
+    }
+
+    #[test]
+    fn an_untouched_fixture_has_no_changes_and_a_fifo_is_never_opened() {
+        let dir = fixture();
+        let before = take(dir.path(), &[b"ws/.git".to_vec()]);
+        assert_eq!(before.overflow, None);
+        assert_eq!(
+            before.entries.get(b"ws/pipe".as_slice()).map(State::kind),
+            Some("fifo")
+        );
+        assert_eq!(changes(dir.path(), &before), Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_kind_of_change_is_found_and_named() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[b"ws/.git".to_vec()]);
+        fs::write(root.join("ws/src/a.ts"), "hellO\n").unwrap();
+        fs::write(root.join("outside.txt.new"), "x").unwrap();
+        fs::remove_file(root.join("ws/out")).unwrap();
+        symlink("/etc", root.join("ws/out")).unwrap();
+        fs::set_permissions(root.join("ws/src"), fs::Permissions::from_mode(0o700)).unwrap();
+        fs::remove_file(root.join("ws/pipe")).unwrap();
+        fs::write(root.join("ws/pipe"), "").unwrap();
+        // Git's bookkeeping below the harness's `.git` is not a change.
+        fs::write(root.join("ws/.git/index"), "v2").unwrap();
+        fs::write(root.join("ws/.git/index.lock"), "").unwrap();
+        assert_eq!(
+            changes(root, &before),
+            [
+                "+ {tmp}/outside.txt.new (file)",
+                "~ {tmp}/ws/out (link target \"../outside.txt\" -> \"/etc\")",
+                "~ {tmp}/ws/pipe (fifo -> file)",
+                "~ {tmp}/ws/src (mode 0755 -> 0700)",
+                "~ {tmp}/ws/src/a.ts (content)",
+            ]
+        );
+        fs::remove_dir_all(root.join("ws/.git")).unwrap();
+        let gone = changes(root, &before);
+        assert!(
+            gone.contains(&"- {tmp}/ws/.git (directory)".to_owned()),
+            "{gone:?}"
+        );
+    }
+
+    #[test]
+    fn the_same_size_and_a_different_byte_is_a_change() {
+        let dir = fixture();
+        let before = take(dir.path(), &[]);
+        fs::write(dir.path().join("ws/src/a.ts"), "hellp\n").unwrap();
+        let after = take(dir.path(), &[]);
+        let found = diff(&before, &after, &[]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].path, b"ws/src/a.ts");
+    }
+
+    #[test]
+    fn a_directory_swapped_for_a_link_is_a_change_and_is_not_followed() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[]);
+        fs::rename(root.join("ws/src"), root.join("ws/src.moved")).unwrap();
+        symlink("/", root.join("ws/src")).unwrap();
+        let after = take(root, &[]);
+        assert!(
+            !after.entries.keys().any(|k| k.starts_with(b"ws/src/etc")),
+            "the link was followed"
+        );
+        let found: Vec<String> = diff(&before, &after, &[])
+            .iter()
+            .map(|c| c.describe(Path::new("{tmp}"), str::to_owned))
+            .collect();
+        assert!(
+            found.contains(&"~ {tmp}/ws/src (directory -> link)".to_owned()),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&"- {tmp}/ws/src/a.ts (file)".to_owned()),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&"+ {tmp}/ws/src.moved/a.ts (file)".to_owned()),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn expected_changes_are_allowed_and_a_missing_one_is_reported() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[]);
+        fs::write(root.join("ws/new.txt"), "x").unwrap();
+        fs::create_dir(root.join("ws/made")).unwrap();
+        fs::write(root.join("ws/made/inner"), "y").unwrap();
+        let after = take(root, &[]);
+        let expect = |paths: &[&str]| -> Vec<ExpectedChange> {
+            paths
+                .iter()
+                .map(|p| ExpectedChange {
+                    path: p.as_bytes().to_vec(),
+                })
+                .collect()
+        };
+        assert_eq!(
+            diff(&before, &after, &expect(&["ws/new.txt", "ws/made"])),
+            []
+        );
+        let left = diff(&before, &after, &expect(&["ws/new.txt"]));
+        let paths: Vec<&[u8]> = left.iter().map(|c| c.path.as_slice()).collect();
+        assert_eq!(paths, [b"ws/made".as_slice(), b"ws/made/inner"]);
+        let missing = diff(&before, &before, &expect(&["ws/src/a.ts"]));
+        assert_eq!(
+            missing,
+            [Change {
+                path: b"ws/src/a.ts".to_vec(),
+                kind: ChangeKind::Missing
+            }]
+        );
+    }
+
+    #[test]
+    fn a_walk_past_its_bounds_stops_and_that_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let before = take(dir.path(), &[]);
+        let mut deep = dir.path().to_path_buf();
+        for _ in 0..=MAX_DEPTH {
+            deep.push("d");
+        }
+        fs::create_dir_all(&deep).unwrap();
+        let after = take(dir.path(), &[]);
+        assert_eq!(after.overflow.as_deref(), Some("deeper than 64 levels"));
+        let found = diff(&before, &after, &[]);
+        assert!(
+            found
+                .iter()
+                .any(|c| matches!(c.kind, ChangeKind::Overflow(_))),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,407 @@
+//! One worker: its own subject (for an adapter, its own process) and, when
+//! permission cases need it, the subject's unprivileged copy; instances run
+//! one at a time.
+//!
+//! Per instance: the baseline may skip it, [`route`] decides where it goes,
+//! the fixture is built, the call is built ([`call`]) and everything it is
+//! judged on is derived *before* it is sent ([`Expected::derive`]): the
+//! fixture belongs to the subject from then on, and a subject that ran a
+//! command in the wrong directory and then swapped the right one for a link
+//! to it must not be judged by that link. The fixture is snapshotted
+//! before and after the call ([`snapshot`]); any change fails the instance
+//! (SEC-11).
+//!
+//! A protocol violation found after an answer (output written while no call
+//! was outstanding) belongs to the instance answered last on that subject:
+//! the worker keeps the reports a violation can still reach and hands back
+//! the amended ones ([`Amended`]) for the run to record again.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use crate::case::fixture::BuiltFixture;
+use crate::case::model::{Action, Instance};
+use crate::case::placeholders::Placeholders;
+use crate::harness::baseline::{self, BaselineStatus};
+use crate::harness::call;
+use crate::harness::expected::Expected;
+use crate::harness::judge::{Verdict, judge, judge_description};
+use crate::harness::route::{Refusal, Route, route};
+use crate::harness::run::{Environment, RunConfig, cancelled};
+use crate::harness::snapshot::{self, Change};
+use crate::harness::stored::{MAX_VALUE_BYTES, cap};
+use crate::protocol::{AdapterHello, Call, Outcome, ToolResult};
+use crate::report::{CaseReport, Status};
+use crate::subject::adapter::Adapter;
+use crate::subject::{AdapterFailure, FailureKind, Subject};
+
+/// A report replaced after it was recorded: a violation charged to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Amended {
+    pub position: usize,
+    pub report: CaseReport,
+    /// The status of the report it replaces (for the counts).
+    pub replaces: Status,
+}
+
+/// One worker and its subjects.
+pub struct Worker<'a, 'b> {
+    subject: Box<dyn Subject + Send>,
+    unprivileged: Option<Result<Adapter, String>>,
+    hello: AdapterHello,
+    config: &'a RunConfig<'b>,
+    env: &'a Environment<'a>,
+    /// The instance being run.
+    current: usize,
+    /// The instance each route answered last, which a violation found
+    /// before the next call on that route is charged to.
+    last_sent: [Option<usize>; 2],
+    /// Violations found, with the instance each is charged to.
+    violations: Vec<(usize, AdapterFailure)>,
+    /// The reports a violation may still be charged to: the instances in
+    /// `last_sent` (and the current one), never more than three.
+    recent: Vec<(usize, CaseReport)>,
+}
+
+impl<'a, 'b> Worker<'a, 'b> {
+    pub fn new(
+        subject: Box<dyn Subject + Send>,
+        config: &'a RunConfig<'b>,
+        env: &'a Environment<'a>,
+    ) -> Self {
+        Worker {
+            hello: subject.hello().clone(),
+            subject,
+            unprivileged: None,
+            config,
+            env,
+            current: 0,
+            last_sent: [None, None],
+            violations: Vec::new(),
+            recent: Vec::new(),
+        }
+    }
+
+    /// Runs the instance at `position` and reports it, the baseline applied.
+    pub fn run(&mut self, position: usize, instance: &Instance) -> CaseReport {
+        self.current = position;
+        let started = Instant::now();
+        let entry = self.config.baseline.lookup(&instance.id());
+        let mut report = match entry.filter(|e| e.status == BaselineStatus::Skip) {
+            Some(skip) => {
+                let mut r = base_report(instance, Status::Skip, Some(skip.reason.clone()));
+                r.expectation = Some(skip.note());
+                r
+            }
+            None => match self.route(instance) {
+                Err(Refusal { status, reason }) => base_report(instance, status, Some(reason)),
+                Ok(route) => self.execute(instance, route),
+            },
+        };
+        baseline::apply(entry, &mut report);
+        report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        report
+    }
+
+    /// Keeps the report just recorded for `position` within reach of a
+    /// late violation, and returns the reports that violations found so far
+    /// amend.
+    pub fn answered(&mut self, position: usize, report: CaseReport) -> Vec<Amended> {
+        self.recent.push((position, report));
+        self.charge()
+    }
+
+    /// Ends the subjects; output written after their last answer amends
+    /// that answer's report, returned here.
+    pub fn finish(&mut self) -> Vec<Amended> {
+        let normal = self.subject.finish();
+        let unprivileged = match self.unprivileged.as_mut() {
+            Some(Ok(adapter)) => adapter.finish(),
+            _ => None,
+        };
+        for (route, violation) in [(Route::Normal, normal), (Route::Unprivileged, unprivileged)] {
+            if let (Some(v), Some(index)) = (violation, self.last_sent[route as usize]) {
+                self.violations.push((index, v));
+            }
+        }
+        self.charge()
+    }
+
+    /// Charges each violation found to the report of its instance, then
+    /// forgets the reports no violation can reach any more.
+    fn charge(&mut self) -> Vec<Amended> {
+        let mut amended = Vec::new();
+        for (position, violation) in std::mem::take(&mut self.violations) {
+            if let Some((_, report)) = self.recent.iter_mut().find(|(p, _)| *p == position) {
+                let replaces = report.status;
+                report.status = Status::AdapterError;
+                report.reason = Some(violation.to_string());
+                report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
+                baseline::apply(self.config.baseline.lookup(&report.id), report);
+                amended.push(Amended {
+                    position,
+                    report: report.clone(),
+                    replaces,
+                });
+            }
+        }
+        let last_sent = self.last_sent;
+        self.recent.retain(|(p, _)| last_sent.contains(&Some(*p)));
+        amended
+    }
+
+    /// The subject a route goes to.
+    fn subject(&mut self, route: Route) -> &mut dyn Subject {
+        match (route, self.unprivileged.as_mut()) {
+            (Route::Normal, _) => self.subject.as_mut(),
+            (Route::Unprivileged, Some(Ok(adapter))) => adapter,
+            _ => unreachable!("routed here only once the unprivileged runner started"),
+        }
+    }
+
+    /// [`route`], starting the unprivileged copy the first time it is needed.
+    fn route(&mut self, instance: &Instance) -> Result<Route, Refusal> {
+        let route = route(&self.hello, instance, &self.env.machine)?;
+        if route == Route::Unprivileged {
+            let config = self
+                .config
+                .unprivileged
+                .clone()
+                .expect("routed unprivileged only with a runner");
+            let started = self
+                .unprivileged
+                .get_or_insert_with(|| Adapter::start(config).map_err(|e| e.to_string()));
+            if let Err(message) = started {
+                return Err(Refusal::unprivileged_failed(message));
+            }
+        }
+        Ok(route)
+    }
+
+    fn execute(&mut self, instance: &Instance, route: Route) -> CaseReport {
+        let case = instance.case;
+        match &case.action {
+            Action::Describe(param) => {
+                let description = self
+                    .hello
+                    .schemas
+                    .get(instance.tool.name())
+                    .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
+                    .and_then(Value::as_str);
+                self.verdict_report(instance, judge_description(&case.expect, description), None)
+            }
+            Action::Invoke(params) => self.invoke(instance, params, route),
+        }
+    }
+
+    /// Builds the fixture, derives the expectation, sends the call where
+    /// `route` says, and judges the answer and the fixture after it.
+    fn invoke(
+        &mut self,
+        instance: &Instance,
+        params: &Map<String, Value>,
+        route: Route,
+    ) -> CaseReport {
+        let case = instance.case;
+        let built =
+            match crate::case::fixture::build(&case.fixture, self.config.fixtures.as_deref()) {
+                Ok(built) => built,
+                Err(e) => {
+                    return base_report(
+                        instance,
+                        Status::CaseError,
+                        Some(format!("{}: {e}", case.file.display())),
+                    );
+                }
+            };
+        let report = self.call_and_judge(instance, params, route, &built);
+        if self.config.keep_fixtures && report.status != Status::Pass {
+            let mut report = report;
+            report.fixture = Some(built.keep().display().to_string());
+            return report;
+        }
+        report
+    }
+
+    fn call_and_judge(
+        &mut self,
+        instance: &Instance,
+        params: &Map<String, Value>,
+        route: Route,
+        built: &BuiltFixture,
+    ) -> CaseReport {
+        let case = instance.case;
+        // `{adapter-tmp}` names the scratch directory of the process the
+        // call goes to (started first if it has to be), in the parameters
+        // as in the expectation.
+        let subject = self.subject(route);
+        if let Err(failure) = subject.ready() {
+            return self.failed(instance, failure);
+        }
+        let vars = call::placeholders(&built.vars, subject.scratch_dir());
+        let call = call::for_instance(instance, params, &vars, built);
+        let expected = Expected::derive(
+            &case.expect,
+            &case.fixture,
+            instance.tool,
+            &vars,
+            &built.root,
+        );
+        if route == Route::Unprivileged
+            && let Err(e) = built.chown_all(
+                crate::sys::UNPRIVILEGED_USER.0,
+                crate::sys::UNPRIVILEGED_USER.1,
+            )
+        {
+            let failure = AdapterFailure {
+                kind: FailureKind::Crash,
+                message: format!("cannot hand the fixture to the unprivileged user: {e}"),
+                stderr: String::new(),
+            };
+            return self.failed(instance, failure);
+        }
+        let git_dirs: Vec<Vec<u8>> = case
+            .fixture
+            .git
+            .iter()
+            .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+            .collect();
+        let before = snapshot::take(&built.root, &git_dirs);
+        let answer = match self.send(route, &call) {
+            Ok(result) => result,
+            Err(failure) => return self.failed(instance, failure),
+        };
+        let after = snapshot::take(&built.root, &git_dirs);
+        let changes = snapshot::diff(&before, &after, &[]);
+        self.judged(
+            instance,
+            answer,
+            &expected,
+            &vars,
+            (&changes, &built.root),
+            route,
+        )
+    }
+
+    /// Sends `call` to the subject of `route`. Output that subject wrote
+    /// after its previous answer is charged to the instance of that answer
+    /// (or to this one, if it answered nothing before).
+    fn send(&mut self, route: Route, call: &Call) -> Result<ToolResult, AdapterFailure> {
+        let previous = self.last_sent[route as usize].replace(self.current);
+        let subject = self.subject(route);
+        let answer = subject.call(call);
+        if let Some(violation) = subject.take_violation() {
+            let charged = previous.unwrap_or(self.current);
+            self.violations.push((charged, violation));
+        }
+        answer
+    }
+
+    /// The report for a call that got no answer.
+    fn failed(&self, instance: &Instance, failure: AdapterFailure) -> CaseReport {
+        match failure.kind {
+            FailureKind::GaveUp => not_run(instance, &failure.message),
+            FailureKind::Cancelled => not_run(
+                instance,
+                &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
+            ),
+            _ => {
+                let mut r = base_report(instance, Status::AdapterError, Some(failure.to_string()));
+                r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
+                r
+            }
+        }
+    }
+
+    /// The report for an answer, judged against `expected`, and for the
+    /// fixture's `changes` below `root`.
+    fn judged(
+        &mut self,
+        instance: &Instance,
+        answer: ToolResult,
+        expected: &Expected,
+        vars: &Placeholders,
+        (changes, root): (&[Change], &Path),
+        route: Route,
+    ) -> CaseReport {
+        let shown: Vec<String> = changes
+            .iter()
+            .take(5)
+            .map(|c| c.describe(root, |p| vars.collapse(p)))
+            .collect();
+        if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() {
+            let reason = answer
+                .reason
+                .unwrap_or_else(|| "the adapter answered `unsupported`".into());
+            return base_report(
+                instance,
+                Status::Unsupported,
+                Some(cap(reason, MAX_VALUE_BYTES)),
+            );
+        }
+        let mut verdict = match answer.outcome {
+            // Declining the call does not excuse changing the fixture.
+            Some(Outcome::Unsupported) => Verdict::default(),
+            _ => judge(expected, &answer, &self.hello.unobservable, vars),
+        };
+        verdict.check_fixture(&shown, changes.len());
+        // Standard error comes from the subject that answered (the
+        // unprivileged copy for permission cases).
+        let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
+        self.verdict_report(instance, verdict, stderr)
+    }
+
+    fn verdict_report(
+        &self,
+        instance: &Instance,
+        verdict: Verdict,
+        stderr: Option<String>,
+    ) -> CaseReport {
+        let passed = verdict.passed();
+        let status = match (passed, verdict.unchecked.is_empty()) {
+            (false, _) => Status::Fail,
+            (true, true) => Status::Pass,
+            // Agreeing on what could be seen is not passing what could not.
+            (true, false) => Status::Unobserved,
+        };
+        let reason = (status == Status::Unobserved).then(|| {
+            format!(
+                "agreed on every field that could be checked; not observable: {}",
+                verdict.unchecked.join(", ")
+            )
+        });
+        let mut report = base_report(instance, status, reason);
+        if !passed {
+            report.diff = Some(verdict.diff());
+            report.mismatches = verdict.mismatches;
+            report.stderr = stderr;
+        }
+        report.unchecked = verdict.unchecked;
+        report
+    }
+}
+
+/// The report of an instance with what its case says, `status` and `reason`.
+pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
+    let case = instance.case;
+    CaseReport {
+        spec: case.spec.clone(),
+        tags: case.tags.clone(),
+        ..CaseReport::new(
+            instance.id(),
+            case.id.clone(),
+            instance.tool,
+            case.file.display().to_string(),
+            case.line,
+            status,
+            reason,
+        )
+    }
+}
+
+/// The report of an instance that was not run, and why.
+pub fn not_run(instance: &Instance, reason: &str) -> CaseReport {
+    base_report(instance, Status::NotRun, Some(reason.into()))
+}
