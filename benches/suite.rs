@@ -21,8 +21,12 @@
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
 //! (timed tests are flaky); the numbers go into notes and docs.
 //!
+//! Then, on tmpfs, what a git instance costs against any other: the
+//! builder and the in-process run over the instances whose fixture has a
+//! git repository, and over the others, per instance, with the ratio.
+//!
 //! While iterating, `TOOLPATH_BENCH_ONLY=tmpfs,startup` (any of `tmpfs`,
-//! `tmp`, `startup`, `adapter`, `memory`) runs only those sections.
+//! `tmp`, `git`, `startup`, `adapter`, `memory`) runs only those sections.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -333,6 +337,46 @@ fn filesystem(label: &str, parent: &Path, instances: &[Instance]) {
     );
 }
 
+/// A git instance against a plain one: the builder alone and the in-process
+/// run, each over the instances with a git repository and over the others,
+/// per instance. Both groups run in one measurement each, so the ratio is of
+/// like with like on the same filesystem.
+fn git_cost(parent: &Path, instances: &[Instance]) {
+    let dir = tempfile::Builder::new()
+        .prefix("toolpath-bench-")
+        .tempdir_in(parent)
+        .expect("bench directory");
+    let dir = dir.path().canonicalize().expect("canonical");
+    let (git, plain): (Vec<Instance>, Vec<Instance>) = instances
+        .iter()
+        .cloned()
+        .partition(|i| !i.case.fixture.git.is_empty());
+    let reference: &SubjectFactory =
+        &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
+    println!(
+        "git instances against the others, tmpfs ({}), cpu per instance:",
+        parent.display()
+    );
+    println!(
+        "  {:<32} {:>16} {:>16} {:>7}",
+        "mode",
+        format!("{} git", git.len()),
+        format!("{} others", plain.len()),
+        "ratio"
+    );
+    let rows: [(&str, &dyn Fn(&[Instance]) -> Timing); 2] = [
+        ("fixture builder (build + remove)", &|i| builder(i, &dir)),
+        ("in-process run, jobs 1", &|i| {
+            library_run(i, reference, &dir)
+        }),
+    ];
+    for (label, measure) in rows {
+        let per = |group: &[Instance]| measure(group).cpu.as_secs_f64() * 1e6 / group.len() as f64;
+        let (g, p) = (per(&git), per(&plain));
+        println!("  {label:<32} {:>14.1}us {:>14.1}us {:>6.2}x", g, p, g / p);
+    }
+}
+
 /// Writes `n` valid cases (each with its own fixture) into a new directory.
 fn generated_cases(n: usize, parent: &Path) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()
@@ -461,6 +505,9 @@ fn main() {
     let shm = PathBuf::from("/dev/shm");
     if shm.is_dir() && wanted("tmpfs") {
         filesystem("tmpfs", &shm, &instances);
+    }
+    if shm.is_dir() && wanted("git") {
+        git_cost(&shm, &instances);
     }
     let tmp = std::env::temp_dir();
     if wanted("tmp") {
