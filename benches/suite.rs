@@ -5,8 +5,12 @@
 //! default temporary directory), with the suite's own fixtures:
 //!
 //! - the *floor*: every instance's fixture built and removed by the fewest
-//!   calls that can make it (plain `std::fs`, no checks, and git's own three
-//!   commands for a root that is a git repository), nothing else;
+//!   calls that can make it (plain `std::fs`, no checks), nothing else. A
+//!   git repository's floor is the files of its `.git` (objects, index,
+//!   refs, `HEAD`, config) written as plain files, one `mkdir` or `write`
+//!   each, their bytes computed before the clock starts: the I/O a
+//!   repository physically needs, not the cost of any way of making one
+//!   (the hashing and compressing are left to the builder's row);
 //! - the harness's own fixture builder alone;
 //! - the in-process run and the stdio run (`toolpath serve`), as library
 //!   calls, jobs 1;
@@ -21,9 +25,9 @@
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
 //! (timed tests are flaky); the numbers go into notes and docs.
 //!
-//! Then, on tmpfs, what a git instance costs against any other: the
-//! builder and the in-process run over the instances whose fixture has a
-//! git repository, and over the others, per instance, with the ratio.
+//! Then, on tmpfs, what a git instance costs against any other: the floor,
+//! the builder and the in-process run over the instances whose fixture has
+//! a git repository, and over the others, per instance, with the ratio.
 //!
 //! While iterating, `TOOLPATH_BENCH_ONLY=tmpfs,startup` (any of `tmpfs`,
 //! `tmp`, `git`, `startup`, `adapter`, `memory`) runs only those sections.
@@ -96,9 +100,50 @@ fn timed(rounds: usize, mut f: impl FnMut()) -> Timing {
     )
 }
 
+/// The entries of the `.git` directories of `fixture`, as the builder
+/// writes them: (path in the fixture, the file's bytes or `None` for a
+/// directory), each directory before what is in it. Empty without git.
+type GitFiles = Vec<(PathBuf, Option<Vec<u8>>)>;
+
+fn git_files(fixture: &Fixture) -> GitFiles {
+    fn walk(root: &Path, dir: &Path, out: &mut GitFiles) {
+        out.push((dir.strip_prefix(root).expect("below").to_owned(), None));
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("read .git")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).expect("read");
+                out.push((
+                    path.strip_prefix(root).expect("below").to_owned(),
+                    Some(bytes),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if fixture.git.is_empty() {
+        return out;
+    }
+    let built = fixture::build(fixture, None).expect("fixture");
+    for repo in &fixture.git {
+        walk(
+            &built.root,
+            &built.root.join(repo.to_string()).join(".git"),
+            &mut out,
+        );
+    }
+    out
+}
+
 /// Builds `fixture` under `root` with no checks at all: the fewest calls
-/// that make the same entries (the floor the real builder is measured against).
-fn build_minimal(fixture: &Fixture, root: &Path) {
+/// that make the same entries (the floor the real builder is measured
+/// against), its repositories' files (`git`) given.
+fn build_minimal(fixture: &Fixture, root: &Path, git: &GitFiles) {
     let at = |p: &dyn std::fmt::Display| root.join(p.to_string());
     std::fs::create_dir(root).expect("root");
     let is_link = |p: &&toolpath::case::model::FixturePath| {
@@ -133,10 +178,11 @@ fn build_minimal(fixture: &Fixture, root: &Path) {
         parent(&link);
         std::os::unix::fs::symlink(target, link).expect("symlink");
     }
-    // A git repository is made by git: its three commands (`init`, `add`,
-    // `commit`) are the fewest that make one, so the floor runs them too.
-    for repo in &fixture.git {
-        fixture::init_git(&at(repo)).expect("git");
+    for (path, bytes) in git {
+        match bytes {
+            None => std::fs::create_dir(root.join(path)).expect("git dir"),
+            Some(bytes) => std::fs::write(root.join(path), bytes).expect("git file"),
+        }
     }
     for (path, mode) in &fixture.modes {
         std::fs::set_permissions(at(path), std::fs::Permissions::from_mode(*mode)).expect("mode");
@@ -156,10 +202,14 @@ fn remove_minimal(fixture: &Fixture, root: &Path) {
 }
 
 fn floor(instances: &[Instance], dir: &Path) -> Timing {
+    let git: Vec<GitFiles> = instances
+        .iter()
+        .map(|i| git_files(&i.case.fixture))
+        .collect();
     timed(ROUNDS, || {
         for (i, instance) in instances.iter().enumerate() {
             let root = dir.join(format!("f{i}"));
-            build_minimal(&instance.case.fixture, &root);
+            build_minimal(&instance.case.fixture, &root, &git[i]);
             remove_minimal(&instance.case.fixture, &root);
         }
     })
@@ -364,7 +414,11 @@ fn git_cost(parent: &Path, instances: &[Instance]) {
         format!("{} others", plain.len()),
         "ratio"
     );
-    let rows: [(&str, &dyn Fn(&[Instance]) -> Timing); 2] = [
+    type Measure<'a> = &'a dyn Fn(&[Instance]) -> Timing;
+    let rows: [(&str, Measure); 3] = [
+        ("fixture floor (minimal build + remove)", &|i| {
+            floor(i, &dir)
+        }),
         ("fixture builder (build + remove)", &|i| builder(i, &dir)),
         ("in-process run, jobs 1", &|i| {
             library_run(i, reference, &dir)
