@@ -401,6 +401,15 @@ fn git_cost(parent: &Path, instances: &[Instance]) {
         .iter()
         .cloned()
         .partition(|i| !i.case.fixture.git.is_empty());
+    // The git instances are few: each round goes over them as many times as
+    // makes them as many as the others, so both groups take long enough for
+    // the CPU clock's ticks not to matter.
+    let rounds = (plain.len() / git.len().max(1)).max(1);
+    let git: Vec<Instance> = (git.iter())
+        .cycle()
+        .take(git.len() * rounds)
+        .cloned()
+        .collect();
     let reference: &SubjectFactory =
         &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
     println!(
@@ -410,7 +419,7 @@ fn git_cost(parent: &Path, instances: &[Instance]) {
     println!(
         "  {:<32} {:>16} {:>16} {:>7}",
         "mode",
-        format!("{} git", git.len()),
+        format!("{} git", git.len() / rounds),
         format!("{} others", plain.len()),
         "ratio"
     );
