@@ -5,8 +5,12 @@
 //! default temporary directory), with the suite's own fixtures:
 //!
 //! - the *floor*: every instance's fixture built and removed by the fewest
-//!   calls that can make it (plain `std::fs`, no checks, and git's own three
-//!   commands for a root that is a git repository), nothing else;
+//!   calls that can make it (plain `std::fs`, no checks), nothing else. A
+//!   git repository's floor is the files of its `.git` (objects, index,
+//!   refs, `HEAD`, config) written as plain files, one `mkdir` or `write`
+//!   each, their bytes computed before the clock starts: the I/O a
+//!   repository physically needs, not the cost of any way of making one
+//!   (the hashing and compressing are left to the builder's row);
 //! - the harness's own fixture builder alone;
 //! - the in-process run and the stdio run (`toolpath serve`), as library
 //!   calls, jobs 1;
@@ -21,8 +25,12 @@
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
 //! (timed tests are flaky); the numbers go into notes and docs.
 //!
+//! Then, on tmpfs, what a git instance costs against any other: the floor,
+//! the builder and the in-process run over the instances whose fixture has
+//! a git repository, and over the others, per instance, with the ratio.
+//!
 //! While iterating, `TOOLPATH_BENCH_ONLY=tmpfs,startup` (any of `tmpfs`,
-//! `tmp`, `startup`, `adapter`, `memory`) runs only those sections.
+//! `tmp`, `git`, `startup`, `adapter`, `memory`) runs only those sections.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -92,9 +100,50 @@ fn timed(rounds: usize, mut f: impl FnMut()) -> Timing {
     )
 }
 
+/// The entries of the `.git` directories of `fixture`, as the builder
+/// writes them: (path in the fixture, the file's bytes or `None` for a
+/// directory), each directory before what is in it. Empty without git.
+type GitFiles = Vec<(PathBuf, Option<Vec<u8>>)>;
+
+fn git_files(fixture: &Fixture) -> GitFiles {
+    fn walk(root: &Path, dir: &Path, out: &mut GitFiles) {
+        out.push((dir.strip_prefix(root).expect("below").to_owned(), None));
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("read .git")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).expect("read");
+                out.push((
+                    path.strip_prefix(root).expect("below").to_owned(),
+                    Some(bytes),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if fixture.git.is_empty() {
+        return out;
+    }
+    let built = fixture::build(fixture, None).expect("fixture");
+    for repo in &fixture.git {
+        walk(
+            &built.root,
+            &built.root.join(repo.to_string()).join(".git"),
+            &mut out,
+        );
+    }
+    out
+}
+
 /// Builds `fixture` under `root` with no checks at all: the fewest calls
-/// that make the same entries (the floor the real builder is measured against).
-fn build_minimal(fixture: &Fixture, root: &Path) {
+/// that make the same entries (the floor the real builder is measured
+/// against), its repositories' files (`git`) given.
+fn build_minimal(fixture: &Fixture, root: &Path, git: &GitFiles) {
     let at = |p: &dyn std::fmt::Display| root.join(p.to_string());
     std::fs::create_dir(root).expect("root");
     let is_link = |p: &&toolpath::case::model::FixturePath| {
@@ -129,10 +178,11 @@ fn build_minimal(fixture: &Fixture, root: &Path) {
         parent(&link);
         std::os::unix::fs::symlink(target, link).expect("symlink");
     }
-    // A git repository is made by git: its three commands (`init`, `add`,
-    // `commit`) are the fewest that make one, so the floor runs them too.
-    for repo in &fixture.git {
-        fixture::init_git(&at(repo)).expect("git");
+    for (path, bytes) in git {
+        match bytes {
+            None => std::fs::create_dir(root.join(path)).expect("git dir"),
+            Some(bytes) => std::fs::write(root.join(path), bytes).expect("git file"),
+        }
     }
     for (path, mode) in &fixture.modes {
         std::fs::set_permissions(at(path), std::fs::Permissions::from_mode(*mode)).expect("mode");
@@ -152,10 +202,14 @@ fn remove_minimal(fixture: &Fixture, root: &Path) {
 }
 
 fn floor(instances: &[Instance], dir: &Path) -> Timing {
+    let git: Vec<GitFiles> = instances
+        .iter()
+        .map(|i| git_files(&i.case.fixture))
+        .collect();
     timed(ROUNDS, || {
         for (i, instance) in instances.iter().enumerate() {
             let root = dir.join(format!("f{i}"));
-            build_minimal(&instance.case.fixture, &root);
+            build_minimal(&instance.case.fixture, &root, &git[i]);
             remove_minimal(&instance.case.fixture, &root);
         }
     })
@@ -333,6 +387,59 @@ fn filesystem(label: &str, parent: &Path, instances: &[Instance]) {
     );
 }
 
+/// A git instance against a plain one: the builder alone and the in-process
+/// run, each over the instances with a git repository and over the others,
+/// per instance. Both groups run in one measurement each, so the ratio is of
+/// like with like on the same filesystem.
+fn git_cost(parent: &Path, instances: &[Instance]) {
+    let dir = tempfile::Builder::new()
+        .prefix("toolpath-bench-")
+        .tempdir_in(parent)
+        .expect("bench directory");
+    let dir = dir.path().canonicalize().expect("canonical");
+    let (git, plain): (Vec<Instance>, Vec<Instance>) = instances
+        .iter()
+        .cloned()
+        .partition(|i| !i.case.fixture.git.is_empty());
+    // The git instances are few: each round goes over them as many times as
+    // makes them as many as the others, so both groups take long enough for
+    // the CPU clock's ticks not to matter.
+    let rounds = (plain.len() / git.len().max(1)).max(1);
+    let git: Vec<Instance> = (git.iter())
+        .cycle()
+        .take(git.len() * rounds)
+        .cloned()
+        .collect();
+    let reference: &SubjectFactory =
+        &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
+    println!(
+        "git instances against the others, tmpfs ({}), cpu per instance:",
+        parent.display()
+    );
+    println!(
+        "  {:<32} {:>16} {:>16} {:>7}",
+        "mode",
+        format!("{} git", git.len() / rounds),
+        format!("{} others", plain.len()),
+        "ratio"
+    );
+    type Measure<'a> = &'a dyn Fn(&[Instance]) -> Timing;
+    let rows: [(&str, Measure); 3] = [
+        ("fixture floor (minimal build + remove)", &|i| {
+            floor(i, &dir)
+        }),
+        ("fixture builder (build + remove)", &|i| builder(i, &dir)),
+        ("in-process run, jobs 1", &|i| {
+            library_run(i, reference, &dir)
+        }),
+    ];
+    for (label, measure) in rows {
+        let per = |group: &[Instance]| measure(group).cpu.as_secs_f64() * 1e6 / group.len() as f64;
+        let (g, p) = (per(&git), per(&plain));
+        println!("  {label:<32} {:>14.1}us {:>14.1}us {:>6.2}x", g, p, g / p);
+    }
+}
+
 /// Writes `n` valid cases (each with its own fixture) into a new directory.
 fn generated_cases(n: usize, parent: &Path) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()
@@ -461,6 +568,9 @@ fn main() {
     let shm = PathBuf::from("/dev/shm");
     if shm.is_dir() && wanted("tmpfs") {
         filesystem("tmpfs", &shm, &instances);
+    }
+    if shm.is_dir() && wanted("git") {
+        git_cost(&shm, &instances);
     }
     let tmp = std::env::temp_dir();
     if wanted("tmp") {

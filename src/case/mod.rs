@@ -6,7 +6,9 @@
 //! - [`embedded`]: the suite in the binary, validated at build time;
 //! - [`coverage`]: how each requirement is pinned, per tool it applies to;
 //! - [`select`]: which instances a run covers (filters and shards);
-//! - [`fixture`]: each case's workspace, built in a temporary directory;
+//! - [`fixture`]: each case's workspace, built in a temporary directory by
+//!   open handles, within a deadline; its git repositories are written
+//!   in-process (`fixture/git/`: no `git` is run, nothing configured is read);
 //! - [`write`]: a case back to file text (for tools that make cases);
 //! - [`tree`]: never-follow walks over a built fixture (chown, unlock, remove).
 //!

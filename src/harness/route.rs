@@ -54,8 +54,6 @@ pub struct Machine {
     /// The harness runs as root: permission bits are not enforced for it,
     /// and only it can create device nodes.
     pub root: bool,
-    /// `git` runs here (cases whose roots are repositories need it).
-    pub git: bool,
     /// A way to start the subject as the unprivileged user was given.
     pub unprivileged_runner: bool,
 }
@@ -65,16 +63,9 @@ impl Machine {
     pub fn here(unprivileged_runner: bool) -> Machine {
         Machine {
             root: crate::sys::is_root(),
-            git: git_available(),
             unprivileged_runner,
         }
     }
-}
-
-/// Whether `git` runs here, checked once per process.
-fn git_available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(crate::case::fixture::git_available)
 }
 
 /// Decides whether `instance` can be sent to the adapter that said `hello`,
@@ -107,12 +98,6 @@ pub fn route(
             _ => continue,
         };
         return Err(Refusal::new(Status::Unsupported, reason));
-    }
-    if case.requires.contains(&Feature::Git) && !machine.git {
-        return Err(Refusal::new(
-            Status::Skip,
-            "the case's roots are git repositories and `git` is not on PATH",
-        ));
     }
     if case.requires.contains(&Feature::Devices) && !machine.root {
         return Err(Refusal::new(
@@ -175,7 +160,6 @@ mod tests {
 
     const PLAIN: Machine = Machine {
         root: false,
-        git: true,
         unprivileged_runner: false,
     };
 
@@ -215,11 +199,7 @@ mod tests {
     #[test]
     fn what_this_machine_cannot_observe_is_skipped_with_the_reason() {
         let h = hello(&[Tool::Resolve], &["devices"]);
-        let no_git = Machine {
-            git: false,
-            ..PLAIN
-        };
-        assert_eq!(decide("git", &h, &no_git).unwrap_err().status, Status::Skip);
+        // Fixture repositories are written in-process: no `git` is needed.
         assert_eq!(decide("git", &h, &PLAIN), Ok(Route::Normal));
         let refused = decide("devices", &h, &PLAIN).unwrap_err();
         assert_eq!(refused.status, Status::Skip);

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::case::catalog::{Catalog, Unreadable};
 use crate::case::model::{Case, Instance};
@@ -58,6 +58,10 @@ pub struct RunConfig<'a> {
     pub fixtures: Option<PathBuf>,
     /// Where each judged instance goes as it is judged, besides the counts.
     pub sink: Option<&'a dyn Sink>,
+    /// How long building one fixture may take before the instance is a case
+    /// error (a hostile fixture of thousands of entries must not stall a
+    /// run): the same bound as one call, `--timeout-ms`.
+    pub fixture_timeout: Duration,
 }
 
 impl Default for RunConfig<'_> {
@@ -71,6 +75,7 @@ impl Default for RunConfig<'_> {
             adapter_label: None,
             fixtures: None,
             sink: None,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
         }
     }
 }
@@ -469,7 +474,6 @@ mod tests {
 
     const MACHINE: Machine = Machine {
         root: false,
-        git: true,
         unprivileged_runner: false,
     };
 

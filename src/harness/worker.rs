@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::case::fixture::BuiltFixture;
+use crate::case::fixture::{self, BuiltFixture, Deadline};
 use crate::case::model::{Action, Instance};
 use crate::case::placeholders::Placeholders;
 use crate::harness::baseline::{self, BaselineStatus};
@@ -205,8 +205,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let case = instance.case;
+        let deadline = Deadline::after(self.config.fixture_timeout);
         let built =
-            match crate::case::fixture::build(&case.fixture, self.config.fixtures.as_deref()) {
+            match fixture::build_until(&case.fixture, self.config.fixtures.as_deref(), &deadline) {
                 Ok(built) => built,
                 Err(e) => {
                     return base_report(

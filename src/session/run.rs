@@ -186,6 +186,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         adapter_label: plan.adapter.as_ref().map(|(label, _)| label.clone()),
         fixtures,
         sink: Some(&sink),
+        fixture_timeout: plan.call_timeout,
     };
     Ok(crate::harness::run::run_into(
         &plan.catalog,
