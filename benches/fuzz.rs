@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use toolpath::fuzz::run::{FuzzConfig, fuzz};
 use toolpath::fuzz::shrink::Budget;
-use toolpath::harness::run::SubjectFactory;
+use toolpath::harness::config::SubjectFactory;
 use toolpath::subject::adapter::{Adapter, AdapterConfig};
 use toolpath::subject::{Reference, Subject};
 

@@ -41,10 +41,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use toolpath::case::fixture;
-use toolpath::case::model::{Fixture, Instance};
-use toolpath::harness::run::{RunConfig, SubjectFactory, run};
+use toolpath::harness::config::{RunConfig, SubjectFactory};
+use toolpath::harness::run::run;
 use toolpath::subject::adapter::{Adapter, AdapterConfig};
 use toolpath::subject::{Reference, Subject};
+use toolpath_suite::case::{Fixture, Instance};
 
 const ROUNDS: usize = 7;
 const BIN: &str = env!("CARGO_BIN_EXE_toolpath");
@@ -146,7 +147,7 @@ fn git_files(fixture: &Fixture) -> GitFiles {
 fn build_minimal(fixture: &Fixture, root: &Path, git: &GitFiles) {
     let at = |p: &dyn std::fmt::Display| root.join(p.to_string());
     std::fs::create_dir(root).expect("root");
-    let is_link = |p: &&toolpath::case::model::FixturePath| {
+    let is_link = |p: &&toolpath_suite::case::FixturePath| {
         fixture.symlinks.iter().any(|(link, _)| link == *p)
     };
     let dirs = fixture.roots.iter().chain([&fixture.target]);
@@ -557,7 +558,7 @@ fn wanted(name: &str) -> bool {
 }
 
 fn main() {
-    let (cases, errors) = toolpath::case::suite::load_embedded();
+    let (cases, errors) = toolpath::case::embedded::load_embedded();
     assert!(errors.is_empty(), "invalid cases");
     let instances: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
     println!(

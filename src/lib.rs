@@ -7,7 +7,8 @@
 //! use std::path::Path;
 //! use toolpath_suite::case::validate::parse_case;
 //! use toolpath::report::Status;
-//! use toolpath::harness::run::{run, RunConfig, SubjectFactory};
+//! use toolpath::harness::config::{RunConfig, SubjectFactory};
+//! use toolpath::harness::run::run;
 //! use toolpath::subject::{Reference, Subject};
 //!
 //! let case = parse_case(Path::new("example.yaml"), r#"
@@ -49,26 +50,21 @@
 //! - [`fuzz`]: random calls against the reference and an adapter, shrunk
 //!   into case files where they disagree;
 //! - [`cli`]: the `toolpath` command's subcommands, one file each;
-//! - [`cancel`]: the low-level SIGINT/SIGTERM flag and wake-up descriptor
-//!   a session installs;
-//! - [`sanitize`]: foreign text (adapter output, case values) made safe
-//!   for every place it is shown.
+//! - [`sys`]: the Linux system calls, signals and the cancellation flag a
+//!   session installs.
+//!
+//! Foreign text (adapter output, case values) is made safe for every place
+//! it is shown by [`toolpath_suite::sanitize`].
 //!
 //! Which module may import which is in `ARCHITECTURE.md` (floors).
 
-pub mod cancel;
 pub mod case;
 pub mod cli;
 pub mod fuzz;
 pub mod harness;
 pub mod reference;
 pub mod report;
-pub mod sanitize;
 pub mod session;
-// shim: removed after the parallel moves merge
-pub use toolpath_suite::protocol;
-// shim: removed after the parallel moves merge
-pub use toolpath_suite::spec;
 pub mod subject;
 pub mod sys;
 #[cfg(test)]

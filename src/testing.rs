@@ -3,7 +3,7 @@
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use crate::harness::run::{UNPRIVILEGED_USER, is_root};
+use crate::sys::{UNPRIVILEGED_USER, is_root};
 
 /// Permission bits are not enforced for root, so a permission test run as
 /// root would observe nothing and prove nothing. As root, this runs the

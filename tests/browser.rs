@@ -349,7 +349,7 @@ const IMG: &str = "<img src=x onerror=\"window.__pwned = 2\">";
 /// What markup escaping does not stop: an escape sequence, a right-to-left
 /// override, a zero-width joiner, a lone CR.
 const INVISIBLE: &str = "\u{1b}[2J\u{202e}txt.exe\u{200d}\rx";
-/// [`INVISIBLE`] as the page shows it: with `toolpath::sanitize`'s stand-ins.
+/// [`INVISIBLE`] as the page shows it: with `toolpath_suite::sanitize`'s stand-ins.
 const INVISIBLE_SHOWN: &str = "␛[2J‹U+202E›txt.exe‹U+200D›␍x";
 
 /// A report as an adapter and case files could make it: markup in every
@@ -397,7 +397,7 @@ fn expected_cells(reports: &[Value]) -> BTreeMap<(String, String), Cell> {
     let mut cells = BTreeMap::new();
     for report in reports {
         let label = label(report);
-        for requirement in toolpath::spec::requirements() {
+        for requirement in toolpath_suite::spec::requirements() {
             // passed, failed, xfail, unobserved, unsupported, skipped
             let mut n = [0u64; 6];
             for case in report["cases"].as_array().unwrap() {
@@ -607,7 +607,7 @@ fn the_certification_page_works_in_a_browser() {
     let shown = browser.eval("document.body.innerText");
     let shown = shown.as_str().unwrap();
     assert_eq!(
-        toolpath::sanitize::first_hostile(shown),
+        toolpath_suite::sanitize::first_hostile(shown),
         None,
         "nothing invisible on the page: {shown}"
     );
@@ -628,7 +628,7 @@ fn the_certification_page_works_in_a_browser() {
     let columns = browser.eval("document.querySelectorAll('#matrix th.imp').length");
     assert_eq!(columns, 4, "the four implementations");
     let rows = browser.eval("document.querySelectorAll('#matrix tr[data-req]').length");
-    assert_eq!(rows, toolpath::spec::requirements().len());
+    assert_eq!(rows, toolpath_suite::spec::requirements().len());
     browser.click("#matrix td.cell.xfail");
     let listed = detail(&mut browser);
     assert!(

@@ -11,10 +11,12 @@
 use std::path::Path;
 use std::time::Duration;
 
-use toolpath::harness::run::{RunConfig, SubjectFactory, UNPRIVILEGED_USER, is_root, run};
+use toolpath::harness::config::{RunConfig, SubjectFactory};
+use toolpath::harness::run::run;
 use toolpath::report::Status;
 use toolpath::subject::adapter::AdapterConfig;
 use toolpath::subject::{Reference, Subject};
+use toolpath::sys::{UNPRIVILEGED_USER, is_root};
 use toolpath_suite::case::validate::parse_case;
 
 fn unprivileged_runner() -> Option<AdapterConfig> {

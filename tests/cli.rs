@@ -68,7 +68,7 @@ fn run_without_cases_flag_runs_the_embedded_suite() {
     let (code, report) = run_json(&[]);
     assert_eq!(code, 0, "the reference passes its own suite");
     // Every instance of the embedded suite, no more, no fewer.
-    let (cases, errors) = toolpath::case::suite::load_embedded();
+    let (cases, errors) = toolpath::case::embedded::load_embedded();
     assert!(errors.is_empty(), "{errors:?}");
     let instances = cases.iter().map(|c| c.instances().count()).sum::<usize>();
     assert_eq!(report["summary"]["total"], instances);
@@ -350,12 +350,12 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
     // Every answer, field by field: the same call on the same fixture,
     // answered in-process and by `toolpath serve` over the protocol. (Equal
     // statuses alone would hold for any two implementations that both pass.)
-    use toolpath::case::model::Action;
-    use toolpath::protocol::Call;
     use toolpath::subject::adapter::{Adapter, AdapterConfig};
     use toolpath::subject::{Reference, Subject};
+    use toolpath_suite::case::Action;
+    use toolpath_suite::protocol::Call;
 
-    let (cases, errors) = toolpath::case::suite::load_embedded();
+    let (cases, errors) = toolpath::case::embedded::load_embedded();
     assert!(errors.is_empty());
     let scratch = tempfile::tempdir().unwrap();
     let mut served = Adapter::start(AdapterConfig {
@@ -381,7 +381,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
             continue; // needs root or an unprivileged runner; covered by `run`
         }
         let built = toolpath::case::fixture::build(&instance.case.fixture, None).unwrap();
-        let call = toolpath::harness::run::call_for(&instance, params, &built.vars, &built);
+        let call = toolpath::harness::call::for_instance(&instance, params, &built.vars, &built);
         let mut here = in_process.call(&call).unwrap();
         let there = served.call(&Call { seq: 0, ..call }).unwrap();
         here.seq = there.seq;
@@ -829,7 +829,7 @@ fn permission_cases_are_observed_not_passed_silently() {
         "mini.resolve.permission",
         "--no-unprivileged",
     ]);
-    let expected = if toolpath::harness::run::is_root() {
+    let expected = if toolpath::sys::is_root() {
         "skip"
     } else {
         "pass"

@@ -83,11 +83,11 @@ fn oversized_case_files_are_refused_before_parsing() {
 /// call stuck reading something endless). Blocks on a channel nobody sends
 /// on: no sleep.
 fn hang_on_shell(
-    workspace: &toolpath::protocol::Workspace,
-    tool: toolpath::protocol::Tool,
+    workspace: &toolpath_suite::protocol::Workspace,
+    tool: toolpath_suite::protocol::Tool,
     params: &serde_json::Map<String, serde_json::Value>,
-) -> toolpath::protocol::ToolResult {
-    if tool == toolpath::protocol::Tool::Shell {
+) -> toolpath_suite::protocol::ToolResult {
+    if tool == toolpath_suite::protocol::Tool::Shell {
         let (_keep, wait) = std::sync::mpsc::channel::<()>();
         let _ = wait.recv();
     }
@@ -99,9 +99,10 @@ fn hang_on_shell(
 /// flake; 5 s leaves the other calls ample room on a busy machine.
 #[test]
 fn a_hung_in_process_call_fails_its_case_and_the_run_goes_on() {
-    use toolpath::harness::run::{RunConfig, SubjectFactory, run};
+    use toolpath::harness::config::{RunConfig, SubjectFactory};
+    use toolpath::harness::run::run;
     use toolpath::subject::{Reference, Subject};
-    let (cases, errors) = toolpath::case::suite::load(&["tests/data/mini".into()]);
+    let (cases, errors) = toolpath_suite::case::load::load(&["tests/data/mini".into()]);
     assert!(errors.is_empty(), "{errors:?}");
     let instances: Vec<_> = cases.iter().flat_map(|c| c.instances()).collect();
     let make: &SubjectFactory = &|| {

@@ -75,7 +75,7 @@ fn the_installed_binary_certifies_the_python_port_from_elsewhere() {
     assert_eq!(report["suite"], env!("CARGO_PKG_VERSION"));
     assert_eq!(report["implementation"]["language"], "python");
     // Every instance of the embedded suite, no more, no fewer.
-    let (cases, errors) = toolpath::case::suite::load_embedded();
+    let (cases, errors) = toolpath::case::embedded::load_embedded();
     assert!(errors.is_empty(), "{errors:?}");
     let instances = cases.iter().map(|c| c.instances().count()).sum::<usize>();
     assert_eq!(count(&report, "total"), instances as u64);

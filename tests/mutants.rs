@@ -193,7 +193,7 @@ fn literal_placeholder_text_is_not_a_path() {
     // What may still pass expects no path at all (descriptions, parameters
     // refused before any path is resolved, all-workspaces searches with no
     // match): every instance whose expectation holds a placeholder fails.
-    let (cases, _) = toolpath::case::suite::load_embedded();
+    let (cases, _) = toolpath::case::embedded::load_embedded();
     let expects_a_path: std::collections::BTreeSet<String> = cases
         .iter()
         .filter(|c| {

@@ -13,10 +13,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, RefCell};
 use std::io;
 
-use toolpath::protocol::{Implementation, Tool};
 use toolpath::report::render::{human, json, junit, markdown};
 use toolpath::report::view::{CaseSource, View};
 use toolpath::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, Summary};
+use toolpath_suite::protocol::{Implementation, Tool};
 
 /// The system allocator, counting the bytes each thread has live and the
 /// most it has had, so other test threads do not blur the measure.

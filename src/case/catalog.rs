@@ -17,10 +17,11 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::case::model::{Case, CaseError};
+use crate::case::embedded;
 use crate::case::select::Selection;
-use crate::case::suite;
-use crate::protocol::Tool;
+use toolpath_suite::case::load as suite;
+use toolpath_suite::case::{Case, CaseError};
+use toolpath_suite::protocol::Tool;
 
 /// Where a run's case instances come from, in run order: the embedded
 /// suite's selected instances first, then each case file's.
@@ -75,7 +76,7 @@ impl Catalog {
         selection: &Selection,
     ) -> Result<Catalog, Vec<CaseError>> {
         let (embedded, mut errors) = if replace.is_empty() {
-            suite::load_embedded()
+            embedded::load_embedded()
         } else {
             (Vec::new(), Vec::new())
         };
@@ -295,7 +296,7 @@ mod tests {
             .collect()
     }
 
-    use crate::case::model::Instance;
+    use toolpath_suite::case::Instance;
 
     /// A directory of cases in several subdirectories, written out of
     /// order, some run against several tools.
@@ -346,7 +347,7 @@ mod tests {
         let dir = suite_dir();
         let add = [dir.path().to_owned()];
         let catalog = Catalog::open(&[], &add, &Selection::default()).unwrap();
-        let (embedded, _) = suite::load_embedded();
+        let (embedded, _) = embedded::load_embedded();
         let first: usize = embedded.iter().map(|c| c.tools.len()).sum();
         assert_eq!(catalog.len(), first + 6);
         assert_eq!(listed(&catalog)[first].0, "glob.y");

@@ -22,23 +22,3 @@ pub mod fixture;
 pub mod select;
 pub mod tree;
 pub mod write;
-
-// shim: removed after the parallel moves merge
-pub use toolpath_suite::case::{compact, raw, yaml};
-// shim: removed after the parallel moves merge
-pub use toolpath_suite::placeholders;
-
-/// The validated case under its old name.
-// shim: removed after the parallel moves merge
-pub mod model {
-    pub use toolpath_suite::case::validate::links::check_link_target;
-    pub use toolpath_suite::case::validate::{load_case, parse_case, parse_case_bytes};
-    pub use toolpath_suite::case::*;
-}
-
-/// Loading case directories under its old name, with the embedded suite.
-// shim: removed after the parallel moves merge
-pub mod suite {
-    pub use super::embedded::{EMBEDDED_CASES, load_embedded};
-    pub use toolpath_suite::case::load::*;
-}

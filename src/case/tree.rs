@@ -215,11 +215,11 @@ mod tests {
     #[test]
     fn locked_trees_are_removed_without_root() {
         // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } != 0 {
+        if crate::sys::geteuid() != 0 {
             return a_locked_tree_is_removed_by_its_owner();
         }
         use std::os::unix::process::CommandExt;
-        let (uid, gid) = crate::harness::run::UNPRIVILEGED_USER;
+        let (uid, gid) = crate::sys::UNPRIVILEGED_USER;
         let out = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--exact", INNER, "--ignored", "--test-threads", "1"])
             .env("TMPDIR", "/tmp")

@@ -19,7 +19,7 @@ use serde_json::Value;
 use toolpath_suite::case::{Action, Case};
 use toolpath_suite::protocol::Tool;
 
-use crate::sanitize;
+use toolpath_suite::sanitize;
 
 fn q(text: &str) -> String {
     sanitize::yaml(text)
@@ -257,7 +257,11 @@ mod tests {
             expect: {outcome: error, error: {code: invalid_params, message_contains: [\"\\rx: y\"]}}\n";
         let case = parse_case(Path::new("t.yaml"), text).unwrap_or_else(|e| panic!("{e}"));
         let written = to_yaml(&case, "line\rinjected: true");
-        assert_eq!(crate::sanitize::first_hostile(&written), None, "{written}");
+        assert_eq!(
+            toolpath_suite::sanitize::first_hostile(&written),
+            None,
+            "{written}"
+        );
         assert_eq!(written.matches("base64").count(), 1, "{written}");
         let again =
             parse_case(Path::new("t.yaml"), &written).unwrap_or_else(|e| panic!("{e}\n{written}"));

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::suite::EMBEDDED_CASES;
+use crate::case::embedded::EMBEDDED_CASES;
 use crate::cli::{schemas, usage};
 use crate::report::ExitCode;
 
@@ -47,7 +47,7 @@ pub fn suite_files() -> Vec<(PathBuf, String)> {
         ),
         (
             PathBuf::from("spec/README.md"),
-            crate::spec::SPEC_TEXT.to_owned(),
+            toolpath_suite::spec::SPEC_TEXT.to_owned(),
         ),
         (PathBuf::from("spec/protocol.md"), PROTOCOL_TEXT.to_owned()),
         (PathBuf::from("cases/README.md"), CASES_README.to_owned()),

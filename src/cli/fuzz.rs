@@ -13,7 +13,7 @@ use crate::fuzz::finding::Finding;
 use crate::fuzz::run::{Counts, FuzzConfig, Summary, fuzz as run_fuzz};
 use crate::fuzz::shrink::Budget;
 use crate::harness::baseline::Baseline;
-use crate::harness::run::SubjectFactory;
+use crate::harness::config::SubjectFactory;
 use crate::report::ExitCode;
 use crate::session::Session;
 use crate::subject::Subject;
@@ -185,12 +185,12 @@ fn fuzz_in(
             // act on the terminal.
             eprintln!(
                 "toolpath: the adapter could not be started: {}",
-                crate::sanitize::visible(&failure.to_string())
+                toolpath_suite::sanitize::visible(&failure.to_string())
             );
             if !failure.stderr.is_empty() {
                 eprintln!(
                     "--- adapter stderr ---\n{}",
-                    crate::sanitize::visible(&failure.stderr)
+                    toolpath_suite::sanitize::visible(&failure.stderr)
                 );
             }
             return ExitCode::Unexpected;

@@ -25,7 +25,7 @@ pub fn lint(request: LintRequest) -> ExitCode {
         Ok(cases) => cases,
         Err(code) => return code,
     };
-    let requirements = crate::spec::requirements();
+    let requirements = toolpath_suite::spec::requirements();
     let coverage = crate::case::coverage::coverage(requirements, &cases);
     // Built whole and written once: a reader that stops early (`| head`)
     // is not an error.

@@ -32,12 +32,12 @@ pub mod serve;
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use crate::case::model::{Case, CaseError};
 use crate::case::select::{Selection, Shard};
-use crate::protocol::Tool;
 use crate::report::ExitCode;
+use toolpath_suite::case::{Case, CaseError};
+use toolpath_suite::protocol::Tool;
 
 pub use crate::session::deliver::{Format, print_out, render};
 
@@ -70,35 +70,10 @@ pub struct SelectArgs {
     pub tag: Vec<String>,
     /// Only instances for this tool (repeatable).
     #[arg(long = "tool", value_enum)]
-    pub tool: Vec<ToolArg>,
+    pub tool: Vec<Tool>,
     /// Only this machine's share: K/N, by a stable hash of the instance id.
     #[arg(long)]
     pub shard: Option<Shard>,
-}
-
-/// A tool on the command line. A mirror of [`Tool`] until `Tool` (moving
-/// into the suite crate) derives `ValueEnum` itself.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ToolArg {
-    Resolve,
-    Grep,
-    Ripgrep,
-    Shell,
-    Glob,
-    Ls,
-}
-
-impl From<ToolArg> for Tool {
-    fn from(t: ToolArg) -> Tool {
-        match t {
-            ToolArg::Resolve => Tool::Resolve,
-            ToolArg::Grep => Tool::Grep,
-            ToolArg::Ripgrep => Tool::Ripgrep,
-            ToolArg::Shell => Tool::Shell,
-            ToolArg::Glob => Tool::Glob,
-            ToolArg::Ls => Tool::Ls,
-        }
-    }
 }
 
 impl SelectArgs {
@@ -108,7 +83,7 @@ impl SelectArgs {
             ids: self.filter.clone(),
             specs: self.spec.clone(),
             tags: self.tag.clone(),
-            tools: self.tool.iter().copied().map(Tool::from).collect(),
+            tools: self.tool.clone(),
             shard: self.shard,
         }
     }
@@ -130,15 +105,15 @@ fn print_errors(errors: &[CaseError]) {
 /// Loads the cases; invalid ones are printed and make the caller stop.
 pub fn load(source: &SourceArgs) -> Result<Vec<Case>, Vec<CaseError>> {
     let (mut cases, mut errors) = if source.cases.is_empty() {
-        crate::case::suite::load_embedded()
+        crate::case::embedded::load_embedded()
     } else {
-        crate::case::suite::load(&source.cases)
+        toolpath_suite::case::load::load(&source.cases)
     };
     if !source.add_cases.is_empty() {
-        let (more, more_errors) = crate::case::suite::load(&source.add_cases);
+        let (more, more_errors) = toolpath_suite::case::load::load(&source.add_cases);
         cases.extend(more);
         errors.extend(more_errors);
-        errors.extend(crate::case::suite::duplicate_ids(&cases));
+        errors.extend(toolpath_suite::case::load::duplicate_ids(&cases));
         errors.dedup();
     }
     if errors.is_empty() {

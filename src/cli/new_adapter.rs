@@ -78,14 +78,14 @@ mod tests {
                 .lines()
                 .find(|l| l.contains("TOOLS = "))
                 .expect("a TOOLS line");
-            for tool in crate::protocol::Tool::ALL {
+            for tool in toolpath_suite::protocol::Tool::ALL {
                 let quoted = [format!("\"{tool}\""), format!("'{tool}'")];
                 assert!(
                     quoted.iter().any(|q| tools_line.contains(q.as_str())),
                     "{lang:?}: {tool} missing from {tools_line}"
                 );
                 let stub = [format!("def {tool}("), format!("function {tool}(")];
-                let routed = tool == crate::protocol::Tool::Ripgrep;
+                let routed = tool == toolpath_suite::protocol::Tool::Ripgrep;
                 assert!(
                     routed || stub.iter().any(|s| text.contains(s.as_str())),
                     "{lang:?}: no handler for {tool}"

@@ -64,14 +64,17 @@ fn draft07<T: JsonSchema>() -> String {
 /// Every schema as (path relative to `spec/`, contents).
 pub fn all() -> Vec<(&'static str, String)> {
     vec![
-        ("case.schema.json", draft07::<crate::case::raw::RawCase>()),
+        (
+            "case.schema.json",
+            draft07::<toolpath_suite::case::raw::RawCase>(),
+        ),
         (
             "schemas/harness-message.schema.json",
-            draft07::<crate::protocol::HarnessMessage>(),
+            draft07::<toolpath_suite::protocol::HarnessMessage>(),
         ),
         (
             "schemas/adapter-message.schema.json",
-            draft07::<crate::protocol::AdapterMessage>(),
+            draft07::<toolpath_suite::protocol::AdapterMessage>(),
         ),
         (
             "schemas/report.schema.json",

@@ -8,7 +8,7 @@
 //! the error code, and what the spec requires of the error message and of
 //! the model-facing text (that it names the resolved path, OUT-5).
 
-use crate::protocol::{ErrorCode, Match, Outcome, ToolResult};
+use toolpath_suite::protocol::{ErrorCode, Match, Outcome, ToolResult};
 
 /// A field of a result, as named in findings and their deduplication key.
 pub type Field = &'static str;
@@ -157,7 +157,7 @@ fn files(result: &ToolResult) -> Option<Vec<String>> {
 }
 
 /// `ls`'s entries as a sorted list (LS-6).
-fn entries(result: &ToolResult) -> Option<Vec<crate::protocol::Entry>> {
+fn entries(result: &ToolResult) -> Option<Vec<toolpath_suite::protocol::Entry>> {
     result.entries.clone().map(|mut e| {
         e.sort();
         e
@@ -167,7 +167,7 @@ fn entries(result: &ToolResult) -> Option<Vec<crate::protocol::Entry>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Kind;
+    use toolpath_suite::protocol::Kind;
 
     fn ok(path: &str) -> ToolResult {
         ToolResult {

@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::case::model::{Action, Case, ErrorExpect, Expect, ExpectedMatch};
-use crate::case::raw::{ExpectedOutcome, Feature};
 use crate::fuzz::probe::Divergence;
-use crate::protocol::{Outcome, Tool, ToolResult};
+use toolpath_suite::case::raw::{ExpectedOutcome, Feature};
+use toolpath_suite::case::{Action, Case, ErrorExpect, Expect, ExpectedMatch};
+use toolpath_suite::protocol::{Outcome, Tool, ToolResult};
 
 /// A divergence found at one iteration of one seed.
 #[derive(Debug, Clone)]
@@ -61,7 +61,7 @@ impl Finding {
             }
         }
         Case {
-            file: dir.join(crate::case::suite::file_name(&id)),
+            file: dir.join(toolpath_suite::case::load::file_name(&id)),
             id,
             line: 0,
             summary: format!(
@@ -110,7 +110,7 @@ impl Finding {
 /// is what differs.
 fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> Expect {
     let error = reference.outcome == Some(Outcome::Error);
-    let file = reference.kind == Some(crate::protocol::Kind::File);
+    let file = reference.kind == Some(toolpath_suite::protocol::Kind::File);
     Expect {
         outcome: if error {
             ExpectedOutcome::Error
@@ -157,9 +157,9 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::case::model::parse_case;
     use crate::fuzz::sample::Rendered;
     use crate::subject::{AdapterFailure, FailureKind};
+    use toolpath_suite::case::validate::parse_case;
 
     /// What an adapter controls in a finding is made of these: its command
     /// line, its stderr and its answer (through `actual_text`); and the
@@ -224,7 +224,7 @@ mod tests {
                 "{text}"
             );
             assert_eq!(
-                crate::sanitize::first_hostile(&text),
+                toolpath_suite::sanitize::first_hostile(&text),
                 None,
                 "a reviewer sees every character: {text}"
             );

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
 use crate::fuzz::sample::*;
-use crate::protocol::Tool;
+use toolpath_suite::protocol::Tool;
 
 /// What the adapter under test can take: only its tools and fixture
 /// features are generated, so every sample can be answered.
@@ -374,12 +374,12 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::protocol::{Kind, Outcome};
     use crate::subject::{Reference, Subject};
+    use toolpath_suite::protocol::{Kind, Outcome};
 
     /// What the reference answered, as a class: the error code, or the
     /// tool and kind with whether there were matches and notes.
-    fn class(tool: Tool, r: &crate::protocol::ToolResult) -> String {
+    fn class(tool: Tool, r: &toolpath_suite::protocol::ToolResult) -> String {
         match (&r.outcome, &r.error) {
             (_, Some(e)) => e.code.name().to_owned(),
             (Some(Outcome::Ok), None) => format!(
@@ -425,7 +425,7 @@ mod tests {
             let Value::Object(params) = built.vars.expand_json(&Value::Object(r.params)) else {
                 unreachable!()
             };
-            let call = crate::protocol::Call {
+            let call = toolpath_suite::protocol::Call {
                 seq: 1,
                 case: "t".into(),
                 workspace: built.workspace.clone(),

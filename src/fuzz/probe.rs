@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::case::fixture;
-use crate::case::placeholders::Placeholders;
 use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::harness::call;
 use crate::harness::snapshot;
-use crate::protocol::{Outcome, ToolResult};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::protocol::{Outcome, ToolResult};
 
 /// The two answers to one call, and where they differ.
 #[derive(Debug, Clone)]

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::protocol::{ErrorCode, Kind, Outcome, Tool, ToolResult, Workspace};
 use crate::reference::resolve::lexical_resolve;
+use toolpath_suite::protocol::{ErrorCode, Kind, Outcome, Tool, ToolResult, Workspace};
 
 /// What the rules are judged from.
 pub struct Call<'a> {

@@ -18,9 +18,10 @@ use crate::fuzz::generate::{Capabilities, samples};
 use crate::fuzz::probe::{Env, Probe, probe};
 use crate::fuzz::shrink::{self, Budget};
 use crate::harness::baseline::{Baseline, BaselineStatus};
-use crate::harness::run::{SubjectFactory, is_root};
-use crate::protocol::{AdapterHello, Tool};
+use crate::harness::config::SubjectFactory;
 use crate::subject::{AdapterFailure, FailureKind, Reference, Subject};
+use crate::sys::is_root;
+use toolpath_suite::protocol::{AdapterHello, Tool};
 
 /// What to fuzz and for how long.
 pub struct FuzzConfig<'a> {
@@ -143,7 +144,7 @@ impl Shared<'_, '_> {
         // SIGINT/SIGTERM (the session's handlers) end the run between
         // iterations; what was found so far is kept.
         let done = self.stop.load(Ordering::SeqCst)
-            || crate::cancel::requested()
+            || crate::sys::cancel::requested()
             || self.config.iterations.is_some_and(|n| i >= n)
             || out_of_time;
         (!done).then_some(i)
@@ -168,7 +169,7 @@ impl Shared<'_, '_> {
                     self.counts.skipped.fetch_add(1, Ordering::SeqCst);
                 }
                 // A call the cancellation cut short is no finding.
-                Probe::Diverge(_) if crate::cancel::requested() => break,
+                Probe::Diverge(_) if crate::sys::cancel::requested() => break,
                 Probe::Diverge(divergence) => {
                     self.counts.diverged.fetch_add(1, Ordering::SeqCst);
                     let finding = Finding {
@@ -216,12 +217,12 @@ impl Shared<'_, '_> {
             self.config.shrink,
             self.env.permissions,
             |sample| match probe(sample, &self.env, &mut s.reference, s.adapter.as_mut()) {
-                Probe::Diverge(_) if crate::cancel::requested() => None,
+                Probe::Diverge(_) if crate::sys::cancel::requested() => None,
                 Probe::Diverge(d) => Some(*d),
                 _ => None,
             },
         );
-        if crate::cancel::requested() {
+        if crate::sys::cancel::requested() {
             // Shrinking was cut short: the finding is not minimal, and its
             // last probes were cancelled calls. The next run finds it again.
             return;

@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::case::model::{Fixture, FixturePath};
-use crate::protocol::Tool;
+use toolpath_suite::case::{Fixture, FixturePath};
+use toolpath_suite::protocol::Tool;
 
 /// A name that is as long as a path component usually gets in practice.
 const LONG: &str = "a-rather-long-file-name-that-goes-on-and-on-and-on-to-test-buffers-and-truncation-in-path-handling.ts";

@@ -25,10 +25,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolpath_suite::wildcard;
 
-use crate::case::model::CaseError;
-use crate::case::raw::SpannedMap;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ExpectationNote, Mismatch, Status};
+use toolpath_suite::case::CaseError;
+use toolpath_suite::case::raw::SpannedMap;
 
 /// What is expected of a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -92,10 +92,10 @@ impl Baseline {
             return Ok(Baseline::default());
         }
         let raw: SpannedMap<BaselineEntry> =
-            crate::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
+            toolpath_suite::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
         for (key, entry) in &raw.0 {
             let ids = entry.spec.as_ref().map_or(&[][..], SpecIds::ids);
-            if let Some(spec) = ids.iter().find(|id| !crate::spec::is_known(id)) {
+            if let Some(spec) = ids.iter().find(|id| !toolpath_suite::spec::is_known(id)) {
                 return Err(CaseError {
                     file: file.to_owned(),
                     line: key.referenced.line(),
@@ -289,11 +289,6 @@ fn yaml_string(text: &str) -> String {
     }
 }
 
-/// An expectations key is a SEARCH-9 wildcard (`*`, `?`, `{a,b}`) over
-/// instance ids, matched by the suite's one linear-time engine.
-// shim: removed after the parallel moves merge (callers use the engine)
-pub use toolpath_suite::wildcard::matches as glob_match;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,10 +336,16 @@ mod tests {
 
     #[test]
     fn globs_match_whole_ids() {
-        assert!(glob_match("search.*@grep", "search.file.relative@grep"));
-        assert!(!glob_match("search.*@grep", "search.file.relative@ripgrep"));
-        assert!(glob_match("a.?", "a.b"));
-        assert!(!glob_match("a", "ab"));
+        assert!(wildcard::matches(
+            "search.*@grep",
+            "search.file.relative@grep"
+        ));
+        assert!(!wildcard::matches(
+            "search.*@grep",
+            "search.file.relative@ripgrep"
+        ));
+        assert!(wildcard::matches("a.?", "a.b"));
+        assert!(!wildcard::matches("a", "ab"));
         // SEARCH-9, a superset of `*` and `?`: one key for both search tools.
         let both =
             parse("\"search.x@{grep,ripgrep}\":\n  status: skip\n  reason: later\n").unwrap();

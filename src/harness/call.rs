@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::case::fixture::BuiltFixture;
-use crate::case::model::Instance;
-use crate::case::placeholders::Placeholders;
-use crate::protocol::{Call, Tool, Workspace};
+use toolpath_suite::case::Instance;
+use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::protocol::{Call, Tool, Workspace};
 
 /// The placeholder naming the answering process's own temporary directory.
 pub const ADAPTER_TMP: &str = "adapter-tmp";

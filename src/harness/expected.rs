@@ -20,10 +20,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::case::model::{ErrorExpect, Expect, Fixture, FixturePath};
-use crate::case::placeholders::Placeholders;
-use crate::case::raw::ExpectedOutcome;
-use crate::protocol::{EntryType, Kind, Tool};
+use toolpath_suite::case::raw::ExpectedOutcome;
+use toolpath_suite::case::{ErrorExpect, Expect, Fixture, FixturePath};
+use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::protocol::{EntryType, Kind, Tool};
 
 /// A match the instance expects: file and line, and the line's text when the
 /// fixture defines that file (a match through a path the fixture does not
@@ -182,7 +182,7 @@ pub fn texts_by_line(matches: &[ExpectedLine]) -> BTreeMap<(&str, u64), &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::model::ExpectedMatch;
+    use toolpath_suite::case::ExpectedMatch;
 
     #[test]
     fn lines_follow_search_10() {

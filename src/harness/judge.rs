@@ -14,13 +14,13 @@
 //! as placeholders. Where that display would hide a difference (an answer
 //! that is literally `{ws}/a.ts`), both sides are shown as they are.
 
-use crate::case::model::Expect;
-use crate::case::placeholders::Placeholders;
-use crate::case::raw::ExpectedOutcome;
 use crate::harness::expected::{Expected, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
-use crate::protocol::{EntryType, Outcome, ToolResult};
 use crate::report::Mismatch;
+use toolpath_suite::case::Expect;
+use toolpath_suite::case::raw::ExpectedOutcome;
+use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::protocol::{EntryType, Outcome, ToolResult};
 
 /// The result of judging one answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -496,7 +496,7 @@ impl Lines {
     /// `kind`, `path`, `cwd` and the `PATH:LINE` list, as both sides show them.
     fn common<'m>(
         &mut self,
-        kind: Option<crate::protocol::Kind>,
+        kind: Option<toolpath_suite::protocol::Kind>,
         path: Option<&str>,
         cwd: Option<&str>,
         matches: Option<impl Iterator<Item = (&'m str, u64)>>,
@@ -582,9 +582,9 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::model::ErrorExpect;
     use crate::harness::expected::ExpectedLine;
-    use crate::protocol::{ErrorCode, Kind, Match};
+    use toolpath_suite::case::ErrorExpect;
+    use toolpath_suite::protocol::{ErrorCode, Kind, Match};
 
     fn expected_ok() -> Expected {
         Expected {
@@ -738,7 +738,7 @@ mod tests {
 
     #[test]
     fn ls_entries_compare_paths_and_types() {
-        use crate::protocol::Entry;
+        use toolpath_suite::protocol::Entry;
         let expected = Expected {
             matches: None,
             notes: None,
@@ -880,7 +880,7 @@ mod tests {
 
     #[test]
     fn descriptions_are_checked_case_insensitively() {
-        let mut expect = crate::case::model::Expect {
+        let mut expect = toolpath_suite::case::Expect {
             outcome: ExpectedOutcome::Ok,
             files: None,
             entries: None,

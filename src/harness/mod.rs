@@ -25,6 +25,7 @@
 
 pub mod baseline;
 pub mod call;
+pub mod config;
 pub mod expected;
 pub mod judge;
 pub mod route;
@@ -32,12 +33,3 @@ pub mod run;
 pub mod snapshot;
 pub mod stored;
 pub mod worker;
-
-/// The baseline under its former name, for code written before the rename.
-// shim: removed after the parallel moves merge
-pub mod expectations {
-    pub use super::baseline::{
-        Baseline as Expectations, BaselineEntry as RawEntry, BaselineStatus as ExpectedStatus,
-        SpecIds, apply, glob_match, write_from,
-    };
-}

@@ -8,10 +8,10 @@
 //! The decision is a pure function of the adapter's `hello`, the case and
 //! the [`Machine`], so every branch is tested without processes.
 
-use crate::case::model::Instance;
-use crate::case::raw::Feature;
-use crate::protocol::AdapterHello;
 use crate::report::Status;
+use toolpath_suite::case::Instance;
+use toolpath_suite::case::raw::Feature;
+use toolpath_suite::protocol::AdapterHello;
 
 /// Where a runnable instance is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,9 +122,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::case::model::{Case, parse_case};
-    use crate::protocol::Tool;
     use strum::VariantArray;
+    use toolpath_suite::case::{Case, parse_case};
+    use toolpath_suite::protocol::Tool;
 
     /// A plain case, said to require `requires` (routing reads only the
     /// declaration; validation would want a fixture that uses it).

@@ -13,81 +13,19 @@
 //! the rest `not_run` with the reason, and the report partial.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::case::catalog::{Catalog, Unreadable};
-use crate::case::model::{Case, Instance};
-use crate::harness::baseline::Baseline;
+use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
-use crate::protocol::{AdapterHello, PROTOCOL_VERSION, Tool};
+use crate::report::sink::Sink;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
-use crate::subject::adapter::AdapterConfig;
-use crate::subject::{AdapterFailure, Subject};
-
-/// The call builder, under its former name.
-pub use crate::harness::call::for_instance as call_for;
-/// Where results go; here for code written before it moved to `report`.
-pub use crate::report::sink::{Sink, Tee};
-/// Who permission cases run as, and whether the harness is root; here for
-/// code written before they moved to `sys`.
-pub use crate::sys::{UNPRIVILEGED_USER, is_root};
-
-/// Makes a fresh subject for a worker.
-pub type SubjectFactory<'a> =
-    dyn Fn() -> Result<Box<dyn Subject + Send>, AdapterFailure> + Sync + 'a;
-
-/// How to run.
-#[derive(Clone)]
-pub struct RunConfig<'a> {
-    pub jobs: usize,
-    pub keep_fixtures: bool,
-    pub strict: bool,
-    /// Known failures and skips (the `--expectations` file).
-    pub baseline: Baseline,
-    /// How to start a copy of the subject as [`UNPRIVILEGED_USER`], so that
-    /// `permissions` cases are observed even when the harness runs as root.
-    pub unprivileged: Option<AdapterConfig>,
-    /// The adapter command for the report; `None` in-process.
-    pub adapter_label: Option<String>,
-    /// Where fixtures are built (the run's own directory, so a dead run's
-    /// are found by `toolpath clean`); the system temporary directory if `None`.
-    pub fixtures: Option<PathBuf>,
-    /// Where each judged instance goes as it is judged, besides the counts.
-    pub sink: Option<&'a dyn Sink>,
-    /// How long building one fixture may take before the instance is a case
-    /// error (a hostile fixture of thousands of entries must not stall a
-    /// run): the same bound as one call, `--timeout-ms`.
-    pub fixture_timeout: Duration,
-}
-
-impl Default for RunConfig<'_> {
-    fn default() -> Self {
-        RunConfig {
-            jobs: 1,
-            keep_fixtures: false,
-            strict: false,
-            baseline: Baseline::default(),
-            unprivileged: None,
-            adapter_label: None,
-            fixtures: None,
-            sink: None,
-            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
-        }
-    }
-}
-
-/// What a run finds around it rather than in its configuration: what the
-/// machine can observe, and whether (by which signal) it was cancelled.
-/// Given in one place so that tests can script both.
-pub struct Environment<'a> {
-    pub machine: Machine,
-    /// The signal that cancelled the run, if one did.
-    pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
-}
+use crate::subject::AdapterFailure;
+use toolpath_suite::case::{Case, Instance};
+use toolpath_suite::protocol::{AdapterHello, PROTOCOL_VERSION, Tool};
 
 /// The instances of a run, fetched one at a time when their turn comes, so
 /// a run need not hold them all.
@@ -181,16 +119,8 @@ impl Shared<'_, '_> {
     }
 }
 
-/// Why the run stopped, for the reports of instances it did not run.
-pub fn cancelled(signal: i32) -> String {
-    format!(
-        "the run was cancelled by {}",
-        crate::sys::signal_name(signal)
-    )
-}
-
 /// A report's header fields for this run, with no cases and no counts yet.
-fn head(config: &RunConfig, implementation: &crate::protocol::Implementation) -> Report {
+fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implementation) -> Report {
     Report {
         format: REPORT_FORMAT,
         suite: crate::SUITE_VERSION.to_owned(),
@@ -243,7 +173,7 @@ impl Sink for Keep {
 pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunConfig) -> Report {
     let env = Environment {
         machine: Machine::here(config.unprivileged.is_some()),
-        cancelled: &crate::cancel::signal,
+        cancelled: &crate::sys::cancel::signal,
     };
     run_in(instances, make, config, &env)
 }
@@ -389,10 +319,11 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use super::*;
-    use crate::case::model::parse_case;
-    use crate::protocol::{Call, ErrorCode, Tool, ToolResult};
-    use crate::subject::FailureKind;
+    use crate::harness::baseline::Baseline;
     use crate::subject::scripted::{Scripted, Step};
+    use crate::subject::{FailureKind, Subject};
+    use toolpath_suite::case::validate::parse_case;
+    use toolpath_suite::protocol::{Call, ErrorCode, Tool, ToolResult};
 
     /// Case `t.{n}`: resolving a missing path is `not_found`.
     fn case(n: usize, tool: &str, params: &str) -> Case {
@@ -754,7 +685,7 @@ mod tests {
             Step::Touch(
                 write_into_the_workspace,
                 ToolResult {
-                    outcome: Some(crate::protocol::Outcome::Unsupported),
+                    outcome: Some(toolpath_suite::protocol::Outcome::Unsupported),
                     ..ToolResult::default()
                 },
             ),

@@ -22,20 +22,20 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use crate::case::fixture::{self, BuiltFixture, Deadline};
-use crate::case::model::{Action, Instance};
-use crate::case::placeholders::Placeholders;
 use crate::harness::baseline::{self, BaselineStatus};
 use crate::harness::call;
+use crate::harness::config::{Environment, RunConfig, cancelled};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::run::{Environment, RunConfig, cancelled};
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
-use crate::protocol::{AdapterHello, Call, Outcome, ToolResult};
 use crate::report::{CaseReport, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::case::{Action, Instance};
+use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::protocol::{AdapterHello, Call, Outcome, ToolResult};
 
 /// A report replaced after it was recorded: a violation charged to it.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::path_pattern::PathPattern;
 use super::resolve::{self, Target};
 use super::{ToolError, params, walk};
-use crate::protocol::{Kind, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{Kind, Outcome, ToolResult, Workspace};
 
 /// Runs a glob: validate the parameters, resolve the path, match below it.
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
@@ -97,7 +97,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::ErrorCode;
+    use toolpath_suite::protocol::ErrorCode;
 
     fn fixture() -> (tempfile::TempDir, String, Workspace) {
         let dir = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
 use super::{ToolError, params};
-use crate::protocol::{Entry, EntryType, Kind, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{Entry, EntryType, Kind, Outcome, ToolResult, Workspace};
 
 /// Runs an ls: validate the parameter, resolve the path, list it.
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
@@ -101,7 +101,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::ErrorCode;
+    use toolpath_suite::protocol::ErrorCode;
 
     #[test]
     fn listing_kinds_and_types() {

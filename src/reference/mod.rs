@@ -25,11 +25,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::{
+use resolve::Target;
+use toolpath_suite::protocol::{
     AdapterHello, ErrorCode, Implementation, Kind, Outcome, PROTOCOL_VERSION, Tool, ToolResult,
     Workspace,
 };
-use resolve::Target;
 
 /// An error a tool reports: a spec code (ERR-1) and a message for humans.
 #[derive(Debug, Clone, PartialEq, Eq)]

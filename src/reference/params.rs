@@ -14,7 +14,7 @@
 use serde_json::{Map, Value};
 
 use super::ToolError;
-use crate::protocol::ErrorCode;
+use toolpath_suite::protocol::ErrorCode;
 
 type Params = Map<String, Value>;
 

@@ -11,7 +11,7 @@
 use toolpath_suite::wildcard::PathGlob;
 
 use super::ToolError;
-use crate::protocol::ErrorCode;
+use toolpath_suite::protocol::ErrorCode;
 
 /// A validated pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]

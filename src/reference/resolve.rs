@@ -16,7 +16,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::ToolError;
-use crate::protocol::{ErrorCode, Workspace};
+use toolpath_suite::protocol::{ErrorCode, Workspace};
 
 /// Most symbolic links followed while computing one real path before it
 /// counts as a loop; the same limit as Linux's `MAXSYMLINKS`, so [`real_path`]

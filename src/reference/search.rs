@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
 use super::{ToolError, include, params, walk};
-use crate::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
 
 /// The note for an `include` that a file target made pointless (SEARCH-6).
 pub const INCLUDE_IGNORED: &str = "include_ignored";

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Found, lexical_resolve};
 use super::{ToolError, params};
-use crate::protocol::{ErrorCode, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{ErrorCode, Outcome, ToolResult, Workspace};
 
 /// Validates the parameters and the directory, then runs the command there.
 /// The keys the shell takes (SHELL-1); any other is `invalid_params` (ERR-8).

@@ -37,10 +37,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::Implementation;
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, Report, Summary};
+use toolpath_suite::protocol::Implementation;
 
 /// One line of the event log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -534,8 +534,8 @@ fn header(start: Event) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Tool;
     use crate::report::Status;
+    use toolpath_suite::protocol::Tool;
 
     fn case(id: &str, status: Status) -> String {
         let report = CaseReport {
@@ -625,7 +625,7 @@ mod tests {
         let spool = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
         let copy = dir.join(format!("copy-{}.jsonl", skip.map_or(9, |s| s)));
         let plain = EventLog::create(&copy).unwrap();
-        let log = crate::harness::run::Tee(vec![&spool, &plain]);
+        let log = crate::report::sink::Tee(vec![&spool, &plain]);
         let head = crate::report::render::testing::report("x", Vec::new());
         log.start(&head, 3);
         for (position, id, status) in [

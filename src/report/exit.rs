@@ -73,8 +73,8 @@ mod tests {
             (ExitCode::Partial, 3),
             (ExitCode::Report, 4),
             (ExitCode::NothingJudged, 5),
-            (ExitCode::Cancelled(libc::SIGINT), 130),
-            (ExitCode::Cancelled(libc::SIGTERM), 143),
+            (ExitCode::Cancelled(crate::sys::SIGINT), 130),
+            (ExitCode::Cancelled(crate::sys::SIGTERM), 143),
         ];
         for (code, number) in codes {
             assert_eq!(code.code(), number, "{code:?}");

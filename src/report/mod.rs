@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use strum::VariantArray;
 
-use crate::protocol::{Implementation, Tool};
+use toolpath_suite::protocol::{Implementation, Tool};
 
 /// The report format version; raised when a field changes meaning.
 pub const REPORT_FORMAT: u32 = 1;

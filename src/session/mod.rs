@@ -51,7 +51,7 @@ impl Session {
     /// only there), and creates the run directory. The error is a usage
     /// error (exit 2) with its message.
     pub fn start(fixture_dir: Option<&Path>) -> Result<Session, String> {
-        if let Err(e) = crate::cancel::install() {
+        if let Err(e) = crate::sys::cancel::install() {
             eprintln!(
                 "toolpath: cannot handle SIGINT/SIGTERM ({e}); a cancelled run may leave files"
             );
@@ -131,11 +131,11 @@ impl Session {
             crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
         }
         drop(self.dir);
-        let code = cancelled(code, crate::cancel::signal());
+        let code = cancelled(code, crate::sys::cancel::signal());
         if let ExitCode::Cancelled(signal) = code {
             eprintln!(
                 "toolpath: cancelled by {}; {partial}",
-                crate::cancel::signal_name(signal)
+                crate::sys::cancel::signal_name(signal)
             );
         }
         code
@@ -169,13 +169,13 @@ mod tests {
         ] {
             assert_eq!(cancelled(code, None), code);
             assert_eq!(
-                cancelled(code, Some(libc::SIGINT)),
-                ExitCode::Cancelled(libc::SIGINT)
+                cancelled(code, Some(crate::sys::SIGINT)),
+                ExitCode::Cancelled(crate::sys::SIGINT)
             );
-            assert_eq!(cancelled(code, Some(libc::SIGTERM)).code(), 143);
+            assert_eq!(cancelled(code, Some(crate::sys::SIGTERM)).code(), 143);
         }
         for code in [ExitCode::Usage, ExitCode::Report] {
-            assert_eq!(cancelled(code, Some(libc::SIGINT)), code);
+            assert_eq!(cancelled(code, Some(crate::sys::SIGINT)), code);
         }
     }
 }

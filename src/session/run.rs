@@ -12,14 +12,16 @@ use std::time::Duration;
 
 use crate::case::catalog::Catalog;
 use crate::harness::baseline::{self, Baseline};
-use crate::harness::run::{RunConfig, Sink, SubjectFactory, Tee, UNPRIVILEGED_USER, is_root};
+use crate::harness::config::{RunConfig, SubjectFactory};
 use crate::report::events::{EventLog, Spool};
+use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
 use crate::report::{CaseReport, ExitCode, Report};
 use crate::session::Session;
 use crate::session::deliver::{self, Target};
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig};
+use crate::sys::{UNPRIVILEGED_USER, is_root};
 
 /// Everything a suite run needs, checked.
 pub struct RunPlan {
@@ -253,7 +255,7 @@ fn deliver_all(plan: &RunPlan, head: &Report, cases: &Spool) -> ExitCode {
             file.display()
         );
     }
-    if crate::cancel::requested() {
+    if crate::sys::cancel::requested() {
         // Session::end says so and turns this into the signal's code.
         return ExitCode::Ok;
     }
@@ -287,12 +289,12 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
     if let Ok(first) = cases.case(0) {
         eprintln!(
             "toolpath: {}",
-            crate::sanitize::visible(first.reason.as_deref().unwrap_or("no case ran"))
+            toolpath_suite::sanitize::visible(first.reason.as_deref().unwrap_or("no case ran"))
         );
         if let Some(stderr) = &first.stderr {
             eprintln!(
                 "--- adapter stderr ---\n{}",
-                crate::sanitize::visible(stderr)
+                toolpath_suite::sanitize::visible(stderr)
             );
         }
     }

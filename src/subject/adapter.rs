@@ -38,12 +38,12 @@ use std::path::PathBuf;
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::protocol::{
-    AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
-};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::protocol::{
+    AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
+};
 
 /// How long an adapter whose standard output ended, or that was sent `bye`,
 /// has to exit by itself before its process group is killed.
@@ -556,7 +556,7 @@ mod tests {
     fn hello() -> AdapterHello {
         AdapterHello {
             protocol: 1,
-            tools: vec![crate::protocol::Tool::Grep],
+            tools: vec![toolpath_suite::protocol::Tool::Grep],
             ..AdapterHello::default()
         }
     }

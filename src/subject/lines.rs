@@ -176,7 +176,7 @@ impl Output {
         let fds = [
             stdout.map(|_| self.stdout.as_raw_fd()),
             self.stderr.as_ref().map(|e| e.as_raw_fd()),
-            crate::cancel::wake_fd(),
+            crate::sys::cancel::wake_fd(),
         ];
         let woke = crate::sys::poll_readable(&fds, timeout)?;
         if woke[2] {

@@ -19,7 +19,7 @@ pub mod process;
 pub mod scripted;
 pub mod serve;
 
-use crate::protocol::{AdapterHello, Call, ToolResult};
+use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// What went wrong with an adapter (never with the answer itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,8 +115,8 @@ pub const DEFAULT_CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_
 
 /// What answers a call in-process.
 pub type CallFn = fn(
-    &crate::protocol::Workspace,
-    crate::protocol::Tool,
+    &toolpath_suite::protocol::Workspace,
+    toolpath_suite::protocol::Tool,
     &serde_json::Map<String, serde_json::Value>,
 ) -> ToolResult;
 
@@ -271,9 +271,9 @@ impl Subject for Reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{Tool, Workspace};
     use serde_json::{Map, Value};
     use std::time::Duration;
+    use toolpath_suite::protocol::{Tool, Workspace};
 
     /// Blocks forever on a channel nobody sends on (a call reading an
     /// endless file); no sleep involved.

@@ -16,8 +16,8 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::protocol::{AdapterHello, Call, ToolResult};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// What the fake does with one call.
 #[derive(Debug, Clone)]

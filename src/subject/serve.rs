@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, Write};
 
-use crate::protocol::{AdapterMessage, HarnessMessage};
+use toolpath_suite::protocol::{AdapterMessage, HarnessMessage};
 
 /// Answers protocol messages from `input` on `output` until `bye` or end of input.
 pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {

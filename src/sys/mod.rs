@@ -16,6 +16,7 @@ compile_error!(
      PR_SET_CHILD_SUBREAPER, statfs, flock, poll) to this platform first"
 );
 
+pub mod cancel;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]

@@ -42,5 +42,6 @@
 pub mod case;
 pub mod placeholders;
 pub mod protocol;
+pub mod sanitize;
 pub mod spec;
 pub mod wildcard;

@@ -31,6 +31,7 @@ pub const PROTOCOL_VERSION: u32 = 1;
     strum::IntoStaticStr,
     strum::VariantArray,
 )]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum Tool {

@@ -16,7 +16,7 @@
 use super::outcome::Tally;
 use super::text;
 use crate::report::{CaseReport, Report};
-use crate::sanitize::markdown;
+use toolpath_suite::sanitize::markdown;
 
 /// The columns: a heading and the spec areas it covers.
 pub const GROUPS: [(&str, &[&str]); 8] = [
@@ -116,7 +116,7 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{case, hostile, report};
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     #[test]
     fn hostile_names_are_shown_not_acted_on() {
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn groups_cover_every_spec_area() {
-        for requirement in crate::spec::requirements() {
+        for requirement in toolpath_suite::spec::requirements() {
             assert!(
                 GROUPS
                     .iter()

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use super::outcome::Conformance;
 use super::text;
 use crate::report::{CaseReport, Report, Status};
-use crate::sanitize::markdown;
+use toolpath_suite::sanitize::markdown;
 
 /// One instance whose status differs between the reports (or that is in
 /// only one of them).
@@ -220,7 +220,7 @@ fn line(out: &mut String, change: &Change) {
 mod tests {
     use super::*;
     use crate::report::render::testing::{attack, case, failing, hostile, report, with_reason};
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     /// Every string of both reports an attack: the comparison shows them
     /// all and acts on none.

@@ -15,7 +15,7 @@
 //! `<script type="application/json">` with every `<`, `>` and `&` written as
 //! a `\u` escape (so no `</script>` can end it), and the script builds the
 //! details with `textContent` only. Both carry the stand-ins of
-//! [`crate::sanitize`] for controls, bidi overrides and invisible
+//! [`toolpath_suite::sanitize`] for controls, bidi overrides and invisible
 //! characters, as every other renderer does.
 //!
 //! Like the Markdown report, the page depends on nothing but verdicts (no
@@ -29,8 +29,8 @@ use super::outcome::{Conformance, Tally};
 use super::requirements::{self, Row};
 use super::text;
 use crate::report::{CaseReport, Report};
-use crate::sanitize;
-use crate::spec::{self, Requirement};
+use toolpath_suite::sanitize;
+use toolpath_suite::spec::{self, Requirement};
 
 /// Diff lines kept per failing instance; the JSON report has the rest.
 const DIFF_LINES: usize = 200;
@@ -435,7 +435,7 @@ mod tests {
     use crate::report::render::testing::{
         broken, case, expected, failing as failing_case, hostile, report,
     };
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     /// What of a page depends on its reports, for a snapshot a person can
     /// read: the markup from `<body>` to the data, and the data as indented

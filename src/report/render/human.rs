@@ -16,7 +16,7 @@ use super::outcome::RunOutcome;
 use super::text;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};
-use crate::sanitize;
+use toolpath_suite::sanitize;
 
 /// Diff lines shown per instance: diffs are field lists and rarely come near
 /// this; a runaway one should not bury the rest.
@@ -398,7 +398,7 @@ mod tests {
     use crate::report::render::testing::{
         Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
     };
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     /// The whole report of a deliberately broken run, reviewed in the
     /// snapshot; the tests below pin one rule each.

@@ -12,9 +12,9 @@ use std::io::{self, BufWriter, Write};
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::protocol::Implementation;
 use crate::report::view::{CaseSource, View};
 use crate::report::{Report, Summary};
+use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
 /// written to `out`. An error reading the cases is returned as it came

@@ -17,10 +17,10 @@
 use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
-use crate::protocol::Tool;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status};
-use crate::sanitize::xml;
+use toolpath_suite::protocol::Tool;
+use toolpath_suite::sanitize::xml;
 
 /// The whole JUnit document as a string: [`write()`] on a report whose cases
 /// are in memory.
@@ -287,7 +287,7 @@ mod tests {
     use crate::report::render::testing::{
         Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
     };
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     /// The whole document of a deliberately broken run, reviewed in the
     /// snapshot; the tests below pin one rule each.

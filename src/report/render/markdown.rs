@@ -18,8 +18,8 @@ use super::outcome::{Conformance, Tally};
 use super::{requirements, text};
 use crate::report::view::View;
 use crate::report::{CaseReport, Report};
-use crate::sanitize::markdown;
-use crate::spec::{self, Requirement};
+use toolpath_suite::sanitize::markdown;
+use toolpath_suite::spec::{self, Requirement};
 
 /// Failing instances detailed in full; past this a certification is a
 /// to-do list, and the JSON report has the rest.
@@ -268,7 +268,7 @@ mod tests {
     use crate::report::render::testing::{
         Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
     };
-    use crate::sanitize::first_hostile;
+    use toolpath_suite::sanitize::first_hostile;
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements(

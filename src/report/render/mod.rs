@@ -18,7 +18,7 @@
 //!   requirements by implementation, each cell's failures a click away.
 //!
 //! Everything in a report that an adapter or a case file wrote (ids,
-//! reasons, stderr, diffs, names) goes through [`crate::sanitize`] for the
+//! reasons, stderr, diffs, names) goes through [`toolpath_suite::sanitize`] for the
 //! format at hand, so every format shows the same stand-ins for controls,
 //! bidi overrides and invisible characters. The JSON report alone keeps
 //! the exact values: it is data, and JSON escapes what it must. Snapshots

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{CaseReport, Report};
-use crate::spec::Requirement;
+use toolpath_suite::spec::Requirement;
 
 /// One row of a per-requirement view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +74,7 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{case, report};
-    use crate::spec;
+    use toolpath_suite::spec;
 
     #[test]
     fn spec_rows_first_then_unknown_ids_once() {

@@ -3,9 +3,9 @@
 
 use std::io;
 
-use crate::protocol::{Implementation, Tool};
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, Summary};
+use toolpath_suite::protocol::{Implementation, Tool};
 
 /// An instance of `id` with `status`, citing `spec`, from `cases/<id>.yaml`.
 pub fn case(id: &str, status: Status, spec: &[&str]) -> CaseReport {

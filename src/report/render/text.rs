@@ -1,8 +1,8 @@
 //! Small text helpers shared by the renderers: labels every format prints
 //! the same way, truncation, and table cells of the spec's own Markdown.
-//! Foreign text is made safe by [`crate::sanitize`], not here.
+//! Foreign text is made safe by [`toolpath_suite::sanitize`], not here.
 
-use crate::protocol::Implementation;
+use toolpath_suite::protocol::Implementation;
 
 /// `name version (language)`: how every format names the implementation, so
 /// a certification table and a step summary can be matched by eye.

@@ -6,6 +6,7 @@
 //! one per run. Everything a message quotes from a case file goes through
 //! [`quote`]: control characters escaped, long values cut.
 
+use crate::sanitize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -24,8 +25,8 @@ impl fmt::Display for CaseError {
     /// the way out, so no text from a case file can start a line of its own
     /// (an id holding `\nother.yaml:1:1: ...` would forge another error).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let file = escape_controls(&self.file.to_string_lossy());
-        let message = escape_controls(&self.message);
+        let file = sanitize::escaped(&self.file.to_string_lossy());
+        let message = sanitize::escaped(&self.message);
         if self.line == 0 {
             write!(f, "{file}: {message}")
         } else {
@@ -129,31 +130,10 @@ pub const QUOTE_LIMIT: usize = 200;
 pub fn quote(text: &str) -> String {
     let total = text.chars().count();
     if total <= QUOTE_LIMIT {
-        return escape_controls(text);
+        return sanitize::escaped(text);
     }
     let head: String = text.chars().take(QUOTE_LIMIT).collect();
-    format!("{}… ({total} characters)", escape_controls(&head))
-}
-
-/// Escapes control characters (`\n`, `\u{1b}`) and the invisible
-/// characters that reorder or break lines on a terminal.
-pub fn escape_controls(text: &str) -> String {
-    let hostile = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.chars().any(hostile) {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if hostile(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    format!("{}… ({total} characters)", sanitize::escaped(&head))
 }
 
 #[cfg(test)]

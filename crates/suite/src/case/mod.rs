@@ -31,11 +31,12 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-pub use crate::case::error::{CaseError, CaseErrors, QUOTE_LIMIT, escape_controls, quote};
+pub use crate::case::error::{CaseError, CaseErrors, QUOTE_LIMIT, quote};
 pub use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
 pub use crate::case::path::FixturePath;
 pub use crate::case::raw::KNOWN_TAGS;
 use crate::case::raw::{ExpectedOutcome, Feature};
+pub use crate::case::validate::{load_case, parse_case, parse_case_bytes};
 pub use crate::case::yaml::yaml_lines;
 use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 

@@ -37,7 +37,7 @@ pub fn install() -> io::Result<()> {
         return Ok(());
     }
     let (read, write) = UnixStream::pair()?;
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [super::SIGINT, super::SIGTERM] {
         // Registration order is the order the actions run in: the default
         // action is taken only if an earlier signal already set SEEN.
         signal_hook::flag::register_conditional_default(signal, &SEEN)?;
@@ -69,10 +69,4 @@ pub fn wake_fd() -> Option<RawFd> {
 }
 
 /// The signal's name, for reasons in reports.
-pub fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        libc::SIGINT => "SIGINT",
-        libc::SIGTERM => "SIGTERM",
-        _ => "a signal",
-    }
-}
+pub use super::signal_name;

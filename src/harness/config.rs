@@ -1,0 +1,73 @@
+//! How a run is configured, and what it finds around it: shared by the run
+//! loop ([`super::run`]) and each worker ([`super::worker`]), so neither
+//! imports the other's internals.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::harness::baseline::Baseline;
+use crate::harness::route::Machine;
+use crate::report::sink::Sink;
+use crate::subject::adapter::AdapterConfig;
+use crate::subject::{AdapterFailure, Subject};
+
+/// Makes a fresh subject for a worker.
+pub type SubjectFactory<'a> =
+    dyn Fn() -> Result<Box<dyn Subject + Send>, AdapterFailure> + Sync + 'a;
+
+/// How to run.
+#[derive(Clone)]
+pub struct RunConfig<'a> {
+    pub jobs: usize,
+    pub keep_fixtures: bool,
+    pub strict: bool,
+    /// Known failures and skips (the `--expectations` file).
+    pub baseline: Baseline,
+    /// How to start a copy of the subject as [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER), so that
+    /// `permissions` cases are observed even when the harness runs as root.
+    pub unprivileged: Option<AdapterConfig>,
+    /// The adapter command for the report; `None` in-process.
+    pub adapter_label: Option<String>,
+    /// Where fixtures are built (the run's own directory, so a dead run's
+    /// are found by `toolpath clean`); the system temporary directory if `None`.
+    pub fixtures: Option<PathBuf>,
+    /// Where each judged instance goes as it is judged, besides the counts.
+    pub sink: Option<&'a dyn Sink>,
+    /// How long building one fixture may take before the instance is a case
+    /// error (a hostile fixture of thousands of entries must not stall a
+    /// run): the same bound as one call, `--timeout-ms`.
+    pub fixture_timeout: Duration,
+}
+
+impl Default for RunConfig<'_> {
+    fn default() -> Self {
+        RunConfig {
+            jobs: 1,
+            keep_fixtures: false,
+            strict: false,
+            baseline: Baseline::default(),
+            unprivileged: None,
+            adapter_label: None,
+            fixtures: None,
+            sink: None,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
+        }
+    }
+}
+
+/// What a run finds around it rather than in its configuration: what the
+/// machine can observe, and whether (by which signal) it was cancelled.
+/// Given in one place so that tests can script both.
+pub struct Environment<'a> {
+    pub machine: Machine,
+    /// The signal that cancelled the run, if one did.
+    pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
+}
+
+/// Why the run stopped, for the reports of instances it did not run.
+pub fn cancelled(signal: i32) -> String {
+    format!(
+        "the run was cancelled by {}",
+        crate::sys::signal_name(signal)
+    )
+}
