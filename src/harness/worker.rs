@@ -267,11 +267,19 @@ impl<'a, 'b> Worker<'a, 'b> {
             };
             return self.failed(instance, failure);
         }
+        let prepared = match self.subject(route).prepare(&call) {
+            Ok(prepared) => prepared,
+            Err(failure) => return self.failed(instance, failure),
+        };
         let git_dirs: Vec<Vec<u8>> = case
             .fixture
             .git
             .iter()
             .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+            .chain(prepared.iter().filter_map(|dir| {
+                let below = dir.strip_prefix(&built.root).ok()?;
+                Some(below.as_os_str().as_encoded_bytes().to_vec())
+            }))
             .collect();
         let before = snapshot::take(&built.root, &git_dirs);
         let answer = match self.send(route, &call) {

@@ -111,6 +111,19 @@ pub struct Connection {
     pub protocol: String,
     /// Misbehaviour seen since the last [`take_notes`](Self::take_notes).
     notes: Vec<(FindingKind, String)>,
+    /// Whether [`end`](Self::end) ran: its process group is never
+    /// signalled again (its id may be another's by now).
+    ended: bool,
+}
+
+impl Drop for Connection {
+    /// A connection dropped without being ended (a panic, a lost thread)
+    /// leaves no server behind.
+    fn drop(&mut self) {
+        if !self.ended {
+            self.end(Duration::ZERO);
+        }
+    }
 }
 
 impl Connection {
@@ -152,6 +165,7 @@ impl Connection {
             roots: roots.to_vec(),
             protocol: String::new(),
             notes: Vec::new(),
+            ended: false,
         };
         let deadline = Instant::now() + timeout;
         match connection.initialize(launch.offer_roots, deadline) {
@@ -273,6 +287,9 @@ impl Connection {
     /// [`FindingKind::Killed`] is noted, with its exit status), and its
     /// last standard error.
     pub fn end(&mut self, grace: Duration) -> (bool, String) {
+        if std::mem::replace(&mut self.ended, true) {
+            return (true, self.output.take_stderr());
+        }
         drop(self.stdin.take());
         let (exited, status) = self.process.end(grace, TERM_GRACE, REAP_TIMEOUT);
         if !exited && !grace.is_zero() {

@@ -84,7 +84,13 @@ pub struct McpServer {
     stderr: String,
     /// The roots already prepared (`git init`), so each is prepared once.
     prepared: Vec<String>,
+    /// Processes being ended on threads of their own, with their notes
+    /// and the case they served.
+    ending: Vec<std::thread::JoinHandle<(Notes, Option<String>)>>,
 }
+
+/// Misbehaviour noted by a connection: kind and what was seen.
+type Notes = Vec<(FindingKind, String)>;
 
 fn failure(kind: FailureKind, message: String) -> AdapterFailure {
     AdapterFailure {
@@ -127,8 +133,12 @@ impl McpServer {
             case: None,
             stderr: String::new(),
             prepared: Vec::new(),
+            ending: Vec::new(),
         };
         let start_root = server.scratch.path().join("start").display().to_string();
+        if server.profile().server.prepare.contains(&Prepare::GitInit) {
+            server.init_repository(&start_root)?;
+        }
         let state = State {
             roots: vec![start_root],
             cwd: server.scratch.path().join("start"),
@@ -159,9 +169,9 @@ impl McpServer {
         self.tmp_dir.clone()
     }
 
-    /// Starts a process in `state`, ending the one running.
+    /// Starts a process in `state`, ending the one running meanwhile.
     fn launch(&mut self, state: State) -> Result<(), AdapterFailure> {
-        self.stop();
+        self.stop_meanwhile();
         let profile = self.profile().clone();
         let mut argv: Vec<String> = profile
             .server
@@ -235,13 +245,48 @@ impl McpServer {
         })
     }
 
-    /// Ends the running process, if any, keeping its findings and stderr.
+    /// Ends the running process, if any, keeping its findings and stderr,
+    /// and waits for those being ended meanwhile.
     fn stop(&mut self) {
         if let Some(mut running) = self.running.take() {
             let stderr = running.connection.shutdown();
             self.stderr.push_str(&stderr);
             let notes = running.connection.take_notes();
             self.note(notes);
+        }
+        for ending in std::mem::take(&mut self.ending) {
+            // The thread only waits on bounded waits (Connection::end).
+            if let Ok((notes, case)) = ending.join() {
+                for (kind, text) in notes {
+                    self.findings.note(kind, || text, case.as_deref());
+                }
+            }
+        }
+    }
+
+    /// Ends the running process on a thread of its own while the next
+    /// one starts: a server restarted per case (roots on its command
+    /// line) that ignores its input closing costs a grace period each
+    /// time, and need not cost it in turn. Its findings are collected by
+    /// [`stop`](Self::stop) at the end, charged to the case it served.
+    /// The process stays tied to the worker's thread (it started it).
+    fn stop_meanwhile(&mut self) {
+        let Some(mut running) = self.running.take() else {
+            return;
+        };
+        let case = self.case.clone();
+        let mut notes = running.connection.take_notes();
+        let ender = std::thread::Builder::new()
+            .name("mcp-end".into())
+            .spawn(move || {
+                running.connection.shutdown();
+                notes.extend(running.connection.take_notes());
+                (notes, case)
+            });
+        // Without a thread to be had, the connection was dropped with the
+        // closure, which ends its process at once (`Connection`'s Drop).
+        if let Ok(handle) = ender {
+            self.ending.push(handle);
         }
     }
 
@@ -338,32 +383,35 @@ impl McpServer {
         }
     }
 
-    /// The state `call` needs: its roots, and its target directory as the
-    /// working directory when the server resolves relative paths there
-    /// and the call sends one; otherwise whatever the process has.
-    fn needed(&self, call: &Call) -> State {
+    /// The working directory `call` needs: its target directory, when the
+    /// server resolves relative paths against its own and the call sends
+    /// one; `None` when any will do.
+    fn required_cwd(&self, call: &Call) -> Option<PathBuf> {
         let relative =
             translate::requested_path(call.tool, &call.params).is_some_and(|p| !p.starts_with('/'));
-        let cwd = match (self.profile().relative_paths, &self.running) {
-            (RelativeTo::Cwd, _) if relative => PathBuf::from(&call.workspace.target),
-            (_, Some(running)) => running.state.cwd.clone(),
-            (RelativeTo::Cwd, None) => PathBuf::from(&call.workspace.target),
-            (RelativeTo::Roots, None) => self.scratch.path().join("start"),
-        };
-        State {
-            roots: call.workspace.roots.clone(),
-            cwd,
-        }
+        (relative && self.profile().relative_paths == RelativeTo::Cwd)
+            .then(|| PathBuf::from(&call.workspace.target))
     }
 
-    /// Brings the server into `state`: a restart when its directories
-    /// are fixed at start or its working directory must change, else new
-    /// MCP roots announced and waited for.
-    fn enter(&mut self, state: State) -> Result<(), AdapterFailure> {
+    /// Brings the server into the state `call` needs: a restart when its
+    /// directories are fixed at start or its working directory must
+    /// change, else new MCP roots announced and waited for. A new process
+    /// starts in the target directory (a server resolving relative paths
+    /// there) or the subject's own start directory; never in a directory
+    /// of an earlier case, which is gone.
+    fn enter(&mut self, call: &Call) -> Result<(), AdapterFailure> {
+        let required = self.required_cwd(call);
+        let state = State {
+            roots: call.workspace.roots.clone(),
+            cwd: match self.profile().relative_paths {
+                RelativeTo::Cwd => PathBuf::from(&call.workspace.target),
+                RelativeTo::Roots => self.scratch.path().join("start"),
+            },
+        };
         let restart = match &self.running {
             None => true,
             Some(running) => {
-                running.state.cwd != state.cwd
+                required.is_some_and(|cwd| cwd != running.state.cwd)
                     || (self.profile().roots.via != RootsVia::Mcp
                         && running.state.roots != state.roots)
             }
@@ -455,32 +503,46 @@ impl McpServer {
         }
     }
 
-    /// `git init` in each root that is not a repository yet.
-    fn prepare(&mut self, roots: &[String]) -> Result<(), AdapterFailure> {
+    /// `git init ROOT`, with git isolated as for the server.
+    fn init_repository(&self, root: &str) -> Result<(), AdapterFailure> {
+        let mut command = std::process::Command::new("git");
+        command.args(["init", "-q", root]);
+        crate::subject::adapter::environment(&mut command, &self.tmp(), None);
+        command.stdin(std::process::Stdio::null());
+        let out = command
+            .output()
+            .map_err(|e| failure(FailureKind::Crash, format!("cannot run `git init`: {e}")))?;
+        if !out.status.success() {
+            return Err(failure(
+                FailureKind::Crash,
+                format!(
+                    "`git init {root}` failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `git init` in each root that is not a repository yet; the `.git`
+    /// directories made (bookkeeping the snapshot leaves out).
+    fn git_init(&mut self, roots: &[String]) -> Result<Vec<PathBuf>, AdapterFailure> {
+        let mut made = Vec::new();
         if !self.profile().server.prepare.contains(&Prepare::GitInit) {
-            return Ok(());
+            return Ok(made);
         }
         for root in roots {
-            if self.prepared.contains(root) || Path::new(root).join(".git").exists() {
+            let git = Path::new(root).join(".git");
+            if self.prepared.contains(root) {
+                made.push(git);
                 continue;
             }
-            let mut command = std::process::Command::new("git");
-            command.args(["init", "-q", root]);
-            crate::subject::adapter::environment(&mut command, &self.tmp(), None);
-            command.stdin(std::process::Stdio::null());
-            let out = command
-                .output()
-                .map_err(|e| failure(FailureKind::Crash, format!("cannot run `git init`: {e}")))?;
-            if !out.status.success() {
-                return Err(failure(
-                    FailureKind::Crash,
-                    format!(
-                        "`git init {root}` failed: {}",
-                        String::from_utf8_lossy(&out.stderr)
-                    ),
-                ));
+            if git.exists() {
+                continue;
             }
+            self.init_repository(root)?;
             self.prepared.push(root.clone());
+            made.push(git);
             let case = self.case.clone();
             self.findings.note(
                 FindingKind::FixturePrepared,
@@ -488,7 +550,7 @@ impl McpServer {
                 case.as_deref(),
             );
         }
-        Ok(())
+        Ok(made)
     }
 
     /// One suite call: the server in the state it needs, the call
@@ -498,9 +560,7 @@ impl McpServer {
         let Some(ToolMap::Tool(map)) = profile.tools.get(&call.tool) else {
             unreachable!("only declared tools are routed here")
         };
-        self.prepare(&call.workspace.roots)?;
-        let state = self.needed(call);
-        self.enter(state)?;
+        self.enter(call)?;
         let base = match profile.relative_paths {
             RelativeTo::Cwd => self
                 .running
@@ -694,6 +754,11 @@ impl Subject for McpServer {
             tail.push_str(&running.connection.take_stderr());
         }
         tail
+    }
+
+    fn prepare(&mut self, call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
+        self.case = Some(call.case.clone());
+        self.git_init(&call.workspace.roots)
     }
 
     fn finish(&mut self) -> Option<AdapterFailure> {

@@ -20,7 +20,9 @@ pub mod scripted;
 pub mod serve;
 
 use crate::report::findings::Finding;
+use std::path::PathBuf;
 use toolpath_suite::case::Instance;
+
 use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// What went wrong with an adapter (never with the answer itself).
@@ -121,6 +123,14 @@ pub trait Subject {
     /// takes fewer allowed directories than the case has roots.
     fn refuse(&self, _instance: &Instance) -> Option<String> {
         None
+    }
+    /// Changes the subject makes to `call`'s fixture before the call and
+    /// before the fixture is snapshotted (an MCP profile's `git init` in
+    /// roots a server needs to be repositories); the directories returned
+    /// are bookkeeping the snapshot leaves out, as it does a case's own
+    /// `.git` directories.
+    fn prepare(&mut self, _call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
+        Ok(Vec::new())
     }
     /// What the subject did wrong as a server during the run (see
     /// [`crate::report::findings`]); asked once, after [`finish`](Self::finish).
