@@ -350,3 +350,21 @@ fn a_profile_with_a_mistake_is_a_usage_error_with_its_line() {
         "{stderr}"
     );
 }
+
+/// A profile that prepares the fixture (`git init` in each root) does it
+/// before the fixture is snapshotted, so the change is not charged to
+/// the server (SEC-11), and the findings say it happened, per case.
+#[test]
+fn a_prepared_fixture_is_a_finding_not_a_change_by_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let prepare = [(
+        "  env: {FAKE_MODES",
+        "  prepare: [git_init]\n  env: {FAKE_MODES",
+    )];
+    let (code, report) = run(&profile(dir.path(), "", &prepare));
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(status(&report, "mcp.resolve.file"), "pass");
+    // One per root of every instance sent (six, one of them with two
+    // roots; the two refused get no fixture).
+    assert_eq!(findings(&report), [("fixture_prepared".to_owned(), 7)]);
+}
