@@ -136,6 +136,26 @@ fn mcp_server_filesystem_fails_exactly_its_expectations() {
     assert!(report["summary"]["pass"].as_u64().unwrap() > 0);
 }
 
+/// mcp-server-git (Python), certified from its profile alone: a server
+/// per case (its one `--repository` is fixed at start), each root made a
+/// repository first, which the report's findings say.
+#[test]
+fn mcp_server_git_fails_exactly_its_expectations() {
+    if !ready("mcp-server-git", "venv/.toolpath-requirements.sha256") {
+        return;
+    }
+    let (code, report) = certify_mcp("mcp-server-git", "mcp-server-git.profile.yaml");
+    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(report["implementation"]["language"], "python");
+    let prepared = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .any(|f| f["kind"] == "fixture_prepared");
+    assert!(prepared, "{}", report["findings"]);
+}
+
 #[test]
 fn python_port_unit_tests_pass() {
     let out = Command::new("python3")
