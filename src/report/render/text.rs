@@ -88,8 +88,8 @@ pub fn finding(finding: &Finding) -> String {
     )
 }
 
-/// The instances a finding happened in, sorted (workers finish in any
-/// order), with how many more there were when its list was full.
+/// The instances a finding happened in (at most the first 20 seen),
+/// sorted: workers finish in any order, and a report must not.
 pub fn finding_cases(finding: &Finding) -> String {
     let mut cases = finding.cases.clone();
     cases.sort();
