@@ -135,6 +135,7 @@ fn head(summary: Summary) -> Report {
         duration_ms: 1000.0,
         fixture_dir: None,
         summary,
+        findings: Vec::new(),
         cases: Vec::new(),
     }
 }

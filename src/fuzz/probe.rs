@@ -131,6 +131,7 @@ pub fn probe(
     let fields = match &actual {
         Err(failure) => vec![match failure.kind {
             FailureKind::Timeout => "adapter.timeout",
+            FailureKind::NeverAnswered => "server.never-answered",
             FailureKind::BadOutput => "adapter.bad-output",
             FailureKind::WrongSeq => "adapter.wrong-seq",
             FailureKind::Unsolicited => "adapter.unsolicited",

@@ -269,7 +269,14 @@ pub fn judge(
     unobservable: &[String],
     vars: &Placeholders,
 ) -> Verdict {
-    let mut j = Judging::new(vars, unobservable);
+    // What the adapter says it composed rather than observed counts as
+    // unobservable for this answer (`ToolResult::derived`).
+    let unobservable: Vec<String> = unobservable
+        .iter()
+        .chain(&result.derived)
+        .cloned()
+        .collect();
+    let mut j = Judging::new(vars, &unobservable);
     let want = expected_outcome_name(expected.outcome);
     let got = outcome_name(result.outcome);
     j.check("outcome", want, got, want == got);
@@ -429,11 +436,15 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(want) = &expected.error else { return };
     let got = result.error.as_ref();
-    j.equal(
-        "error.code",
-        Some(want.code.name().to_owned()),
-        got.map(|e| e.code.name().to_owned()),
-    );
+    if j.observable("error.code") {
+        // The code is judged alone; the rule that gave it is only shown.
+        let agrees = got.is_some_and(|e| e.code == want.code);
+        let shown = got.map(|e| match &e.rule {
+            Some(rule) => format!("{} (rule: {rule})", e.code.name()),
+            None => e.code.name().to_owned(),
+        });
+        j.check("error.code", want.code.name(), &or_missing(shown), agrees);
+    }
     let message = got.map(|e| e.message.as_str()).unwrap_or_default();
     for needle in &want.message_contains {
         contains(
@@ -863,6 +874,45 @@ mod tests {
         let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
         let v = judge(&expect, &vague, &[], &vars());
         assert!(v.diff().contains("does not contain it"), "{}", v.diff());
+    }
+
+    /// A field the answer says it composed (`derived`) is unchecked like
+    /// an unobservable one: a wrong value there is not a failure, and a
+    /// right one is not a pass.
+    #[test]
+    fn derived_fields_are_unchecked_whatever_their_value() {
+        let mut wrong = ToolResult::error(ErrorCode::PermissionDenied, "no such path: /t/ws/x");
+        wrong.derived = vec!["error.code".into()];
+        let v = judge(&expected_error(), &wrong, &[], &vars());
+        assert!(v.passed(), "{:?}", v.mismatches);
+        assert_eq!(v.unchecked, ["error.code"]);
+        let mut right = ToolResult::error(ErrorCode::NotFound, "no such path: /t/ws/x");
+        right.derived = vec!["error.code".into()];
+        assert_eq!(
+            judge(&expected_error(), &right, &[], &vars()).unchecked,
+            ["error.code"]
+        );
+        // Without `derived` the same wrong code fails.
+        wrong.derived.clear();
+        assert_eq!(
+            fields(&judge(&expected_error(), &wrong, &[], &vars())),
+            ["error.code"]
+        );
+    }
+
+    /// The rule that gave a code is shown beside it; it takes no part in
+    /// the comparison.
+    #[test]
+    fn the_rule_behind_a_code_is_shown_not_judged() {
+        let mut r = ToolResult::error(ErrorCode::InvalidParams, "boom: /t/ws/x");
+        r.error.as_mut().unwrap().rule = Some("errors.codes[2] (message 'boom')".into());
+        let v = judge(&expected_error(), &r, &[], &vars());
+        assert_eq!(
+            v.mismatches[0].actual,
+            "invalid_params (rule: errors.codes[2] (message 'boom'))"
+        );
+        r.error.as_mut().unwrap().code = ErrorCode::NotFound;
+        assert!(judge(&expected_error(), &r, &[], &vars()).passed());
     }
 
     #[test]

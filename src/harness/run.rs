@@ -21,6 +21,7 @@ use crate::case::catalog::{Catalog, Unreadable};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
+use crate::report::findings::Findings;
 use crate::report::sink::Sink;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
@@ -74,6 +75,8 @@ struct Shared<'r, 'c> {
     summary: Mutex<Summary>,
     hello: OnceLock<AdapterHello>,
     start_failure: Mutex<Option<AdapterFailure>>,
+    /// Every worker's subject's findings, merged as each worker ends.
+    findings: Mutex<Findings>,
 }
 
 impl Shared<'_, '_> {
@@ -132,6 +135,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        findings: Vec::new(),
         cases: Vec::new(),
     }
 }
@@ -196,6 +200,7 @@ pub fn run_in(
         summary: Mutex::new(Summary::default()),
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
+        findings: Mutex::new(Findings::default()),
     };
     let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
@@ -229,6 +234,7 @@ pub fn run_in(
     }
     let mut report = head(config, &implementation);
     report.summary = shared.summary.into_inner().expect("summary");
+    report.findings = shared.findings.into_inner().expect("findings").into_vec();
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(sink) = config.sink {
@@ -308,6 +314,8 @@ fn work(make: &SubjectFactory, shared: &Shared) {
         record_amended(worker.answered(position, report));
     }
     record_amended(worker.finish());
+    let findings = worker.findings();
+    shared.findings.lock().expect("findings").merge(findings);
 }
 
 #[cfg(test)]
@@ -473,6 +481,53 @@ mod tests {
             sink.last()[2].1.as_deref(),
             Some("timeout: no answer within the timeout")
         );
+    }
+
+    /// A request a server never answered fails its case (the server is
+    /// the implementation: not an adapter error), with the mismatch on the
+    /// answer; an instance the subject refuses is unsupported with its
+    /// reason and never sent; the subject's findings reach the report.
+    #[test]
+    fn never_answered_fails_refusals_are_unsupported_and_findings_are_kept() {
+        use crate::report::findings::{Finding, FindingKind};
+        let sink = Recorded::default();
+        let finding = Finding {
+            kind: FindingKind::NeverAnswered,
+            count: 1,
+            example: "tools/call never answered".into(),
+            cases: vec!["t.c0".into()],
+        };
+        let script = {
+            let finding = finding.clone();
+            move || {
+                let steps = [
+                    Step::Fail(FailureKind::NeverAnswered, "no response in 10 ms".into()),
+                    Step::Answer(right()),
+                ];
+                Scripted::new(hello(), steps)
+                    .refusing("t.c1", "the profile: no fitting tool")
+                    .with_findings(vec![finding.clone()])
+            }
+        };
+        let report = run_script(
+            &cases(3),
+            script,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(
+            last.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+            [Status::Fail, Status::Unsupported, Status::Pass]
+        );
+        assert_eq!(
+            last[0].1.as_deref(),
+            Some("server never answered: no response in 10 ms")
+        );
+        assert_eq!(last[1].1.as_deref(), Some("the profile: no fitting tool"));
+        assert_eq!(report.findings, [finding]);
+        assert_eq!(report.summary.adapter_error, 0);
     }
 
     #[test]

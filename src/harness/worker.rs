@@ -30,7 +30,8 @@ use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
-use crate::report::{CaseReport, Status};
+use crate::report::findings::Finding;
+use crate::report::{CaseReport, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
@@ -95,9 +96,12 @@ impl<'a, 'b> Worker<'a, 'b> {
                 r.expectation = Some(skip.note());
                 r
             }
-            None => match self.route(instance) {
-                Err(Refusal { status, reason }) => base_report(instance, status, Some(reason)),
-                Ok(route) => self.execute(instance, route),
+            None => match self.subject.refuse(instance) {
+                Some(reason) => base_report(instance, Status::Unsupported, Some(reason)),
+                None => match self.route(instance) {
+                    Err(Refusal { status, reason }) => base_report(instance, status, Some(reason)),
+                    Ok(route) => self.execute(instance, route),
+                },
             },
         };
         baseline::apply(entry, &mut report);
@@ -263,11 +267,19 @@ impl<'a, 'b> Worker<'a, 'b> {
             };
             return self.failed(instance, failure);
         }
+        let prepared = match self.subject(route).prepare(&call) {
+            Ok(prepared) => prepared,
+            Err(failure) => return self.failed(instance, failure),
+        };
         let git_dirs: Vec<Vec<u8>> = case
             .fixture
             .git
             .iter()
             .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+            .chain(prepared.iter().filter_map(|dir| {
+                let below = dir.strip_prefix(&built.root).ok()?;
+                Some(below.as_os_str().as_encoded_bytes().to_vec())
+            }))
             .collect();
         let before = snapshot::take(&built.root, &git_dirs);
         let answer = match self.send(route, &call) {
@@ -308,12 +320,34 @@ impl<'a, 'b> Worker<'a, 'b> {
                 instance,
                 &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
             ),
+            // The implementation failed the case; no adapter is to blame.
+            FailureKind::NeverAnswered => {
+                let mismatch = Mismatch {
+                    field: "answer".to_owned(),
+                    expected: "an answer".to_owned(),
+                    actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
+                    rule: None,
+                };
+                let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
+                r.diff = Some(format!(
+                    "--- expected\n+++ actual\n@@ -1 +1 @@\n-answer: {}\n+answer: {}\n",
+                    mismatch.expected, mismatch.actual
+                ));
+                r.mismatches = vec![mismatch];
+                r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
+                r
+            }
             _ => {
                 let mut r = base_report(instance, Status::AdapterError, Some(failure.to_string()));
                 r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
                 r
             }
         }
+    }
+
+    /// The subject's findings, once it was ended ([`Worker::finish`]).
+    pub fn findings(&mut self) -> Vec<Finding> {
+        self.subject.findings()
     }
 
     /// The report for an answer, judged against `expected`, and for the

@@ -65,6 +65,9 @@ pub enum Event {
         partial: bool,
         duration_ms: f64,
         summary: Summary,
+        /// The run's findings (`Report::findings`); absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        findings: Vec<crate::report::findings::Finding>,
     },
 }
 
@@ -241,6 +244,7 @@ impl Sink for EventLog {
             partial: head.partial,
             duration_ms: head.duration_ms,
             summary: head.summary,
+            findings: head.findings.clone(),
         });
     }
 }
@@ -484,12 +488,14 @@ pub fn read(text: &str) -> Result<Report, String> {
                 Event::End {
                     partial,
                     duration_ms,
+                    findings,
                     ..
                 },
                 Some(r),
             ) => {
                 r.partial = partial;
                 r.duration_ms = duration_ms;
+                r.findings = findings;
                 ended = true;
             }
             (_, _) => return Err(format!("line {}: out of order", i + 1)),
@@ -527,6 +533,7 @@ fn header(start: Event) -> Report {
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        findings: Vec::new(),
         cases: Vec::new(),
     }
 }
@@ -597,6 +604,7 @@ mod tests {
             partial: false,
             duration_ms: 5.0,
             summary: Summary::default(),
+            findings: Vec::new(),
         })
         .unwrap();
         let text = format!(
@@ -609,6 +617,27 @@ mod tests {
         assert!(!report.partial);
         assert_eq!(report.cases.len(), 1);
         assert_eq!(report.cases[0].status, Status::AdapterError);
+    }
+
+    /// A run's findings travel in its `end` line and come back in the report.
+    #[test]
+    fn findings_are_read_back_from_the_end_line() {
+        use crate::report::findings::{Finding, FindingKind};
+        let finding = Finding {
+            kind: FindingKind::NeverAnswered,
+            count: 2,
+            example: "tools/call left open".into(),
+            cases: vec!["a".into()],
+        };
+        let end = serde_json::to_string(&Event::End {
+            partial: false,
+            duration_ms: 5.0,
+            summary: Summary::default(),
+            findings: vec![finding.clone()],
+        })
+        .unwrap();
+        let text = format!("{}\n{}\n{end}\n", start(), case("a", Status::Fail));
+        assert_eq!(read(&text).unwrap().findings, [finding]);
     }
 
     /// A spool written through the sink, with a plain copy beside it (as a

@@ -11,6 +11,7 @@
 
 pub mod events;
 pub mod exit;
+pub mod findings;
 pub mod render;
 pub mod sink;
 pub mod view;
@@ -315,6 +316,11 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture_dir: Option<String>,
     pub summary: Summary,
+    /// What the implementation did wrong as a server, outside any one
+    /// answer (an MCP server's stray output, requests never answered, a
+    /// kill at shutdown), by kind; empty for adapters and the reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<findings::Finding>,
     pub cases: Vec<CaseReport>,
 }
 

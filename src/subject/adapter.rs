@@ -56,7 +56,7 @@ pub const TERM_GRACE: Duration = Duration::from_secs(1);
 pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long standard error may stay open after the group was killed (a
 /// grandchild that left the group may hold it) before the tail is taken.
-const STDERR_GRACE: Duration = Duration::from_secs(1);
+pub const STDERR_GRACE: Duration = Duration::from_secs(1);
 /// The environment variable that carries the run's id to the adapter.
 pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.
@@ -127,7 +127,7 @@ fn failure(kind: FailureKind, message: String) -> AdapterFailure {
 
 /// The start of `bytes`, escaped, as text for a failure message: at most
 /// [`QUOTED_BYTES`] of it, and `…` when there was more.
-fn excerpt(bytes: &[u8]) -> String {
+pub fn excerpt(bytes: &[u8]) -> String {
     let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTED_BYTES)]);
     let more = if bytes.len() > QUOTED_BYTES {
         "…"
@@ -179,27 +179,8 @@ impl Adapter {
                 )
             })?;
         let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .env("LC_ALL", "C")
-            .env("TZ", "UTC")
-            .env("TMPDIR", scratch.path());
-        if let Some(run_id) = &self.config.run_id {
-            command.env(RUN_ID_ENV, run_id);
-        }
-        // git inherits nothing from the harness's environment, and reads
-        // no configuration but a repository's own.
-        for (name, _) in std::env::vars_os() {
-            if name.as_encoded_bytes().starts_with(b"GIT_") {
-                command.env_remove(name);
-            }
-        }
-        command
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null");
+        command.args(args);
+        environment(&mut command, scratch.path(), self.config.run_id.as_deref());
         if let Some(user) = self.config.user {
             let _ = crate::sys::chown(scratch.path(), user);
             command.uid(user.0).gid(user.1);
@@ -463,6 +444,34 @@ impl Drop for Adapter {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Piped standard streams and the environment every process under test
+/// gets (`spec/protocol.md`, Environment): `LC_ALL=C`, `TZ=UTC`, `TMPDIR`
+/// its own, the run's id, and git isolated: every `GIT_*` variable of the
+/// harness's environment removed, no system or global configuration.
+/// MCP servers get the same.
+pub fn environment(command: &mut Command, tmpdir: &std::path::Path, run_id: Option<&str>) {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("LC_ALL", "C")
+        .env("TZ", "UTC")
+        .env("TMPDIR", tmpdir);
+    if let Some(run_id) = run_id {
+        command.env(RUN_ID_ENV, run_id);
+    }
+    // git inherits nothing from the harness's environment, and reads
+    // no configuration but a repository's own.
+    for (name, _) in std::env::vars_os() {
+        if name.as_encoded_bytes().starts_with(b"GIT_") {
+            command.env_remove(name);
+        }
+    }
+    command
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
 }
 
 /// Splits an adapter command line into words as a POSIX shell would, but

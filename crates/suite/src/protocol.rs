@@ -255,6 +255,12 @@ pub struct Entry {
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
+    /// Which of the adapter's classification rules gave `code`, when it
+    /// read the code from text (an MCP profile's rule, `errno ENOENT`,
+    /// `default`): shown beside the code in reports, so a wrong code points
+    /// at the rule to fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// What the implementation answered to one call. Fields it leaves out are
@@ -294,6 +300,12 @@ pub struct ToolResult {
     pub error: Option<ErrorBody>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Result fields the adapter composed rather than observed (a `kind`
+    /// it assumed from success, a `path` it built from the request, an
+    /// `error.code` only a default rule gave): judged as unobservable for
+    /// this answer, so they can never make it pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<String>,
 }
 
 impl ToolResult {
@@ -304,6 +316,7 @@ impl ToolResult {
             error: Some(ErrorBody {
                 code,
                 message: message.into(),
+                rule: None,
             }),
             ..ToolResult::default()
         }

@@ -75,8 +75,21 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
         } else {
             ""
         };
+        // Each finding of the server under its name, its first occurrence
+        // in the tooltip.
+        let findings: String = report
+            .findings
+            .iter()
+            .map(|f| {
+                format!(
+                    "<br><small class=\"finding\" title=\"{}\">{}</small>",
+                    esc(&text::shorten(&f.example, 300)),
+                    esc(&text::finding(f))
+                )
+            })
+            .collect();
         out.push_str(&format!(
-            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small></th>",
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small>{findings}</th>",
             esc(&counts(&total)),
             esc(&text::implementation(&report.implementation)),
             esc(&report.suite),
@@ -351,6 +364,7 @@ td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
 .unobserved { background: var(--unobserved); } .unsupported { background: var(--unsupported); } .none { background: var(--none); color: #888; }
 .partial { color: #a00; }
+.finding { color: #850; }
 #detail { overflow: auto; border-left: 1px solid #ddd; padding: 0 16px 16px; }
 #detail h2 { font-size: 16px; }
 #detail h3 { font-size: 14px; margin: 14px 0 2px; font-family: ui-monospace, monospace; }

@@ -172,6 +172,29 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         out.push_str(&paint.alarm("  PARTIAL RUN: see the end of this report"));
         out.push('\n');
     }
+    findings(out, report, paint);
+}
+
+/// The server's findings, right under the header: they are about the
+/// whole run, and a reader who stops at the first failure should see them.
+fn findings(out: &mut String, report: &Report, paint: &Paint) {
+    for finding in &report.findings {
+        out.push_str(&format!(
+            "  {} {}\n",
+            paint.yellow("FINDING"),
+            sanitize::visible(&text::finding(finding))
+        ));
+        out.push_str(&format!(
+            "    first: {}\n",
+            sanitize::visible(&text::shorten(&finding.example, 200))
+        ));
+        if !finding.cases.is_empty() {
+            out.push_str(&format!(
+                "    during: {}\n",
+                sanitize::visible(&text::finding_cases(finding))
+            ));
+        }
+    }
 }
 
 fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {

@@ -12,6 +12,7 @@ use std::io::{self, BufWriter, Write};
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use crate::report::findings::Finding;
 use crate::report::view::{CaseSource, View};
 use crate::report::{Report, Summary};
 use toolpath_suite::protocol::Implementation;
@@ -51,6 +52,8 @@ struct Head<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     fixture_dir: Option<&'a String>,
     summary: &'a Summary,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings: &'a Vec<Finding>,
     cases: &'a Cases<'a>,
 }
 
@@ -69,6 +72,7 @@ impl<'a> Head<'a> {
             duration_ms,
             fixture_dir,
             summary,
+            findings,
             cases: _,
         } = report;
         Head {
@@ -82,6 +86,7 @@ impl<'a> Head<'a> {
             duration_ms: *duration_ms,
             fixture_dir: fixture_dir.as_ref(),
             summary,
+            findings,
             cases,
         }
     }

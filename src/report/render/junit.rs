@@ -104,6 +104,18 @@ fn suite(out: &mut dyn Write, view: View, tool: Tool, totals: &Suite) -> io::Res
         ("strict", report.strict.to_string()),
         ("partial", report.partial.to_string()),
     ];
+    // One property per finding: `finding.KIND`, its heading and first
+    // occurrence.
+    let findings = report.findings.iter().map(|f| {
+        (
+            format!("finding.{}", f.kind.name()),
+            format!("{}; first: {}", super::text::finding(f), f.example),
+        )
+    });
+    let properties = properties
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .chain(findings);
     for (name, value) in properties {
         text.push_str(&format!(
             "      <property name=\"{name}\" value=\"{}\"/>\n",

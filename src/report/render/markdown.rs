@@ -71,6 +71,7 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
             head.summary.not_run, head.summary.total
         ));
     }
+    findings(&mut text, head);
     requirements_table(&mut text, &counts.cited, requirements);
     out.write_all(text.as_bytes())?;
     failures(out, view, counts.failing)
@@ -151,6 +152,31 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
         summary.not_run,
         summary.total
     ));
+}
+
+/// The server's findings: kind, count and the instances, sorted. The
+/// first occurrence's text is left to the other formats: it names the
+/// run's temporary directories, and this file must not change between
+/// runs of an unchanged server.
+fn findings(out: &mut String, report: &Report) {
+    if report.findings.is_empty() {
+        return;
+    }
+    out.push_str("## Server findings\n\n");
+    for finding in &report.findings {
+        out.push_str(&format!(
+            "- **{}**",
+            markdown::text(&text::finding(finding))
+        ));
+        if !finding.cases.is_empty() {
+            out.push_str(&format!(
+                ", during {}",
+                markdown::text(&text::finding_cases(finding))
+            ));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
 }
 
 fn requirements_table(

@@ -3,6 +3,7 @@
 
 use std::io;
 
+use crate::report::findings::{Finding, FindingKind};
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, Summary};
 use toolpath_suite::protocol::{Implementation, Tool};
@@ -67,6 +68,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         duration_ms: 410.0,
         fixture_dir: None,
         summary: Summary::of(&cases),
+        findings: Vec::new(),
         cases,
     }
 }
@@ -120,6 +122,20 @@ fn varied_with(failures: usize) -> Report {
         cases.push(ok);
     }
     let mut report = report("varied", cases);
+    report.findings = vec![
+        Finding {
+            kind: FindingKind::NotJsonRpc,
+            count: 3,
+            example: "checking path /tmp/x/ws".to_owned(),
+            cases: vec!["ok-1@x".to_owned(), "fail-0@x".to_owned()],
+        },
+        Finding {
+            kind: FindingKind::Killed,
+            count: 1,
+            example: "alive 1000 ms after its input closed; SIGTERM".to_owned(),
+            cases: vec![],
+        },
+    ];
     report.partial = true;
     report.fixture_dir = Some("/dev/shm (tmpfs)".to_owned());
     report
@@ -175,6 +191,12 @@ pub fn hostile() -> Report {
     report.adapter = Some(attack("adapter"));
     report.suite = attack("suite");
     report.fixture_dir = Some(attack("fixtures"));
+    report.findings = vec![Finding {
+        kind: FindingKind::NotJsonRpc,
+        count: 1,
+        example: attack("finding"),
+        cases: vec![attack("finding case")],
+    }];
     report
 }
 
