@@ -21,6 +21,7 @@ use crate::case::catalog::{Catalog, Unreadable};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
+use crate::report::counts::Counts;
 use crate::report::sink::Sink;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
@@ -71,7 +72,8 @@ struct Shared<'r, 'c> {
     total: usize,
     next: AtomicUsize,
     gave_up: AtomicBool,
-    summary: Mutex<Summary>,
+    /// Statuses, containment and per-rule counts of what was recorded.
+    counts: Mutex<Counts>,
     hello: OnceLock<AdapterHello>,
     start_failure: Mutex<Option<AdapterFailure>>,
 }
@@ -103,15 +105,15 @@ impl Shared<'_, '_> {
         }
     }
 
-    /// Counts `report`, which replaces one of status `replaces` if given,
+    /// Counts `report`, which replaces the report `replaces` if given,
     /// and passes it on.
-    fn record(&self, position: usize, report: &CaseReport, replaces: Option<Status>) {
+    fn record(&self, position: usize, report: &CaseReport, replaces: Option<&CaseReport>) {
         {
-            let mut summary = self.summary.lock().expect("summary");
+            let mut counts = self.counts.lock().expect("counts");
             if let Some(old) = replaces {
-                summary.remove(old);
+                counts.remove(old);
             }
-            summary.add(report.status);
+            counts.add(report);
         }
         if let Some(sink) = self.config.sink {
             sink.record(position, report, replaces.is_some());
@@ -132,6 +134,8 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }
@@ -193,7 +197,7 @@ pub fn run_in(
         total: instances.len(),
         next: AtomicUsize::new(0),
         gave_up: AtomicBool::new(false),
-        summary: Mutex::new(Summary::default()),
+        counts: Mutex::new(Counts::default()),
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
     };
@@ -228,7 +232,7 @@ pub fn run_in(
         shared.record(position, &report, None);
     }
     let mut report = head(config, &implementation);
-    report.summary = shared.summary.into_inner().expect("summary");
+    report.set_counts(shared.counts.into_inner().expect("counts"));
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(sink) = config.sink {
@@ -287,7 +291,7 @@ fn work(make: &SubjectFactory, shared: &Shared) {
     let mut worker = Worker::new(subject, shared.config, shared.env);
     let record_amended = |amended: Vec<crate::harness::worker::Amended>| {
         for a in amended {
-            shared.record(a.position, &a.report, Some(a.replaces));
+            shared.record(a.position, &a.report, Some(&a.replaces));
         }
     };
     while let Some(position) = shared.claim() {

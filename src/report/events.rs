@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
-use crate::report::{CaseReport, Report, Summary};
+use crate::report::{CaseReport, ContainmentCounts, Report, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// One line of the event log.
@@ -65,6 +65,9 @@ pub enum Event {
         partial: bool,
         duration_ms: f64,
         summary: Summary,
+        /// The containment counts (absent from logs written before them).
+        #[serde(default)]
+        containment: ContainmentCounts,
     },
 }
 
@@ -241,6 +244,7 @@ impl Sink for EventLog {
             partial: head.partial,
             duration_ms: head.duration_ms,
             summary: head.summary,
+            containment: head.containment,
         });
     }
 }
@@ -499,7 +503,7 @@ pub fn read(text: &str) -> Result<Report, String> {
     cases.sort_by_key(|(position, _)| *position);
     report.cases = cases.into_iter().map(|(_, case)| case).collect();
     report.partial |= !ended;
-    report.summary = Summary::of(&report.cases);
+    report.recount();
     Ok(report)
 }
 
@@ -527,6 +531,8 @@ fn header(start: Event) -> Report {
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }
@@ -554,6 +560,7 @@ mod tests {
             expectation: None,
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 1.0,
         };
         serde_json::to_string(&Event::Case(Box::new(CaseEvent {
@@ -597,6 +604,7 @@ mod tests {
             partial: false,
             duration_ms: 5.0,
             summary: Summary::default(),
+            containment: ContainmentCounts::default(),
         })
         .unwrap();
         let text = format!(

@@ -181,12 +181,62 @@ pub struct AdapterHello {
     pub tools: Vec<Tool>,
     #[serde(default)]
     pub features: Vec<String>,
-    /// Result fields the implementation cannot observe; never counted as passed.
+    /// Result fields the implementation cannot observe, for every tool
+    /// ([`OBSERVABLE_FIELDS`]); never counted as passed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unobservable: Vec<String>,
+    /// Tool name to the fields the implementation cannot observe for that
+    /// tool alone, on top of `unobservable` (an adapter whose `ls` cannot
+    /// see what its `grep` can). Added in suite 0.x without a new protocol
+    /// version: an adapter that does not send it means what it meant before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unobservable_by_tool: BTreeMap<String, Vec<String>>,
     /// Tool name to that tool's parameter JSON Schema, as a model sees it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schemas: BTreeMap<String, Value>,
+}
+
+/// The names a result field (or part of one) goes by in `unobservable`,
+/// `unobservable_by_tool` and a result's `derived`, and what the judge
+/// compares when one is not observed (spec/protocol.md, "What is observed").
+/// `error.code` is meant for `derived`: a code the adapter chose by a
+/// default rule rather than read from the tool.
+pub const OBSERVABLE_FIELDS: &[&str] = &[
+    "outcome",
+    "kind",
+    "path",
+    "parent",
+    "cwd",
+    "output",
+    "matches",
+    "matches.path",
+    "matches.text",
+    "notes",
+    "files",
+    "entries",
+    "entries.path",
+    "model_text",
+    "error.code",
+    "error.message",
+];
+
+impl AdapterHello {
+    /// The fields not observed for `tool`: `unobservable`, then that
+    /// tool's `unobservable_by_tool`.
+    pub fn unobservable_for(&self, tool: Tool) -> Vec<String> {
+        let mut fields = self.unobservable.clone();
+        for field in self
+            .unobservable_by_tool
+            .get(tool.name())
+            .into_iter()
+            .flatten()
+        {
+            if !fields.contains(field) {
+                fields.push(field.clone());
+            }
+        }
+        fields
+    }
 }
 
 /// One tool call.
@@ -294,6 +344,13 @@ pub struct ToolResult {
     pub error: Option<ErrorBody>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Fields of this answer the adapter composed rather than read from the
+    /// tool (names from [`OBSERVABLE_FIELDS`]: an entry path built from the
+    /// request's path, a `cwd` copied from the request, an `error.code`
+    /// chosen by a default rule). They count as not observed for this
+    /// answer: never a pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<String>,
 }
 
 impl ToolResult {

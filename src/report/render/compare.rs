@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use super::outcome::Conformance;
 use super::text;
+use crate::report::counts::Conformance;
 use crate::report::{CaseReport, Report, Status};
 use toolpath_suite::sanitize::markdown;
 

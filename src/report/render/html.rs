@@ -25,9 +25,9 @@
 use serde::Serialize;
 
 use super::certification::{cites_any, sort_key};
-use super::outcome::{Conformance, Tally};
 use super::requirements::{self, Row};
 use super::text;
+use crate::report::counts::{Conformance, Tally};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};

@@ -13,7 +13,7 @@ use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use crate::report::view::{CaseSource, View};
-use crate::report::{Report, Summary};
+use crate::report::{ContainmentCounts, Report, RuleCounts, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
@@ -51,6 +51,8 @@ struct Head<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     fixture_dir: Option<&'a String>,
     summary: &'a Summary,
+    containment: &'a ContainmentCounts,
+    rules: &'a RuleCounts,
     cases: &'a Cases<'a>,
 }
 
@@ -69,6 +71,8 @@ impl<'a> Head<'a> {
             duration_ms,
             fixture_dir,
             summary,
+            containment,
+            rules,
             cases: _,
         } = report;
         Head {
@@ -82,6 +86,8 @@ impl<'a> Head<'a> {
             duration_ms: *duration_ms,
             fixture_dir: fixture_dir.as_ref(),
             summary,
+            containment,
+            rules,
             cases,
         }
     }

@@ -7,15 +7,15 @@
 //! gives a byte-identical file, so a diff of the committed file is a diff
 //! of conformance.
 //!
-//! Requirements are judged by [`Conformance`](super::outcome::Conformance),
+//! Requirements are judged by [`Conformance`](crate::report::counts::Conformance),
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::outcome::{Conformance, Tally};
 use super::{requirements, text};
+use crate::report::counts::{Conformance, Tally};
 use crate::report::view::View;
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize::markdown;

@@ -25,10 +25,16 @@
 //! of each format (`snapshots/`, reviewed whole) pin a deliberately broken
 //! run and a hostile one.
 //!
-//! Statuses are read two ways, kept in [`outcome`]: by what they mean for
-//! the run (the exit code's view, used by the human closing line and JUnit)
-//! and by what they say about conformance (used by the Markdown report and
-//! the table), where a requirement's instances add up to its [`Standing`].
+//! Statuses are read two ways: by what they mean for the run (the exit
+//! code's view, [`outcome`], used by the human closing line and JUnit) and
+//! by what they say about conformance
+//! ([`counts`](crate::report::counts), used by the Markdown report and the
+//! table), where a requirement's instances add up to its
+//! [`Standing`](crate::report::counts::Standing).
+//!
+//! Every format opens with the containment counts (escapes first, each
+//! escape listed by id) before anything per rule: an escape is the first
+//! thing a maintainer sees.
 //!
 //! What this folder may import: the rest of `report` (its own floor), and
 //! the suite model below it (`protocol`, `spec`, `sanitize`); never the
@@ -51,7 +57,7 @@ mod text;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use outcome::{Conformance, RunOutcome, Standing, Tally};
+pub use outcome::RunOutcome;
 
 /// What a renderer's `write` puts out, as a string: how a report in memory
 /// is rendered whole (and how the renderers' tests read their output). An
