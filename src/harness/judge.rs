@@ -469,7 +469,7 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
             .matches
             .iter()
             .flatten()
-            .find(|m| same_file(&m.path, &path) && m.line == line)
+            .find(|m| same_file(&m.path, path) && m.line == line)
         else {
             continue; // a missing line is the `matches` check's to report
         };

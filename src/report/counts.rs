@@ -127,6 +127,25 @@ impl Containment {
     pub fn is_escape(&self) -> bool {
         self.class == ContainmentClass::Escape
     }
+
+    /// What an instance's block says of it, when there is news: the class
+    /// and its evidence, and a wording failure. `None` for an accepted or
+    /// a correctly worded refusal, and for what was not observed.
+    pub fn news(&self) -> Option<String> {
+        let class = match self.class {
+            ContainmentClass::Accepted | ContainmentClass::NotObserved => None,
+            ContainmentClass::Refused if !self.wording_failed => None,
+            other => Some(other.label()),
+        }?;
+        let mut line = class.to_owned();
+        if let Some(evidence) = &self.evidence {
+            line.push_str(&format!(" ({evidence})"));
+        }
+        if self.wording_failed {
+            line.push_str("; wording fails ERR-4");
+        }
+        Some(line)
+    }
 }
 
 /// The containment verdicts of a run, counted.

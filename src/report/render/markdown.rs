@@ -10,14 +10,22 @@
 //! Requirements are judged by [`Conformance`](crate::report::counts::Conformance),
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
+//!
+//! It opens, after the facts, with containment: the counts and every
+//! escape by id, before any per-rule table. Each rule's row counts what
+//! its own checks found ([`rule_statuses`]); a rule nothing exercised is
+//! listed with the reason.
+//!
+//! [`rule_statuses`]: crate::report::counts::rule_statuses
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::{requirements, text};
-use crate::report::counts::{Conformance, Tally};
+use super::requirements::Unexercised;
+use super::{containment, requirements, text};
+use crate::report::counts::{Conformance, Tally, rule_statuses};
 use crate::report::view::View;
-use crate::report::{CaseReport, Report};
+use crate::report::{CaseReport, ContainmentCounts, Report};
 use toolpath_suite::sanitize::markdown;
 use toolpath_suite::spec::{self, Requirement};
 
@@ -49,9 +57,10 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
 /// requirement gets a row, including those no instance cited, so a filtered
 /// run shows the gaps instead of a short, all-green table.
 ///
-/// The cases are read in two passes, the second only when something fails:
-/// one to count (per requirement and in all), one to detail the first
-/// failing instances. Memory grows with the number of requirement IDs and
+/// The cases are read in up to three passes: one to count (per
+/// requirement and in all), one to list the escapes (only when the header
+/// counts some), one to detail the first failing instances (only when
+/// something fails). Memory grows with the number of requirement IDs and
 /// the text of one instance, not with the number of instances.
 pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write) -> io::Result<()> {
     let counts = Counts::of(view)?;
@@ -71,7 +80,8 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
             head.summary.not_run, head.summary.total
         ));
     }
-    requirements_table(&mut text, &counts.cited, requirements);
+    containment_section(&mut text, view)?;
+    requirements_table(&mut text, &counts, requirements);
     out.write_all(text.as_bytes())?;
     failures(out, view, counts.failing)
 }
@@ -80,9 +90,11 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
 struct Counts {
     /// Conformance over every instance.
     all: Tally,
-    /// Conformance per cited requirement ID; an instance citing several
-    /// requirements counts under each.
+    /// Conformance per requirement ID, as [`rule_statuses`] attributes it;
+    /// an instance citing several requirements counts under each.
     cited: BTreeMap<String, Tally>,
+    /// Why requirements nothing judged were not exercised.
+    unexercised: Unexercised,
     /// Instances that fail to conform.
     failing: usize,
 }
@@ -92,16 +104,18 @@ impl Counts {
         let mut counts = Counts {
             all: Tally::default(),
             cited: BTreeMap::new(),
+            unexercised: Unexercised::default(),
             failing: 0,
         };
         view.cases.each(&mut |case| {
             counts.all.add(case.status);
-            for id in &case.spec {
+            counts.unexercised.note(case);
+            for (id, status) in rule_statuses(case) {
                 // Looked up before inserting so a known ID costs no allocation.
                 match counts.cited.get_mut(id) {
-                    Some(tally) => tally.add(case.status),
+                    Some(tally) => tally.add(status),
                     None => {
-                        counts.cited.insert(id.clone(), Tally::of([case.status]));
+                        counts.cited.insert(id.to_owned(), Tally::of([status]));
                     }
                 }
             }
@@ -153,23 +167,80 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
     ));
 }
 
-fn requirements_table(
-    out: &mut String,
-    cited: &BTreeMap<String, Tally>,
-    requirements: &[Requirement],
-) {
+/// The containment counts and every escape by id (the second pass, made
+/// only when the header counts escapes).
+fn containment_section(out: &mut String, view: View) -> io::Result<()> {
+    let c: &ContainmentCounts = &view.head.containment;
+    out.push_str("## Containment\n\n");
+    let expected = match c.escapes_expected {
+        0 => String::new(),
+        n => format!(" ({n} expected)"),
+    };
+    out.push_str(
+        "| escapes | refused | refused with another code | wording failures | false refusals | accepted | not observed |\n\
+         |---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    out.push_str(&format!(
+        "| {}{expected} | {} | {} | {} | {} | {} | {} |\n\n",
+        c.escapes,
+        c.refused,
+        c.refused_other_code,
+        c.wording,
+        c.false_refusals,
+        c.accepted,
+        c.not_observed
+    ));
+    let (escapes, total) = containment::escapes(view)?;
+    if total > 0 {
+        out.push_str(&format!("### ⛔ Escapes ({total})\n\n"));
+        for escape in &escapes {
+            out.push_str(&format!(
+                "- {} ({}): {}",
+                markdown::code(&escape.id),
+                markdown::code(&format!("{}:{}", escape.file, escape.line)),
+                markdown::text(&escape.evidence)
+            ));
+            if let Some(reason) = &escape.expected {
+                out.push_str(" — expected (xfail)");
+                if !reason.is_empty() {
+                    out.push_str(&format!(": {}", markdown::text(reason)));
+                }
+            }
+            out.push('\n');
+        }
+        if let Some(more) = containment::more(escapes.len(), total) {
+            out.push_str(&format!("- {}\n", markdown::text(&more)));
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "An escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
+         or the call changed the fixture outside every root. A wording failure is a refusal \
+         whose message lacks what ERR-4 asks, never an escape. A false refusal: a SEC case \
+         expecting `ok` was refused.\n\n",
+    );
+    Ok(())
+}
+
+fn requirements_table(out: &mut String, counts: &Counts, requirements: &[Requirement]) {
+    let cited = &counts.cited;
     out.push_str("## Requirements\n\n");
     out.push_str(
         "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
     );
     out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
-    for req in requirements::rows(requirements, cited.keys().map(String::as_str)) {
+    let rows = requirements::rows(requirements, cited.keys().map(String::as_str));
+    let mut unexercised = Vec::new();
+    for req in &rows {
         let tally = cited.get(req.id).copied().unwrap_or_default();
         let summary = match req.summary {
             Some(summary) => text::md_cell(summary),
             None => "*(not in this build's spec)*".to_owned(),
         };
         row(out, req.id, req.area, &summary, tally);
+        if let Some(reason) = counts.unexercised.reason(req, &tally) {
+            unexercised.push((req.id, reason));
+        }
     }
     out.push_str(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
@@ -177,6 +248,17 @@ fn requirements_table(
          the fields the adapter can observe, so the requirement is not shown as passed · \
          ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n",
     );
+    if !unexercised.is_empty() {
+        out.push_str(&format!("## Not exercised ({})\n\n", unexercised.len()));
+        for (id, reason) in unexercised {
+            out.push_str(&format!(
+                "- **{}**: {}\n",
+                markdown::text(id),
+                markdown::text(&reason)
+            ));
+        }
+        out.push('\n');
+    }
 }
 
 fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
@@ -242,6 +324,9 @@ fn detail(out: &mut String, case: &CaseReport) {
     }
     if let Some(reason) = &case.reason {
         out.push_str(&format!("- **Reason:** {}\n", markdown::text(reason)));
+    }
+    if let Some(news) = case.containment.as_ref().and_then(|c| c.news()) {
+        out.push_str(&format!("- **Containment:** {}\n", markdown::text(&news)));
     }
     if let Some(note) = &case.expectation {
         let mut line = markdown::text(&note.reason);
@@ -354,6 +439,57 @@ mod tests {
     }
 
     #[test]
+    fn containment_comes_before_the_requirements_and_escapes_are_listed() {
+        use crate::report::render::testing::escape;
+        let mut known = expected(escape("b@ls", "answered ok"), "known");
+        known.status = Status::Xfail;
+        let r = report(
+            "fake",
+            vec![
+                escape("a@grep", "changed outside every root: + {tmp}/x (file)"),
+                known,
+                case("c", Status::Pass, &["RES-1"]),
+            ],
+        );
+        let out = render_with(&r, &reqs());
+        let containment = out.find("## Containment\n").unwrap();
+        assert!(
+            containment < out.find("## Requirements\n").unwrap(),
+            "{out}"
+        );
+        assert!(
+            out.contains("| 2 (1 expected) | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "### ⛔ Escapes (2)\n\n- `a@grep` (`cases/a.yaml:3`): changed outside every root: \
+                 + {tmp}/x (file)\n- `b@ls` (`cases/b.yaml:3`): answered ok — expected (xfail): known\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn rules_nothing_exercised_are_listed_with_the_reason() {
+        let cases = vec![
+            case("a", Status::Pass, &["RES-1"]),
+            with_reason(
+                case("b", Status::Unsupported, &["SEC-1"]),
+                "the adapter does not declare the `symlinks` feature",
+            ),
+        ];
+        let out = render_with(&report("fake", cases), &reqs());
+        assert!(
+            out.contains(
+                "## Not exercised (2)\n\n- **RES-2**: no selected instance cites it\n\
+                 - **SEC-1**: the adapter does not declare the \\`symlinks\\` feature\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn failing_instances_are_detailed_with_their_diff() {
         let mut bad = failing("search-x@grep", &["SEARCH-5"]);
         bad.stderr = Some("secret /tmp/path".into());
@@ -440,10 +576,10 @@ mod tests {
             let header = head(&report);
             let streamed = written(View::streamed(&header, &spool)).unwrap();
             assert_eq!(streamed, render_with(&report, &reqs()));
-            assert_eq!(spool.passes.get(), 2, "count, then detail");
+            assert_eq!(spool.passes.get(), 3, "count, escapes, then detail");
             assert!(streamed.contains("| ZZZ-9 | ZZZ |"), "{streamed}");
             assert!(
-                streamed.contains("…and 8 more failing instances"),
+                streamed.contains("…and 14 more failing instances"),
                 "{streamed}"
             );
         }

@@ -13,6 +13,7 @@
 //! - [`junit`]: JUnit XML for CI test views;
 //! - [`markdown`]: the certification report (deterministic, committable);
 //! - [`compare`]: what changed between two reports;
+//! - [`containment`]: the escapes every format lists first;
 //! - [`certification`]: one table across implementations;
 //! - [`html`]: the same implementations as one page to look at: a matrix of
 //!   requirements by implementation, each cell's failures a click away.
@@ -45,6 +46,7 @@
 
 pub mod certification;
 pub mod compare;
+pub mod containment;
 pub mod html;
 pub mod human;
 pub mod json;

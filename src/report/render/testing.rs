@@ -4,7 +4,10 @@
 use std::io;
 
 use crate::report::view::CaseSource;
-use crate::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, Summary};
+use crate::report::{
+    CaseReport, Containment, ContainmentClass, ExpectationNote, Mismatch, REPORT_FORMAT, Report,
+    Status, Summary,
+};
 use toolpath_suite::protocol::{Implementation, Tool};
 
 /// An instance of `id` with `status`, citing `spec`, from `cases/<id>.yaml`.
@@ -34,6 +37,26 @@ pub fn failing(id: &str, spec: &[&str]) -> CaseReport {
         ),
         ..case(id, Status::Fail, spec)
     }
+}
+
+/// A failing instance through which something got out, shown by
+/// `evidence`: a SEC-4 case answered `ok`.
+pub fn escape(id: &str, evidence: &str) -> CaseReport {
+    let mut case = contained(failing(id, &["SEC-4"]), ContainmentClass::Escape);
+    case.containment.as_mut().unwrap().evidence = Some(evidence.to_owned());
+    case.mismatches = vec![Mismatch {
+        field: "outcome".to_owned(),
+        expected: "error".to_owned(),
+        actual: "ok".to_owned(),
+        rule: None,
+    }];
+    case
+}
+
+/// `case` with the containment class `class`.
+pub fn contained(mut case: CaseReport, class: ContainmentClass) -> CaseReport {
+    case.containment = Some(Containment::of(class));
+    case
 }
 
 pub fn with_reason(mut case: CaseReport, reason: &str) -> CaseReport {
@@ -112,6 +135,51 @@ fn varied_with(failures: usize) -> Report {
     cases[7].status = Status::Xfail;
     cases[9].stderr = Some("line 1\ntraceback: boom\n".to_owned());
     cases[11].unchecked = vec!["parent".to_owned()];
+    // Containment: an escape, one the expectations file lists, a refusal
+    // worded wrong, one with another code, a false refusal, and a derived
+    // rule failing where the cited one holds.
+    let mut known = expected(escape("escape-b@ls", "answered ok"), "follows links");
+    known.status = Status::Xfail;
+    let mut worded = contained(
+        failing("worded@grep", &["ERR-4"]),
+        ContainmentClass::Refused,
+    );
+    worded.containment.as_mut().unwrap().wording_failed = true;
+    let mut out5 = failing("out5@ls", &["LS-4"]);
+    out5.mismatches = vec![Mismatch {
+        field: "model_text contains".to_owned(),
+        expected: "\"{ws}\"".to_owned(),
+        actual: "\"listed\" does not contain it".to_owned(),
+        rule: Some("OUT-5".to_owned()),
+    }];
+    cases.extend([
+        escape(
+            "escape-a@grep",
+            "changed outside every root: + {tmp}/outside/x (file)",
+        ),
+        known,
+        worded,
+        contained(
+            failing("other-code@shell", &["SEC-4"]),
+            ContainmentClass::RefusedOtherCode,
+        ),
+        contained(
+            failing("false-refusal@glob", &["SEC-5"]),
+            ContainmentClass::FalseRefusal,
+        ),
+        contained(
+            case("refused@resolve", Status::Pass, &["SEC-4"]),
+            ContainmentClass::Refused,
+        ),
+        contained(
+            with_reason(
+                case("unseen@shell", Status::Unsupported, &["SEC-4"]),
+                "no shell",
+            ),
+            ContainmentClass::NotObserved,
+        ),
+        out5,
+    ]);
     for i in 0..failures {
         let mut bad = failing(&format!("fail-{i}@x"), &["RES-1", "NEW-4"]);
         bad.tool = tools[i % tools.len()];
