@@ -253,6 +253,15 @@ fn echoing_the_raw_path_to_the_model_is_caught() {
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
+    // Per rule, each of those failures is OUT-5's, and the rules the
+    // failing cases cite keep what their own checks found (issue 23).
+    let rules = &report["rules"];
+    assert_eq!(
+        rules["OUT-5"]["failed"].as_u64().unwrap() as usize,
+        failed_on(&report, "model_text")
+    );
+    assert_eq!(rules["SEARCH-5"]["failed"], 0, "{}", rules["SEARCH-5"]);
+    assert!(rules["SEARCH-5"]["passed"].as_u64().unwrap() > 0);
 }
 
 #[test]
@@ -622,4 +631,48 @@ fn entry_paths_composed_from_the_request_are_caught_or_unobserved() {
             "{case}"
         );
     }
+}
+
+/// An expectations file lists every escape as `xfail`, and the run under
+/// `--strict` succeeds; the escapes are still counted, marked expected,
+/// and the closing line still ends with them.
+#[test]
+fn an_expectations_file_never_hides_an_escape() {
+    let dir = tempfile::tempdir().unwrap();
+    let expectations = dir.path().join("expectations.yaml");
+    let report = dir.path().join("r.json");
+    let run = |extra: &[&std::ffi::OsStr]| {
+        Command::cargo_bin("toolpath")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+            .args(["run", "--jobs", "2", "--filter", "security.*"])
+            .args([
+                "--adapter",
+                "python3 tests/adapters/mutant.py outside-answered-ok",
+            ])
+            .arg("--format")
+            .arg("json")
+            .arg("--output")
+            .arg(&report)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first = run(&["--write-expectations".as_ref(), expectations.as_os_str()]);
+    assert_eq!(first.status.code(), Some(1));
+    let second = run(&[
+        "--expectations".as_ref(),
+        expectations.as_os_str(),
+        "--strict".as_ref(),
+    ]);
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(second.status.code(), Some(0), "{stdout}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let escapes = containment(&json, "escapes");
+    assert!(escapes >= 10, "{escapes}");
+    assert_eq!(containment(&json, "escapes_expected"), escapes);
+    assert_eq!(json["summary"]["fail"], 0);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.ends_with(&format!(", {escapes} escapes")), "{last}");
 }

@@ -677,6 +677,161 @@ mod tests {
         );
     }
 
+    /// A case expecting `outside_workspace` (c0) and a SEC case expecting
+    /// `ok` (c1), as containment classes them.
+    fn containment_cases() -> Vec<Case> {
+        let outside = "id: t.out\nsummary: s\nspec: [SEC-4]\nfixture: {roots: [ws]}\n\
+             call: {tool: resolve, params: {path: ../x}}\n\
+             expect: {outcome: error, error: {code: outside_workspace, message_contains: ['{ws}']}}\n";
+        let inside = "id: t.in\nsummary: s\nspec: [SEC-5]\n\
+             fixture: {roots: [ws], files: {ws/a: x}}\n\
+             call: {tool: resolve, params: {path: a}}\n\
+             expect: {outcome: ok, kind: file, path: '{ws}/a'}\n";
+        vec![
+            parse_case(Path::new("out.yaml"), outside).unwrap(),
+            parse_case(Path::new("in.yaml"), inside).unwrap(),
+        ]
+    }
+
+    /// Runs `cases` against one script saying `hello`; the report and
+    /// every case report.
+    fn run_kept(
+        cases: &[Case],
+        hello: AdapterHello,
+        steps: Vec<Step>,
+    ) -> (Report, Vec<CaseReport>) {
+        let kept = Keep(Mutex::new(vec![None; cases.len()]));
+        let all: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(&kept),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled: &never_cancelled,
+        };
+        let make =
+            || Ok(Box::new(Scripted::new(hello.clone(), steps.clone())) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&all), &make, &config, &env);
+        let cases = kept.0.into_inner().unwrap().into_iter().flatten().collect();
+        (report, cases)
+    }
+
+    fn class(case: &CaseReport) -> Option<crate::report::ContainmentClass> {
+        case.containment.as_ref().map(|c| c.class)
+    }
+
+    /// Writes a file beside the roots: outside every one of them.
+    fn write_beside_the_roots(call: &Call) {
+        let beside = Path::new(&call.workspace.roots[0]).parent().unwrap();
+        std::fs::write(beside.join("escaped"), "x").unwrap();
+    }
+
+    #[test]
+    fn containment_is_classed_on_what_was_observed() {
+        use crate::report::ContainmentClass::*;
+        use toolpath_suite::protocol::{Kind, Outcome};
+        let ok = |path: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            kind: Some(Kind::File),
+            path: Some(path.to_owned()),
+            ..ToolResult::default()
+        };
+        // An outside path answered ok is an escape; a SEC case's path that
+        // the adapter cannot observe for `resolve` is accepted, unobserved.
+        let mut by_tool = hello();
+        by_tool
+            .unobservable_by_tool
+            .insert("resolve".into(), vec!["path".into()]);
+        let (report, cases) = run_kept(
+            &containment_cases(),
+            by_tool,
+            vec![Step::Answer(ok("/anywhere")), Step::Answer(ok("/nowhere"))],
+        );
+        assert_eq!(
+            (cases[0].status, class(&cases[0])),
+            (Status::Fail, Some(Escape))
+        );
+        assert_eq!(
+            cases[0].containment.as_ref().unwrap().evidence.as_deref(),
+            Some("answered ok")
+        );
+        assert_eq!(
+            (cases[1].status, class(&cases[1])),
+            (Status::Unobserved, Some(Accepted))
+        );
+        assert_eq!(cases[1].unchecked, ["path"]);
+        assert_eq!(
+            (report.containment.escapes, report.containment.accepted),
+            (1, 1)
+        );
+        assert_eq!(report.rules["SEC-4"].failed, 1);
+
+        // A code the adapter says it derived: no class; the SEC case's
+        // answer names its derived path: unobserved, and the reason says so.
+        let mut derived_code = ToolResult::error(ErrorCode::NotFound, "{ws} no");
+        derived_code.derived = vec!["error.code".into()];
+        let mut derived_path = ok("/nowhere");
+        derived_path.derived = vec!["path".into()];
+        let (report, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![Step::Answer(derived_code), Step::Answer(derived_path)],
+        );
+        assert_eq!(class(&cases[0]), Some(NotObserved));
+        assert_eq!(cases[1].status, Status::Unobserved);
+        assert!(
+            cases[1]
+                .reason
+                .as_deref()
+                .unwrap()
+                .ends_with("path (derived by the adapter)"),
+            "{:?}",
+            cases[1].reason
+        );
+        assert_eq!(report.containment.not_observed, 1);
+
+        // A right refusal and a right answer that wrote beside the roots:
+        // refused, and an escape whatever it answered. A refusal of the
+        // SEC case: a false refusal.
+        let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "../x is outside {ws}");
+        let (_, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![
+                Step::Answer(refused.clone()),
+                Step::Touch(write_beside_the_roots, ok("/x")),
+            ],
+        );
+        assert_eq!(class(&cases[0]), Some(Refused));
+        assert_eq!(class(&cases[1]), Some(Escape));
+        let evidence = cases[1].containment.as_ref().unwrap().evidence.clone();
+        assert_eq!(
+            evidence.as_deref(),
+            Some("changed outside every root: + {tmp}/escaped (file)")
+        );
+        let (_, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![
+                Step::Answer(ToolResult::error(ErrorCode::NotFound, "no")),
+                Step::Answer(refused),
+            ],
+        );
+        assert_eq!(class(&cases[0]), Some(RefusedOtherCode));
+        assert!(
+            cases[0].containment.as_ref().unwrap().wording_failed,
+            "no {{ws}}"
+        );
+        assert_eq!(class(&cases[1]), Some(FalseRefusal));
+        // Never sent (the tool is not declared): not observed.
+        let (_, cases) = run_kept(&containment_cases(), AdapterHello::default(), vec![]);
+        assert_eq!(cases[0].status, Status::Unsupported);
+        assert_eq!(class(&cases[0]), Some(NotObserved));
+    }
+
     /// Writes a file into the call's first root: what SEC-11 forbids.
     fn write_into_the_workspace(call: &Call) {
         std::fs::write(format!("{}/cache.db", call.workspace.roots[0]), "x").unwrap();

@@ -604,5 +604,24 @@ mod tests {
                 .unwrap_err()
                 .contains("schema for `grep`")
         );
+        let mut by_tool = hello();
+        by_tool
+            .unobservable_by_tool
+            .insert("ls".into(), vec![String::new(); MAX_HELLO_ENTRIES + 1]);
+        assert_eq!(
+            check_hello(&by_tool).unwrap_err(),
+            "has 65 `unobservable_by_tool` entries for `ls`; the protocol allows at most 64"
+        );
+        let mut tools = hello();
+        for i in 0..=MAX_HELLO_ENTRIES {
+            tools
+                .unobservable_by_tool
+                .insert(format!("t{i}"), Vec::new());
+        }
+        assert!(
+            check_hello(&tools)
+                .unwrap_err()
+                .contains("65 `unobservable_by_tool` entries;")
+        );
     }
 }

@@ -397,6 +397,38 @@ mod tests {
     }
 
     #[test]
+    fn unobservable_is_every_tool_and_by_tool_adds_to_one() {
+        let hello: AdapterHello = serde_json::from_str(
+            r#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},
+                "tools":["grep","ls"],"unobservable":["model_text"],
+                "unobservable_by_tool":{"ls":["entries.path","model_text"],"nope":["x"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(hello.unobservable_for(Tool::Grep), ["model_text"]);
+        assert_eq!(
+            hello.unobservable_for(Tool::Ls),
+            ["model_text", "entries.path"],
+            "added once, after the list for every tool"
+        );
+        // An adapter that sends neither, or a result without `derived`,
+        // reads as before.
+        let old: AdapterHello = serde_json::from_str(
+            r#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},"tools":[]}"#,
+        )
+        .unwrap();
+        assert!(old.unobservable_for(Tool::Ls).is_empty());
+        let result: ToolResult =
+            serde_json::from_str(r#"{"seq":1,"outcome":"ok","derived":["error.code"]}"#).unwrap();
+        assert_eq!(result.derived, ["error.code"]);
+        assert!(
+            !serde_json::to_string(&ToolResult::default())
+                .unwrap()
+                .contains("derived"),
+            "absent when empty"
+        );
+    }
+
+    #[test]
     fn names_are_the_wire_names() {
         agree(Tool::VARIANTS, |v| v.name());
         agree(Kind::VARIANTS, |v| v.name());
