@@ -81,8 +81,9 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
         ));
     }
     containment_section(&mut text, view)?;
-    requirements_table(&mut text, &counts, requirements);
     out.write_all(text.as_bytes())?;
+    drop(text);
+    requirements_table(out, &counts, requirements)?;
     failures(out, view, counts.failing)
 }
 
@@ -222,43 +223,56 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
     Ok(())
 }
 
-fn requirements_table(out: &mut String, counts: &Counts, requirements: &[Requirement]) {
+/// The table, a row at a time, then what was not exercised: written as
+/// it goes, so what is held does not depend on how large the counts are.
+fn requirements_table(
+    out: &mut dyn Write,
+    counts: &Counts,
+    requirements: &[Requirement],
+) -> io::Result<()> {
     let cited = &counts.cited;
-    out.push_str("## Requirements\n\n");
-    out.push_str(
-        "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
-    );
-    out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
+    out.write_all(
+        "## Requirements\n\n\
+         | ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n\
+         |---|---|---|---:|---:|---:|---:|---:|:---:|\n"
+            .as_bytes(),
+    )?;
     let rows = requirements::rows(requirements, cited.keys().map(String::as_str));
-    let mut unexercised = Vec::new();
+    let mut unexercised = 0;
     for req in &rows {
         let tally = cited.get(req.id).copied().unwrap_or_default();
         let summary = match req.summary {
             Some(summary) => text::md_cell(summary),
             None => "*(not in this build's spec)*".to_owned(),
         };
-        row(out, req.id, req.area, &summary, tally);
-        if let Some(reason) = counts.unexercised.reason(req, &tally) {
-            unexercised.push((req.id, reason));
-        }
+        let mut line = String::new();
+        row(&mut line, req.id, req.area, &summary, tally);
+        out.write_all(line.as_bytes())?;
+        unexercised += usize::from(counts.unexercised.reason(req, &tally).is_some());
     }
-    out.push_str(
+    out.write_all(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
          and adapter errors included) · 👁 not observable: every instance agreed only on \
          the fields the adapter can observe, so the requirement is not shown as passed · \
-         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n",
-    );
-    if !unexercised.is_empty() {
-        out.push_str(&format!("## Not exercised ({})\n\n", unexercised.len()));
-        for (id, reason) in unexercised {
-            out.push_str(&format!(
-                "- **{}**: {}\n",
-                markdown::text(id),
-                markdown::text(&reason)
-            ));
-        }
-        out.push('\n');
+         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n"
+            .as_bytes(),
+    )?;
+    if unexercised == 0 {
+        return Ok(());
     }
+    writeln!(out, "## Not exercised ({unexercised})\n")?;
+    for req in &rows {
+        let tally = cited.get(req.id).copied().unwrap_or_default();
+        if let Some(reason) = counts.unexercised.reason(req, &tally) {
+            writeln!(
+                out,
+                "- **{}**: {}",
+                markdown::text(req.id),
+                markdown::text(&reason)
+            )?;
+        }
+    }
+    out.write_all(b"\n")
 }
 
 fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
