@@ -477,8 +477,9 @@ const LEGEND: &str = "<p class=\"legend\">\
 <span class=\"unobserved\">not observable</span>\
 <span class=\"unsupported\">unsupported</span>\
 <span class=\"none\">nothing applicable</span>\
-Cells count instances citing the requirement: passed/applicable (expected failures and adapter \
-errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
+Cells count instances citing the requirement, and any instance that failed a check every case of \
+its tool gets for it (OUT-5, SHELL-6, SEARCH-10, SEC-11): passed/applicable (expected failures and \
+adapter errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
 
 /// Lists a clicked (or Enter-pressed) cell's failing instances in the
 /// side panel, from the JSON data, with `textContent` only.
