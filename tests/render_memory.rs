@@ -100,6 +100,7 @@ impl Generated {
             }),
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 1.25,
         }
     }
@@ -136,6 +137,8 @@ fn head(summary: Summary) -> Report {
         fixture_dir: None,
         summary,
         findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }

@@ -86,9 +86,9 @@ pub fn differing_fields(
     let mut fields = Vec::new();
     if reference.outcome == Some(Outcome::Error) {
         let code = |r: &ToolResult| r.error.as_ref().map(|e| e.code);
-        if code(reference) != code(actual) {
+        if code(reference) != code(actual) && observable("error.code") {
             fields.push("error.code");
-        } else {
+        } else if observable("error.message") {
             let message = actual.error.as_ref().map_or("", |e| e.message.as_str());
             if message_needles
                 .iter()
@@ -117,7 +117,8 @@ pub fn differing_fields(
             fields.push(field);
         }
     }
-    if observable("matches") && sorted(&reference.matches) != sorted(&actual.matches) {
+    let matches = |r: &ToolResult| sorted(&named_matches(r, observable("matches.path")));
+    if observable("matches") && matches(reference) != matches(actual) {
         fields.push("matches");
     }
     if observable("notes") && notes(reference) != notes(actual) {
@@ -129,7 +130,8 @@ pub fn differing_fields(
     if observable("files") && files(reference) != files(actual) {
         fields.push("files");
     }
-    if observable("entries") && entries(reference) != entries(actual) {
+    let whole = observable("entries.path");
+    if observable("entries") && entries(reference, whole) != entries(actual, whole) {
         fields.push("entries");
     }
     fields
@@ -156,12 +158,37 @@ fn files(result: &ToolResult) -> Option<Vec<String>> {
     })
 }
 
-/// `ls`'s entries as a sorted list (LS-6).
-fn entries(result: &ToolResult) -> Option<Vec<toolpath_suite::protocol::Entry>> {
+/// `ls`'s entries as a sorted list (LS-6); by base name when the adapter
+/// does not observe `entries.path` (`whole` false), as the judge compares
+/// them.
+fn entries(result: &ToolResult, whole: bool) -> Option<Vec<toolpath_suite::protocol::Entry>> {
     result.entries.clone().map(|mut e| {
+        if !whole {
+            e.iter_mut()
+                .for_each(|e| e.path = base_name(&e.path).to_owned());
+        }
         e.sort();
         e
     })
+}
+
+/// The matches, each path cut to its base name when `whole` is false
+/// (`matches.path` not observed), as the judge compares them.
+fn named_matches(result: &ToolResult, whole: bool) -> Option<Vec<Match>> {
+    result.matches.clone().map(|mut m| {
+        if !whole {
+            m.iter_mut()
+                .for_each(|m| m.path = base_name(&m.path).to_owned());
+        }
+        m
+    })
+}
+
+fn base_name(path: &str) -> &str {
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
 }
 
 #[cfg(test)]

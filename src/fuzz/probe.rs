@@ -143,8 +143,11 @@ pub fn probe(
             return Probe::Skipped(a.reason.clone().unwrap_or_default());
         }
         Ok(a) => {
-            let mut fields =
-                differing_fields(&expected, a, &needles, &adapter.hello().unobservable);
+            // Not observed: what the adapter declared for this tool, and
+            // what it says it derived in this answer.
+            let mut unobserved = adapter.hello().unobservable_for(call.tool);
+            unobserved.extend(a.derived.iter().cloned());
+            let mut fields = differing_fields(&expected, a, &needles, &unobserved);
             if changed {
                 fields.push("fixture");
             }

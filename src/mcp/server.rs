@@ -379,6 +379,10 @@ impl McpServer {
             tools,
             features: profile.features.clone(),
             unobservable: profile.unobservable.clone(),
+            // A profile states what it cannot observe for every tool at once;
+            // a field one translation cannot read is marked `derived` in
+            // the answer itself.
+            unobservable_by_tool: Default::default(),
             schemas,
         }
     }

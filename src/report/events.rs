@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
-use crate::report::{CaseReport, Report, Summary};
+use crate::report::{CaseReport, ContainmentCounts, Report, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// One line of the event log.
@@ -68,6 +68,9 @@ pub enum Event {
         /// The run's findings (`Report::findings`); absent when none.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         findings: Vec<crate::report::findings::Finding>,
+        /// The containment counts (absent from logs written before them).
+        #[serde(default)]
+        containment: ContainmentCounts,
     },
 }
 
@@ -245,6 +248,7 @@ impl Sink for EventLog {
             duration_ms: head.duration_ms,
             summary: head.summary,
             findings: head.findings.clone(),
+            containment: head.containment,
         });
     }
 }
@@ -505,7 +509,7 @@ pub fn read(text: &str) -> Result<Report, String> {
     cases.sort_by_key(|(position, _)| *position);
     report.cases = cases.into_iter().map(|(_, case)| case).collect();
     report.partial |= !ended;
-    report.summary = Summary::of(&report.cases);
+    report.recount();
     Ok(report)
 }
 
@@ -534,6 +538,8 @@ fn header(start: Event) -> Report {
         fixture_dir: None,
         summary: Summary::default(),
         findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }
@@ -561,6 +567,7 @@ mod tests {
             expectation: None,
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 1.0,
         };
         serde_json::to_string(&Event::Case(Box::new(CaseEvent {
@@ -605,6 +612,7 @@ mod tests {
             duration_ms: 5.0,
             summary: Summary::default(),
             findings: Vec::new(),
+            containment: ContainmentCounts::default(),
         })
         .unwrap();
         let text = format!(
@@ -634,6 +642,7 @@ mod tests {
             duration_ms: 5.0,
             summary: Summary::default(),
             findings: vec![finding.clone()],
+            containment: ContainmentCounts::default(),
         })
         .unwrap();
         let text = format!("{}\n{}\n{end}\n", start(), case("a", Status::Fail));

@@ -64,7 +64,8 @@ const QUOTED_BYTES: usize = 200;
 /// The longest `hello` line an adapter may write (`spec/protocol.md`).
 pub const MAX_HELLO_BYTES: usize = 1024 * 1024;
 /// The most entries of each of `hello`'s lists (`tools`, `features`,
-/// `unobservable`) and of its `schemas`.
+/// `unobservable`, each list of `unobservable_by_tool`), of
+/// `unobservable_by_tool` and of its `schemas`.
 pub const MAX_HELLO_ENTRIES: usize = 64;
 /// The largest one schema in `hello` may be, as JSON.
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
@@ -496,12 +497,22 @@ pub fn check_hello(hello: &AdapterHello) -> Result<(), String> {
         ("tools", hello.tools.len()),
         ("features", hello.features.len()),
         ("unobservable", hello.unobservable.len()),
+        ("unobservable_by_tool", hello.unobservable_by_tool.len()),
         ("schemas", hello.schemas.len()),
     ];
     for (field, n) in lists {
         if n > MAX_HELLO_ENTRIES {
             return Err(format!(
                 "has {n} `{field}` entries; the protocol allows at most {MAX_HELLO_ENTRIES}"
+            ));
+        }
+    }
+    for (tool, fields) in &hello.unobservable_by_tool {
+        if fields.len() > MAX_HELLO_ENTRIES {
+            return Err(format!(
+                "has {} `unobservable_by_tool` entries for `{}`; the protocol allows at most {MAX_HELLO_ENTRIES}",
+                fields.len(),
+                excerpt(tool.as_bytes())
             ));
         }
     }
@@ -601,6 +612,25 @@ mod tests {
             check_hello(&schema)
                 .unwrap_err()
                 .contains("schema for `grep`")
+        );
+        let mut by_tool = hello();
+        by_tool
+            .unobservable_by_tool
+            .insert("ls".into(), vec![String::new(); MAX_HELLO_ENTRIES + 1]);
+        assert_eq!(
+            check_hello(&by_tool).unwrap_err(),
+            "has 65 `unobservable_by_tool` entries for `ls`; the protocol allows at most 64"
+        );
+        let mut tools = hello();
+        for i in 0..=MAX_HELLO_ENTRIES {
+            tools
+                .unobservable_by_tool
+                .insert(format!("t{i}"), Vec::new());
+        }
+        assert!(
+            check_hello(&tools)
+                .unwrap_err()
+                .contains("65 `unobservable_by_tool` entries;")
         );
     }
 }

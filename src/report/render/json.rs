@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 
 use crate::report::findings::Finding;
 use crate::report::view::{CaseSource, View};
-use crate::report::{Report, Summary};
+use crate::report::{ContainmentCounts, Report, RuleCounts, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
@@ -54,6 +54,8 @@ struct Head<'a> {
     summary: &'a Summary,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     findings: &'a Vec<Finding>,
+    containment: &'a ContainmentCounts,
+    rules: &'a RuleCounts,
     cases: &'a Cases<'a>,
 }
 
@@ -73,6 +75,8 @@ impl<'a> Head<'a> {
             fixture_dir,
             summary,
             findings,
+            containment,
+            rules,
             cases: _,
         } = report;
         Head {
@@ -87,6 +91,8 @@ impl<'a> Head<'a> {
             fixture_dir: fixture_dir.as_ref(),
             summary,
             findings,
+            containment,
+            rules,
             cases,
         }
     }
