@@ -12,7 +12,8 @@
 //! showing only on inputs of its own shape, three of which no case
 //! catches) gets one finding per bug, each a case that fails exactly that
 //! bug; a finding the expectations know does not hide the others on its
-//! field; the reference wrapped the same way gets none.
+//! field; the reference wrapped the same way gets none. The GitHub Action's
+//! script fuzzes after the cases by default.
 //!
 //! Budgets are iterations, not time: a busy machine makes a run slower, not
 //! different. Shrinking is bounded by a number of probes (`--shrink-steps`),
@@ -439,4 +440,125 @@ fn a_known_finding_does_not_hide_the_others_on_its_field() {
             );
         }
     }
+}
+
+/// `scripts/action.sh run` (what `action.yml` runs), with the runner's
+/// files pointed at temporary ones, against an adapter that passes every
+/// case and has two bugs no case catches: by default the fuzzer runs after
+/// the cases, its findings fail the step and are shown whole in the job
+/// summary; `fuzz: false` turns it off; findings listed in the fuzz
+/// expectations are known and pass.
+#[test]
+fn the_action_fuzzes_after_the_cases_by_default() {
+    let root = tempfile::tempdir().unwrap();
+    let work = root.path().join("work");
+    let github = root.path().join("github");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&github).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolpath"));
+    let adapter = format!(
+        "python3 {}/tests/adapters/glob_bugs.py bang fifty",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let action = |env: &[(&str, &str)]| {
+        for name in ["output", "step_summary"] {
+            std::fs::write(github.join(name), "").unwrap();
+        }
+        let _ = std::fs::remove_dir_all(work.join("toolpath-findings"));
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action.sh"))
+            .arg("run")
+            .current_dir(&work)
+            .env_clear()
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.parent().unwrap().display()
+                ),
+            )
+            .env("HOME", root.path())
+            .env("TMPDIR", std::env::temp_dir())
+            .env("TOOLPATH_BIN", bin)
+            .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+            .env("GITHUB_OUTPUT", github.join("output"))
+            .env("GITHUB_STEP_SUMMARY", github.join("step_summary"))
+            .env("TOOLPATH_ADAPTER", &adapter)
+            .env("TOOLPATH_FUZZ_ITERATIONS", "300")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let read = |name: &str| std::fs::read_to_string(github.join(name)).unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.status.code(),
+            read("output"),
+            read("step_summary"),
+            text,
+        )
+    };
+
+    let (code, outputs, summary, out) = action(&[]);
+    assert_eq!(code, Some(1), "the findings fail the step: {out}");
+    assert!(
+        out.contains(" passed, 0 failed, "),
+        "every case passed: {out}"
+    );
+    assert!(
+        outputs.starts_with("exit-code=1\nfuzz-exit-code=1\n"),
+        "{outputs}"
+    );
+    let findings = work.join("toolpath-findings");
+    assert!(
+        outputs.contains(&format!("findings={}\n", findings.display())),
+        "{outputs}"
+    );
+    let written: Vec<PathBuf> = std::fs::read_dir(&findings)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!written.is_empty(), "{out}");
+    let cases_then_fuzz = summary
+        .find("# toolpath certification")
+        .unwrap_or(usize::MAX)
+        < summary.find("## toolpath fuzz").unwrap_or(0);
+    assert!(cases_then_fuzz, "{summary}");
+    assert!(summary.contains("(seed 1): 300 iterations"), "{summary}");
+    for file in &written {
+        let name = file.file_name().unwrap().to_string_lossy();
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            summary.contains(&format!("<code>{name}</code>"))
+                && summary.contains(&format!("```yaml\n{text}")),
+            "{name} is shown whole: {summary}"
+        );
+    }
+
+    let (code, outputs, summary, out) = action(&[("TOOLPATH_FUZZ", "false")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        outputs.starts_with("exit-code=0\nfuzz-exit-code=\n"),
+        "{outputs}"
+    );
+    assert!(!summary.contains("## toolpath fuzz"), "{summary}");
+    assert!(!findings.exists());
+
+    let known = root.path().join("fuzz-expectations.yaml");
+    std::fs::write(
+        &known,
+        "\"glob.fuzz.*\":\n  status: xfail\n  reason: negates and stops at 50\n",
+    )
+    .unwrap();
+    let known = known.display().to_string();
+    let (code, outputs, summary, out) = action(&[("TOOLPATH_FUZZ_EXPECTATIONS", &known)]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        outputs.starts_with("exit-code=0\nfuzz-exit-code=0\n"),
+        "{outputs}"
+    );
+    assert!(summary.contains("0 new finding(s)"), "{summary}");
 }
