@@ -314,3 +314,126 @@ fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) ->
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, NAMES, Param, PathText};
+    use crate::subject::Reference;
+    use toolpath_suite::protocol::{AdapterHello, Call};
+
+    /// The reference with its answers bent by a function: an adapter that
+    /// differs from it in one known way.
+    struct Bent {
+        reference: Reference,
+        bend: fn(&Call, ToolResult) -> ToolResult,
+    }
+
+    impl Subject for Bent {
+        fn hello(&self) -> &AdapterHello {
+            self.reference.hello()
+        }
+
+        fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+            let answer = self.reference.call(call)?;
+            Ok((self.bend)(call, answer))
+        }
+    }
+
+    fn sample(layout: Layout, names: &[&str], call: CallSpec) -> Sample {
+        let at = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
+        Sample {
+            layout,
+            outside: false,
+            target_below: None,
+            entries: (names.iter())
+                .map(|n| Entry {
+                    base: Base::First,
+                    dirs: Vec::new(),
+                    name: at(n),
+                    kind: EntryKind::File(vec![0]),
+                    locked: false,
+                })
+                .collect(),
+            git: false,
+            call,
+            extra: None,
+        }
+    }
+
+    fn run(sample: &Sample, bend: fn(&Call, ToolResult) -> ToolResult) -> Option<Divergence> {
+        let env = Env {
+            permissions: false,
+            fixtures: ram_dir(),
+        };
+        let mut adapter = Bent {
+            reference: Reference::default(),
+            bend,
+        };
+        match probe(sample, &env, &mut Reference::default(), &mut adapter) {
+            Probe::Agree => None,
+            Probe::Diverge(d) => Some(*d),
+            Probe::Skipped(why) => panic!("skipped: {why}"),
+        }
+    }
+
+    /// SHELL-6 as the judge reads it: `pwd` may print the directory by its
+    /// real path and without a final newline; another directory is wrong.
+    #[test]
+    fn a_shell_that_prints_the_real_path_is_no_finding() {
+        let shell = CallSpec::Shell {
+            command: Param::Given(()),
+            dir_path: Param::Given(PathText::Literal("{tmp}/alias".into())),
+            directory: Param::Absent,
+        };
+        let sample = sample(Layout::Aliased, &[], shell);
+        let real = |_: &Call, mut r: ToolResult| {
+            let cwd = r.cwd.clone().unwrap();
+            let real = std::fs::canonicalize(&cwd).unwrap();
+            assert_ne!(real.to_str().unwrap(), cwd, "the alias is a link");
+            r.output = Some(real.to_string_lossy().into_owned());
+            r
+        };
+        assert!(run(&sample, real).is_none());
+        let elsewhere = |_: &Call, mut r: ToolResult| {
+            r.output = Some("/\n".into());
+            r
+        };
+        let d = run(&sample, elsewhere).expect("ran elsewhere");
+        assert_eq!(
+            (d.fields.as_slice(), d.rules[0].as_str()),
+            (&["output"][..], "SHELL-6")
+        );
+    }
+
+    /// LS-3: leaving out a name beginning with `.` is no finding; leaving
+    /// out another name is, and says so.
+    #[test]
+    fn an_ls_that_skips_dot_names_is_no_finding() {
+        let ls = CallSpec::Ls {
+            dir_path: Param::Absent,
+            path: Param::Absent,
+        };
+        let sample = sample(Layout::Single, &[".hidden", "a"], ls);
+        let skip = |_: &Call, mut r: ToolResult| {
+            let entries = r.entries.as_mut().unwrap();
+            assert_eq!(entries.len(), 2);
+            entries.retain(|e| !e.path.ends_with("/.hidden"));
+            r
+        };
+        assert!(run(&sample, skip).is_none());
+        let drop_a = |_: &Call, mut r: ToolResult| {
+            r.entries
+                .as_mut()
+                .unwrap()
+                .retain(|e| !e.path.ends_with("/a"));
+            r
+        };
+        let d = run(&sample, drop_a).expect("a name left out");
+        assert_eq!(
+            (d.fields.as_slice(), d.rules[0].as_str()),
+            (&["entries"][..], "LS-3")
+        );
+        assert!(d.diff.contains("{ws}/a file"), "{}", d.diff);
+    }
+}

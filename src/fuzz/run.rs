@@ -394,3 +394,32 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
         ),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A divergence at `i` is recorded only once every iteration before it
+    /// is: whatever order the workers finish in.
+    #[test]
+    fn a_wait_ends_once_every_earlier_iteration_is_done() {
+        let order = Order::default();
+        let below = |order: &Order| order.state.lock().unwrap().0;
+        order.done(1);
+        order.done(3);
+        assert_eq!(below(&order), 0, "0 is not done yet");
+        order.done(0);
+        assert_eq!(below(&order), 2, "0 and 1 are");
+        order.wait_for(2);
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| order.wait_for(5));
+            order.done(2);
+            order.done(4);
+            waiting.join().unwrap();
+        });
+        assert_eq!(below(&order), 5);
+        // A turn is done when it is dropped, however its worker stops.
+        drop(Turn(&order, 5));
+        assert_eq!(below(&order), 6);
+    }
+}
