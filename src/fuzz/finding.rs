@@ -29,6 +29,7 @@ impl Finding {
             Tool::Shell => "shell",
             Tool::Glob => "glob",
             Tool::Ls => "ls",
+            Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
         };
         let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
         if d.adapter_failed() {
@@ -147,6 +148,8 @@ fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> E
             code: e.code,
             message_contains: needles.to_vec(),
         }),
+        // The fuzzer calls no tool that writes (see `fuzz::run`).
+        writes: Vec::new(),
         mentions: None,
         excludes: None,
     }

@@ -480,7 +480,7 @@ expect:
             "cases/x.yaml:1:5: id: `Bad.Id` is not dotted lower-case words like `search.file.relative`",
             "cases/x.yaml:1:5: requires: the case uses `permissions` but does not declare it",
             "cases/x.yaml:3:8: spec: unknown requirement ID `NOPE-1`",
-            "cases/x.yaml:4:16: tags: unknown tag `nope` (known: change-a, change-b, change-c, change-d, compat, security, errors, edge, multi-root)",
+            "cases/x.yaml:4:16: tags: unknown tag `nope` (known: change-a, change-b, change-c, change-d, compat, security, errors, edge, multi-root, files)",
             "cases/x.yaml:5:12: requires: `fifos` is declared but the case does not use it",
             "cases/x.yaml:8:11: fixture.files: `/abs` is absolute; fixture paths are relative to the fixture directory",
             "cases/x.yaml:9:11: fixture.modes: `4755` sets the setuid bit; only permission bits (at most 0777) are allowed",
