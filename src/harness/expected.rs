@@ -320,6 +320,38 @@ mod tests {
     }
 
     #[test]
+    fn a_read_expects_the_bytes_the_case_wrote_through_its_links() {
+        let (dir, mut fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("ws/real/b.bin"), b"x\0y").unwrap();
+        fixture.files.push((
+            FixturePath::parse("ws/real/b.bin").unwrap(),
+            b"x\0y".to_vec(),
+        ));
+        let mut expect = expect_matches(&[]);
+        expect.matches = None;
+        let read = |path: &str, expect: &mut Expect| {
+            expect.path = Some(path.into());
+            Expected::derive(expect, &fixture, Tool::ReadFile, &vars, &root)
+        };
+        let e = read("{ws}/via/a.ts", &mut expect);
+        assert_eq!(
+            e.content,
+            Some(ExpectedContent::Text("one\r\ntwo\n".into()))
+        );
+        assert_eq!(e.notes, Some(vec![]));
+        assert_eq!(e.model_text_contains, [vars.expand("{ws}/via/a.ts")]);
+        let e = read("{ws}/real/b.bin", &mut expect);
+        assert_eq!(e.content, Some(ExpectedContent::Binary));
+        assert_eq!(e.notes, Some(vec![BINARY.to_owned()]));
+        // Another tool, or an error, expects no content.
+        expect.path = Some("{ws}/real/a.ts".into());
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        assert_eq!(e.content, None);
+        assert_eq!(text_of(b"caf\xe9"), None);
+    }
+
+    #[test]
     fn a_shell_expects_pwd_to_name_the_lexical_or_the_real_directory() {
         let (dir, fixture, vars) = fixture_with_a_link();
         let root = dir.path().canonicalize().unwrap();

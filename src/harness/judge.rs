@@ -853,6 +853,56 @@ mod tests {
     }
 
     #[test]
+    fn a_read_must_answer_the_text_exactly_or_nothing_for_a_binary_file() {
+        let text = Expected {
+            matches: None,
+            notes: None,
+            content: Some(ExpectedContent::Text("one\r\ntwo".into())),
+            ..expected_ok()
+        };
+        let mut r = result_ok();
+        r.matches = None;
+        r.content = Some("one\r\ntwo".into());
+        assert!(judge(&text, &r, &[], &vars()).passed());
+        for wrong in [Some("one\ntwo"), Some("1: one\r\n2: two"), None] {
+            r.content = wrong.map(str::to_owned);
+            let v = judge(&text, &r, &[], &vars());
+            assert_eq!(fields(&v), ["content"], "{wrong:?}");
+            assert_eq!(v.mismatches[0].rule.as_deref(), Some("FILE-5"));
+        }
+        let binary = Expected {
+            content: Some(ExpectedContent::Binary),
+            ..text
+        };
+        r.content = None;
+        assert!(judge(&binary, &r, &[], &vars()).passed());
+        r.content = Some("text\u{0}more".into());
+        assert_eq!(fields(&judge(&binary, &r, &[], &vars())), ["content"]);
+        let v = judge(&binary, &r, &["content".into()], &vars());
+        assert_eq!(
+            (v.passed(), v.unchecked),
+            (true, vec!["content".to_owned()])
+        );
+    }
+
+    #[test]
+    fn changes_inside_and_escapes_are_separate_mismatches_with_their_rule() {
+        let mut v = judge(&expected_ok(), &result_ok(), &[], &vars());
+        v.check_changes(("fixture", "FILE-11"), "only the expected write", &[], 0);
+        v.check_changes(
+            ("escape", "FILE-11"),
+            "nothing outside the roots changed",
+            &["~ {tmp}/outside/secret.txt (content)".into()],
+            1,
+        );
+        assert_eq!(fields(&v), ["escape"]);
+        let m = &v.mismatches[0];
+        assert_eq!(m.rule.as_deref(), Some("FILE-11"));
+        assert_eq!(m.actual, "1 change: ~ {tmp}/outside/secret.txt (content)");
+        assert!(v.diff().contains("+escape: 1 change"), "{}", v.diff());
+    }
+
+    #[test]
     fn unobservable_fields_are_unchecked_not_passed() {
         let mut r = result_ok();
         r.kind = None;
