@@ -437,7 +437,10 @@ def scratch_inside(call, result, ref):
 KNOWN_KEYS = {"resolve": {"path"}, "grep": {"pattern", "dir_path", "path", "include"},
               "ripgrep": {"pattern", "dir_path", "path", "include"},
               "shell": {"command", "dir_path", "directory"},
-              "glob": {"pattern", "dir_path", "path"}, "ls": {"dir_path", "path"}}
+              "glob": {"pattern", "dir_path", "path"}, "ls": {"dir_path", "path"},
+              "read_file": {"file_path", "absolute_path"},
+              "write_file": {"file_path", "absolute_path", "content"},
+              "edit": {"file_path", "absolute_path", "old_string", "new_string"}}
 
 
 def ignore_unknown_keys(call, result, ref):
