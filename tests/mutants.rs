@@ -444,10 +444,7 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
     assert_eq!(failed_on(&report, "output"), shell_failed);
     // The swap changes the fixture inside the roots, or beside them (an
     // escape) when the directory moved aside is a root itself.
-    assert_eq!(
-        failed_on_any(&report, &["fixture", "escape"]),
-        shell_failed
-    );
+    assert_eq!(failed_on_any(&report, &["fixture", "escape"]), shell_failed);
     let shell_ok = run_mutant("ran-elsewhere")["cases"]
         .as_array()
         .unwrap()
