@@ -7,14 +7,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use base64::Engine;
 use serde_saphyr::{Location, Spanned};
 
 use super::{Findings, Spans, spanned};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
-use crate::case::raw::{Feature, FileContent, RawFixture};
+use crate::case::raw::{Feature, RawFixture};
 
 /// The features the fixture needs, read from what the file lists (an entry
 /// refused for its path still says the case uses links or pipes).
@@ -84,21 +83,14 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         let Some(file) = path(findings, &mut spans, "fixture.files", &key) else {
             continue;
         };
-        let bytes = match content {
-            FileContent::Text(text) => text.into_bytes(),
-            FileContent::Base64 { base64 } => {
-                match base64::engine::general_purpose::STANDARD_NO_PAD
-                    .decode(base64.trim_end_matches('='))
-                {
-                    Ok(bytes) => bytes,
-                    Err(e) => {
-                        findings.error(
-                            key.referenced,
-                            format!("fixture.files: `{}`: bad base64: {e}", quote(file.as_str())),
-                        );
-                        continue;
-                    }
-                }
+        let bytes = match content.into_bytes() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                findings.error(
+                    key.referenced,
+                    format!("fixture.files: `{}`: {e}", quote(file.as_str())),
+                );
+                continue;
             }
         };
         files.push((file, bytes));
