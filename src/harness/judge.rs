@@ -61,8 +61,8 @@ impl Verdict {
     /// `field` is `fixture` for changes inside the roots and `escape` for
     /// changes outside every root (an escape is reported apart, whatever
     /// the tool answered); `expected` says what should have happened,
-    /// `rule` is the one broken. `changes` describes each change found (at
-    /// most a few are listed); `total` counts them.
+    /// `rule` is the one broken. `changes` describes the changes worth
+    /// listing (at most a few are shown); `total` counts every change.
     pub fn check_changes(
         &mut self,
         (field, rule): (&str, &str),
@@ -85,8 +85,9 @@ impl Verdict {
                 .collect::<Vec<_>>()
                 .join("; ")
         );
-        if total > SHOWN {
-            actual.push_str(&format!("; … {} more", total - SHOWN));
+        let listed = changes.len().min(SHOWN);
+        if total > listed {
+            actual.push_str(&format!("; … {} more", total - listed));
         }
         let actual = cap(actual, MAX_VALUE_BYTES);
         self.expected_lines.push(format!("{field}: {expected}"));

@@ -485,6 +485,29 @@ impl Change {
     }
 }
 
+/// The changes worth listing in a report: an entry added below a
+/// directory that was added too is left out, the directory standing for
+/// its whole new subtree. A tool that built a deep tree in the wrong place
+/// then shows where it began, and the list does not depend on where the
+/// machine keeps its fixtures (a path taken relative to the target
+/// repeats the fixture directory's own ancestors below it). `changes` are
+/// in [`diff`]'s order, each directory before what is below it.
+pub fn topmost<'c>(changes: &[&'c Change]) -> Vec<&'c Change> {
+    let mut kept: Vec<&Change> = Vec::new();
+    for &change in changes {
+        let below_a_new_directory = kept.iter().any(|k| {
+            matches!(k.kind, ChangeKind::Added(State::Directory { .. }))
+                && change.path.len() > k.path.len()
+                && change.path.starts_with(&k.path)
+                && change.path[k.path.len()] == b'/'
+        });
+        if !below_a_new_directory {
+            kept.push(change);
+        }
+    }
+    kept
+}
+
 fn how_changed(before: &State, after: &State) -> String {
     match (before, after) {
         (
@@ -734,6 +757,24 @@ mod tests {
             .map(|c| crate::harness::containment::is_outside(c, &roots))
             .collect();
         assert_eq!(outside, [true, false]);
+    }
+
+    #[test]
+    fn a_new_tree_is_listed_by_its_top_directory() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[]);
+        fs::create_dir_all(root.join("ws/ /dev/shm/run")).unwrap();
+        fs::write(root.join("ws/ /dev/shm/run/a.txt"), "x").unwrap();
+        fs::write(root.join("ws/new.txt"), "x").unwrap();
+        let after = take(root, &[]);
+        let found = diff(&before, &after, &[]);
+        assert_eq!(found.len(), 6);
+        let all: Vec<&Change> = found.iter().collect();
+        assert_eq!(
+            paths(&topmost(&all).into_iter().cloned().collect::<Vec<_>>()),
+            [b"ws/ ".as_slice(), b"ws/new.txt"]
+        );
     }
 
     #[test]

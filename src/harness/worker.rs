@@ -36,7 +36,7 @@ use crate::report::{CaseReport, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
-use toolpath_suite::placeholders::Placeholders;
+use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
 use toolpath_suite::protocol::{AdapterHello, Call, Outcome, ToolResult};
 
 /// A report replaced after it was recorded: a violation charged to it.
@@ -252,7 +252,13 @@ impl<'a, 'b> Worker<'a, 'b> {
         if let Err(failure) = subject.ready() {
             return self.failed(instance, failure);
         }
-        let vars = call::placeholders(&built.vars, subject.scratch_dir());
+        let mut vars = call::placeholders(&built.vars, subject.scratch_dir());
+        // The run directory's random name, where a tool that took an
+        // absolute path for a relative one made directories, is shown as
+        // a placeholder: a report must not differ between two runs.
+        if let Some(run_dir) = self.config.fixtures.as_deref().and_then(Path::parent) {
+            vars.add_shown(RUN_DIR, &run_dir.to_string_lossy());
+        }
         let call = call::for_instance(instance, params, &vars, built);
         let expected = Expected::derive(
             &case.expect,
@@ -391,7 +397,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             .iter()
             .partition(|c| containment::is_outside(c, roots));
         let shown = |changes: &[&Change]| -> Vec<String> {
-            changes.iter().take(5).map(|c| describe(c)).collect()
+            let listed = snapshot::topmost(changes);
+            listed.into_iter().take(5).map(describe).collect()
         };
         let escaped = outside.first().map(|c| describe(c));
         if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() {

@@ -10,12 +10,18 @@
 
 /// The placeholder names the harness itself defines; a root may not be
 /// named like one of them, or `{tmp}` would mean two directories.
-pub const RESERVED: &[&str] = &["tmp", "target", "adapter-tmp"];
+pub const RESERVED: &[&str] = &["tmp", "target", "adapter-tmp", RUN_DIR];
+
+/// The run's own directory, shown in reports and never expanded (see
+/// [`Placeholders::add_shown`]).
+pub const RUN_DIR: &str = "run-dir";
 
 /// The `{name}` placeholders of one built fixture and their values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Placeholders {
     pairs: Vec<(String, String)>,
+    /// Collapsed for display, never expanded.
+    shown: Vec<(String, String)>,
 }
 
 impl Placeholders {
@@ -29,12 +35,25 @@ impl Placeholders {
                 .iter()
                 .map(|(name, path)| (format!("{{{name}}}"), path.clone())),
         );
-        Placeholders { pairs }
+        Placeholders {
+            pairs,
+            shown: Vec::new(),
+        }
     }
 
     /// Adds a placeholder, for example the adapter's `{adapter-tmp}`.
     pub fn add(&mut self, name: &str, value: &str) {
         self.pairs.push((format!("{{{name}}}"), value.to_owned()));
+    }
+
+    /// Adds a value that [`collapse`](Self::collapse) shows as `{name}` but
+    /// [`expand`](Self::expand) never produces: a place of the harness's
+    /// own, such as the run directory, which no case may name, and whose
+    /// random name must not make two reports of one run differ (a tool
+    /// that took an absolute path for a relative one creates its
+    /// directories below the target).
+    pub fn add_shown(&mut self, name: &str, value: &str) {
+        self.shown.push((format!("{{{name}}}"), value.to_owned()));
     }
 
     /// Replaces every known placeholder; other braces (`*.{ts,md}`) stay.
@@ -68,7 +87,9 @@ impl Placeholders {
     /// The reverse of [`expand`](Self::expand), for reports: machine paths
     /// become placeholders again, longest value first so `{ws}` wins over `{tmp}`.
     pub fn collapse(&self, text: &str) -> String {
-        let mut pairs: Vec<_> = self.pairs.iter().filter(|(n, _)| n != "{target}").collect();
+        let mut pairs: Vec<_> = (self.pairs.iter().chain(&self.shown))
+            .filter(|(n, _)| n != "{target}")
+            .collect();
         pairs.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
         let mut out = text.to_owned();
         for (name, value) in pairs {
@@ -77,5 +98,27 @@ impl Placeholders {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shown-only value is collapsed in reports, below the longer values
+    /// of the fixture, and never expanded from a case's text.
+    #[test]
+    fn a_shown_value_collapses_and_never_expands() {
+        let mut vars = Placeholders::new(
+            "/r/run-x/fixtures/1",
+            "/r/run-x/fixtures/1/ws",
+            &[("ws".into(), "/r/run-x/fixtures/1/ws".into())],
+        );
+        vars.add_shown(RUN_DIR, "/r/run-x");
+        assert_eq!(
+            vars.collapse("+ /r/run-x/fixtures/1/ws/ /r/run-x/fixtures (directory)"),
+            "+ {ws}/ {run-dir}/fixtures (directory)"
+        );
+        assert_eq!(vars.expand("{run-dir}/events"), "{run-dir}/events");
     }
 }
