@@ -390,3 +390,65 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
         "only {shell_failed} shell cases caught it"
     );
 }
+
+// One mutant or more per class of issue 24 (patterns, names, text and the
+// spec's open questions): each is caught by the cases added for its class.
+
+/// One run of `mode`, caught, for each `(requirement, case_part)`, by a
+/// failing case that cites the requirement and whose id contains the part.
+fn assert_caught_by_all(mode: &str, pairs: &[(&str, &str)]) {
+    let report = run_mutant(mode);
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "{mode}: the wrapper itself misbehaved"
+    );
+    for (requirement, case_part) in pairs {
+        let catching = failing_cases_citing(&report, requirement);
+        assert!(
+            catching.iter().any(|id| id.contains(case_part)),
+            "{mode}: no failing {requirement} case contains `{case_part}` (failing: {catching:?})"
+        );
+    }
+}
+
+#[test]
+fn class_7_a_leading_bang_read_as_negation_is_caught() {
+    assert_caught_by_all(
+        "bang-negates",
+        &[
+            ("SEARCH-9", "search.include.bang-"),
+            ("GLOB-5", "glob.pattern.bang-"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_include_brackets_read_as_a_class_is_caught() {
+    assert_caught_by_all(
+        "include-fnmatch",
+        &[
+            ("SEARCH-9", "search.include.brackets-literal"),
+            ("SEARCH-9", "search.include.single-alternative"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_matching_bytes_instead_of_characters_is_caught() {
+    assert_caught_by_all(
+        "bytes-not-characters",
+        &[
+            ("SEARCH-7", "search.pattern.dot-non-ascii"),
+            ("SEARCH-9", "search.include.question-mark-non-ascii"),
+            ("GLOB-5", "glob.pattern.question-mark-non-ascii"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_a_dot_segment_answered_with_nothing_is_caught() {
+    assert_caught_by_all(
+        "dot-segments-match-nothing",
+        &[("GLOB-6", "glob.pattern.dot-segment-")],
+    );
+}

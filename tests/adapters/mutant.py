@@ -488,6 +488,111 @@ def writes_cache(call, result, ref):
     return result
 
 
+# Mutants for the classes of issue 24: each is one defect a real tool had
+# (or could have), which the cases of its class must catch.
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runners", "python"))
+from toolpath_port import glob as port_include  # noqa: E402  (the port's SEARCH-9 matcher)
+from toolpath_port import path_pattern as port_pattern  # noqa: E402  (its GLOB-5 matcher)
+
+
+def base_name(path):
+    return path.rsplit("/", 1)[-1]
+
+
+def relative_to(top, path):
+    return path[len(top):].lstrip("/")
+
+
+def every_file(call, result, ref):
+    """Every file a glob of `result`'s kind and path would look at."""
+    widened = ref.ask({**call, "params": dict(call["params"], pattern="**")})
+    return widened.get("files", [])
+
+
+def glob_tops(call, result):
+    return [result["path"]] if result.get("kind") == "directory" else call["workspace"]["roots"]
+
+
+def bang_negates(call, result, ref):
+    """A leading `!` read as an exclusion, as in .gitignore and two real
+    tools: include `!*.txt` searches every file but the .txt ones, and the
+    glob pattern `!*.txt` lists every file but them."""
+    params = call["params"]
+    if result.get("outcome") != "ok" or result.get("kind") == "file":
+        return result
+    if call["tool"] in SEARCH_TOOLS and str(params.get("include", "")).startswith("!"):
+        rest = params["include"][1:]
+        widened = ref.ask({**call, "params": {k: v for k, v in params.items() if k != "include"}})
+        result["matches"] = [m for m in widened["matches"]
+                             if not port_include.matches(rest, base_name(m["path"]))]
+    elif call["tool"] == "glob" and str(params.get("pattern", "")).startswith("!"):
+        rest = port_pattern.compile_pattern(params["pattern"][1:])
+        tops = glob_tops(call, result)
+        result["files"] = [f for f in every_file(call, result, ref)
+                           if not any(f.startswith(t + "/") and rest(relative_to(t, f)) for t in tops)]
+    return result
+
+
+def include_fnmatch(call, result, ref):
+    """`include` handed to fnmatch: `[ab]` becomes a class, braces are
+    literal."""
+    params = call["params"]
+    include = params.get("include")
+    if call["tool"] not in SEARCH_TOOLS or not include or result.get("kind") in (None, "file"):
+        return result
+    widened = ref.ask({**call, "params": {k: v for k, v in params.items() if k != "include"}})
+    result["matches"] = [m for m in widened["matches"]
+                         if fnmatch.fnmatchcase(base_name(m["path"]), include)]
+    return result
+
+
+def as_bytes(text):
+    """UTF-8 text with one character per byte: what a byte matcher sees."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def bytes_not_characters(call, result, ref):
+    """Patterns matched over bytes, as `grep` does under `LC_ALL=C`: `.` and
+    `?` take one byte of a two-byte `é`."""
+    params = call["params"]
+    if result.get("outcome") != "ok":
+        return result
+    if call["tool"] in SEARCH_TOOLS:
+        regex = re.compile(params["pattern"].encode("utf-8"))
+        include = params.get("include") if result.get("kind") != "file" else None
+        result["matches"] = []
+        for reported, real in searched_files(call, result):
+            if include and not port_include.matches(include, as_bytes(base_name(reported))):
+                continue
+            data = read(real)
+            if not data or b"\0" in data:
+                continue
+            body = data[:-1] if data.endswith(b"\n") else data
+            for number, line in enumerate(body.split(b"\n"), 1):
+                if regex.search(line):
+                    seen = [(os.path.realpath(m["path"]), m["line"]) for m in result["matches"]]
+                    if (os.path.realpath(reported), number) not in seen:
+                        text = line.decode("utf-8", "replace")
+                        result["matches"].append({"path": reported, "line": number, "text": text})
+    elif call["tool"] == "glob" and result.get("kind") != "file":
+        pattern = port_pattern.compile_pattern(params["pattern"])
+        tops = glob_tops(call, result)
+        result["files"] = [f for f in every_file(call, result, ref)
+                           if any(f.startswith(t + "/") and pattern(as_bytes(relative_to(t, f))) for t in tops)]
+    return result
+
+
+def dot_segments_match_nothing(call, result, ref):
+    """A `.` segment in a glob pattern taken literally: `./src/*.ts`
+    answers "no files" instead of saying what to write."""
+    err = result.get("error")
+    if call["tool"] == "glob" and err and "`.` segment" in err["message"]:
+        return {"type": "result", "seq": result["seq"], "outcome": "ok",
+                "kind": "all-workspaces", "files": []}
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -525,6 +630,10 @@ MUTANTS = {
     "glob-reports-links": glob_reports_links,
     "glob-unchecked-pattern": glob_unchecked_pattern,
     "writes-cache": writes_cache,
+    "bang-negates": bang_negates,
+    "include-fnmatch": include_fnmatch,
+    "bytes-not-characters": bytes_not_characters,
+    "dot-segments-match-nothing": dot_segments_match_nothing,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
