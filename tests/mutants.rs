@@ -452,3 +452,32 @@ fn class_7_a_dot_segment_answered_with_nothing_is_caught() {
         &[("GLOB-6", "glob.pattern.dot-segment-")],
     );
 }
+
+#[test]
+fn class_8_match_paths_cut_at_a_colon_are_caught() {
+    assert_caught_by_all("colon-split", &[("SEARCH-10", "search.name.colon-")]);
+}
+
+#[test]
+fn class_8_a_path_expanded_as_a_pattern_is_caught() {
+    assert_caught_by_all(
+        "path-globbed",
+        &[
+            ("SEARCH-2", "search.name.pattern-like-"),
+            ("GLOB-2", "glob.name.pattern-like-"),
+            ("LS-2", "ls.name.pattern-like-"),
+        ],
+    );
+}
+
+#[test]
+fn class_8_names_beginning_with_a_dash_dropped_are_caught() {
+    assert_caught_by_all(
+        "dash-names-dropped",
+        &[
+            ("SEARCH-4", "search.name.dash-files-"),
+            ("GLOB-3", "glob.name.dash-files"),
+            ("LS-3", "ls.name.dash-entries"),
+        ],
+    );
+}

@@ -593,6 +593,57 @@ def dot_segments_match_nothing(call, result, ref):
     return result
 
 
+def colon_split(call, result, ref):
+    """Matches read back from `PATH:LINE:TEXT` lines cut at the first `:`,
+    as a tool does that parses its backend's output: `a:1:b.ts` line 2
+    becomes `a`, line 1."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("outcome") != "ok":
+        return result
+    parsed = []
+    for m in result["matches"]:
+        path, line, text = f"{m['path']}:{m['line']}:{m['text']}".split(":", 2)
+        parsed.append({"path": path, "line": int(line) if line.isdigit() else 0, "text": text})
+    result["matches"] = parsed
+    return result
+
+
+def path_globbed(call, result, ref):
+    """The path handed to a shell or a glob library, so it is expanded as a
+    pattern: `lib[1]` becomes `lib1`, `*.ts` every .ts file beside it."""
+    import glob as globlib
+    given = path_param(call["params"])
+    if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or not given or result.get("outcome") != "ok":
+        return result
+    if not any(c in given for c in "*?["):
+        return result
+    expanded = sorted(globlib.glob(lexical(call["workspace"]["target"], given)))
+    if not expanded:
+        return result
+    field = {"glob": "files", "ls": "entries"}.get(call["tool"], "matches")
+    merged = []
+    for path in expanded:
+        params = {k: v for k, v in call["params"].items() if k not in ("dir_path", "path")}
+        answer = ref.ask({**call, "params": dict(params, dir_path=path)})
+        merged += [item for item in answer.get(field, []) if item not in merged]
+    result[field] = merged
+    return result
+
+
+def dash_names_dropped(call, result, ref):
+    """Names found by the walk handed to a backend with no `--`: a file
+    whose name begins with `-` is read as an option and never reported."""
+    if result.get("outcome") != "ok" or result.get("kind") == "file":
+        return result
+    dashed = lambda path: base_name(path).startswith("-")
+    if call["tool"] in SEARCH_TOOLS:
+        result["matches"] = [m for m in result["matches"] if not dashed(m["path"])]
+    elif call["tool"] == "glob":
+        result["files"] = [f for f in result["files"] if not dashed(f)]
+    elif call["tool"] == "ls":
+        result["entries"] = [e for e in result["entries"] if not dashed(e["path"])]
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -634,6 +685,9 @@ MUTANTS = {
     "include-fnmatch": include_fnmatch,
     "bytes-not-characters": bytes_not_characters,
     "dot-segments-match-nothing": dot_segments_match_nothing,
+    "colon-split": colon_split,
+    "path-globbed": path_globbed,
+    "dash-names-dropped": dash_names_dropped,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
