@@ -481,3 +481,74 @@ fn class_8_names_beginning_with_a_dash_dropped_are_caught() {
         ],
     );
 }
+
+#[test]
+fn class_9_built_in_exclusions_in_glob_and_ls_are_caught() {
+    assert_caught_by_all(
+        "listing-builtin-exclusions",
+        &[
+            ("GLOB-3", "glob.exclusions.none-"),
+            ("LS-3", "ls.exclusions.none"),
+        ],
+    );
+}
+
+#[test]
+fn class_9_ignore_files_honoured_outside_git_are_caught() {
+    assert_caught_by_all(
+        "ignore-files-honoured",
+        &[
+            ("SEARCH-4", "search.exclusions.ignore-files-"),
+            ("GLOB-3", "glob.exclusions.ignore-files"),
+            ("LS-3", "ls.exclusions.ignore-files"),
+        ],
+    );
+}
+
+#[test]
+fn class_9_skipping_what_git_ignores_on_the_given_path_is_caught() {
+    assert_caught_by_all(
+        "ignored-paths-skipped",
+        &[
+            ("SEARCH-4", "search.git.ignored-dir-target"),
+            ("SEARCH-4", "search.git.ignored-include-dot-name"),
+            ("GLOB-3", "glob.git.ignored-pattern-segment"),
+            ("GLOB-3", "glob.git.ignored-literal-name"),
+            ("GLOB-4", "glob.git.ignored-file-target"),
+            ("LS-3", "ls.git.ignored-dir-target"),
+            ("LS-4", "ls.git.ignored-file-target"),
+        ],
+    );
+}
+
+#[test]
+fn class_15_a_walk_that_skips_every_dot_path_is_caught() {
+    assert_caught_by_all(
+        "hidden-paths-skipped",
+        &[
+            ("SEARCH-4", "search.hidden.target-"),
+            ("SEARCH-4", "search.hidden.root-below-dot-dir-all"),
+            ("SEARCH-4", "search.hidden.include-dot-name"),
+            ("SEARCH-5", "search.hidden.file-below-dot-dir"),
+            ("GLOB-3", "glob.hidden.pattern-dot-segment"),
+            ("GLOB-3", "glob.hidden.target-below-dot-dir"),
+            ("GLOB-3", "glob.hidden.root-below-dot-dir-all"),
+            ("GLOB-4", "glob.hidden.file-below-dot-dir"),
+            ("LS-3", "ls.hidden.target-below-dot-dir"),
+            ("LS-3", "ls.hidden.root-below-dot-dir-all"),
+            ("LS-4", "ls.hidden.file-below-dot-dir"),
+        ],
+    );
+}
+
+#[test]
+fn classes_9_and_15_every_allowed_skip_passes_every_case() {
+    // SEARCH-4, GLOB-3 and LS-3 let an implementation skip dot names and
+    // what git ignores below the searched directory: one that does both
+    // (minus what the caller spelled out) must pass everything, or a case
+    // depends on a choice the spec leaves open.
+    let report = run_mutant("allowed-skips");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    assert_eq!(caught_by(&report), Vec::<String>::new());
+    assert_eq!(report["summary"]["pass"], report["summary"]["total"]);
+}

@@ -644,6 +644,170 @@ def dash_names_dropped(call, result, ref):
     return result
 
 
+def result_paths(call, result):
+    """The field a walking tool reports, and each item's path."""
+    if call["tool"] in SEARCH_TOOLS:
+        return "matches", lambda m: m["path"]
+    if call["tool"] == "glob":
+        return "files", lambda f: f
+    return "entries", lambda e: e["path"]
+
+
+def drop_results(call, result, dropped):
+    """`result` without the items whose path `dropped` says to leave out."""
+    if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("outcome") != "ok":
+        return result
+    field, path_of = result_paths(call, result)
+    if field in result:
+        result[field] = [item for item in result[field] if not dropped(path_of(item))]
+    return result
+
+
+def inside_fixture(call, path):
+    """`path` below the fixture directory, as its segments."""
+    return relative_to(fixture_dir(call), path).split("/")
+
+
+def hidden_paths_skipped(call, result, ref):
+    """A walk that skips every path with a segment beginning with `.`, the
+    one the caller gave included (five user reports: `~/.config/app/src`,
+    `.github/workflows` came back empty)."""
+    return drop_results(call, result,
+                        lambda path: any(s.startswith(".") for s in inside_fixture(call, path)))
+
+
+def git_ignore_patterns(directory):
+    try:
+        with open(os.path.join(directory, ".gitignore")) as f:
+            return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    except OSError:
+        return []
+
+
+def ignored_by(patterns, segments):
+    """Whether a simple ignore list (names and `*` globs, `dir/` for
+    directories) ignores a path given as segments below its directory."""
+    for index, segment in enumerate(segments):
+        for pattern in patterns:
+            is_dir_pattern = pattern.endswith("/")
+            name = pattern.rstrip("/")
+            if fnmatch.fnmatchcase(segment, name) and (not is_dir_pattern or index < len(segments) - 1):
+                return True
+    return False
+
+
+def git_ignored_anywhere(path):
+    """Whether the repository around `path` ignores it or a directory above
+    it, by the root `.gitignore` (the cases' repositories have one)."""
+    here = os.path.dirname(path)
+    while here not in ("/", ""):
+        if os.path.isdir(os.path.join(here, ".git")):
+            return ignored_by(git_ignore_patterns(here), relative_to(here, path).split("/"))
+        here = os.path.dirname(here)
+    return False
+
+
+def ignored_paths_skipped(call, result, ref):
+    """What git ignores is skipped everywhere, the path the caller gave
+    included: `dist` given as the path answers nothing."""
+    return drop_results(call, result, git_ignored_anywhere)
+
+
+IGNORE_FILES = (".ignore", ".rgignore", ".gitignore")
+
+
+def ignore_files_honoured(call, result, ref):
+    """ripgrep's defaults: `.ignore` and `.rgignore` honoured everywhere and
+    `.gitignore` even outside a repository, in the directory and above it."""
+    top = fixture_dir(call)
+
+    def dropped(path):
+        here = os.path.dirname(path)
+        while here.startswith(top):
+            for name in IGNORE_FILES:
+                try:
+                    with open(os.path.join(here, name)) as f:
+                        patterns = [line.strip() for line in f if line.strip()]
+                except OSError:
+                    continue
+                if ignored_by(patterns, relative_to(here, path).split("/")):
+                    return True
+            here = os.path.dirname(here)
+        return False
+
+    return drop_results(call, result, dropped)
+
+
+def listing_builtin_exclusions(call, result, ref):
+    """glob and ls that leave out build output and dependencies, as search
+    tools once did (BUILT_IN_EXCLUSIONS)."""
+    if call["tool"] not in ("glob", "ls"):
+        return result
+    return drop_results(call, result,
+                        lambda path: any(x in path + "/" for x in BUILT_IN_EXCLUSIONS) or path.endswith(".log"))
+
+
+def allowed_skips(call, result, ref):
+    """Not a defect: every skip SEARCH-4, GLOB-3 and LS-3 allow, at once.
+    Below the searched directory (each root, with no path) it leaves out
+    names beginning with `.` and what git ignores, except what the caller
+    spelled out (an `include` beginning with `.`, a glob pattern segment
+    that is the name or begins with `.`). It must pass every case: no case
+    may depend on the choice."""
+    params = call["params"]
+    if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("kind") not in ("directory", "all-workspaces"):
+        return result
+    tops = glob_tops(call, result)
+    include = str(params.get("include") or "")
+    spelled = set()
+    if call["tool"] == "glob":
+        for alternative in port_pattern.expand_braces(params["pattern"]):
+            spelled.update(s for s in alternative.split("/")
+                           if s.startswith(".") or not any(c in s for c in "*?["))
+
+    def exempt(name, last):
+        if name in spelled or any(s.startswith(".") and fnmatch.fnmatchcase(name, s) for s in spelled):
+            return True
+        return last and include.startswith(".") and port_include.matches(include, name)
+
+    def dropped(path):
+        top = next((t for t in tops if path.startswith(t + "/")), None)
+        if top is None:
+            return False
+        below = relative_to(top, path).split("/")
+        for index, name in enumerate(below):
+            last = index == len(below) - 1
+            if exempt(name, last):
+                continue
+            if name.startswith("."):
+                return True
+            here = top + "/" + "/".join(below[:index + 1])
+            if git_ignored_below(top, here):
+                return True
+        return False
+
+    return drop_results(call, result, dropped)
+
+
+def git_ignored_below(top, path):
+    """Whether git ignores `path` by the `.gitignore` of a repository that
+    holds it, judged from the repository's root (the cases' repositories
+    have one `.gitignore`, at their root)."""
+    here = os.path.dirname(path)
+    while here not in ("/", ""):
+        if os.path.isdir(os.path.join(here, ".git")):
+            patterns = git_ignore_patterns(here)
+            segments = relative_to(here, path).split("/")
+            name = segments[-1]
+            for pattern in patterns:
+                is_dir_pattern = pattern.endswith("/")
+                if fnmatch.fnmatchcase(name, pattern.rstrip("/")) and (not is_dir_pattern or os.path.isdir(path)):
+                    return True
+            return False
+        here = os.path.dirname(here)
+    return False
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -688,6 +852,11 @@ MUTANTS = {
     "colon-split": colon_split,
     "path-globbed": path_globbed,
     "dash-names-dropped": dash_names_dropped,
+    "hidden-paths-skipped": hidden_paths_skipped,
+    "ignored-paths-skipped": ignored_paths_skipped,
+    "ignore-files-honoured": ignore_files_honoured,
+    "listing-builtin-exclusions": listing_builtin_exclusions,
+    "allowed-skips": allowed_skips,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
