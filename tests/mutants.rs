@@ -552,3 +552,41 @@ fn classes_9_and_15_every_allowed_skip_passes_every_case() {
     assert_eq!(caught_by(&report), Vec::<String>::new());
     assert_eq!(report["summary"]["pass"], report["summary"]["total"]);
 }
+
+#[test]
+fn class_10_a_nul_past_the_first_mib_missed_is_caught() {
+    // Needs the generated-content fixture form (item 20): a case file
+    // cannot hold 1 MiB. Each file, directory and all-workspaces case, and
+    // the one in a git repository, catches it on its own.
+    assert_caught_by_all(
+        "binary-first-mib",
+        &[
+            ("SEARCH-8", "search.lines.binary-after-1mib-file@"),
+            ("SEARCH-8", "search.lines.binary-after-1mib-dir@"),
+            ("SEARCH-8", "search.lines.binary-after-1mib-all@"),
+            ("SEARCH-8", "search.git.binary-after-1mib-dir@"),
+        ],
+    );
+}
+
+#[test]
+fn class_10_dropping_lines_that_are_not_utf8_is_caught() {
+    assert_caught_by_all(
+        "undecodable-lines-dropped",
+        &[
+            ("SEARCH-10", "search.lines.not-utf8-file@"),
+            ("SEARCH-10", "search.lines.not-utf8-dir@"),
+        ],
+    );
+}
+
+#[test]
+fn class_10_cutting_long_lines_is_caught() {
+    assert_caught_by_all(
+        "long-lines-cut",
+        &[
+            ("SEARCH-10", "search.lines.long-line-file@"),
+            ("SEARCH-10", "search.lines.long-line-dir@"),
+        ],
+    );
+}

@@ -808,6 +808,54 @@ def git_ignored_below(top, path):
     return False
 
 
+def binary_first_mib(call, result, ref):
+    """Looks for a NUL in the first MiB only, as backends that sniff a
+    block do, however large the block: right for every case whose NUL
+    comes within 64 KiB."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("outcome") != "ok":
+        return result
+    regex = re.compile(call["params"]["pattern"])
+    for reported, real in searched_files(call, result):
+        data = read(real)
+        if data and b"\0" in data and b"\0" not in data[:1 << 20]:
+            add_matches(result, reported, lines_of(data.replace(b"\0", b"")), regex)
+    return result
+
+
+def undecodable_lines_dropped(call, result, ref):
+    """Decodes each file as UTF-8 lines and drops a line that does not
+    decode: a match on it is lost, and the lines after it are numbered one
+    too low for each line dropped before them."""
+    if call["tool"] not in SEARCH_TOOLS or result.get("outcome") != "ok":
+        return result
+    kept = []
+    for m in result.get("matches") or []:
+        data = read(m["path"]) or b""
+        body = data[:-1] if data.endswith(b"\n") else data
+        lines = body.split(b"\n")[:m["line"]]
+        dropped = 0
+        for line in lines:
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                dropped += 1
+        try:
+            lines[-1].decode("utf-8")
+        except (UnicodeDecodeError, IndexError):
+            continue  # the matching line itself does not decode: dropped
+        kept.append(dict(m, line=m["line"] - dropped))
+    result["matches"] = kept
+    return result
+
+
+def long_lines_cut(call, result, ref):
+    """Cuts a matching line's text at 500 characters, as one tool does to
+    keep its output short."""
+    for m in result.get("matches") or []:
+        m["text"] = m["text"][:500]
+    return result
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -857,6 +905,9 @@ MUTANTS = {
     "ignore-files-honoured": ignore_files_honoured,
     "listing-builtin-exclusions": listing_builtin_exclusions,
     "allowed-skips": allowed_skips,
+    "binary-first-mib": binary_first_mib,
+    "undecodable-lines-dropped": undecodable_lines_dropped,
+    "long-lines-cut": long_lines_cut,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
