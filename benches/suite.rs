@@ -30,7 +30,8 @@
 //! a git repository, and over the others, per instance, with the ratio.
 //!
 //! While iterating, `TOOLPATH_BENCH_ONLY=tmpfs,startup` (any of `tmpfs`,
-//! `tmp`, `git`, `startup`, `adapter`, `memory`) runs only those sections.
+//! `tmp`, `git`, `startup`, `adapter`, `memory`, `mcp`) runs only those
+//! sections; `mcp` times the whole suite against each shipped MCP profile.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -586,5 +587,59 @@ fn main() {
     }
     if wanted("memory") {
         memory(if shm.is_dir() { &shm } else { &tmp });
+    }
+    if wanted("mcp") {
+        mcp_profiles(if shm.is_dir() { &shm } else { &tmp });
+    }
+}
+
+/// Each shipped MCP profile (`runners/mcp-*/*.profile.yaml`) whose setup
+/// was done: the whole suite as one `toolpath run --mcp` process, jobs 1
+/// and 2, with its expectations under `--strict` (so it must succeed).
+/// Its servers are started once per worker (MCP roots) or once per case
+/// (roots on the command line); this row says what that costs.
+fn mcp_profiles(tmp: &Path) {
+    let runners = Path::new(env!("CARGO_MANIFEST_DIR")).join("runners");
+    let mut profiles: Vec<PathBuf> = std::fs::read_dir(&runners)
+        .expect("runners/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|d| {
+            d.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("mcp-"))
+        })
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten())
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.to_string_lossy().ends_with(".profile.yaml"))
+        .collect();
+    profiles.sort();
+    for profile in profiles {
+        let dir = profile.parent().expect("in a runner");
+        if !dir.join("node_modules").exists() && !dir.join("venv").exists() {
+            println!(
+                "mcp {}: not set up (its setup.sh), skipped",
+                profile.display()
+            );
+            continue;
+        }
+        let expectations = dir.join("expectations.yaml");
+        for jobs in ["1", "2"] {
+            let args = [
+                "run",
+                "--jobs",
+                jobs,
+                "--mcp",
+                profile.to_str().expect("a UTF-8 path"),
+                "--expectations",
+                expectations.to_str().expect("a UTF-8 path"),
+                "--strict",
+            ];
+            let t = whole_process_best(&args, tmp, 3);
+            println!(
+                "mcp {} (whole suite, jobs {jobs}, best of 3): {:.2} s wall, {:.2} s CPU",
+                profile.strip_prefix(&runners).unwrap_or(&profile).display(),
+                t.wall.as_secs_f64(),
+                t.cpu.as_secs_f64()
+            );
+        }
     }
 }

@@ -8,8 +8,12 @@
 #   action.sh install  installs toolpath into ~/.toolpath unless the cache
 #                      restored it; puts its bin directory on GITHUB_PATH
 #   action.sh run      runs the suite; writes JUnit and Markdown, appends the
-#                      Markdown to the job summary (also when the run fails),
-#                      and exits with toolpath's exit code
+#                      Markdown to the job summary (also when the run fails);
+#                      then, unless TOOLPATH_FUZZ is `false`, fuzzes the
+#                      adapter with a fixed seed and budget and appends what
+#                      it found (each finding a case file, shown whole); exits
+#                      with the suite's exit code, or the fuzzer's if the
+#                      suite's was 0
 set -uo pipefail
 
 action_path="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
@@ -72,12 +76,69 @@ run() {
   else
     printf '## toolpath\n\nThe run wrote no report (exit code %s); see the job log.\n' "$status" >>"$GITHUB_STEP_SUMMARY"
   fi
+  local findings="${TOOLPATH_FINDINGS:-toolpath-findings}" fuzz_status=""
+  # The fuzzer runs after the cases, whatever they found (its findings are
+  # failures no case pins), unless the suite could not judge at all
+  # (bad usage, an adapter that does not start): it would fail the same way.
+  if [ "${TOOLPATH_FUZZ:-true}" != false ] && [ "$status" -le 1 ]; then
+    fuzz "$findings"
+    fuzz_status=$?
+    if [ "$status" -eq 0 ]; then
+      status=$fuzz_status
+    fi
+  fi
   {
     echo "exit-code=$status"
+    echo "fuzz-exit-code=$fuzz_status"
     echo "junit=$PWD/$junit"
     echo "summary=$summary"
+    echo "findings=$PWD/$findings"
   } >>"$GITHUB_OUTPUT"
   return $status
+}
+
+# A fixed seed and a number of iterations, never a time: the same commit
+# gets the same findings on any runner, fast or slow (and at most
+# TOOLPATH_FUZZ_MAX_FINDINGS of them, since each new one costs a shrink: a
+# badly broken adapter is not fuzzed for long). Findings the expectations
+# know (an xfail's `spec:` rule in the cases' file; a finding id or glob,
+# `glob.fuzz.*`, in TOOLPATH_FUZZ_EXPECTATIONS, a file of its own because
+# `--strict` refuses entries no case matches) are not reported. Each new
+# finding is a case file in the findings directory; the job summary shows
+# every one whole, so a reviewer can copy it into the adapter's own cases
+# or expectations.
+fuzz() {
+  local dir="$1" log status
+  log="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/toolpath-fuzz.XXXXXX")"
+  local args=(fuzz --adapter "$TOOLPATH_ADAPTER" --seed "${TOOLPATH_FUZZ_SEED:-1}"
+    --iterations "${TOOLPATH_FUZZ_ITERATIONS:-2000}" --findings "$dir"
+    --max-findings "${TOOLPATH_FUZZ_MAX_FINDINGS:-10}")
+  local file
+  for file in "${TOOLPATH_EXPECTATIONS:-}" "${TOOLPATH_FUZZ_EXPECTATIONS:-}"; do
+    if [ -n "$file" ]; then
+      args+=(--expectations "$file")
+    fi
+  done
+  local toolpath="toolpath"
+  [ -x "$root/bin/toolpath" ] && toolpath="$root/bin/toolpath"
+  "$toolpath" "${args[@]}" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  {
+    printf '\n## toolpath fuzz\n\n'
+    # The closing line: iterations, divergences, findings.
+    grep '^fuzz ' "$log" | tail -n 1 | sed 's/^/    /'
+    for file in "$dir"/*.yaml; do
+      [ -f "$file" ] || continue
+      printf '\n<details><summary><code>%s</code></summary>\n\n```yaml\n' "$(basename "$file")"
+      head -c 65536 "$file"
+      printf '\n```\n\n</details>\n'
+    done
+    if [ "$status" -ne 0 ] && ! grep -q '^fuzz ' "$log"; then
+      printf 'The fuzzer stopped with exit code %s; see the job log.\n' "$status"
+    fi
+  } >>"$GITHUB_STEP_SUMMARY"
+  rm -f "$log"
+  return "$status"
 }
 
 case "${1:-}" in

@@ -43,6 +43,7 @@
 //!   fixtures built on disk;
 //! - [`subject`] (with [`reference`]): who answers the calls, in-process or
 //!   an adapter over stdio;
+//! - [`mcp`]: an MCP server as the subject, from a profile alone;
 //! - [`harness`]: runs the instances and judges each answer;
 //! - [`report`]: the canonical JSON report, and every view rendered from it;
 //! - [`session`]: a run's lifetime (its directory, signals, the sealed
@@ -62,6 +63,7 @@ pub mod case;
 pub mod cli;
 pub mod fuzz;
 pub mod harness;
+pub mod mcp;
 pub mod reference;
 pub mod report;
 pub mod session;

@@ -353,7 +353,10 @@ impl Sandbox {
     /// docs say so) as long as it ran to its closing line. Returns what
     /// the commands printed.
     fn run_block(&self, cwd: &Path, block: &str, what: &str) -> String {
-        let closing = regex::Regex::new(r"(?m)^\d+ passed, \d+ failed, \d+ skipped$").unwrap();
+        // The closing line, with the escapes a skeleton that checks nothing has.
+        let closing =
+            regex::Regex::new(r"(?m)^\d+ passed, \d+ failed, \d+ skipped(, \d+ escapes)?$")
+                .unwrap();
         let mut printed = String::new();
         for command in commands(block) {
             let (code, out) = self.sh(cwd, &command, &[]);
@@ -592,10 +595,14 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
             &["toolpath lint", "toolpath list", "toolpath clean"],
         ),
     ];
+    // An MCP server certified from its profile alone: the clone's fake
+    // server (tests/mcp) stands in for a real one, with its own cases.
+    let mcp = "toolpath run --mcp PROFILE";
     let known: std::collections::BTreeSet<String> = names
         .iter()
         .copied()
         .chain(run.iter().map(|(c, _)| *c))
+        .chain([mcp])
         .map(str::to_owned)
         .collect();
     assert_eq!(found, known, "inline commands in the docs vs. this test");
@@ -606,6 +613,13 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
         let block = commands.join("\n");
         sb.run_block(&dir, &block, &format!("inline `{written}`"));
     }
+    let fake = sb.clone.join("tests/mcp");
+    let block = format!(
+        "toolpath run --mcp {} --cases {}",
+        fake.join("fake.profile.yaml").display(),
+        sb.clone.join("tests/data/mcp").display()
+    );
+    sb.run_block(&dir, &block, &format!("inline `{mcp}`"));
     assert!(dir.join("exported/cases").is_dir());
     let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");

@@ -7,6 +7,14 @@
 //! the mutant. The
 //! identity wrapper must run clean, so a finding is never noise.
 //!
+//! An implementation with several bugs in one tool
+//! (`tests/adapters/glob_bugs.py`: four independent `glob` bugs, each
+//! showing only on inputs of its own shape, three of which no case
+//! catches) gets one finding per bug, each a case that fails exactly that
+//! bug; a finding the expectations know does not hide the others on its
+//! field; the reference wrapped the same way gets none. The GitHub Action's
+//! script fuzzes after the cases by default.
+//!
 //! Budgets are iterations, not time: a busy machine makes a run slower, not
 //! different. Shrinking is bounded by a number of probes (`--shrink-steps`),
 //! never by a clock, so the same seed writes the same findings on any
@@ -28,21 +36,20 @@ fn mutant(mode: &str) -> String {
     format!("python3 tests/adapters/mutant.py {mode}")
 }
 
+/// The multi-bug `glob` with the bugs named (`""`: all four).
+fn glob_bugs(bugs: &str) -> String {
+    format!("python3 tests/adapters/glob_bugs.py {bugs}")
+}
+
 /// `toolpath fuzz` with a fixed seed into `dir`; returns the exit code and
 /// the finding files.
 fn fuzz(adapter: &str, dir: &Path, extra: &[&str]) -> (i32, Vec<PathBuf>, String) {
     let dir_arg = dir.display().to_string();
-    let mut args = vec![
-        "fuzz",
-        "--adapter",
-        adapter,
-        "--seed",
-        "1",
-        "--jobs",
-        "1",
-        "--findings",
-        &dir_arg,
-    ];
+    let mut args = vec!["fuzz", "--adapter", adapter, "--seed", "1"];
+    args.extend(["--findings", &dir_arg]);
+    if !extra.contains(&"--jobs") {
+        args.extend(["--jobs", "1"]);
+    }
     args.extend(extra);
     let out = toolpath(&args);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -74,6 +81,12 @@ fn mutants() -> Vec<String> {
 
 /// Checks that a finding is a case that tells `mode` from the reference.
 fn check_finding(mode: &str, file: &Path) -> Result<(), String> {
+    check_case(&mutant(mode), mode, file)
+}
+
+/// Checks that a finding is a case that lints, passes the reference and
+/// fails `adapter` (named `what` in messages).
+fn check_case(adapter: &str, mode: &str, file: &Path) -> Result<(), String> {
     let cases = tempfile::tempdir().unwrap();
     std::fs::copy(file, cases.path().join(file.file_name().unwrap())).unwrap();
     let dir = cases.path().display().to_string();
@@ -92,7 +105,7 @@ fn check_finding(mode: &str, file: &Path) -> Result<(), String> {
             String::from_utf8_lossy(&reference.stdout)
         ));
     }
-    let wrong = toolpath(&["run", "--cases", &dir, "--adapter", &mutant(mode)]);
+    let wrong = toolpath(&["run", "--cases", &dir, "--adapter", adapter]);
     if wrong.status.code() != Some(1) {
         return Err(format!(
             "{mode}: the finding does not fail the mutant (exit {:?}):\n{}\n{text}",
@@ -221,10 +234,17 @@ fn known_divergences_are_not_reported_again() {
     let findings = dir.path().join("findings");
     let args = ["--iterations", "300"];
     let (code, files, out) = fuzz(&mutant("drop-include-note"), &findings, &args);
-    assert_eq!(
-        (code, files.len()),
-        (1, 1),
-        "found without expectations: {out}"
+    // One finding per shape of input (grep and ripgrep are two), every one
+    // of them the note this mutant drops.
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        code == 1
+            && !names.is_empty()
+            && names.iter().all(|n| n.starts_with("fuzz-search-6-notes-")),
+        "found without expectations: {names:?}\n{out}"
     );
     std::fs::remove_dir_all(&findings).unwrap();
     let known_arg = known.display().to_string();
@@ -279,4 +299,266 @@ fn the_python_port_agrees_with_the_reference() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The four bugs of `tests/adapters/glob_bugs.py`.
+const GLOB_BUGS: [&str; 4] = ["links", "colon", "bang", "fifty"];
+
+/// Iterations the multi-bug `glob` is fuzzed for. Seed 1 meets its bugs at
+/// iterations 2 (fifty), 92 (links), 142 (bang) and 2959 (colon).
+const GLOB_BUDGET: &str = "4000";
+
+/// Whether the case `file` fails `adapter` (and nothing worse happens).
+fn fails(file: &Path, adapter: &str) -> bool {
+    let cases = tempfile::tempdir().unwrap();
+    std::fs::copy(file, cases.path().join(file.file_name().unwrap())).unwrap();
+    let dir = cases.path().display().to_string();
+    let run = toolpath(&["run", "--cases", &dir, "--adapter", adapter]);
+    run.status.code() == Some(1)
+}
+
+fn names(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Four independent bugs in one tool, all on `glob`'s `files`: each is
+/// reported, by a case that fails the adapter with that bug alone (and
+/// passes the reference). Deduplicating by field and rule reported one.
+#[test]
+fn several_bugs_in_one_tool_are_each_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--iterations", GLOB_BUDGET, "--jobs", "2"];
+    let (code, files, out) = fuzz(&glob_bugs(""), dir.path(), &args);
+    assert_eq!(code, 1, "{out}");
+    let mut caught: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    let mut problems = Vec::new();
+    for (file, name) in files.iter().zip(names(&files)) {
+        if let Err(e) = check_case(&glob_bugs(""), "glob_bugs.py", file) {
+            problems.push(e);
+            continue;
+        }
+        let alone: Vec<&str> = GLOB_BUGS
+            .into_iter()
+            .filter(|bug| fails(file, &glob_bugs(bug)))
+            .collect();
+        if alone.is_empty() {
+            problems.push(format!("{name} fails no bug alone"));
+        }
+        for bug in alone {
+            caught.entry(bug).or_default().push(name.clone());
+        }
+    }
+    // Shown with `--nocapture`: the findings each bug got.
+    for bug in GLOB_BUGS {
+        let found = caught.get(bug).map_or(&[][..], Vec::as_slice);
+        eprintln!("{bug}: {} finding(s) {found:?}", found.len());
+    }
+    assert!(problems.is_empty(), "{}\n{out}", problems.join("\n"));
+    assert!(
+        caught.len() >= 3,
+        "only {:?} of {GLOB_BUGS:?} found in {GLOB_BUDGET} iterations:\n{out}",
+        caught.keys()
+    );
+}
+
+/// The same reference, wrapped the same way with no bug: nothing to find,
+/// on exactly the inputs that found the four bugs.
+#[test]
+fn the_reference_wrapped_as_the_multi_bug_adapter_has_no_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--iterations", GLOB_BUDGET, "--jobs", "2"];
+    let (code, files, out) = fuzz(&glob_bugs("none"), dir.path(), &args);
+    assert_eq!((code, names(&files)), (0, Vec::<String>::new()), "{out}");
+    assert!(out.contains(&format!("{GLOB_BUDGET} iterations")), "{out}");
+}
+
+/// Divergences are recorded in iteration order, so two workers make the
+/// same findings as one, written the same.
+#[test]
+fn findings_do_not_depend_on_the_number_of_workers() {
+    let read = |jobs: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--iterations", "600", "--jobs", jobs];
+        let (_, files, out) = fuzz(&glob_bugs(""), dir.path(), &args);
+        let texts: Vec<(String, String)> = names(&files)
+            .into_iter()
+            .zip(files.iter().map(|f| std::fs::read_to_string(f).unwrap()))
+            .collect();
+        (texts, out)
+    };
+    let (one, out) = read("1");
+    assert!(one.len() >= 3, "{out}");
+    let (two, out) = read("2");
+    assert_eq!(one, two, "{out}");
+}
+
+/// A finding the expectations know, by its id or by its rule, is not
+/// reported, and does not stop the search on its field: the other bugs of
+/// the same tool on the same field are still found.
+#[test]
+fn a_known_finding_does_not_hide_the_others_on_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--iterations", "600"];
+    let (_, files, out) = fuzz(&glob_bugs(""), &dir.path().join("all"), &args);
+    let all = names(&files);
+    let has = |names: &[String], prefix: &str| names.iter().any(|n| n.starts_with(prefix));
+    for rule in ["glob-3", "glob-5", "glob-7"] {
+        assert!(
+            has(&all, &format!("fuzz-{rule}-files-")),
+            "{rule}: {all:?}\n{out}"
+        );
+    }
+    for (name, entry, hidden) in [
+        (
+            "by-id",
+            "\"glob.fuzz.glob-7.files.*\":\n  status: xfail\n  reason: follows links\n",
+            "fuzz-glob-7-",
+        ),
+        (
+            "by-rule",
+            "glob.some.case:\n  status: xfail\n  reason: negates\n  spec: GLOB-5\n",
+            "fuzz-glob-5-",
+        ),
+    ] {
+        let known = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(&known, entry).unwrap();
+        let known = known.display().to_string();
+        let with = ["--iterations", "600", "--expectations", &known];
+        let (code, files, out) = fuzz(&glob_bugs(""), &dir.path().join(name), &with);
+        let found = names(&files);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(!has(&found, hidden), "{name}: {found:?}\n{out}");
+        assert!(!out.contains(" 0 known"), "{name}: counted as known: {out}");
+        let others: Vec<&String> = all.iter().filter(|n| !n.starts_with(hidden)).collect();
+        for other in others {
+            assert!(
+                found.contains(other),
+                "{name}: lost {other}: {found:?}\n{out}"
+            );
+        }
+    }
+}
+
+/// `scripts/action.sh run` (what `action.yml` runs), with the runner's
+/// files pointed at temporary ones, against an adapter that passes every
+/// case and has two bugs no case catches: by default the fuzzer runs after
+/// the cases, its findings fail the step and are shown whole in the job
+/// summary; `fuzz: false` turns it off; findings listed in the fuzz
+/// expectations are known and pass.
+#[test]
+fn the_action_fuzzes_after_the_cases_by_default() {
+    let root = tempfile::tempdir().unwrap();
+    let work = root.path().join("work");
+    let github = root.path().join("github");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&github).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolpath"));
+    let adapter = format!(
+        "python3 {}/tests/adapters/glob_bugs.py bang fifty",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let action = |env: &[(&str, &str)]| {
+        for name in ["output", "step_summary"] {
+            std::fs::write(github.join(name), "").unwrap();
+        }
+        let _ = std::fs::remove_dir_all(work.join("toolpath-findings"));
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action.sh"))
+            .arg("run")
+            .current_dir(&work)
+            .env_clear()
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.parent().unwrap().display()
+                ),
+            )
+            .env("HOME", root.path())
+            .env("TMPDIR", std::env::temp_dir())
+            .env("TOOLPATH_BIN", bin)
+            .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+            .env("GITHUB_OUTPUT", github.join("output"))
+            .env("GITHUB_STEP_SUMMARY", github.join("step_summary"))
+            .env("TOOLPATH_ADAPTER", &adapter)
+            .env("TOOLPATH_FUZZ_ITERATIONS", "300")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let read = |name: &str| std::fs::read_to_string(github.join(name)).unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.status.code(),
+            read("output"),
+            read("step_summary"),
+            text,
+        )
+    };
+
+    let (code, outputs, summary, out) = action(&[]);
+    assert_eq!(code, Some(1), "the findings fail the step: {out}");
+    assert!(
+        out.contains(" passed, 0 failed, "),
+        "every case passed: {out}"
+    );
+    assert!(
+        outputs.starts_with("exit-code=1\nfuzz-exit-code=1\n"),
+        "{outputs}"
+    );
+    let findings = work.join("toolpath-findings");
+    assert!(
+        outputs.contains(&format!("findings={}\n", findings.display())),
+        "{outputs}"
+    );
+    let written: Vec<PathBuf> = std::fs::read_dir(&findings)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!written.is_empty(), "{out}");
+    let cases_then_fuzz = summary
+        .find("# toolpath certification")
+        .unwrap_or(usize::MAX)
+        < summary.find("## toolpath fuzz").unwrap_or(0);
+    assert!(cases_then_fuzz, "{summary}");
+    assert!(summary.contains("(seed 1): 300 iterations"), "{summary}");
+    for file in &written {
+        let name = file.file_name().unwrap().to_string_lossy();
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            summary.contains(&format!("<code>{name}</code>"))
+                && summary.contains(&format!("```yaml\n{text}")),
+            "{name} is shown whole: {summary}"
+        );
+    }
+
+    let (code, outputs, summary, out) = action(&[("TOOLPATH_FUZZ", "false")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        outputs.starts_with("exit-code=0\nfuzz-exit-code=\n"),
+        "{outputs}"
+    );
+    assert!(!summary.contains("## toolpath fuzz"), "{summary}");
+    assert!(!findings.exists());
+
+    let known = root.path().join("fuzz-expectations.yaml");
+    std::fs::write(
+        &known,
+        "\"glob.fuzz.*\":\n  status: xfail\n  reason: negates and stops at 50\n",
+    )
+    .unwrap();
+    let known = known.display().to_string();
+    let (code, outputs, summary, out) = action(&[("TOOLPATH_FUZZ_EXPECTATIONS", &known)]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        outputs.starts_with("exit-code=0\nfuzz-exit-code=0\n"),
+        "{outputs}"
+    );
+    assert!(summary.contains("0 new finding(s)"), "{summary}");
 }

@@ -17,6 +17,7 @@ const FLOORS: &[(&str, f32)] = &[
     ("reference", 2.0),
     ("report", 2.0),
     ("subject", 3.0),
+    ("mcp", 3.5),
     ("harness", 4.0),
     ("session", 5.0),
     ("fuzz", 6.0),

@@ -253,6 +253,15 @@ fn echoing_the_raw_path_to_the_model_is_caught() {
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
+    // Per rule, each of those failures is OUT-5's, and the rules the
+    // failing cases cite keep what their own checks found (issue 23).
+    let rules = &report["rules"];
+    assert_eq!(
+        rules["OUT-5"]["failed"].as_u64().unwrap() as usize,
+        failed_on(&report, "model_text")
+    );
+    assert_eq!(rules["SEARCH-5"]["failed"], 0, "{}", rules["SEARCH-5"]);
+    assert!(rules["SEARCH-5"]["passed"].as_u64().unwrap() > 0);
 }
 
 #[test]
@@ -389,6 +398,283 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
         shell_failed >= 20,
         "only {shell_failed} shell cases caught it"
     );
+}
+
+// Containment apart from wording (issue 23): each mutant is wrong in one
+// containment class, and the report's counts must say which.
+
+/// The whole suite against `mode`, the JSON report written to a file so
+/// that the run prints its closing lines: the report, the last line of
+/// standard output, and where the report is.
+fn run_mutant_to_file(mode: &str, dir: &std::path::Path) -> (Value, String, std::path::PathBuf) {
+    let path = dir.join(format!("{mode}.json"));
+    let out = Command::cargo_bin("toolpath")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .args(["run", "--jobs", "2", "--format", "json", "--output"])
+        .arg(&path)
+        .arg("--adapter")
+        .arg(format!("python3 tests/adapters/mutant.py {mode}"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default().to_owned();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{mode}: no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (serde_json::from_str(&text).unwrap(), last, path)
+}
+
+/// Instance ids of the embedded suite whose case expects `outside_workspace`.
+fn expecting_outside() -> std::collections::BTreeSet<String> {
+    let (cases, _) = toolpath::case::embedded::load_embedded();
+    cases
+        .iter()
+        .filter(|c| {
+            c.expect
+                .error
+                .as_ref()
+                .is_some_and(|e| e.code == toolpath_suite::protocol::ErrorCode::OutsideWorkspace)
+        })
+        .flat_map(|c| c.instances().map(|i| i.id()).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Instance ids whose containment class is `class`.
+fn with_class(report: &Value, class: &str) -> std::collections::BTreeSet<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["containment"]["class"] == class)
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn containment(report: &Value, count: &str) -> u64 {
+    report["containment"][count].as_u64().unwrap()
+}
+
+/// 1: an adapter that answers `ok` wherever it must refuse as outside:
+/// every such instance is an escape, the closing line says how many, and
+/// the JSON counts agree. 2: one that refuses them all without naming the
+/// path or roots: no escape, a wording failure each. Compared, 1 → 2 is a
+/// security fix of every one of them (their status stays `fail`), and
+/// 2 → 1 a security regression, listed first, exit 1.
+#[test]
+fn an_escape_is_not_a_wording_failure_and_compare_tells_fix_from_regression() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = expecting_outside();
+    assert!(
+        outside.len() >= 100,
+        "only {} instances expect outside_workspace",
+        outside.len()
+    );
+    let n = outside.len() as u64;
+
+    let (escaping, last, escaping_path) = run_mutant_to_file("outside-answered-ok", dir.path());
+    assert_eq!(escaping["summary"]["adapter_error"], 0);
+    assert_eq!(
+        with_class(&escaping, "escape"),
+        outside,
+        "exactly those instances escape"
+    );
+    assert_eq!(containment(&escaping, "escapes"), n);
+    assert_eq!(containment(&escaping, "refused"), 0);
+    assert!(last.ends_with(&format!(" skipped, {n} escapes")), "{last}");
+
+    let (vague, last, vague_path) = run_mutant_to_file("outside-vague", dir.path());
+    assert_eq!(vague["summary"]["adapter_error"], 0);
+    assert_eq!(containment(&vague, "escapes"), 0);
+    assert_eq!(containment(&vague, "refused"), n);
+    assert_eq!(containment(&vague, "wording"), n);
+    assert!(with_class(&vague, "escape").is_empty());
+    assert!(last.ends_with(" skipped"), "no escapes, no count: {last}");
+
+    let compare = |old: &std::path::Path, new: &std::path::Path| {
+        let out = Command::cargo_bin("toolpath")
+            .unwrap()
+            .arg("compare")
+            .arg(old)
+            .arg(new)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, fixed) = compare(&escaping_path, &vague_path);
+    assert_eq!(code, Some(0), "{fixed}");
+    assert!(
+        fixed.contains(&format!("### 🛡 Security fixes ({n})")),
+        "{fixed}"
+    );
+    assert!(
+        fixed.contains("(the refusal's wording still fails ERR-4)"),
+        "{fixed}"
+    );
+    let (code, regressed) = compare(&vague_path, &escaping_path);
+    assert_eq!(code, Some(1), "{regressed}");
+    let first = regressed.find("### ").unwrap();
+    assert!(
+        regressed[first..].starts_with(&format!("### ⛔ Security regressions ({n})")),
+        "{regressed}"
+    );
+}
+
+/// 3: refused, but as `not_found`: contained, with another code.
+#[test]
+fn refusing_outside_paths_with_another_code_is_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, last, _) = run_mutant_to_file("outside-not-found", dir.path());
+    let n = expecting_outside().len() as u64;
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    assert_eq!(containment(&report, "escapes"), 0);
+    assert_eq!(containment(&report, "refused"), 0);
+    assert_eq!(containment(&report, "refused_other_code"), n);
+    assert!(!last.contains("escapes"), "{last}");
+}
+
+/// 4: a link whose real path is inside (and a name beginning with `..`)
+/// refused: false refusals, each an instance of a SEC case expecting ok.
+#[test]
+fn refusing_links_that_stay_inside_is_a_false_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, _, _) = run_mutant_to_file("refuses-inside-links", dir.path());
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    assert_eq!(containment(&report, "escapes"), 0);
+    let refused = with_class(&report, "false_refusal");
+    assert_eq!(containment(&report, "false_refusals"), refused.len() as u64);
+    assert!(refused.len() >= 10, "only {refused:?}");
+    for case in report["cases"].as_array().unwrap() {
+        if refused.contains(case["id"].as_str().unwrap()) {
+            assert_eq!(case["status"], "fail", "{case}");
+            let spec = case["spec"].as_array().unwrap();
+            assert!(
+                spec.iter().any(|s| s.as_str().unwrap().starts_with("SEC-")),
+                "{case}"
+            );
+        }
+    }
+}
+
+/// A change outside every root is an escape whatever the answer: every
+/// instance that made a call escapes, and says how.
+#[test]
+fn a_file_written_beside_the_roots_is_an_escape_of_every_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, last, _) = run_mutant_to_file("writes-outside", dir.path());
+    let invoked: Vec<&Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        // DESC cases read the hello's schemas: no call is made.
+        .filter(|c| !c["id"].as_str().unwrap().starts_with("desc."))
+        .collect();
+    let escapes = with_class(&report, "escape");
+    assert_eq!(escapes.len(), invoked.len());
+    for case in invoked {
+        let evidence = case["containment"]["evidence"].as_str().unwrap();
+        assert!(
+            evidence.starts_with("changed outside every root: + {tmp}/")
+                && evidence.contains("toolpath-escaped"),
+            "{case}"
+        );
+    }
+    assert!(
+        last.ends_with(&format!("{} escapes", escapes.len())),
+        "{last}"
+    );
+}
+
+/// An adapter that builds each entry's path from the request's path is
+/// caught by a listing case; the same adapter saying so (`derived`) gets
+/// `unobserved` for those instances, never `pass`, and fails none.
+#[test]
+fn entry_paths_composed_from_the_request_are_caught_or_unobserved() {
+    let report = run_mutant("entries-from-request");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    let caught: Vec<String> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| {
+            assert_eq!(c["tool"], "ls", "{c}");
+            c["id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert!(caught.len() >= 5, "{caught:?}");
+    assert!(failed_on(&report, "entries") == caught.len());
+
+    let derived = run_mutant("derived-entries");
+    assert_eq!(derived["summary"]["fail"], 0);
+    let statuses: std::collections::BTreeMap<&str, &Value> = derived["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c))
+        .collect();
+    for id in &caught {
+        let case = statuses[id.as_str()];
+        assert_eq!(case["status"], "unobserved", "{case}");
+        assert!(
+            case["reason"]
+                .as_str()
+                .unwrap()
+                .contains("entries.path (derived by the adapter)"),
+            "{case}"
+        );
+    }
+}
+
+/// An expectations file lists every escape as `xfail`, and the run under
+/// `--strict` succeeds; the escapes are still counted, marked expected,
+/// and the closing line still ends with them.
+#[test]
+fn an_expectations_file_never_hides_an_escape() {
+    let dir = tempfile::tempdir().unwrap();
+    let expectations = dir.path().join("expectations.yaml");
+    let report = dir.path().join("r.json");
+    let run = |extra: &[&std::ffi::OsStr]| {
+        Command::cargo_bin("toolpath")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+            .args(["run", "--jobs", "2", "--filter", "security.*"])
+            .args([
+                "--adapter",
+                "python3 tests/adapters/mutant.py outside-answered-ok",
+            ])
+            .arg("--format")
+            .arg("json")
+            .arg("--output")
+            .arg(&report)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first = run(&["--write-expectations".as_ref(), expectations.as_os_str()]);
+    assert_eq!(first.status.code(), Some(1));
+    let second = run(&[
+        "--expectations".as_ref(),
+        expectations.as_os_str(),
+        "--strict".as_ref(),
+    ]);
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(second.status.code(), Some(0), "{stdout}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let escapes = containment(&json, "escapes");
+    assert!(escapes >= 10, "{escapes}");
+    assert_eq!(containment(&json, "escapes_expected"), escapes);
+    assert_eq!(json["summary"]["fail"], 0);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.ends_with(&format!(", {escapes} escapes")), "{last}");
 }
 
 // One mutant or more per class of issue 24 (patterns, names, text and the

@@ -100,6 +100,7 @@ impl Generated {
             }),
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 1.25,
         }
     }
@@ -135,6 +136,9 @@ fn head(summary: Summary) -> Report {
         duration_ms: 1000.0,
         fixture_dir: None,
         summary,
+        findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }

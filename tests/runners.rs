@@ -41,6 +41,11 @@ const CALL_TIMEOUT_MS: &str = "60000";
 
 /// Runs the whole suite against an adapter; returns (exit code, report).
 fn certify(adapter: &str, extra: &[&str]) -> (i32, Value) {
+    certify_with(&[&["--adapter", adapter][..], extra].concat())
+}
+
+/// Runs the whole suite with `args` naming the subject; (exit code, report).
+fn certify_with(args: &[&str]) -> (i32, Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
         .current_dir(root())
         .args([
@@ -53,15 +58,13 @@ fn certify(adapter: &str, extra: &[&str]) -> (i32, Value) {
             "2",
             "--format",
             "json",
-            "--adapter",
-            adapter,
         ])
-        .args(extra)
+        .args(args)
         .output()
         .expect("toolpath runs");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
-            "no report from {adapter} ({e}):\n{}",
+            "no report from {args:?} ({e}):\n{}",
             String::from_utf8_lossy(&out.stderr)
         )
     });
@@ -88,6 +91,69 @@ fn unexpected(report: &Value) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Runs the whole suite against an MCP server's profile with its
+/// expectations, under `--strict`; returns (exit code, report).
+fn certify_mcp(runner: &str, profile: &str) -> (i32, Value) {
+    let dir = format!("runners/{runner}");
+    certify_with(&[
+        "--mcp",
+        &format!("{dir}/{profile}"),
+        "--expectations",
+        &format!("{dir}/expectations.yaml"),
+        "--strict",
+    ])
+}
+
+/// What an MCP run may end with besides a pass: the suite's *not
+/// observable* among them (a field the profile composed or the server
+/// cannot show is never passed).
+fn unexpected_for_a_server(report: &Value) -> Vec<String> {
+    unexpected(report)
+        .into_iter()
+        .filter(|line| !line.starts_with("\"unobserved\""))
+        .collect()
+}
+
+/// @modelcontextprotocol/server-filesystem, certified from its profile
+/// alone: it fails exactly what its expectations file lists.
+#[test]
+fn mcp_server_filesystem_fails_exactly_its_expectations() {
+    if !ready(
+        "mcp-server-filesystem",
+        "node_modules/.toolpath-lock.sha256",
+    ) {
+        return;
+    }
+    let (code, report) = certify_mcp("mcp-server-filesystem", "server-filesystem.profile.yaml");
+    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(
+        report["implementation"]["name"],
+        "@modelcontextprotocol/server-filesystem"
+    );
+    assert!(report["summary"]["pass"].as_u64().unwrap() > 0);
+}
+
+/// mcp-server-git (Python), certified from its profile alone: a server
+/// per case (its one `--repository` is fixed at start), each root made a
+/// repository first, which the report's findings say.
+#[test]
+fn mcp_server_git_fails_exactly_its_expectations() {
+    if !ready("mcp-server-git", "venv/.toolpath-requirements.sha256") {
+        return;
+    }
+    let (code, report) = certify_mcp("mcp-server-git", "mcp-server-git.profile.yaml");
+    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(report["implementation"]["language"], "python");
+    let prepared = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .any(|f| f["kind"] == "fixture_prepared");
+    assert!(prepared, "{}", report["findings"]);
 }
 
 #[test]

@@ -28,7 +28,8 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
         .map_err(|e| format!("{}: not a toolpath JSON report: {e}", path.display()))
 }
 
-/// `toolpath compare OLD NEW`: exit 1 when something that passed broke.
+/// `toolpath compare OLD NEW`: exit 1 when something that passed broke, or
+/// an instance escapes that did not (a security regression).
 pub fn compare(request: CompareRequest) -> ExitCode {
     let (old, new) = match (read_report(&request.old), read_report(&request.new)) {
         (Ok(o), Ok(n)) => (o, n),

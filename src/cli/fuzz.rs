@@ -40,9 +40,9 @@ pub struct FuzzRequest {
     /// Where findings are written, one case file per distinct finding.
     #[arg(long, default_value = "fuzz-findings")]
     pub findings: PathBuf,
-    /// The adapter's expectations file: divergences on the rules it lists are known, not reported.
+    /// An expectations file: findings whose id it lists (`glob.fuzz.*`), or whose rule an xfail entry names as `spec:`, are known, not reported. May be given more than once (the file `run --strict` reads may not list what no case matches).
     #[arg(long)]
-    pub expectations: Option<PathBuf>,
+    pub expectations: Vec<PathBuf>,
     /// Stop once this many new findings are written.
     #[arg(long)]
     pub max_findings: Option<usize>,
@@ -89,13 +89,13 @@ pub fn fuzz(request: FuzzRequest) -> ExitCode {
         Ok(argv) => argv,
         Err(e) => return usage(e),
     };
-    let known = match &request.expectations {
-        Some(file) => match Baseline::load(file) {
-            Ok(e) => e,
+    let mut known = Vec::new();
+    for file in &request.expectations {
+        match Baseline::load(file) {
+            Ok(e) => known.push(e),
             Err(e) => return usage(e),
-        },
-        None => Baseline::default(),
-    };
+        }
+    }
     let session = match Session::start(request.fixture_dir.as_deref()) {
         Ok(session) => session,
         Err(e) => return usage(e),
@@ -109,7 +109,7 @@ fn fuzz_in(
     session: &Session,
     request: &FuzzRequest,
     argv: Vec<String>,
-    known: Baseline,
+    known: Vec<Baseline>,
 ) -> ExitCode {
     let dirs = ["adapters", "fixtures", "reference"].map(|name| session.subdir(name));
     let [adapters, fixtures, reference] = match dirs {
@@ -150,11 +150,12 @@ fn fuzz_in(
         let clear = if terminal { "\r\x1b[2K" } else { "" };
         match finding.write(&request.findings, &request.adapter) {
             Ok(file) => eprintln!(
-                "{clear}finding (seed {}, iteration {}): {} differ [{}] -> {}",
+                "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
                 finding.seed,
                 finding.iteration,
                 finding.divergence.fields.join(", "),
                 finding.divergence.rules[0],
+                finding.divergence.signature,
                 file.display()
             ),
             Err(e) => eprintln!("{clear}toolpath: cannot write a finding: {e}"),
@@ -210,7 +211,7 @@ fn fuzz_in(
 fn print_summary(summary: &Summary, request: &FuzzRequest) {
     let c = &summary.counts;
     println!(
-        "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} skipped, {} new finding(s){}",
+        "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} repeated a finding, {} skipped, {} new finding(s){}",
         summary.implementation,
         request.seed,
         c.iterations.load(Ordering::SeqCst),
@@ -218,6 +219,7 @@ fn print_summary(summary: &Summary, request: &FuzzRequest) {
         c.iterations.load(Ordering::SeqCst) as f64 / summary.elapsed.as_secs_f64().max(1e-9),
         c.diverged.load(Ordering::SeqCst),
         c.known.load(Ordering::SeqCst),
+        c.repeated.load(Ordering::SeqCst),
         c.skipped.load(Ordering::SeqCst),
         summary.findings.len(),
         if summary.findings.is_empty() {

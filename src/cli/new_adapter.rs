@@ -11,6 +11,7 @@ use crate::report::ExitCode;
 const ADAPTER_README: &str = include_str!("../../templates/ADAPTER-README.md");
 const PYTHON_SKELETON: &str = include_str!("../../templates/python/adapter.py");
 const NODE_SKELETON: &str = include_str!("../../templates/node/adapter.mjs");
+const MCP_SKELETON: &str = include_str!("../../templates/mcp/server.profile.yaml");
 
 /// The languages `new-adapter` has a skeleton for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,15 +23,26 @@ pub enum Lang {
 /// `toolpath new-adapter`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct NewAdapterRequest {
-    #[arg(long, value_enum)]
-    lang: Lang,
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "mcp",
+        conflicts_with = "mcp"
+    )]
+    lang: Option<Lang>,
+    /// A profile skeleton for an MCP server instead (docs/mcp.md): no adapter code.
+    #[arg(long)]
+    mcp: bool,
     dir: PathBuf,
 }
 
 /// `toolpath new-adapter --lang LANG DIR`.
 pub fn new_adapter(request: NewAdapterRequest) -> ExitCode {
     let dir = &request.dir;
-    let (files, command) = skeleton(request.lang);
+    let Some(lang) = request.lang.filter(|_| !request.mcp) else {
+        return write_profile(dir);
+    };
+    let (files, command) = skeleton(lang);
     match write_all(dir, &files) {
         Ok(()) => {
             println!(
@@ -40,6 +52,28 @@ pub fn new_adapter(request: NewAdapterRequest) -> ExitCode {
             println!(
                 "  cd {} && toolpath run --adapter '{command}'",
                 dir.display()
+            );
+            ExitCode::Ok
+        }
+        Err(e) => usage(e),
+    }
+}
+
+/// `--mcp`: the profile skeleton, and how to run it.
+fn write_profile(dir: &std::path::Path) -> ExitCode {
+    let files = vec![(
+        PathBuf::from("server.profile.yaml"),
+        MCP_SKELETON.to_owned(),
+    )];
+    match write_all(dir, &files) {
+        Ok(()) => {
+            println!(
+                "Wrote a profile skeleton to {}. Point `server.command` at your server, then:",
+                dir.join("server.profile.yaml").display()
+            );
+            println!(
+                "  toolpath run --mcp {}",
+                dir.join("server.profile.yaml").display()
             );
             ExitCode::Ok
         }
@@ -92,6 +126,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The MCP profile skeleton is a valid profile: a maintainer edits
+    /// values, never fixes its form.
+    #[test]
+    fn the_profile_skeleton_is_a_valid_profile() {
+        let profile = crate::mcp::profile::Loaded::parse(
+            std::path::Path::new("server.profile.yaml"),
+            MCP_SKELETON,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            profile.tools.len(),
+            toolpath_suite::protocol::Tool::ALL.len()
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use clap::Args;
 use crate::case::catalog::Catalog;
 use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
+use crate::mcp::profile::Loaded;
 use crate::report::ExitCode;
 use crate::session::deliver::{self, Format};
 use crate::session::run::RunPlan;
@@ -22,8 +23,11 @@ pub struct RunRequest {
     #[command(flatten)]
     pub select: SelectArgs,
     /// The adapter command (split on white space, quotes group); without it, the built-in reference runs in-process.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mcp")]
     pub adapter: Option<String>,
+    /// An MCP server to certify, from its profile (YAML; see docs/mcp.md): no adapter code.
+    #[arg(long, value_name = "PROFILE")]
+    pub mcp: Option<PathBuf>,
     /// Parallel workers (each with its own adapter process); default: the number of CPUs.
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -102,11 +106,16 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         }
         None => None,
     };
+    let mcp = match &request.mcp {
+        Some(file) => Some(Loaded::load(file).map_err(usage)?),
+        None => None,
+    };
     let events = deliver::events_path(request.events.as_deref(), &targets);
     Ok(RunPlan {
         catalog,
         baseline,
         adapter,
+        mcp,
         targets,
         events,
         fixture_dir: request.fixture_dir,

@@ -81,6 +81,10 @@ pub fn all() -> Vec<(&'static str, String)> {
             draft07::<crate::report::Report>(),
         ),
         (
+            "schemas/mcp-profile.schema.json",
+            draft07::<crate::mcp::profile::Profile>(),
+        ),
+        (
             "schemas/event.schema.json",
             draft07::<crate::report::events::Event>(),
         ),

@@ -1,14 +1,16 @@
 //! A finding: a shrunk divergence written as a ready-to-review case file
-//! (`cases/README.md` format), with the reference's answer as `expect` and
-//! the adapter's answer in a comment.
+//! (`cases/README.md` format), with the reference's answer as `expect` (as
+//! the probe judged it, so the case fails the adapter as the probe did),
+//! and the adapter's answer, the judge's diff and the input's features in
+//! a comment.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz::probe::Divergence;
-use toolpath_suite::case::raw::{ExpectedOutcome, Feature};
-use toolpath_suite::case::{Action, Case, ErrorExpect, Expect, ExpectedMatch};
-use toolpath_suite::protocol::{Outcome, Tool, ToolResult};
+use toolpath_suite::case::raw::Feature;
+use toolpath_suite::case::{Action, Case};
+use toolpath_suite::protocol::Tool;
 
 /// A divergence found at one iteration of one seed.
 #[derive(Debug, Clone)]
@@ -19,8 +21,10 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// The case id: the area, `fuzz`, the rule and the differing fields,
-    /// so one finding keeps one file name across runs.
+    /// The case id: the area, `fuzz`, the rule, the failed checks and the
+    /// short name of the shrunk input's features, so one finding keeps one
+    /// file name across runs, and two bugs that fail the same check on
+    /// inputs of different shapes get two.
     pub fn id(&self) -> String {
         let d = &self.divergence;
         let area = match d.rendered.tool {
@@ -31,12 +35,13 @@ impl Finding {
             Tool::Ls => "ls",
         };
         let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
+        let shape = d.signature.short();
         if d.adapter_failed() {
-            // Keyed by the failure alone (see `Divergence::key`).
-            return format!("{area}.fuzz.{}", fields.join("-"));
+            // Named by the failure alone (see `Divergence::check`).
+            return format!("{area}.fuzz.{}.{shape}", fields.join("-"));
         }
         format!(
-            "{area}.fuzz.{}.{}",
+            "{area}.fuzz.{}.{}.{shape}",
             d.rules[0].to_lowercase(),
             fields.join("-")
         )
@@ -65,7 +70,7 @@ impl Finding {
             id,
             line: 0,
             summary: format!(
-                "Found by toolpath fuzz (seed {}, iteration {}): {} differ(s) from the reference; review and describe the rule.",
+                "Found by toolpath fuzz (seed {}, iteration {}): {} failed against the reference's answer; review and describe the rule.",
                 self.seed,
                 self.iteration,
                 d.fields.join(", ")
@@ -76,23 +81,31 @@ impl Finding {
             fixture: f.clone(),
             tools: vec![d.rendered.tool],
             action: Action::Invoke(d.rendered.params.clone()),
-            expect: expectation(&d.reference, &d.message_needles, &d.fields),
+            expect: d.expect.clone(),
         }
     }
 
-    /// The comment at the top of the file: how it was found and what the
-    /// adapter said instead.
+    /// The comment at the top of the file: how it was found, what the
+    /// input is made of, what the adapter said instead and how the judge
+    /// saw it.
     pub fn comment(&self, adapter: &str) -> String {
         let d = &self.divergence;
-        format!(
+        let mut text = format!(
             "Found by `toolpath fuzz --seed {} --adapter '{adapter}'` at iteration {}.\n\
-             Differing: {}. Review the rule and the expectation before adding it to cases/.\n\
+             Failed: {}. Review the rule and the expectation before adding it to cases/.\n\
+             Input: {}.\n\
              The adapter answered:\n  {}",
             self.seed,
             self.iteration,
             d.fields.join(", "),
+            d.signature,
             d.actual_text.replace('\n', "\n  ")
-        )
+        );
+        if !d.diff.is_empty() {
+            text.push_str("\nThe judge's diff:\n  ");
+            text.push_str(d.diff.trim_end().replace('\n', "\n  ").as_str());
+        }
+        text
     }
 
     /// Writes the case file into `dir` and returns its path.
@@ -105,53 +118,6 @@ impl Finding {
     }
 }
 
-/// The reference's answer as a case expectation (placeholders already in).
-/// `parent` is optional to expose (RES-11), so it is expected only when it
-/// is what differs.
-fn expectation(reference: &ToolResult, needles: &[String], fields: &[&str]) -> Expect {
-    let error = reference.outcome == Some(Outcome::Error);
-    let file = reference.kind == Some(toolpath_suite::protocol::Kind::File);
-    Expect {
-        outcome: if error {
-            ExpectedOutcome::Error
-        } else {
-            ExpectedOutcome::Ok
-        },
-        kind: reference.kind,
-        path: reference.path.clone(),
-        parent: reference
-            .parent
-            .clone()
-            .filter(|_| file && fields.contains(&"parent")),
-        cwd: reference.cwd.clone(),
-        matches: reference.matches.as_ref().map(|ms| {
-            let mut v: Vec<ExpectedMatch> = ms
-                .iter()
-                .map(|m| ExpectedMatch {
-                    path: m.path.clone(),
-                    line: m.line,
-                })
-                .collect();
-            v.sort();
-            v.dedup();
-            v
-        }),
-        notes: reference.notes.clone().filter(|_| !error),
-        files: reference.files.clone().filter(|_| !error),
-        entries: reference
-            .entries
-            .as_ref()
-            .filter(|_| !error)
-            .map(|es| es.iter().map(|e| (e.path.clone(), e.entry_type)).collect()),
-        error: reference.error.as_ref().map(|e| ErrorExpect {
-            code: e.code,
-            message_contains: needles.to_vec(),
-        }),
-        mentions: None,
-        excludes: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -160,6 +126,7 @@ mod tests {
     use crate::fuzz::sample::Rendered;
     use crate::subject::{AdapterFailure, FailureKind};
     use toolpath_suite::case::validate::parse_case;
+    use toolpath_suite::protocol::{Outcome, ToolResult};
 
     /// What an adapter controls in a finding is made of these: its command
     /// line, its stderr and its answer (through `actual_text`); and the
@@ -196,14 +163,21 @@ mod tests {
                 },
                 fields: vec!["adapter.crash"],
                 rules: vec!["RES-1".into()],
-                reference: ToolResult {
-                    outcome: Some(Outcome::Ok),
-                    path: Some(format!("{{ws}}/{hostile}")),
-                    ..ToolResult::default()
-                },
+                expect: crate::fuzz::expect::expect_of(
+                    &ToolResult {
+                        outcome: Some(Outcome::Ok),
+                        path: Some(format!("{{ws}}/{hostile}")),
+                        ..ToolResult::default()
+                    },
+                    &[],
+                    false,
+                ),
+                mismatches: Vec::new(),
+                // What the adapter said goes into the diff too.
+                diff: format!("-path: \"{{ws}}\"\n+path: {hostile:?}\n{hostile}"),
                 actual: Err(failure.clone()),
-                message_needles: Vec::new(),
                 actual_text: format!("adapter failure: {failure}\nstderr:\n  {hostile}"),
+                signature: Default::default(),
             },
         }
     }

@@ -43,7 +43,7 @@ fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
 fn name() -> BoxedStrategy<usize> {
     prop_oneof![
         6 => 0..8usize,
-        2 => 8..EXCLUDED_NAMES,
+        3 => 8..EXCLUDED_NAMES,
         1 => EXCLUDED_NAMES..NAMES.len(),
     ]
     .boxed()
@@ -51,7 +51,7 @@ fn name() -> BoxedStrategy<usize> {
 
 /// A file's content: pieces of text, line terminators and NUL bytes, and
 /// sometimes a NUL after 8 KiB or more of text, past the first block that
-/// many backends inspect for binary content (SEARCH-8).
+/// many backends inspect for binary content (SEARCH-8), or a line of 4 KiB.
 fn content() -> BoxedStrategy<Vec<usize>> {
     let pieces = || vec(index(PIECES), 0..6);
     let nul = PIECES.iter().position(|p| *p == "\0").expect("a NUL piece");
@@ -61,6 +61,12 @@ fn content() -> BoxedStrategy<Vec<usize>> {
             let mut all = before;
             all.extend(std::iter::repeat_n(PAD_PIECE, pads));
             all.push(nul);
+            all.extend(after);
+            all
+        }),
+        1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
+            let mut all = before;
+            all.push(LONG_LINE_PIECE);
             all.extend(after);
             all
         }),
@@ -349,7 +355,26 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
         20 => Just(None),
         1 => (index(UNKNOWN_KEYS), param(path_text(), 0)).prop_map(Some),
     ];
-    let entries = (vec(entry(caps), 0..8), echo(caps)).prop_map(|(e, echo)| echo.apply(e));
+    // A directory of many files, now and then: a tool that stops after 50
+    // or 100 results is wrong only past them, and fixtures that large are
+    // slow to build and compare, so not every sample has one.
+    let bulk = prop_oneof![
+        19 => Just(None),
+        1 => (name(), BULK_MIN..BULK_MIN * 4).prop_map(Some),
+    ];
+    let entries = (vec(entry(caps), 0..8), echo(caps), bulk).prop_map(|(e, echo, bulk)| {
+        let mut entries = echo.apply(e);
+        if let Some((name, count)) = bulk {
+            entries.push(Entry {
+                base: Base::First,
+                dirs: Vec::new(),
+                name,
+                kind: EntryKind::Bulk(count),
+                locked: false,
+            });
+        }
+        entries
+    });
     (layout(), outside, target, entries, git, call, extra)
         .prop_map(
             |(layout, outside, target_below, entries, git, call, extra)| Sample {
@@ -375,6 +400,7 @@ mod tests {
 
     use super::*;
     use crate::subject::{Reference, Subject};
+    use toolpath_suite::case::FixturePath;
     use toolpath_suite::protocol::{Kind, Outcome};
 
     /// What the reference answered, as a class: the error code, or the
@@ -506,6 +532,34 @@ mod tests {
                         )
                     }),
                 ),
+                (
+                    "name with `:`",
+                    f.files.iter().any(|(p, _)| p.as_str().contains(':')),
+                ),
+                (
+                    "glob pattern beginning with `!`",
+                    r.tool == Tool::Glob
+                        && (r.params.get("pattern"))
+                            .and_then(Value::as_str)
+                            .is_some_and(|p| p.starts_with('!')),
+                ),
+                (
+                    "more than 50 files in a directory",
+                    f.dirs.iter().any(|d| {
+                        let below = |(p, _): &&(FixturePath, Vec<u8>)| {
+                            p.as_str()
+                                .rsplit_once('/')
+                                .is_some_and(|(dir, _)| dir == d.as_str())
+                        };
+                        f.files.iter().filter(below).count() > 50
+                    }),
+                ),
+                (
+                    "a line of 4 KiB",
+                    f.files
+                        .iter()
+                        .any(|(_, t)| t.split(|b| *b == b'\n').any(|l| l.len() >= 4096)),
+                ),
             ] {
                 if hit {
                     *seen.entry(what).or_default() += 1;
@@ -519,6 +573,10 @@ mod tests {
             "{adapter-tmp}",
             "unknown key",
             "link to a link",
+            "name with `:`",
+            "glob pattern beginning with `!`",
+            "more than 50 files in a directory",
+            "a line of 4 KiB",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
         }

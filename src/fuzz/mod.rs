@@ -2,20 +2,26 @@
 //! missing case.
 //!
 //! Random workspaces and calls go to the in-process reference and to an
-//! adapter; where the complete answers differ, the input is shrunk to a
+//! adapter; the reference's answer becomes the expectation a case would
+//! hold, and the adapter's answer is judged against it by the harness's own
+//! judge. Where the judge fails the adapter, the input is shrunk to a
 //! minimal one and written as a case file for a human to review.
 //!
 //! - [`sample`]: one generated input and its rendering into a valid fixture and call;
 //! - [`generate`]: the proptest strategies that make samples;
-//! - [`probe`]: one sample against both subjects;
-//! - [`divergence`]: where two complete results differ (the one comparison);
+//! - [`signature`]: what an input is made of, which tells findings apart;
+//! - [`expect`]: the reference's answer as a case's expectation, with the spec's latitude;
+//! - [`probe`]: one sample against both subjects, judged;
 //! - [`rules`]: which requirement IDs a call exercises;
-//! - [`shrink`]: toward the minimal sample with the same divergence;
+//! - [`shrink`]: toward the minimal sample that fails the same check;
 //! - [`simplify`]: the one-step-simpler samples shrinking tries last;
 //! - [`finding`]: a shrunk divergence as a case file;
-//! - [`run`]: the loop over iterations, workers, deduplication and known findings.
+//! - [`run`]: the loop over iterations, workers, in-order recording and known findings.
+//!
+//! This floor (6) may import `harness`, `subject`, `case`, `reference`,
+//! `report`, `sys` and the suite model; nothing above it.
 
-pub mod divergence;
+pub mod expect;
 pub mod finding;
 pub mod generate;
 pub mod probe;
@@ -23,4 +29,5 @@ pub mod rules;
 pub mod run;
 pub mod sample;
 pub mod shrink;
+pub mod signature;
 pub mod simplify;

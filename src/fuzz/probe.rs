@@ -1,42 +1,64 @@
-//! One probe: build a sample's fixture, ask the reference and the adapter
-//! the same call, and say where their answers differ.
+//! One probe: build a sample's fixture, ask the reference, turn its answer
+//! into the expectation a case would hold ([`crate::fuzz::expect`]), ask
+//! the adapter the same call, and judge its answer with the harness's own
+//! judge. The probe is a finding only where that judge fails the adapter:
+//! what a case would accept, fuzzing accepts too.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
 use crate::case::fixture;
-use crate::fuzz::divergence::{Field, differing_fields, required_in_message};
+use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
+use crate::fuzz::signature::Signature;
 use crate::harness::call;
+use crate::harness::expected::Expected;
+use crate::harness::judge::{Verdict, judge};
 use crate::harness::snapshot;
+use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::case::Expect;
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Outcome, ToolResult};
 
-/// The two answers to one call, and where they differ.
+/// A check that failed, as named in findings and their ids: a field of the
+/// judge (`files`, `matches.text`, `error.message`, `model_text`,
+/// `fixture`, ...), or `adapter.crash`, `adapter.timeout`, ... when the
+/// adapter failed instead of answering.
+pub type Field = &'static str;
+
+/// What failed and the rule it is attributed to: half of what tells
+/// findings apart (the other half is the input's [`Signature`]).
+pub type Check = (Vec<Field>, String);
+
+/// One call the adapter got wrong, by the judge's verdict.
 #[derive(Debug, Clone)]
 pub struct Divergence {
     pub rendered: Rendered,
-    /// The differing fields; `adapter.crash`, `adapter.timeout`, ... when
-    /// the adapter failed instead of answering.
+    /// The checks that failed, in the judge's order.
     pub fields: Vec<Field>,
     /// Requirement IDs, the finding's rule first.
     pub rules: Vec<String>,
-    pub reference: ToolResult,
+    /// What the case written for it expects (placeholders, as in a case
+    /// file): the reference's answer, with the latitude of
+    /// [`crate::fuzz::expect`].
+    pub expect: Expect,
+    /// The judge's mismatches and diff (placeholders); none for a failure.
+    pub mismatches: Vec<Mismatch>,
+    pub diff: String,
     pub actual: Result<ToolResult, AdapterFailure>,
-    /// What the error message must contain, with placeholders (`{ws}`).
-    pub message_needles: Vec<String>,
     /// The adapter's answer (or failure) with placeholders, for the finding.
     pub actual_text: String,
+    /// What the input is made of.
+    pub signature: Signature,
 }
 
 impl Divergence {
-    /// Deduplication key: the set of differing fields and the rule. An
-    /// adapter failure is keyed by its kind alone: an adapter that crashes
-    /// on every call is one finding, not one per rule the calls touch.
-    pub fn key(&self) -> (Vec<Field>, String) {
+    /// What failed and its rule. An adapter failure is keyed by its kind
+    /// alone: which rule the crashing call was about says nothing.
+    pub fn check(&self) -> Check {
         if self.adapter_failed() {
             return (self.fields.clone(), String::new());
         }
@@ -103,9 +125,28 @@ pub fn probe(
         &vars,
         &built.workspace,
     );
-    let expected = reference
+    let answer = reference
         .call(&call)
         .expect("the in-process reference always answers");
+    let lexical = RuleCall {
+        tool: call.tool,
+        params: &call.params,
+        workspace: &call.workspace,
+        actual: None,
+    }
+    .lexical();
+    let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
+    let (needles, written_needles): (Vec<String>, Vec<String>) =
+        portable_needles(&needles, &vars).into_iter().unzip();
+    // Everything the answer is judged on is derived before the adapter is
+    // called, as for a case (the fixture is the adapter's from then on).
+    let mut expected = Expected::derive(
+        &expect_of(&answer, &needles, true),
+        &rendered.fixture,
+        rendered.tool,
+        &vars,
+        &built.root,
+    );
     // SEC-11, as for every case: the adapter's call must leave the fixture
     // as it was (the reference's was checked by its own cases).
     let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
@@ -116,71 +157,121 @@ pub fn probe(
         // Output written while no call was outstanding is a finding too.
         adapter.take_violation().map_or(Ok(result), Err)
     });
-    let changed = !snapshot::diff(&before, &snapshot::take(&built.root, &git_dirs), &[]).is_empty();
+    let changes = snapshot::diff(&before, &snapshot::take(&built.root, &git_dirs), &[]);
+    let verdict = match &actual {
+        Err(_) => None,
+        Ok(a) if a.outcome == Some(Outcome::Unsupported) && changes.is_empty() => {
+            return Probe::Skipped(a.reason.clone().unwrap_or_default());
+        }
+        Ok(a) => {
+            let mut verdict = match a.outcome {
+                // Declining the call does not excuse changing the fixture.
+                Some(Outcome::Unsupported) => Verdict::default(),
+                _ => {
+                    // RES-11: `parent` is judged where the adapter exposes it.
+                    if a.parent.is_none() {
+                        expected.parent = None;
+                    }
+                    allow_hidden(&mut expected, a, &call.workspace.roots);
+                    // Not observed: what the adapter declared for this
+                    // tool, and what it says it derived in this answer.
+                    let mut unobserved = adapter.hello().unobservable_for(call.tool);
+                    unobserved.extend(a.derived.iter().cloned());
+                    judge(&expected, a, &unobserved, &vars)
+                }
+            };
+            let shown: Vec<String> = (changes.iter().take(5))
+                .map(|c| c.describe(&built.root, |p| vars.collapse(p)))
+                .collect();
+            verdict.check_fixture(&shown, changes.len());
+            Some(verdict)
+        }
+    };
+    let fields = match (&actual, &verdict) {
+        (Err(failure), _) => vec![failure_field(failure.kind)],
+        (Ok(_), Some(v)) => {
+            let mut fields: Vec<Field> = Vec::new();
+            for m in &v.mismatches {
+                let f = field_name(&m.field);
+                if !fields.contains(&f) {
+                    fields.push(f);
+                }
+            }
+            fields
+        }
+        (Ok(_), None) => unreachable!("an answer is judged"),
+    };
+    if fields.is_empty() {
+        return Probe::Agree;
+    }
     let rule_call = RuleCall {
         tool: call.tool,
         params: &call.params,
         workspace: &call.workspace,
         actual: actual.as_ref().ok(),
     };
-    let needles = required_in_message(
-        &expected,
-        rule_call.lexical().as_deref(),
-        &call.workspace.roots,
-    );
-    let fields = match &actual {
-        Err(failure) => vec![match failure.kind {
-            FailureKind::Timeout => "adapter.timeout",
-            FailureKind::BadOutput => "adapter.bad-output",
-            FailureKind::WrongSeq => "adapter.wrong-seq",
-            FailureKind::Unsolicited => "adapter.unsolicited",
-            FailureKind::Cancelled => "adapter.cancelled",
-            FailureKind::Start => "adapter.start",
-            FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
-        }],
-        Ok(a) if a.outcome == Some(Outcome::Unsupported) => {
-            return Probe::Skipped(a.reason.clone().unwrap_or_default());
-        }
-        Ok(a) => {
-            let mut fields =
-                differing_fields(&expected, a, &needles, &adapter.hello().unobservable);
-            if changed {
-                fields.push("fixture");
-            }
-            fields
-        }
-    };
-    if fields.is_empty() {
-        return Probe::Agree;
-    }
-    let rules = rules::rules(&expected, &rule_call, &fields);
+    let rules = rules::rules(&answer, &rule_call, &fields);
     let actual_text = describe(&actual, &vars);
+    let signature = match &actual {
+        Err(_) => Signature::of(sample, &rendered).without_tool(),
+        Ok(_) => Signature::of(sample, &rendered),
+    };
+    let (mismatches, diff) = verdict.map_or_else(Default::default, |v| {
+        let diff = v.diff();
+        (v.mismatches, diff)
+    });
     Probe::Diverge(Box::new(Divergence {
+        expect: expect_of(
+            &collapse_result(&answer, &vars),
+            &written_needles,
+            fields.contains(&"parent"),
+        ),
         rendered,
         fields,
         rules,
-        reference: collapse_result(&expected, &vars),
+        mismatches,
+        diff,
         actual: actual.map(|a| collapse_result(&a, &vars)),
-        message_needles: portable_needles(&needles, &vars),
         actual_text,
+        signature,
     }))
 }
 
-/// The message needles a written case can require, with placeholders. A
-/// needle beside the fixture directory rather than below a placeholder
-/// (`{tmp}/../a` resolves to a sibling of `{tmp}`) names a place that moves
-/// with every run, so the case cannot require it; the probe judged it all
-/// the same. A path the call wrote from `/` (`/a`) is the same everywhere
-/// and is kept.
-fn portable_needles(needles: &[String], vars: &Placeholders) -> Vec<String> {
-    let tmp = vars.expand("{tmp}");
-    let top = |p: &str| p.split('/').nth(1).map(str::to_owned);
-    needles
-        .iter()
-        .map(|n| (n, vars.collapse(n)))
-        .filter(|(raw, collapsed)| collapsed.starts_with('{') || top(raw) != top(&tmp))
-        .map(|(_, collapsed)| collapsed)
-        .collect()
+/// The check an adapter failure is named by.
+fn failure_field(kind: FailureKind) -> Field {
+    match kind {
+        FailureKind::Timeout => "adapter.timeout",
+        FailureKind::NeverAnswered => "server.never-answered",
+        FailureKind::BadOutput => "adapter.bad-output",
+        FailureKind::WrongSeq => "adapter.wrong-seq",
+        FailureKind::Unsolicited => "adapter.unsolicited",
+        FailureKind::Cancelled => "adapter.cancelled",
+        FailureKind::Start => "adapter.start",
+        FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
+    }
+}
+
+/// The judge's field, without what it says about one instance (the line
+/// of `matches.text "PATH:LINE"`, the `contains` of a containment check).
+fn field_name(field: &str) -> Field {
+    match field.split(' ').next().unwrap_or_default() {
+        "outcome" => "outcome",
+        "kind" => "kind",
+        "path" => "path",
+        "parent" => "parent",
+        "cwd" => "cwd",
+        "output" => "output",
+        "matches" => "matches",
+        "matches.text" => "matches.text",
+        "notes" => "notes",
+        "files" => "files",
+        "entries" => "entries",
+        "error.code" => "error.code",
+        "error.message" => "error.message",
+        "model_text" => "model_text",
+        "fixture" => "fixture",
+        _ => "other",
+    }
 }
 
 /// A result with machine paths replaced by placeholders, so it can go into
@@ -232,21 +323,122 @@ fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, NAMES, Param, PathText};
+    use crate::subject::Reference;
+    use toolpath_suite::protocol::{AdapterHello, Call};
 
+    /// The reference with its answers bent by a function: an adapter that
+    /// differs from it in one known way.
+    struct Bent {
+        reference: Reference,
+        bend: fn(&Call, ToolResult) -> ToolResult,
+    }
+
+    impl Subject for Bent {
+        fn hello(&self) -> &AdapterHello {
+            self.reference.hello()
+        }
+
+        fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+            let answer = self.reference.call(call)?;
+            Ok((self.bend)(call, answer))
+        }
+    }
+
+    fn sample(layout: Layout, names: &[&str], call: CallSpec) -> Sample {
+        let at = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
+        Sample {
+            layout,
+            outside: false,
+            target_below: None,
+            entries: (names.iter())
+                .map(|n| Entry {
+                    base: Base::First,
+                    dirs: Vec::new(),
+                    name: at(n),
+                    kind: EntryKind::File(vec![0]),
+                    locked: false,
+                })
+                .collect(),
+            git: false,
+            call,
+            extra: None,
+        }
+    }
+
+    fn run(sample: &Sample, bend: fn(&Call, ToolResult) -> ToolResult) -> Option<Divergence> {
+        let env = Env {
+            permissions: false,
+            fixtures: ram_dir(),
+        };
+        let mut adapter = Bent {
+            reference: Reference::default(),
+            bend,
+        };
+        match probe(sample, &env, &mut Reference::default(), &mut adapter) {
+            Probe::Agree => None,
+            Probe::Diverge(d) => Some(*d),
+            Probe::Skipped(why) => panic!("skipped: {why}"),
+        }
+    }
+
+    /// SHELL-6 as the judge reads it: `pwd` may print the directory by its
+    /// real path and without a final newline; another directory is wrong.
     #[test]
-    fn needles_that_move_with_the_run_are_not_written() {
-        let ws = ("ws".to_owned(), "/dev/shm/run-1/ws".to_owned());
-        let vars = Placeholders::new("/dev/shm/run-1", "/dev/shm/run-1/ws", &[ws]);
-        let needles = [
-            "/dev/shm/run-1/ws/a".to_owned(),
-            "/dev/shm/a".to_owned(),
-            "/a".to_owned(),
-            "/".to_owned(),
-        ];
+    fn a_shell_that_prints_the_real_path_is_no_finding() {
+        let shell = CallSpec::Shell {
+            command: Param::Given(()),
+            dir_path: Param::Given(PathText::Literal("{tmp}/alias".into())),
+            directory: Param::Absent,
+        };
+        let sample = sample(Layout::Aliased, &[], shell);
+        let real = |_: &Call, mut r: ToolResult| {
+            let cwd = r.cwd.clone().unwrap();
+            let real = std::fs::canonicalize(&cwd).unwrap();
+            assert_ne!(real.to_str().unwrap(), cwd, "the alias is a link");
+            r.output = Some(real.to_string_lossy().into_owned());
+            r
+        };
+        assert!(run(&sample, real).is_none());
+        let elsewhere = |_: &Call, mut r: ToolResult| {
+            r.output = Some("/\n".into());
+            r
+        };
+        let d = run(&sample, elsewhere).expect("ran elsewhere");
         assert_eq!(
-            portable_needles(&needles, &vars),
-            ["{ws}/a", "/a", "/"],
-            "a sibling of {{tmp}} is dropped, paths from `/` are kept"
+            (d.fields.as_slice(), d.rules[0].as_str()),
+            (&["output"][..], "SHELL-6")
         );
+    }
+
+    /// LS-3: leaving out a name beginning with `.` is no finding; leaving
+    /// out another name is, and says so.
+    #[test]
+    fn an_ls_that_skips_dot_names_is_no_finding() {
+        let ls = CallSpec::Ls {
+            dir_path: Param::Absent,
+            path: Param::Absent,
+        };
+        let sample = sample(Layout::Single, &[".hidden", "a"], ls);
+        let skip = |_: &Call, mut r: ToolResult| {
+            let entries = r.entries.as_mut().unwrap();
+            assert_eq!(entries.len(), 2);
+            entries.retain(|e| !e.path.ends_with("/.hidden"));
+            r
+        };
+        assert!(run(&sample, skip).is_none());
+        let drop_a = |_: &Call, mut r: ToolResult| {
+            r.entries
+                .as_mut()
+                .unwrap()
+                .retain(|e| !e.path.ends_with("/a"));
+            r
+        };
+        let d = run(&sample, drop_a).expect("a name left out");
+        assert_eq!(
+            (d.fields.as_slice(), d.rules[0].as_str()),
+            (&["entries"][..], "LS-3")
+        );
+        assert!(d.diff.contains("{ws}/a file"), "{}", d.diff);
     }
 }

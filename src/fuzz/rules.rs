@@ -147,9 +147,9 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "model_text" => "OUT-5",
         "fixture" => "SEC-11",
         "files" if reference.kind == Some(Kind::File) => "GLOB-4",
-        "files" => "GLOB-8",
         "entries" if reference.kind == Some(Kind::File) => "LS-4",
-        "entries" => "LS-5",
+        "files" | "entries" => listing_rule(field, reference, call),
+        "matches.text" => "SEARCH-10",
         "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
         "matches" if call.binary_match() => "SEARCH-8",
         "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
@@ -162,6 +162,81 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
             _ => "ERR-3",
         },
         _ => return None,
+    })
+}
+
+/// Which rule a wrong `glob` or `ls` listing of a directory breaks, from
+/// how it differs: an extra name reached through a link below was found
+/// by following it (GLOB-7, LS-5's types without following); another
+/// extra file matched a pattern it should not (GLOB-5), another extra or
+/// retyped entry is not what `lstat` sees (LS-5); a missing name was
+/// skipped (GLOB-3, LS-3); the same names, some twice: once each (GLOB-8,
+/// LS-6).
+fn listing_rule(field: &str, reference: &ToolResult, call: &Call) -> &'static str {
+    let glob = field == "files";
+    let names = |r: &ToolResult| -> Vec<String> {
+        if glob {
+            r.files.clone().unwrap_or_default()
+        } else {
+            let entries = r.entries.iter().flatten();
+            entries
+                .map(|e| format!("{} {}", e.path, e.entry_type.name()))
+                .collect()
+        }
+    };
+    let want = names(reference);
+    let got = call.actual.map(names).unwrap_or_default();
+    let extra: Vec<&String> = got.iter().filter(|n| !want.contains(n)).collect();
+    let path_of = |n: &str| -> String {
+        if glob {
+            n.to_owned()
+        } else {
+            n.rsplit_once(' ').map_or(n, |(p, _)| p).to_owned()
+        }
+    };
+    let below = reference.path.as_deref();
+    let through_link = extra
+        .iter()
+        .any(|n| link_between(below, &path_of(n), &call.workspace.roots, glob));
+    match (glob, extra.is_empty(), want.iter().all(|n| got.contains(n))) {
+        (true, false, _) if through_link => "GLOB-7",
+        (true, false, _) => "GLOB-5",
+        (false, false, _) if through_link => "SEC-7",
+        (false, false, _) => "LS-5",
+        (true, true, false) => "GLOB-3",
+        (false, true, false) => "LS-3",
+        (true, true, true) => "GLOB-8",
+        (false, true, true) => "LS-6",
+    }
+}
+
+/// Whether `path` passes through a symbolic link below `base` (or below
+/// a root, with no base): a name reached by following a link; with
+/// `itself`, also whether it is a link (`glob` never reports one, GLOB-7;
+/// `ls` lists it, as a link).
+fn link_between(base: Option<&str>, path: &str, roots: &[String], itself: bool) -> bool {
+    let bases: Vec<&str> = match base {
+        Some(b) => vec![b],
+        None => roots.iter().map(String::as_str).collect(),
+    };
+    let Some(rest) = bases
+        .iter()
+        .filter_map(|b| path.strip_prefix(b)?.strip_prefix('/').map(|r| (b, r)))
+        .min_by_key(|(_, r)| r.len())
+    else {
+        return false;
+    };
+    let (base, rest) = rest;
+    let mut at = std::path::PathBuf::from(base);
+    let segments: Vec<&str> = rest.split('/').collect();
+    let through = if itself {
+        segments.len()
+    } else {
+        segments.len().saturating_sub(1)
+    };
+    segments[..through].iter().any(|s| {
+        at.push(s);
+        std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
     })
 }
 

@@ -1,13 +1,22 @@
 //! The fuzzing loop: iterations spread over workers, each with its own
-//! reference and adapter; every divergence is shrunk once per key and kept
-//! as a finding unless the adapter's expectations already know it.
+//! reference and adapter. A divergence (the judge failed the adapter) is
+//! taken for a finding already made when its input has every feature of
+//! that finding's shrunk input and fails the same check; otherwise it is
+//! shrunk, and kept as a new finding unless its shrunk shape repeats one
+//! already made or the adapter's expectations know it. A finding never
+//! stops the search on its field: the next divergence of another shape on
+//! the same field is shrunk and reported in its own right.
 //!
 //! Iteration `i` of seed `s` always generates the same sample (its RNG is
-//! seeded from both), so `--seed` reproduces a finding whatever `--jobs`.
+//! seeded from both), and divergences are recorded in iteration order
+//! ([`Order`]): workers probe in parallel, but the one that diverged at
+//! `i` waits until every iteration before `i` is recorded. So a run
+//! bounded by iterations makes the same findings whatever `--jobs` (a run
+//! bounded by time, or cut short, stops at a point that depends on speed).
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use proptest::strategy::{Strategy, ValueTree};
@@ -15,8 +24,9 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use crate::fuzz::finding::Finding;
 use crate::fuzz::generate::{Capabilities, samples};
-use crate::fuzz::probe::{Env, Probe, probe};
+use crate::fuzz::probe::{Check, Env, Probe, probe};
 use crate::fuzz::shrink::{self, Budget};
+use crate::fuzz::signature::Signature;
 use crate::harness::baseline::{Baseline, BaselineStatus};
 use crate::harness::config::SubjectFactory;
 use crate::subject::{AdapterFailure, FailureKind, Reference, Subject};
@@ -30,8 +40,11 @@ pub struct FuzzConfig<'a> {
     pub iterations: Option<u64>,
     pub time: Option<Duration>,
     pub jobs: usize,
-    /// The adapter's expectations: findings on rules it lists are known.
-    pub known: Baseline,
+    /// The adapter's expectations files: findings whose id one lists
+    /// (`glob.fuzz.*`) or whose rule an `xfail` entry gives as `spec:` are
+    /// known. Several, since the file `toolpath run --strict` reads may not
+    /// list what no case matches.
+    pub known: Vec<Baseline>,
     pub shrink: Budget,
     /// Where fixtures are built (the system temporary directory if `None`):
     /// the session's run directory, so a killed run leaves nothing `toolpath
@@ -54,8 +67,10 @@ pub struct Counts {
     pub iterations: AtomicU64,
     pub skipped: AtomicU64,
     pub diverged: AtomicU64,
-    /// Divergences on a key the expectations already list.
+    /// Divergences the expectations already list.
     pub known: AtomicU64,
+    /// Divergences taken for a finding already made (new or known).
+    pub repeated: AtomicU64,
     pub findings: AtomicU64,
 }
 
@@ -63,7 +78,7 @@ pub struct Counts {
 #[derive(Debug)]
 pub struct Summary {
     pub counts: Counts,
-    /// New findings, one per key, lowest iteration first.
+    /// New findings, one per check and shape, lowest iteration first.
     pub findings: Vec<Finding>,
     pub elapsed: Duration,
     pub implementation: String,
@@ -78,22 +93,21 @@ pub(crate) fn rng(seed: u64, iteration: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// Whether the expectations file already lists this finding: by its id
-/// (a glob such as `search.fuzz.*`) or by its rule (`spec:` of an entry).
-///
-/// A `skip` entry (a case that must not be sent, usually because it hangs
-/// or crashes the adapter) counts for adapter failures on its rule.
-fn is_known(known: &Baseline, finding: &Finding) -> bool {
+/// Whether the expectations file lists every failure of this finding's
+/// rule: an `xfail` entry whose `spec:` names it (or, for an adapter
+/// failure, a `skip` entry too: a case that must not be sent, usually
+/// because it hangs or crashes the adapter). Known by its rule, a
+/// divergence needs no shrinking to be set aside.
+fn known_rule(known: &[Baseline], finding: &Finding) -> bool {
     let rule = finding.divergence.rules[0].as_str();
     let failed = finding.divergence.adapter_failed();
-    known.lookup(&finding.id()).is_some()
-        || known.entries().any(|(_, e)| {
-            let status = e.status == BaselineStatus::Xfail || failed;
-            status
-                && e.spec
-                    .as_ref()
-                    .is_some_and(|s| s.ids().iter().any(|id| id == rule))
-        })
+    known.iter().flat_map(Baseline::entries).any(|(_, e)| {
+        let status = e.status == BaselineStatus::Xfail || failed;
+        status
+            && e.spec
+                .as_ref()
+                .is_some_and(|s| s.ids().iter().any(|id| id == rule))
+    })
 }
 
 /// What the adapter's `hello` says it can take.
@@ -113,7 +127,59 @@ fn capabilities(hello: &AdapterHello) -> Capabilities {
     }
 }
 
-type Key = (Vec<&'static str>, String);
+/// Iterations are recorded in order: [`Order::wait_for`] returns once
+/// every iteration before the given one is [`Order::done`]. Every
+/// iteration handed out is marked done exactly once (by [`Turn`], also
+/// when its worker stops early), so a wait always ends.
+#[derive(Default)]
+struct Order {
+    state: Mutex<(u64, BTreeSet<u64>)>,
+    turn: Condvar,
+}
+
+impl Order {
+    fn done(&self, i: u64) {
+        let mut state = self.state.lock().expect("order");
+        let (below, done) = &mut *state;
+        done.insert(i);
+        while done.remove(below) {
+            *below += 1;
+        }
+        self.turn.notify_all();
+    }
+
+    fn wait_for(&self, i: u64) {
+        let mut state = self.state.lock().expect("order");
+        while state.0 < i {
+            state = self.turn.wait(state).expect("order");
+        }
+    }
+}
+
+/// Iteration `i`, marked done when dropped.
+struct Turn<'a>(&'a Order, u64);
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        self.0.done(self.1);
+    }
+}
+
+/// What the findings made so far explain: each one's check and the
+/// features of its shrunk input, known ones included.
+#[derive(Default)]
+struct Found {
+    explained: Vec<(Check, Signature)>,
+    findings: Vec<Finding>,
+}
+
+impl Found {
+    fn explains(&self, check: &Check, signature: &Signature) -> bool {
+        self.explained
+            .iter()
+            .any(|(c, s)| c == check && s.explains(signature))
+    }
+}
 
 /// State shared by the workers of one run.
 struct Shared<'a, 'b> {
@@ -123,8 +189,9 @@ struct Shared<'a, 'b> {
     started: Instant,
     counts: Counts,
     next: AtomicU64,
+    order: Order,
     stop: AtomicBool,
-    found: Mutex<BTreeMap<Key, Finding>>,
+    found: Mutex<Found>,
 }
 
 /// One worker's own subjects.
@@ -135,8 +202,9 @@ struct Subjects {
 
 impl Shared<'_, '_> {
     /// The next iteration to run, or `None` when the run is over.
-    fn next_iteration(&self) -> Option<u64> {
+    fn next_iteration(&self) -> Option<Turn<'_>> {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
+        let turn = Turn(&self.order, i);
         let out_of_time = self
             .config
             .time
@@ -147,12 +215,13 @@ impl Shared<'_, '_> {
             || crate::sys::cancel::requested()
             || self.config.iterations.is_some_and(|n| i >= n)
             || out_of_time;
-        (!done).then_some(i)
+        (!done).then_some(turn)
     }
 
     fn worker(&self, mut subjects: Subjects) {
         let strategy = samples(&self.caps);
-        while let Some(i) = self.next_iteration() {
+        while let Some(turn) = self.next_iteration() {
+            let i = turn.1;
             let mut runner = TestRunner::new_with_rng(Config::default(), rng(self.config.seed, i));
             let mut tree = strategy
                 .new_tree(&mut runner)
@@ -177,9 +246,13 @@ impl Shared<'_, '_> {
                         iteration: i,
                         divergence: *divergence,
                     };
-                    self.record(finding, tree.as_mut(), s);
+                    self.order.wait_for(i);
+                    if !self.stop.load(Ordering::SeqCst) {
+                        self.record(finding, tree.as_mut(), s);
+                    }
                 }
             }
+            drop(turn);
             self.counts.iterations.fetch_add(1, Ordering::SeqCst);
             if let Some(callback) = self.config.on_iteration {
                 callback(&self.counts);
@@ -187,28 +260,26 @@ impl Shared<'_, '_> {
         }
     }
 
-    /// Whether a finding with this key at iteration `i` would be kept: it
-    /// is new, or earlier than the one kept (so `--jobs` cannot change
-    /// which iteration a finding is reported from).
-    fn wanted(&self, key: &Key, i: u64) -> bool {
-        let found = self.found.lock().expect("findings");
-        found.get(key).is_none_or(|f| f.iteration > i)
-    }
-
-    /// Counts a known divergence, or shrinks a new one and keeps it.
+    /// Sets a divergence aside (its rule known, or a finding already made
+    /// explains it), or shrinks it and keeps it: as a new finding, or as a
+    /// known one whose id the expectations list. Called in iteration order.
     fn record(
         &self,
         unshrunk: Finding,
         tree: &mut dyn ValueTree<Value = crate::fuzz::sample::Sample>,
         s: &mut Subjects,
     ) {
-        let key = unshrunk.divergence.key();
-        let i = unshrunk.iteration;
-        if is_known(&self.config.known, &unshrunk) {
+        let check = unshrunk.divergence.check();
+        if known_rule(&self.config.known, &unshrunk) {
             self.counts.known.fetch_add(1, Ordering::SeqCst);
             return;
         }
-        if !self.wanted(&key, i) {
+        let explained = |signature: &Signature| {
+            let found = self.found.lock().expect("findings");
+            found.explains(&check, signature)
+        };
+        if explained(&unshrunk.divergence.signature) {
+            self.counts.repeated.fetch_add(1, Ordering::SeqCst);
             return;
         }
         let (_, divergence) = shrink::shrink(
@@ -231,17 +302,29 @@ impl Shared<'_, '_> {
             divergence,
             ..unshrunk
         };
-        let mut all = self.found.lock().expect("findings");
-        if all.get(&key).is_some_and(|f| f.iteration < i) {
+        let signature = finding.divergence.signature.clone();
+        let mut found = self.found.lock().expect("findings");
+        if found.explains(&check, &signature) {
+            // Shrunk to the shape of a finding already made.
+            self.counts.repeated.fetch_add(1, Ordering::SeqCst);
             return;
         }
-        if all.insert(key, finding.clone()).is_none() {
-            self.counts.findings.fetch_add(1, Ordering::SeqCst);
+        found.explained.push((check, signature));
+        let id = finding.id();
+        if self.config.known.iter().any(|k| k.lookup(&id).is_some()) {
+            self.counts.known.fetch_add(1, Ordering::SeqCst);
+            return;
         }
+        found.findings.push(finding.clone());
+        self.counts.findings.fetch_add(1, Ordering::SeqCst);
         if let Some(callback) = self.config.on_finding {
             callback(&finding);
         }
-        if self.config.max_findings.is_some_and(|m| all.len() >= m) {
+        if self
+            .config
+            .max_findings
+            .is_some_and(|m| found.findings.len() >= m)
+        {
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -270,8 +353,9 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
         started,
         counts: Counts::default(),
         next: AtomicU64::new(0),
+        order: Order::default(),
         stop: AtomicBool::new(false),
-        found: Mutex::new(BTreeMap::new()),
+        found: Mutex::new(Found::default()),
     };
     let first = Mutex::new(Some(first));
     let start_worker = || -> Result<(), AdapterFailure> {
@@ -299,13 +383,7 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
             .collect()
     });
     results.into_iter().collect::<Result<Vec<()>, _>>()?;
-    let mut findings: Vec<Finding> = shared
-        .found
-        .into_inner()
-        .expect("findings")
-        .into_values()
-        .collect();
-    findings.sort_by_key(|f| f.iteration);
+    let findings = shared.found.into_inner().expect("findings").findings;
     Ok(Summary {
         counts: shared.counts,
         findings,
@@ -315,4 +393,33 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
             hello.implementation.name, hello.implementation.version
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A divergence at `i` is recorded only once every iteration before it
+    /// is: whatever order the workers finish in.
+    #[test]
+    fn a_wait_ends_once_every_earlier_iteration_is_done() {
+        let order = Order::default();
+        let below = |order: &Order| order.state.lock().unwrap().0;
+        order.done(1);
+        order.done(3);
+        assert_eq!(below(&order), 0, "0 is not done yet");
+        order.done(0);
+        assert_eq!(below(&order), 2, "0 and 1 are");
+        order.wait_for(2);
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| order.wait_for(5));
+            order.done(2);
+            order.done(4);
+            waiting.join().unwrap();
+        });
+        assert_eq!(below(&order), 5);
+        // A turn is done when it is dropped, however its worker stops.
+        drop(Turn(&order, 5));
+        assert_eq!(below(&order), 6);
+    }
 }

@@ -44,6 +44,18 @@ pub const NAMES: &[&str] = &[
     "*",
     "{a,b}",
     LONG,
+    // Characters that mean something to some layer between the model and
+    // the file system: a drive or URL scheme (`:`), negation in globs and
+    // ignore files (`!`), a comment or URL fragment (`#`), the home
+    // directory (`~`), a shell variable (`$x`), a shell quote (`'`), a
+    // percent-encoded `.` (`%2e`).
+    "a:b",
+    "!a",
+    "#a",
+    "~",
+    "$x",
+    "a'b",
+    "%2e",
     // Names common tools skip on their own (SEARCH-4 forbids it).
     "node_modules",
     "build",
@@ -55,7 +67,7 @@ pub const NAMES: &[&str] = &[
 
 /// Where the names that common tools exclude begin in [`NAMES`]; the
 /// generator picks from them on purpose, as they are rare by chance.
-pub const EXCLUDED_NAMES: usize = 21;
+pub const EXCLUDED_NAMES: usize = 28;
 
 /// File content is a sequence of these pieces: line terminators, NUL bytes
 /// at any offset and text around them.
@@ -79,11 +91,22 @@ pub const PIECES: &[&str] = &[
 /// start of a file stop looking (SEARCH-8).
 pub const PAD_PIECE: usize = PIECES.len();
 
-/// The text of piece `i`: one of [`PIECES`], or the padding.
+/// A piece past the padding: one line of 4 KiB that ends in `hello`, for
+/// tools that cut long lines (the text of a match is the whole line,
+/// SEARCH-10) or read lines into a fixed buffer.
+pub const LONG_LINE_PIECE: usize = PAD_PIECE + 1;
+
+/// The text of piece `i`: one of [`PIECES`], the padding or the long line.
 pub fn piece(i: usize) -> &'static str {
     static PAD: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| "filler line of ordinary text\n".repeat(8192 / 29 + 1));
-    PIECES.get(i).copied().unwrap_or(PAD.as_str())
+    static LONG_LINE: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("{}hello\n", "-".repeat(4096)));
+    match i {
+        PAD_PIECE => PAD.as_str(),
+        LONG_LINE_PIECE => LONG_LINE.as_str(),
+        _ => PIECES.get(i).copied().unwrap_or(PAD.as_str()),
+    }
 }
 
 /// Patterns from the portable subset (SEARCH-7), plus an empty one and one
@@ -158,6 +181,9 @@ pub const GLOB_PATTERNS: &[&str] = &[
     "",
     "../*",
     "/*",
+    // `!` is an ordinary character (GLOB-5), not a negation.
+    "!a*",
+    "!*",
 ];
 
 /// Link targets that are absolute: outside every root, whatever the machine.
@@ -220,7 +246,14 @@ pub enum EntryKind {
     Link(LinkTarget),
     Fifo,
     Socket,
+    /// A directory of this many files (`n0.ts`, `n1.ts`, ...; each
+    /// `hello\n`): more than the 50 or 100 results some tools stop at.
+    Bulk(usize),
 }
+
+/// The fewest files a [`EntryKind::Bulk`] directory holds; shrinking
+/// moves toward it.
+pub const BULK_MIN: usize = 40;
 
 /// One fixture entry below a base: parent names, its name, what it is, and
 /// whether its permission bits deny everyone (only used when not root).
@@ -376,6 +409,13 @@ impl Layout {
         }
     }
 
+    /// Whether [`Base::Second`] is a root of its own (not the first root
+    /// again, nor a root made by a link).
+    pub fn has_second_base(self) -> bool {
+        let (roots, link) = self.roots();
+        roots.len() > 1 && link.is_none()
+    }
+
     /// Where entries of a base go. A root made by a link gets nothing
     /// written through it.
     fn base_dir(self, base: Base) -> &'static str {
@@ -413,7 +453,7 @@ impl Sample {
     }
 
     /// The fixture paths of the entries that survive [`Sample::render`].
-    fn kept_entries(&self) -> Vec<(String, &Entry)> {
+    pub(crate) fn kept_entries(&self) -> Vec<(String, &Entry)> {
         let (roots, _) = self.layout.roots();
         let mut dirs: BTreeSet<String> = BTreeSet::new();
         for dir in roots.iter().map(|r| r.to_string()).chain([self.target()]) {
@@ -435,7 +475,7 @@ impl Sample {
                 continue;
             }
             add_with_ancestors(&mut dirs, parent);
-            if entry.kind == EntryKind::Dir {
+            if matches!(entry.kind, EntryKind::Dir | EntryKind::Bulk(_)) {
                 dirs.insert(path.clone());
             } else {
                 leaves.insert(path.clone());
@@ -474,6 +514,13 @@ impl Sample {
                     fixture.files.push((at.clone(), text.into_bytes()));
                 }
                 EntryKind::Dir => fixture.dirs.push(at.clone()),
+                EntryKind::Bulk(count) => {
+                    fixture.dirs.push(at.clone());
+                    for i in 0..*count {
+                        let file = fp(&format!("{path}/n{i}.ts"));
+                        fixture.files.push((file, b"hello\n".to_vec()));
+                    }
+                }
                 EntryKind::Link(target) => {
                     fixture
                         .symlinks

@@ -1,7 +1,7 @@
 //! Shrinking: walk proptest's value tree toward simpler samples (fewer
 //! entries, earlier pool names, shorter paths, simpler patterns) while the
-//! divergence keeps its key, so the minimal case shows the same finding
-//! rather than wandering off to another one.
+//! divergence fails the same check, so the minimal case shows the same
+//! finding rather than wandering off to another one.
 
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,7 @@ impl Default for Budget {
 
 /// Shrinks `tree`, whose current value diverged as `found`; `probe` answers
 /// a sample's divergence, if any. Returns the simplest sample that still
-/// diverges with the same key, and that divergence.
+/// fails the same check, and that divergence.
 pub fn shrink(
     tree: &mut dyn ValueTree<Value = Sample>,
     found: Divergence,
@@ -40,18 +40,26 @@ pub fn shrink(
     permissions: bool,
     mut probe: impl FnMut(&Sample) -> Option<Divergence>,
 ) -> (Sample, Divergence) {
-    let key = found.key();
+    let key = found.check();
     let mut best = (tree.current(), found);
     let started = Instant::now();
     let mut probes = 0;
     let within = |probes: usize| {
         probes < budget.probes && budget.time.is_none_or(|time| started.elapsed() < time)
     };
+    // The simplest input of the tool first: what fails there is minimal.
+    let simplest = best.0.simplest();
+    if simplest != best.0 && within(probes) {
+        probes += 1;
+        if let Some(divergence) = probe(&simplest).filter(|d| d.check() == key) {
+            return (simplest, divergence);
+        }
+    }
     if tree.simplify() {
         while within(probes) {
             probes += 1;
             let candidate = tree.current();
-            match probe(&candidate).filter(|d| d.key() == key) {
+            match probe(&candidate).filter(|d| d.check() == key) {
                 Some(divergence) => {
                     best = (candidate, divergence);
                     if !tree.simplify() {
@@ -80,7 +88,7 @@ pub fn shrink(
         }
         let candidate = &candidates[at % candidates.len()];
         probes += 1;
-        match probe(candidate).filter(|d| d.key() == key) {
+        match probe(candidate).filter(|d| d.check() == key) {
             Some(divergence) => {
                 best = (candidate.clone(), divergence);
                 current = candidate.clone();

@@ -69,6 +69,48 @@ impl Sample {
         }
     }
 
+    /// The simplest sample of the same tool: one root, nothing in it, every
+    /// optional parameter absent, the first pattern of its pool. Shrinking
+    /// tries it first: a bug every call shows (a crash on anything) is
+    /// then minimal after one probe instead of a whole walk.
+    pub fn simplest(&self) -> Sample {
+        let call = match &self.call {
+            CallSpec::Resolve { .. } => CallSpec::Resolve {
+                path: Param::Absent,
+            },
+            CallSpec::Search { ripgrep, .. } => CallSpec::Search {
+                ripgrep: *ripgrep,
+                pattern: Param::Given(0),
+                dir_path: Param::Absent,
+                path: Param::Absent,
+                include: Param::Absent,
+            },
+            CallSpec::Shell { .. } => CallSpec::Shell {
+                command: Param::Given(()),
+                dir_path: Param::Absent,
+                directory: Param::Absent,
+            },
+            CallSpec::Glob { .. } => CallSpec::Glob {
+                pattern: Param::Given(0),
+                dir_path: Param::Absent,
+                path: Param::Absent,
+            },
+            CallSpec::Ls { .. } => CallSpec::Ls {
+                dir_path: Param::Absent,
+                path: Param::Absent,
+            },
+        };
+        Sample {
+            layout: Layout::Single,
+            outside: false,
+            target_below: None,
+            entries: Vec::new(),
+            git: false,
+            call,
+            extra: None,
+        }
+    }
+
     /// Samples one step simpler than this (pinned) one: an entry fewer,
     /// one parameter absent, a simpler layout, empty content, a simpler
     /// pattern. Shrinking tries them greedily after proptest's own pass.

@@ -221,6 +221,15 @@ impl<'a> Judging<'a> {
 
 const MISSING: &str = "(missing)";
 
+/// The last component of a path: what a listing or a match names when the
+/// directory it is in cannot be observed.
+fn base_name(path: &str) -> &str {
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+}
+
 /// The rule behind a check the harness applies to every case of a tool
 /// (see [`crate::harness::expected`]).
 fn derived_rule(field: &str) -> Option<&'static str> {
@@ -272,11 +281,16 @@ pub fn judge(
     let mut j = Judging::new(vars, unobservable);
     let want = expected_outcome_name(expected.outcome);
     let got = outcome_name(result.outcome);
-    j.check("outcome", want, got, want == got);
-    if want != got {
-        // Nothing else can agree; show what was expected and what came.
-        j.context(expected_fields(expected), actual_fields(result));
-        return j.finish();
+    // An outcome the adapter cannot observe (or derived) is not compared;
+    // every other field still is, as sent, so an answer that is wrong
+    // where it can be seen still fails.
+    if j.observable("outcome") {
+        j.check("outcome", want, got, want == got);
+        if want != got {
+            // Nothing else can agree; show what was expected and what came.
+            j.context(expected_fields(expected), actual_fields(result));
+            return j.finish();
+        }
     }
     echoed_fields(&mut j, expected, result);
     output(&mut j, expected, result);
@@ -315,7 +329,35 @@ fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 }
 
 /// LS-5, LS-6: `ls`'s entries, each `PATH TYPE`, a set compared sorted.
+/// When `entries.path` is not observed (a listing names entries but not
+/// the directory it listed), each is compared by base name and type, and
+/// `entries.path` is reported unchecked.
 fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    if expected.entries.as_ref().is_some_and(|e| !e.is_empty())
+        && !j.unobservable.iter().any(|u| u == "entries")
+        && !j.observable("entries.path")
+    {
+        let by_name = |entries: Vec<(&str, EntryType)>| {
+            let mut shown: Vec<String> = entries
+                .iter()
+                .map(|(p, t)| quoted(&format!("{} {}", base_name(p), t.name())))
+                .collect();
+            shown.sort();
+            list(shown)
+        };
+        j.equal(
+            "entries",
+            expected
+                .entries
+                .as_ref()
+                .map(|e| by_name(e.iter().map(|(p, t)| (p.as_str(), *t)).collect())),
+            result
+                .entries
+                .as_ref()
+                .map(|e| by_name(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
+        );
+        return;
+    }
     let sorted = |entries: Vec<(&str, EntryType)>| {
         let mut shown: Vec<String> = entries
             .iter()
@@ -381,19 +423,35 @@ fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     j.check("output", &want, &got, agrees);
 }
 
-/// SEARCH-10: which lines matched, and what each line says.
+/// SEARCH-10: which lines matched, and what each line says. When
+/// `matches.path` is not observed (a tool that names matched files but
+/// not where they are), each match is compared by its file's base name
+/// and line, and `matches.path` is reported unchecked.
 fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(want) = &expected.matches else {
         return;
     };
     let at = |path: &str, line: u64| quoted(&format!("{path}:{line}"));
+    // An empty list names no path: nothing goes unchecked.
+    let whole_paths = want.is_empty()
+        || j.unobservable.iter().any(|u| u == "matches")
+        || j.observable("matches.path");
+    fn named(path: &str, whole: bool) -> &str {
+        if whole { path } else { base_name(path) }
+    }
+    let same_file = |answered: &str, expected: &str| {
+        named(answered, whole_paths) == named(expected, whole_paths)
+    };
     if j.observable("matches") {
-        let mut expected_at: Vec<_> = want.iter().map(|m| (m.path.as_str(), m.line)).collect();
+        let mut expected_at: Vec<_> = want
+            .iter()
+            .map(|m| (named(&m.path, whole_paths), m.line))
+            .collect();
         let mut actual_at: Vec<_> = result
             .matches
             .iter()
             .flatten()
-            .map(|m| (m.path.as_str(), m.line))
+            .map(|m| (named(&m.path, whole_paths), m.line))
             .collect();
         expected_at.sort();
         actual_at.sort();
@@ -411,7 +469,7 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
             .matches
             .iter()
             .flatten()
-            .find(|m| m.path == path && m.line == line)
+            .find(|m| same_file(&m.path, path) && m.line == line)
         else {
             continue; // a missing line is the `matches` check's to report
         };
@@ -429,11 +487,18 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(want) = &expected.error else { return };
     let got = result.error.as_ref();
-    j.equal(
-        "error.code",
-        Some(want.code.name().to_owned()),
-        got.map(|e| e.code.name().to_owned()),
-    );
+    if j.observable("error.code") {
+        // The code is judged alone; the rule that gave it is only shown.
+        let agrees = got.is_some_and(|e| e.code == want.code);
+        let shown = got.map(|e| match &e.rule {
+            Some(rule) => format!("{} (rule: {rule})", e.code.name()),
+            None => e.code.name().to_owned(),
+        });
+        j.check("error.code", want.code.name(), &or_missing(shown), agrees);
+    }
+    if want.message_contains.is_empty() || !j.observable("error.message") {
+        return;
+    }
     let message = got.map(|e| e.message.as_str()).unwrap_or_default();
     for needle in &want.message_contains {
         contains(
@@ -774,6 +839,107 @@ mod tests {
     }
 
     #[test]
+    fn entries_without_their_directory_compare_by_base_name_and_type() {
+        use toolpath_suite::protocol::Entry;
+        let expected = Expected {
+            matches: None,
+            notes: None,
+            entries: Some(vec![
+                ("/t/ws/a.ts".into(), EntryType::File),
+                ("/t/ws/l".into(), EntryType::Symlink),
+            ]),
+            ..expected_ok()
+        };
+        let entry = |path: &str, entry_type| Entry {
+            path: path.into(),
+            entry_type,
+        };
+        let mut r = result_ok();
+        // A listing that names entries relative to the directory it listed.
+        r.entries = Some(vec![
+            entry("l", EntryType::Symlink),
+            entry("a.ts", EntryType::File),
+        ]);
+        let unobservable = ["entries.path".to_owned()];
+        let v = judge(&expected, &r, &unobservable, &vars());
+        assert!(v.passed(), "{:?}", v.mismatches);
+        assert_eq!(v.unchecked, ["entries.path"], "never a pass");
+        // The names and types are still judged.
+        r.entries = Some(vec![
+            entry("l", EntryType::File),
+            entry("a.ts", EntryType::File),
+        ]);
+        assert_eq!(
+            fields(&judge(&expected, &r, &unobservable, &vars())),
+            ["entries"]
+        );
+        r.entries = Some(vec![entry("a.ts", EntryType::File)]);
+        assert_eq!(
+            fields(&judge(&expected, &r, &unobservable, &vars())),
+            ["entries"]
+        );
+        // Observed, the same relative names are wrong.
+        r.entries = Some(vec![
+            entry("l", EntryType::Symlink),
+            entry("a.ts", EntryType::File),
+        ]);
+        assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
+    }
+
+    #[test]
+    fn matches_without_their_directory_compare_by_base_name_and_line() {
+        let mut r = result_ok();
+        r.matches.as_mut().unwrap()[0].path = "a.ts".into();
+        let unobservable = ["matches.path".to_owned()];
+        let v = judge(&expected_ok(), &r, &unobservable, &vars());
+        assert!(v.passed(), "{:?}", v.mismatches);
+        assert_eq!(v.unchecked, ["matches.path"]);
+        // The line and its text are still judged.
+        r.matches.as_mut().unwrap()[0].text = "hello ".into();
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &unobservable, &vars())),
+            ["matches.text \"{ws}/a.ts:1\""]
+        );
+        r.matches.as_mut().unwrap()[0].line = 2;
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &unobservable, &vars())),
+            ["matches"]
+        );
+        // Observed, a bare name is the wrong path.
+        let mut r = result_ok();
+        r.matches.as_mut().unwrap()[0].path = "a.ts".into();
+        assert_eq!(
+            fields(&judge(&expected_ok(), &r, &[], &vars())),
+            ["matches"]
+        );
+    }
+
+    #[test]
+    fn an_unobserved_outcome_is_unchecked_and_the_rest_still_judged() {
+        let unobservable = ["outcome".to_owned()];
+        let v = judge(&expected_ok(), &result_ok(), &unobservable, &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["outcome"]);
+        // An error where a file was expected is still wrong where it shows.
+        let error = ToolResult::error(ErrorCode::NotFound, "no");
+        let v = judge(&expected_ok(), &error, &unobservable, &vars());
+        assert!(fields(&v).contains(&"kind"), "{:?}", fields(&v));
+    }
+
+    #[test]
+    fn a_derived_code_or_an_unobservable_message_is_unchecked() {
+        let expect = expected_error();
+        let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
+        let v = judge(&expect, &vague, &["error.message".to_owned()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["error.message"]);
+        let good = ToolResult::error(ErrorCode::PermissionDenied, "no such path: /t/ws/x");
+        let v = judge(&expect, &good, &["error.code".to_owned()], &vars());
+        assert!(v.passed());
+        assert_eq!(v.unchecked, ["error.code"]);
+    }
+
+    #[test]
     fn the_shell_must_have_run_where_it_says() {
         let e = Expected {
             kind: None,
@@ -863,6 +1029,19 @@ mod tests {
         let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
         let v = judge(&expect, &vague, &[], &vars());
         assert!(v.diff().contains("does not contain it"), "{}", v.diff());
+    }
+
+    #[test]
+    fn the_rule_behind_a_code_is_shown_not_judged() {
+        let mut r = ToolResult::error(ErrorCode::InvalidParams, "boom: /t/ws/x");
+        r.error.as_mut().unwrap().rule = Some("errors.codes[2] (message 'boom')".into());
+        let v = judge(&expected_error(), &r, &[], &vars());
+        assert_eq!(
+            v.mismatches[0].actual,
+            "invalid_params (rule: errors.codes[2] (message 'boom'))"
+        );
+        r.error.as_mut().unwrap().code = ErrorCode::NotFound;
+        assert!(judge(&expected_error(), &r, &[], &vars()).passed());
     }
 
     #[test]

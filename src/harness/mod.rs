@@ -17,6 +17,8 @@
 //! - [`snapshot`]: the fixture's state before and after a call, and what
 //!   changed (SEC-11);
 //! - [`judge`]: an answer against its expectation, value by value;
+//! - [`containment`]: whether anything got out of the workspace (escape,
+//!   refusal, false refusal), apart from how the answer was worded;
 //! - [`stored`]: the caps on what one instance keeps in the report;
 //! - [`baseline`]: known failures (`xfail`) and skips per implementation.
 //!
@@ -26,6 +28,7 @@
 pub mod baseline;
 pub mod call;
 pub mod config;
+pub mod containment;
 pub mod expected;
 pub mod judge;
 pub mod route;

@@ -21,6 +21,8 @@ use crate::case::catalog::{Catalog, Unreadable};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
+use crate::report::counts::Counts;
+use crate::report::findings::Findings;
 use crate::report::sink::Sink;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
@@ -71,9 +73,12 @@ struct Shared<'r, 'c> {
     total: usize,
     next: AtomicUsize,
     gave_up: AtomicBool,
-    summary: Mutex<Summary>,
+    /// Statuses, containment and per-rule counts of what was recorded.
+    counts: Mutex<Counts>,
     hello: OnceLock<AdapterHello>,
     start_failure: Mutex<Option<AdapterFailure>>,
+    /// Every worker's subject's findings, merged as each worker ends.
+    findings: Mutex<Findings>,
 }
 
 impl Shared<'_, '_> {
@@ -103,15 +108,15 @@ impl Shared<'_, '_> {
         }
     }
 
-    /// Counts `report`, which replaces one of status `replaces` if given,
+    /// Counts `report`, which replaces the report `replaces` if given,
     /// and passes it on.
-    fn record(&self, position: usize, report: &CaseReport, replaces: Option<Status>) {
+    fn record(&self, position: usize, report: &CaseReport, replaces: Option<&CaseReport>) {
         {
-            let mut summary = self.summary.lock().expect("summary");
+            let mut counts = self.counts.lock().expect("counts");
             if let Some(old) = replaces {
-                summary.remove(old);
+                counts.remove(old);
             }
-            summary.add(report.status);
+            counts.add(report);
         }
         if let Some(sink) = self.config.sink {
             sink.record(position, report, replaces.is_some());
@@ -132,6 +137,9 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }
@@ -193,9 +201,10 @@ pub fn run_in(
         total: instances.len(),
         next: AtomicUsize::new(0),
         gave_up: AtomicBool::new(false),
-        summary: Mutex::new(Summary::default()),
+        counts: Mutex::new(Counts::default()),
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
+        findings: Mutex::new(Findings::default()),
     };
     let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
@@ -228,7 +237,8 @@ pub fn run_in(
         shared.record(position, &report, None);
     }
     let mut report = head(config, &implementation);
-    report.summary = shared.summary.into_inner().expect("summary");
+    report.set_counts(shared.counts.into_inner().expect("counts"));
+    report.findings = shared.findings.into_inner().expect("findings").into_vec();
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(sink) = config.sink {
@@ -287,7 +297,7 @@ fn work(make: &SubjectFactory, shared: &Shared) {
     let mut worker = Worker::new(subject, shared.config, shared.env);
     let record_amended = |amended: Vec<crate::harness::worker::Amended>| {
         for a in amended {
-            shared.record(a.position, &a.report, Some(a.replaces));
+            shared.record(a.position, &a.report, Some(&a.replaces));
         }
     };
     while let Some(position) = shared.claim() {
@@ -308,6 +318,8 @@ fn work(make: &SubjectFactory, shared: &Shared) {
         record_amended(worker.answered(position, report));
     }
     record_amended(worker.finish());
+    let findings = worker.findings();
+    shared.findings.lock().expect("findings").merge(findings);
 }
 
 #[cfg(test)]
@@ -473,6 +485,53 @@ mod tests {
             sink.last()[2].1.as_deref(),
             Some("timeout: no answer within the timeout")
         );
+    }
+
+    /// A request a server never answered fails its case (the server is
+    /// the implementation: not an adapter error), with the mismatch on the
+    /// answer; an instance the subject refuses is unsupported with its
+    /// reason and never sent; the subject's findings reach the report.
+    #[test]
+    fn never_answered_fails_refusals_are_unsupported_and_findings_are_kept() {
+        use crate::report::findings::{Finding, FindingKind};
+        let sink = Recorded::default();
+        let finding = Finding {
+            kind: FindingKind::NeverAnswered,
+            count: 1,
+            example: "tools/call never answered".into(),
+            cases: vec!["t.c0".into()],
+        };
+        let script = {
+            let finding = finding.clone();
+            move || {
+                let steps = [
+                    Step::Fail(FailureKind::NeverAnswered, "no response in 10 ms".into()),
+                    Step::Answer(right()),
+                ];
+                Scripted::new(hello(), steps)
+                    .refusing("t.c1", "the profile: no fitting tool")
+                    .with_findings(vec![finding.clone()])
+            }
+        };
+        let report = run_script(
+            &cases(3),
+            script,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let last = sink.last();
+        assert_eq!(
+            last.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+            [Status::Fail, Status::Unsupported, Status::Pass]
+        );
+        assert_eq!(
+            last[0].1.as_deref(),
+            Some("server never answered: no response in 10 ms")
+        );
+        assert_eq!(last[1].1.as_deref(), Some("the profile: no fitting tool"));
+        assert_eq!(report.findings, [finding]);
+        assert_eq!(report.summary.adapter_error, 0);
     }
 
     #[test]
@@ -671,6 +730,161 @@ mod tests {
             sent[0].params["path"],
             format!("{}/x", scratch.path().display())
         );
+    }
+
+    /// A case expecting `outside_workspace` (c0) and a SEC case expecting
+    /// `ok` (c1), as containment classes them.
+    fn containment_cases() -> Vec<Case> {
+        let outside = "id: t.out\nsummary: s\nspec: [SEC-4]\nfixture: {roots: [ws]}\n\
+             call: {tool: resolve, params: {path: ../x}}\n\
+             expect: {outcome: error, error: {code: outside_workspace, message_contains: ['{ws}']}}\n";
+        let inside = "id: t.in\nsummary: s\nspec: [SEC-5]\n\
+             fixture: {roots: [ws], files: {ws/a: x}}\n\
+             call: {tool: resolve, params: {path: a}}\n\
+             expect: {outcome: ok, kind: file, path: '{ws}/a'}\n";
+        vec![
+            parse_case(Path::new("out.yaml"), outside).unwrap(),
+            parse_case(Path::new("in.yaml"), inside).unwrap(),
+        ]
+    }
+
+    /// Runs `cases` against one script saying `hello`; the report and
+    /// every case report.
+    fn run_kept(
+        cases: &[Case],
+        hello: AdapterHello,
+        steps: Vec<Step>,
+    ) -> (Report, Vec<CaseReport>) {
+        let kept = Keep(Mutex::new(vec![None; cases.len()]));
+        let all: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
+        let fixtures = tempfile::tempdir().unwrap();
+        let config = RunConfig {
+            fixtures: Some(fixtures.path().to_owned()),
+            sink: Some(&kept),
+            ..RunConfig::default()
+        };
+        let env = Environment {
+            machine: MACHINE,
+            cancelled: &never_cancelled,
+        };
+        let make =
+            || Ok(Box::new(Scripted::new(hello.clone(), steps.clone())) as Box<dyn Subject + Send>);
+        let report = run_in(&Listed(&all), &make, &config, &env);
+        let cases = kept.0.into_inner().unwrap().into_iter().flatten().collect();
+        (report, cases)
+    }
+
+    fn class(case: &CaseReport) -> Option<crate::report::ContainmentClass> {
+        case.containment.as_ref().map(|c| c.class)
+    }
+
+    /// Writes a file beside the roots: outside every one of them.
+    fn write_beside_the_roots(call: &Call) {
+        let beside = Path::new(&call.workspace.roots[0]).parent().unwrap();
+        std::fs::write(beside.join("escaped"), "x").unwrap();
+    }
+
+    #[test]
+    fn containment_is_classed_on_what_was_observed() {
+        use crate::report::ContainmentClass::*;
+        use toolpath_suite::protocol::{Kind, Outcome};
+        let ok = |path: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            kind: Some(Kind::File),
+            path: Some(path.to_owned()),
+            ..ToolResult::default()
+        };
+        // An outside path answered ok is an escape; a SEC case's path that
+        // the adapter cannot observe for `resolve` is accepted, unobserved.
+        let mut by_tool = hello();
+        by_tool
+            .unobservable_by_tool
+            .insert("resolve".into(), vec!["path".into()]);
+        let (report, cases) = run_kept(
+            &containment_cases(),
+            by_tool,
+            vec![Step::Answer(ok("/anywhere")), Step::Answer(ok("/nowhere"))],
+        );
+        assert_eq!(
+            (cases[0].status, class(&cases[0])),
+            (Status::Fail, Some(Escape))
+        );
+        assert_eq!(
+            cases[0].containment.as_ref().unwrap().evidence.as_deref(),
+            Some("answered ok")
+        );
+        assert_eq!(
+            (cases[1].status, class(&cases[1])),
+            (Status::Unobserved, Some(Accepted))
+        );
+        assert_eq!(cases[1].unchecked, ["path"]);
+        assert_eq!(
+            (report.containment.escapes, report.containment.accepted),
+            (1, 1)
+        );
+        assert_eq!(report.rules["SEC-4"].failed, 1);
+
+        // A code the adapter says it derived: no class; the SEC case's
+        // answer names its derived path: unobserved, and the reason says so.
+        let mut derived_code = ToolResult::error(ErrorCode::NotFound, "{ws} no");
+        derived_code.derived = vec!["error.code".into()];
+        let mut derived_path = ok("/nowhere");
+        derived_path.derived = vec!["path".into()];
+        let (report, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![Step::Answer(derived_code), Step::Answer(derived_path)],
+        );
+        assert_eq!(class(&cases[0]), Some(NotObserved));
+        assert_eq!(cases[1].status, Status::Unobserved);
+        assert!(
+            cases[1]
+                .reason
+                .as_deref()
+                .unwrap()
+                .ends_with("path (derived by the adapter)"),
+            "{:?}",
+            cases[1].reason
+        );
+        assert_eq!(report.containment.not_observed, 1);
+
+        // A right refusal and a right answer that wrote beside the roots:
+        // refused, and an escape whatever it answered. A refusal of the
+        // SEC case: a false refusal.
+        let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "../x is outside {ws}");
+        let (_, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![
+                Step::Answer(refused.clone()),
+                Step::Touch(write_beside_the_roots, ok("/x")),
+            ],
+        );
+        assert_eq!(class(&cases[0]), Some(Refused));
+        assert_eq!(class(&cases[1]), Some(Escape));
+        let evidence = cases[1].containment.as_ref().unwrap().evidence.clone();
+        assert_eq!(
+            evidence.as_deref(),
+            Some("changed outside every root: + {tmp}/escaped (file)")
+        );
+        let (_, cases) = run_kept(
+            &containment_cases(),
+            hello(),
+            vec![
+                Step::Answer(ToolResult::error(ErrorCode::NotFound, "no")),
+                Step::Answer(refused),
+            ],
+        );
+        assert_eq!(class(&cases[0]), Some(RefusedOtherCode));
+        assert!(
+            cases[0].containment.as_ref().unwrap().wording_failed,
+            "no {{ws}}"
+        );
+        assert_eq!(class(&cases[1]), Some(FalseRefusal));
+        // Never sent (the tool is not declared): not observed.
+        let (_, cases) = run_kept(&containment_cases(), AdapterHello::default(), vec![]);
+        assert_eq!(cases[0].status, Status::Unsupported);
+        assert_eq!(class(&cases[0]), Some(NotObserved));
     }
 
     /// Writes a file into the call's first root: what SEC-11 forbids.

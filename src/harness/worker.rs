@@ -25,12 +25,14 @@ use crate::case::fixture::{self, BuiltFixture, Deadline};
 use crate::harness::baseline::{self, BaselineStatus};
 use crate::harness::call;
 use crate::harness::config::{Environment, RunConfig, cancelled};
+use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
-use crate::report::{CaseReport, Status};
+use crate::report::findings::Finding;
+use crate::report::{CaseReport, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
@@ -42,8 +44,8 @@ use toolpath_suite::protocol::{AdapterHello, Call, Outcome, ToolResult};
 pub struct Amended {
     pub position: usize,
     pub report: CaseReport,
-    /// The status of the report it replaces (for the counts).
-    pub replaces: Status,
+    /// The report it replaces (for the counts).
+    pub replaces: CaseReport,
 }
 
 /// One worker and its subjects.
@@ -95,9 +97,12 @@ impl<'a, 'b> Worker<'a, 'b> {
                 r.expectation = Some(skip.note());
                 r
             }
-            None => match self.route(instance) {
-                Err(Refusal { status, reason }) => base_report(instance, status, Some(reason)),
-                Ok(route) => self.execute(instance, route),
+            None => match self.subject.refuse(instance) {
+                Some(reason) => base_report(instance, Status::Unsupported, Some(reason)),
+                None => match self.route(instance) {
+                    Err(Refusal { status, reason }) => base_report(instance, status, Some(reason)),
+                    Ok(route) => self.execute(instance, route),
+                },
             },
         };
         baseline::apply(entry, &mut report);
@@ -135,8 +140,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         let mut amended = Vec::new();
         for (position, violation) in std::mem::take(&mut self.violations) {
             if let Some((_, report)) = self.recent.iter_mut().find(|(p, _)| *p == position) {
-                let replaces = report.status;
+                let replaces = report.clone();
                 report.status = Status::AdapterError;
+                containment::amend(report);
                 report.reason = Some(violation.to_string());
                 report.stderr = Some(violation.stderr).filter(|s| !s.is_empty());
                 baseline::apply(self.config.baseline.lookup(&report.id), report);
@@ -190,7 +196,12 @@ impl<'a, 'b> Worker<'a, 'b> {
                     .get(instance.tool.name())
                     .and_then(|schema| schema.pointer(&format!("/properties/{param}/description")))
                     .and_then(Value::as_str);
-                self.verdict_report(instance, judge_description(&case.expect, description), None)
+                self.verdict_report(
+                    instance,
+                    judge_description(&case.expect, description),
+                    None,
+                    &[],
+                )
             }
             Action::Invoke(params) => self.invoke(instance, params, route),
         }
@@ -263,12 +274,23 @@ impl<'a, 'b> Worker<'a, 'b> {
             };
             return self.failed(instance, failure);
         }
+        let prepared = match self.subject(route).prepare(&call) {
+            Ok(prepared) => prepared,
+            Err(failure) => return self.failed(instance, failure),
+        };
         let git_dirs: Vec<Vec<u8>> = case
             .fixture
             .git
             .iter()
             .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+            .chain(prepared.iter().filter_map(|dir| {
+                let below = dir.strip_prefix(&built.root).ok()?;
+                Some(below.as_os_str().as_encoded_bytes().to_vec())
+            }))
             .collect();
+        // Where the roots are, read before the call like everything else
+        // the instance is judged on.
+        let roots = containment::root_places(&built.root, &call.workspace.roots);
         let before = snapshot::take(&built.root, &git_dirs);
         let answer = match self.send(route, &call) {
             Ok(result) => result,
@@ -281,7 +303,11 @@ impl<'a, 'b> Worker<'a, 'b> {
             answer,
             &expected,
             &vars,
-            (&changes, &built.root),
+            Fixture {
+                changes: &changes,
+                root: &built.root,
+                roots: &roots,
+            },
             route,
         )
     }
@@ -308,6 +334,23 @@ impl<'a, 'b> Worker<'a, 'b> {
                 instance,
                 &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
             ),
+            // The implementation failed the case; no adapter is to blame.
+            FailureKind::NeverAnswered => {
+                let mismatch = Mismatch {
+                    field: "answer".to_owned(),
+                    expected: "an answer".to_owned(),
+                    actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
+                    rule: None,
+                };
+                let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
+                r.diff = Some(format!(
+                    "--- expected\n+++ actual\n@@ -1 +1 @@\n-answer: {}\n+answer: {}\n",
+                    mismatch.expected, mismatch.actual
+                ));
+                r.mismatches = vec![mismatch];
+                r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
+                r
+            }
             _ => {
                 let mut r = base_report(instance, Status::AdapterError, Some(failure.to_string()));
                 r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());
@@ -316,22 +359,30 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
-    /// The report for an answer, judged against `expected`, and for the
-    /// fixture's `changes` below `root`.
+    /// The subject's findings, once it was ended ([`Worker::finish`]).
+    pub fn findings(&mut self) -> Vec<Finding> {
+        self.subject.findings()
+    }
+
+    /// The report for an answer, judged against `expected`, and for what
+    /// the call did to the fixture.
     fn judged(
         &mut self,
         instance: &Instance,
         answer: ToolResult,
         expected: &Expected,
         vars: &Placeholders,
-        (changes, root): (&[Change], &Path),
+        fixture: Fixture,
         route: Route,
     ) -> CaseReport {
-        let shown: Vec<String> = changes
-            .iter()
-            .take(5)
-            .map(|c| c.describe(root, |p| vars.collapse(p)))
-            .collect();
+        let Fixture {
+            changes,
+            root,
+            roots,
+        } = fixture;
+        let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
+        let shown: Vec<String> = changes.iter().take(5).map(describe).collect();
+        let escaped = containment::first_outside(changes, roots).map(describe);
         if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() {
             let reason = answer
                 .reason
@@ -342,23 +393,44 @@ impl<'a, 'b> Worker<'a, 'b> {
                 Some(cap(reason, MAX_VALUE_BYTES)),
             );
         }
+        // Not observed in this answer: what the adapter cannot observe for
+        // this tool, and what it says it composed itself.
+        let mut unobserved = self.hello.unobservable_for(instance.tool);
+        for field in &answer.derived {
+            if !unobserved.contains(field) {
+                unobserved.push(field.clone());
+            }
+        }
         let mut verdict = match answer.outcome {
             // Declining the call does not excuse changing the fixture.
             Some(Outcome::Unsupported) => Verdict::default(),
-            _ => judge(expected, &answer, &self.hello.unobservable, vars),
+            _ => judge(expected, &answer, &unobserved, vars),
         };
         verdict.check_fixture(&shown, changes.len());
+        let containment = containment::classify(&Answered {
+            case: instance.case,
+            answer: &answer,
+            unobserved: &unobserved,
+            mismatches: &verdict.mismatches,
+            escaped,
+        });
         // Standard error comes from the subject that answered (the
         // unprivileged copy for permission cases).
         let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
-        self.verdict_report(instance, verdict, stderr)
+        let mut report = self.verdict_report(instance, verdict, stderr, &answer.derived);
+        report.containment = containment;
+        report
     }
 
+    /// The report of a judged instance. `derived` names the fields the
+    /// answer said it composed, so the reason tells them from fields the
+    /// adapter can never observe.
     fn verdict_report(
         &self,
         instance: &Instance,
         verdict: Verdict,
         stderr: Option<String>,
+        derived: &[String],
     ) -> CaseReport {
         let passed = verdict.passed();
         let status = match (passed, verdict.unchecked.is_empty()) {
@@ -368,9 +440,17 @@ impl<'a, 'b> Worker<'a, 'b> {
             (true, false) => Status::Unobserved,
         };
         let reason = (status == Status::Unobserved).then(|| {
+            let named: Vec<String> = verdict
+                .unchecked
+                .iter()
+                .map(|f| match derived.contains(f) {
+                    true => format!("{f} (derived by the adapter)"),
+                    false => f.clone(),
+                })
+                .collect();
             format!(
                 "agreed on every field that could be checked; not observable: {}",
-                verdict.unchecked.join(", ")
+                named.join(", ")
             )
         });
         let mut report = base_report(instance, status, reason);
@@ -384,12 +464,23 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 }
 
+/// What a call did to the fixture, for judging: the changes found, the
+/// fixture directory they are below, and where its roots are in it.
+struct Fixture<'a> {
+    changes: &'a [Change],
+    root: &'a Path,
+    roots: &'a [Vec<u8>],
+}
+
 /// The report of an instance with what its case says, `status` and `reason`.
 pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) -> CaseReport {
     let case = instance.case;
     CaseReport {
         spec: case.spec.clone(),
         tags: case.tags.clone(),
+        // Judged instances get their class from what they answered; until
+        // then, one that should have one was not observed.
+        containment: containment::unobserved(case),
         ..CaseReport::new(
             instance.id(),
             case.id.clone(),

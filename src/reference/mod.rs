@@ -149,6 +149,7 @@ pub fn hello() -> AdapterHello {
             .map(String::from)
             .to_vec(),
         unobservable: Vec::new(),
+        unobservable_by_tool: Default::default(),
         schemas,
     }
 }

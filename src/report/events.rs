@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
-use crate::report::{CaseReport, Report, Summary};
+use crate::report::{CaseReport, ContainmentCounts, Report, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// One line of the event log.
@@ -65,6 +65,12 @@ pub enum Event {
         partial: bool,
         duration_ms: f64,
         summary: Summary,
+        /// The run's findings (`Report::findings`); absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        findings: Vec<crate::report::findings::Finding>,
+        /// The containment counts (absent from logs written before them).
+        #[serde(default)]
+        containment: ContainmentCounts,
     },
 }
 
@@ -241,6 +247,8 @@ impl Sink for EventLog {
             partial: head.partial,
             duration_ms: head.duration_ms,
             summary: head.summary,
+            findings: head.findings.clone(),
+            containment: head.containment,
         });
     }
 }
@@ -484,12 +492,14 @@ pub fn read(text: &str) -> Result<Report, String> {
                 Event::End {
                     partial,
                     duration_ms,
+                    findings,
                     ..
                 },
                 Some(r),
             ) => {
                 r.partial = partial;
                 r.duration_ms = duration_ms;
+                r.findings = findings;
                 ended = true;
             }
             (_, _) => return Err(format!("line {}: out of order", i + 1)),
@@ -499,7 +509,7 @@ pub fn read(text: &str) -> Result<Report, String> {
     cases.sort_by_key(|(position, _)| *position);
     report.cases = cases.into_iter().map(|(_, case)| case).collect();
     report.partial |= !ended;
-    report.summary = Summary::of(&report.cases);
+    report.recount();
     Ok(report)
 }
 
@@ -527,6 +537,9 @@ fn header(start: Event) -> Report {
         duration_ms: 0.0,
         fixture_dir: None,
         summary: Summary::default(),
+        findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases: Vec::new(),
     }
 }
@@ -554,6 +567,7 @@ mod tests {
             expectation: None,
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 1.0,
         };
         serde_json::to_string(&Event::Case(Box::new(CaseEvent {
@@ -597,6 +611,8 @@ mod tests {
             partial: false,
             duration_ms: 5.0,
             summary: Summary::default(),
+            findings: Vec::new(),
+            containment: ContainmentCounts::default(),
         })
         .unwrap();
         let text = format!(
@@ -609,6 +625,28 @@ mod tests {
         assert!(!report.partial);
         assert_eq!(report.cases.len(), 1);
         assert_eq!(report.cases[0].status, Status::AdapterError);
+    }
+
+    /// A run's findings travel in its `end` line and come back in the report.
+    #[test]
+    fn findings_are_read_back_from_the_end_line() {
+        use crate::report::findings::{Finding, FindingKind};
+        let finding = Finding {
+            kind: FindingKind::NeverAnswered,
+            count: 2,
+            example: "tools/call left open".into(),
+            cases: vec!["a".into()],
+        };
+        let end = serde_json::to_string(&Event::End {
+            partial: false,
+            duration_ms: 5.0,
+            summary: Summary::default(),
+            findings: vec![finding.clone()],
+            containment: ContainmentCounts::default(),
+        })
+        .unwrap();
+        let text = format!("{}\n{}\n{end}\n", start(), case("a", Status::Fail));
+        assert_eq!(read(&text).unwrap().findings, [finding]);
     }
 
     /// A spool written through the sink, with a plain copy beside it (as a

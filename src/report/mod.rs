@@ -2,19 +2,23 @@
 //! Markdown) is rendered from it, and `toolpath compare` reads two of them.
 //! Its schema is published in `spec/schemas/report.schema.json`.
 //!
-//! What lives here: the report types, the event log and the run's
+//! What lives here: the report types, what they add up to (containment
+//! and per-rule counts, [`counts`]), the event log and the run's
 //! authenticated spool ([`events`]), the renderers ([`render`]), the view
 //! renderers read through ([`view`]) and how a run ends ([`exit`]).
 //! `report` is on the floor of `case` and `reference` (ARCHITECTURE.md): it
 //! imports the suite model (protocol, spec) and nothing of the harness,
 //! session or CLI above it.
 
+pub mod counts;
 pub mod events;
 pub mod exit;
+pub mod findings;
 pub mod render;
 pub mod sink;
 pub mod view;
 
+pub use counts::{Containment, ContainmentClass, ContainmentCounts, RuleCounts};
 pub use exit::ExitCode;
 
 use schemars::JsonSchema;
@@ -173,6 +177,12 @@ pub struct CaseReport {
     /// Where the fixture was left, with `--keep-fixtures`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture: Option<String>,
+    /// The containment verdict, for an instance whose case expects
+    /// `outside_workspace` or is a SEC case expecting `ok`, and for any
+    /// instance whose call changed the fixture outside every root
+    /// ([`counts`] says what each class means).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub containment: Option<Containment>,
     pub duration_ms: f64,
 }
 
@@ -204,6 +214,7 @@ impl CaseReport {
             expectation: None,
             stderr: None,
             fixture: None,
+            containment: None,
             duration_ms: 0.0,
         }
     }
@@ -315,10 +326,37 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture_dir: Option<String>,
     pub summary: Summary,
+    /// What the implementation did wrong as a server, outside any one
+    /// answer (an MCP server's stray output, requests never answered, a
+    /// kill at shutdown), by kind; empty for adapters and the reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<findings::Finding>,
+    /// The containment verdicts counted: escapes first of all. Absent from
+    /// reports written before it was added (then all 0).
+    #[serde(default)]
+    pub containment: ContainmentCounts,
+    /// Conformance per rule ID (every ID an instance cites, and every rule
+    /// a derived check failed on; see [`counts::rule_statuses`]).
+    #[serde(default)]
+    pub rules: RuleCounts,
     pub cases: Vec<CaseReport>,
 }
 
 impl Report {
+    /// Sets every count of the header (`summary`, `containment`, `rules`)
+    /// from `cases`: for a report read back from an event log or built
+    /// whole, whose counts were not kept as it ran.
+    pub fn recount(&mut self) {
+        self.set_counts(counts::Counts::of(&self.cases));
+    }
+
+    /// Sets the header's counts.
+    pub fn set_counts(&mut self, counts: counts::Counts) {
+        self.summary = counts.summary;
+        self.containment = counts.containment;
+        self.rules = counts.rules;
+    }
+
     /// Whether any answer was compared with its expectation (see
     /// [`Summary::judged_anything`]); `summary` agrees with `cases`.
     pub fn judged_anything(&self) -> bool {

@@ -13,6 +13,8 @@ use std::time::Duration;
 use crate::case::catalog::Catalog;
 use crate::harness::baseline::{self, Baseline};
 use crate::harness::config::{RunConfig, SubjectFactory};
+use crate::mcp::profile::Loaded;
+use crate::mcp::server::{McpConfig, McpServer};
 use crate::report::events::{EventLog, Spool};
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
@@ -30,6 +32,8 @@ pub struct RunPlan {
     pub baseline: Baseline,
     /// The adapter: its command line as given (for the report) and split.
     pub adapter: Option<(String, Vec<String>)>,
+    /// An MCP server's profile, instead of an adapter.
+    pub mcp: Option<Loaded>,
     /// Where each report goes.
     pub targets: Vec<Target>,
     /// The user's event log, if any.
@@ -146,6 +150,23 @@ fn subjects<'r>(
     } else {
         None
     };
+    if let Some(profile) = &plan.mcp {
+        let config = McpConfig {
+            profile: profile.clone(),
+            call_timeout: plan.call_timeout,
+            hello_timeout: plan.hello_timeout,
+            max_restarts: plan.max_restarts,
+            tmpdir: session.subdir("servers")?,
+            run_id: Some(session.dir().id().to_owned()),
+            user: None,
+        };
+        // As root, permission cases are skipped with the reason: the
+        // unprivileged copy is an adapter process, not yet a server.
+        let make: Box<SubjectFactory> = Box::new(move || {
+            Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
+        });
+        return Ok((make, None));
+    }
     let make: Box<SubjectFactory> = match &plan.adapter {
         None => {
             let timeout = plan.call_timeout;
@@ -185,7 +206,10 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         strict: plan.strict,
         baseline: plan.baseline.clone(),
         unprivileged,
-        adapter_label: plan.adapter.as_ref().map(|(label, _)| label.clone()),
+        adapter_label: match &plan.mcp {
+            Some(profile) => Some(format!("--mcp {}", profile.file.display())),
+            None => plan.adapter.as_ref().map(|(label, _)| label.clone()),
+        },
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.call_timeout,
@@ -316,6 +340,7 @@ mod tests {
             catalog: Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap(),
             baseline: Baseline::default(),
             adapter: None,
+            mcp: None,
             targets: vec![Target {
                 format: Format::Json,
                 path: Some(dir.join("r.json")),

@@ -56,7 +56,7 @@ pub const TERM_GRACE: Duration = Duration::from_secs(1);
 pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long standard error may stay open after the group was killed (a
 /// grandchild that left the group may hold it) before the tail is taken.
-const STDERR_GRACE: Duration = Duration::from_secs(1);
+pub const STDERR_GRACE: Duration = Duration::from_secs(1);
 /// The environment variable that carries the run's id to the adapter.
 pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.
@@ -64,7 +64,8 @@ const QUOTED_BYTES: usize = 200;
 /// The longest `hello` line an adapter may write (`spec/protocol.md`).
 pub const MAX_HELLO_BYTES: usize = 1024 * 1024;
 /// The most entries of each of `hello`'s lists (`tools`, `features`,
-/// `unobservable`) and of its `schemas`.
+/// `unobservable`, each list of `unobservable_by_tool`), of
+/// `unobservable_by_tool` and of its `schemas`.
 pub const MAX_HELLO_ENTRIES: usize = 64;
 /// The largest one schema in `hello` may be, as JSON.
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
@@ -127,7 +128,7 @@ fn failure(kind: FailureKind, message: String) -> AdapterFailure {
 
 /// The start of `bytes`, escaped, as text for a failure message: at most
 /// [`QUOTED_BYTES`] of it, and `…` when there was more.
-fn excerpt(bytes: &[u8]) -> String {
+pub fn excerpt(bytes: &[u8]) -> String {
     let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTED_BYTES)]);
     let more = if bytes.len() > QUOTED_BYTES {
         "…"
@@ -179,27 +180,8 @@ impl Adapter {
                 )
             })?;
         let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .env("LC_ALL", "C")
-            .env("TZ", "UTC")
-            .env("TMPDIR", scratch.path());
-        if let Some(run_id) = &self.config.run_id {
-            command.env(RUN_ID_ENV, run_id);
-        }
-        // git inherits nothing from the harness's environment, and reads
-        // no configuration but a repository's own.
-        for (name, _) in std::env::vars_os() {
-            if name.as_encoded_bytes().starts_with(b"GIT_") {
-                command.env_remove(name);
-            }
-        }
-        command
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null");
+        command.args(args);
+        environment(&mut command, scratch.path(), self.config.run_id.as_deref());
         if let Some(user) = self.config.user {
             let _ = crate::sys::chown(scratch.path(), user);
             command.uid(user.0).gid(user.1);
@@ -465,6 +447,34 @@ impl Drop for Adapter {
     }
 }
 
+/// Piped standard streams and the environment every process under test
+/// gets (`spec/protocol.md`, Environment): `LC_ALL=C`, `TZ=UTC`, `TMPDIR`
+/// its own, the run's id, and git isolated: every `GIT_*` variable of the
+/// harness's environment removed, no system or global configuration.
+/// MCP servers get the same.
+pub fn environment(command: &mut Command, tmpdir: &std::path::Path, run_id: Option<&str>) {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("LC_ALL", "C")
+        .env("TZ", "UTC")
+        .env("TMPDIR", tmpdir);
+    if let Some(run_id) = run_id {
+        command.env(RUN_ID_ENV, run_id);
+    }
+    // git inherits nothing from the harness's environment, and reads
+    // no configuration but a repository's own.
+    for (name, _) in std::env::vars_os() {
+        if name.as_encoded_bytes().starts_with(b"GIT_") {
+            command.env_remove(name);
+        }
+    }
+    command
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
+}
+
 /// Splits an adapter command line into words as a POSIX shell would, but
 /// expands nothing (no variables, globs or substitutions) and runs no
 /// shell: white space separates words, single and double quotes group
@@ -487,12 +497,22 @@ pub fn check_hello(hello: &AdapterHello) -> Result<(), String> {
         ("tools", hello.tools.len()),
         ("features", hello.features.len()),
         ("unobservable", hello.unobservable.len()),
+        ("unobservable_by_tool", hello.unobservable_by_tool.len()),
         ("schemas", hello.schemas.len()),
     ];
     for (field, n) in lists {
         if n > MAX_HELLO_ENTRIES {
             return Err(format!(
                 "has {n} `{field}` entries; the protocol allows at most {MAX_HELLO_ENTRIES}"
+            ));
+        }
+    }
+    for (tool, fields) in &hello.unobservable_by_tool {
+        if fields.len() > MAX_HELLO_ENTRIES {
+            return Err(format!(
+                "has {} `unobservable_by_tool` entries for `{}`; the protocol allows at most {MAX_HELLO_ENTRIES}",
+                fields.len(),
+                excerpt(tool.as_bytes())
             ));
         }
     }
@@ -592,6 +612,25 @@ mod tests {
             check_hello(&schema)
                 .unwrap_err()
                 .contains("schema for `grep`")
+        );
+        let mut by_tool = hello();
+        by_tool
+            .unobservable_by_tool
+            .insert("ls".into(), vec![String::new(); MAX_HELLO_ENTRIES + 1]);
+        assert_eq!(
+            check_hello(&by_tool).unwrap_err(),
+            "has 65 `unobservable_by_tool` entries for `ls`; the protocol allows at most 64"
+        );
+        let mut tools = hello();
+        for i in 0..=MAX_HELLO_ENTRIES {
+            tools
+                .unobservable_by_tool
+                .insert(format!("t{i}"), Vec::new());
+        }
+        assert!(
+            check_hello(&tools)
+                .unwrap_err()
+                .contains("65 `unobservable_by_tool` entries;")
         );
     }
 }

@@ -19,6 +19,10 @@ pub mod process;
 pub mod scripted;
 pub mod serve;
 
+use crate::report::findings::Finding;
+use std::path::PathBuf;
+use toolpath_suite::case::Instance;
+
 use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// What went wrong with an adapter (never with the answer itself).
@@ -42,6 +46,11 @@ pub enum FailureKind {
     Cancelled,
     /// Restarted too often; no longer started.
     GaveUp,
+    /// An MCP server never answered the request (it hung, or left the
+    /// request open after a panic); it was ended. Not an adapter bug: the
+    /// implementation under test failed the case, and the report's
+    /// findings say it happened.
+    NeverAnswered,
 }
 
 impl FailureKind {
@@ -55,6 +64,7 @@ impl FailureKind {
             FailureKind::Unsolicited => "unsolicited output",
             FailureKind::Cancelled => "cancelled",
             FailureKind::GaveUp => "gave up",
+            FailureKind::NeverAnswered => "server never answered",
         }
     }
 }
@@ -106,6 +116,26 @@ pub trait Subject {
     /// of the process the next call goes to: cases pass it as `{adapter-tmp}`.
     fn ready(&mut self) -> Result<(), AdapterFailure> {
         Ok(())
+    }
+    /// Why this subject cannot take `instance` at all, said before its
+    /// fixture is built (reported *unsupported* with this reason): an MCP
+    /// profile that names no fitting tool and says why, or a server that
+    /// takes fewer allowed directories than the case has roots.
+    fn refuse(&self, _instance: &Instance) -> Option<String> {
+        None
+    }
+    /// Changes the subject makes to `call`'s fixture before the call and
+    /// before the fixture is snapshotted (an MCP profile's `git init` in
+    /// roots a server needs to be repositories); the directories returned
+    /// are bookkeeping the snapshot leaves out, as it does a case's own
+    /// `.git` directories.
+    fn prepare(&mut self, _call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
+        Ok(Vec::new())
+    }
+    /// What the subject did wrong as a server during the run (see
+    /// [`crate::report::findings`]); asked once, after [`finish`](Self::finish).
+    fn findings(&mut self) -> Vec<Finding> {
+        Vec::new()
     }
 }
 

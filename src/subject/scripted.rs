@@ -16,7 +16,9 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::report::findings::Finding;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::case::Instance;
 use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// What the fake does with one call.
@@ -48,6 +50,10 @@ pub struct Scripted {
     written: Option<String>,
     violation: Option<AdapterFailure>,
     scratch: Option<PathBuf>,
+    /// Instances refused before anything is built: (instance id, reason).
+    refusals: Vec<(String, String)>,
+    /// What [`Subject::findings`] gives at the end.
+    findings: Vec<Finding>,
 }
 
 impl Scripted {
@@ -63,7 +69,22 @@ impl Scripted {
             written: None,
             violation: None,
             scratch: None,
+            refusals: Vec::new(),
+            findings: Vec::new(),
         }
+    }
+
+    /// Refuses the instance `id` with `reason`, as a profile without a
+    /// fitting tool does.
+    pub fn refusing(mut self, id: &str, reason: &str) -> Scripted {
+        self.refusals.push((id.to_owned(), reason.to_owned()));
+        self
+    }
+
+    /// Reports `findings` once it is ended.
+    pub fn with_findings(mut self, findings: Vec<Finding>) -> Scripted {
+        self.findings = findings;
+        self
     }
 
     /// Gives up after `n` restarts, as `--max-restarts` does.
@@ -179,5 +200,17 @@ impl Subject for Scripted {
     fn finish(&mut self) -> Option<AdapterFailure> {
         self.check_quiet();
         self.violation.take()
+    }
+
+    fn refuse(&self, instance: &Instance) -> Option<String> {
+        let id = instance.id();
+        self.refusals
+            .iter()
+            .find(|(refused, _)| *refused == id)
+            .map(|(_, reason)| reason.clone())
+    }
+
+    fn findings(&mut self) -> Vec<Finding> {
+        std::mem::take(&mut self.findings)
     }
 }

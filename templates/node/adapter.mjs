@@ -26,6 +26,17 @@ const IMPLEMENTATION = { name: 'my-agent-tools', version: '0.0.0', language: 'ty
 const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell', 'glob', 'ls'];
 // Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 const FEATURES = ['symlinks'];
+// Result fields your tools never show, for every tool, and per tool (for an
+// `ls` that prints bare names: { ls: ['entries.path'] }). An expectation on
+// such a field is "not checked", and the case is reported "unobserved",
+// never passed. Names: spec/protocol.md, "What is observed".
+const UNOBSERVABLE = [];
+const UNOBSERVABLE_BY_TOOL = {};
+// Never fill a field your tool did not give you: an entry path composed from
+// the request's path, a `cwd` copied from the request, an error code chosen
+// by a default rule are not observations. If an answer needs one, name it in
+// that result's `derived` list (e.g. { derived: ['error.code'] }): it then
+// counts as not observed for that answer.
 
 class NotImplemented extends Error {}
 
@@ -72,7 +83,9 @@ function glob(_workspace, _params) {
 function ls(_workspace, _params) {
   // TODO: run your ls tool on params.dir_path (alias params.path; a file is
   // its own single entry, spec LS-4) and translate: kind, path, entries
-  // [{path, type}] with type file, directory, symlink or other.
+  // [{path, type}] with type file, directory, symlink or other. A tool that
+  // prints bare names does not tell you the directory: declare
+  // 'entries.path' unobservable for ls, or mark the answer `derived`.
   throw new NotImplemented('ls');
 }
 
@@ -95,7 +108,15 @@ for await (const line of input) {
   const message = JSON.parse(line);
   let reply;
   if (message.type === 'hello') {
-    reply = { type: 'hello', protocol: 1, implementation: IMPLEMENTATION, tools: TOOLS, features: FEATURES };
+    reply = {
+      type: 'hello',
+      protocol: 1,
+      implementation: IMPLEMENTATION,
+      tools: TOOLS,
+      features: FEATURES,
+      unobservable: UNOBSERVABLE,
+      unobservable_by_tool: UNOBSERVABLE_BY_TOOL,
+    };
   } else if (message.type === 'call') {
     reply = { type: 'result', seq: message.seq, ...answer(message) };
   } else {

@@ -29,6 +29,17 @@ IMPLEMENTATION = {"name": "my-agent-tools", "version": "0.0.0", "language": "pyt
 TOOLS = ["resolve", "grep", "ripgrep", "shell", "glob", "ls"]
 # Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 FEATURES = ["symlinks"]
+# Result fields your tools never show, for every tool, and per tool (for an
+# `ls` that prints bare names: {"ls": ["entries.path"]}). An expectation on
+# such a field is "not checked", and the case is reported "unobserved",
+# never passed. Names: spec/protocol.md, "What is observed".
+UNOBSERVABLE = []
+UNOBSERVABLE_BY_TOOL = {}
+# Never fill a field your tool did not give you: an entry path composed from
+# the request's path, a `cwd` copied from the request, an error code chosen
+# by a default rule are not observations. If an answer needs one, name it in
+# that result's "derived" list (e.g. {"derived": ["error.code"]}): it then
+# counts as not observed for that answer.
 
 
 def lexical(base, path):
@@ -80,7 +91,9 @@ def glob(workspace, params):
 def ls(workspace, params):
     # TODO: run your ls tool on params.get("dir_path") (alias "path"; a file
     # is its own single entry, spec LS-4) and translate: kind, path, entries
-    # [{"path", "type"}] with type file, directory, symlink or other.
+    # [{"path", "type"}] with type file, directory, symlink or other. A tool
+    # that prints bare names does not tell you the directory: declare
+    # "entries.path" unobservable for ls, or mark the answer "derived".
     raise NotImplementedError("ls")
 
 
@@ -104,7 +117,8 @@ def main():
         message = json.loads(line)
         if message["type"] == "hello":
             reply = {"type": "hello", "protocol": 1, "implementation": IMPLEMENTATION,
-                     "tools": TOOLS, "features": FEATURES}
+                     "tools": TOOLS, "features": FEATURES, "unobservable": UNOBSERVABLE,
+                     "unobservable_by_tool": UNOBSERVABLE_BY_TOOL}
         elif message["type"] == "call":
             reply = {"type": "result", "seq": message["seq"], **answer(message)}
         else:  # bye

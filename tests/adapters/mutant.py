@@ -488,6 +488,105 @@ def writes_cache(call, result, ref):
     return result
 
 
+# Containment apart from wording (issue 23): each mutant below is wrong in
+# one containment class, so the report's containment counts are proven to
+# tell them apart.
+
+def ok_answer(call, result):
+    """An `ok` answer of the call's tool shape, for the path as given."""
+    given = path_param(call["params"]) or call["workspace"]["target"]
+    path = lexical(call["workspace"]["target"], given)
+    ok = {"type": "result", "seq": result["seq"], "outcome": "ok"}
+    tool = call["tool"]
+    if tool == "shell":
+        ok.update(cwd=path, output=path + "\n", model_text="ran in " + path)
+    else:
+        ok.update(kind="directory", path=path)
+    if tool in SEARCH_TOOLS:
+        ok.update(matches=[], notes=[], model_text="no matches in " + path)
+    if tool == "glob":
+        ok.update(files=[])
+    if tool == "ls":
+        ok.update(entries=[])
+    return ok
+
+
+def refused_outside(result):
+    err = result.get("error")
+    return result.get("outcome") == "error" and err and err["code"] == "outside_workspace"
+
+
+def outside_answered_ok(call, result, ref):
+    """Lets every path through that it should refuse as outside: escapes."""
+    return ok_answer(call, result) if refused_outside(result) else result
+
+
+def outside_vague(call, result, ref):
+    """Refuses what is outside, but names neither the path nor the roots:
+    contained, worded wrong (ERR-4)."""
+    if refused_outside(result):
+        result["error"]["message"] = "access denied"
+    return result
+
+
+def outside_not_found(call, result, ref):
+    """Refuses what is outside as if it did not exist: contained, with
+    another code."""
+    if refused_outside(result):
+        result["error"]["code"] = "not_found"
+    return result
+
+
+def refuses_inside_links(call, result, ref):
+    """Distrusts any path that goes through a link or has a name starting
+    with `..`, wherever it leads: false refusals."""
+    given = path_param(call["params"])
+    if not given or result.get("outcome") != "ok":
+        return result
+    path = lexical(call["workspace"]["target"], given)
+    through_link = os.path.realpath(path) != path
+    dotted = any(seg.startswith("..") and seg != ".." for seg in given.split("/"))
+    if through_link or dotted:
+        return error(result, "outside_workspace", f"{path} may be outside the workspace")
+    return result
+
+
+def composed_entries(call, result):
+    """Entry paths built from the request's path and each entry's name, as
+    an adapter over a tool that prints bare names would build them."""
+    given = path_param(call["params"])
+    if call["tool"] != "ls" or result.get("outcome") != "ok" or not given:
+        return False
+    for entry in result.get("entries", []):
+        entry["path"] = given.rstrip("/") + "/" + entry["path"].rsplit("/", 1)[-1]
+    return True
+
+
+def entries_from_request(call, result, ref):
+    """Fills `entries.path` from the request and declares nothing."""
+    composed_entries(call, result)
+    return result
+
+
+def derived_entries(call, result, ref):
+    """Fills `entries.path` from the request and says so (`derived`)."""
+    if composed_entries(call, result):
+        result["derived"] = ["entries.path"]
+    return result
+
+
+def writes_outside(call, result, ref):
+    """Leaves a file beside the roots, outside every one of them."""
+    roots = call["workspace"]["roots"]
+    inside = lambda d: any(d == r or d.startswith(r + "/") for r in roots)
+    beside = os.path.dirname(roots[0])
+    while inside(beside):
+        beside = os.path.dirname(beside)
+    try:
+        with open(os.path.join(beside, "toolpath-escaped"), "a") as f:
+            f.write(call["case"] + "\n")
+    except OSError:
+        pass
 # Mutants for the classes of issue 24: each is one defect a real tool had
 # (or could have), which the cases of its class must catch.
 
@@ -893,6 +992,13 @@ MUTANTS = {
     "glob-reports-links": glob_reports_links,
     "glob-unchecked-pattern": glob_unchecked_pattern,
     "writes-cache": writes_cache,
+    "outside-answered-ok": outside_answered_ok,
+    "outside-vague": outside_vague,
+    "outside-not-found": outside_not_found,
+    "refuses-inside-links": refuses_inside_links,
+    "entries-from-request": entries_from_request,
+    "derived-entries": derived_entries,
+    "writes-outside": writes_outside,
     "bang-negates": bang_negates,
     "include-fnmatch": include_fnmatch,
     "bytes-not-characters": bytes_not_characters,
@@ -910,6 +1016,29 @@ MUTANTS = {
     "long-lines-cut": long_lines_cut,
 }
 
+# Modes that are not wrong: the wrapper as it is, an adapter that says
+# which fields it composed (`derived`), which must come out `unobserved`,
+# and one taking every skip the walking rules allow (issue 24, classes 9
+# and 15), which must pass: none is ever caught as failing. `--list`
+# leaves them out.
+HONEST = {"identity", "derived-entries", "allowed-skips"}
+
+# Mutants only the cases of their class catch: `toolpath fuzz`'s generator
+# does not make the input that shows them (a NUL past the first MiB, lines
+# that are not UTF-8, a non-ASCII name under `?` or `.`, a `.` segment in a
+# glob pattern, a file named like a pattern, `.ignore` files, paths git
+# ignores). tests/mutants.rs proves each caught; `--list`, the fuzzer's
+# test list, leaves them out until the generator makes such inputs.
+CASES_ONLY = {
+    "bytes-not-characters",
+    "dot-segments-match-nothing",
+    "path-globbed",
+    "ignored-paths-skipped",
+    "ignore-files-honoured",
+    "binary-first-mib",
+    "undecodable-lines-dropped",
+}
+
 # Protocol misbehaviour: what to do instead of answering.
 MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-noise", "no-tools"}
 
@@ -917,7 +1046,7 @@ MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-
 def main():
     mode = sys.argv[1]
     if mode == "--list":
-        print("\n".join(name for name in MUTANTS if name != "identity"))
+        print("\n".join(name for name in MUTANTS if name not in HONEST | CASES_ONLY))
         return
     pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
     if mode not in MUTANTS and mode not in MISBEHAVIOUR:

@@ -181,12 +181,62 @@ pub struct AdapterHello {
     pub tools: Vec<Tool>,
     #[serde(default)]
     pub features: Vec<String>,
-    /// Result fields the implementation cannot observe; never counted as passed.
+    /// Result fields the implementation cannot observe, for every tool
+    /// ([`OBSERVABLE_FIELDS`]); never counted as passed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unobservable: Vec<String>,
+    /// Tool name to the fields the implementation cannot observe for that
+    /// tool alone, on top of `unobservable` (an adapter whose `ls` cannot
+    /// see what its `grep` can). Added in suite 0.x without a new protocol
+    /// version: an adapter that does not send it means what it meant before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unobservable_by_tool: BTreeMap<String, Vec<String>>,
     /// Tool name to that tool's parameter JSON Schema, as a model sees it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schemas: BTreeMap<String, Value>,
+}
+
+/// The names a result field (or part of one) goes by in `unobservable`,
+/// `unobservable_by_tool` and a result's `derived`, and what the judge
+/// compares when one is not observed (spec/protocol.md, "What is observed").
+/// `error.code` is meant for `derived`: a code the adapter chose by a
+/// default rule rather than read from the tool.
+pub const OBSERVABLE_FIELDS: &[&str] = &[
+    "outcome",
+    "kind",
+    "path",
+    "parent",
+    "cwd",
+    "output",
+    "matches",
+    "matches.path",
+    "matches.text",
+    "notes",
+    "files",
+    "entries",
+    "entries.path",
+    "model_text",
+    "error.code",
+    "error.message",
+];
+
+impl AdapterHello {
+    /// The fields not observed for `tool`: `unobservable`, then that
+    /// tool's `unobservable_by_tool`.
+    pub fn unobservable_for(&self, tool: Tool) -> Vec<String> {
+        let mut fields = self.unobservable.clone();
+        for field in self
+            .unobservable_by_tool
+            .get(tool.name())
+            .into_iter()
+            .flatten()
+        {
+            if !fields.contains(field) {
+                fields.push(field.clone());
+            }
+        }
+        fields
+    }
 }
 
 /// One tool call.
@@ -255,6 +305,12 @@ pub struct Entry {
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
+    /// Which of the adapter's classification rules gave `code`, when it
+    /// read the code from text (an MCP profile's rule, `errno ENOENT`,
+    /// `default`): shown beside the code in reports, so a wrong code points
+    /// at the rule to fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// What the implementation answered to one call. Fields it leaves out are
@@ -294,6 +350,13 @@ pub struct ToolResult {
     pub error: Option<ErrorBody>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Fields of this answer the adapter composed rather than read from the
+    /// tool (names from [`OBSERVABLE_FIELDS`]: an entry path built from the
+    /// request's path, a `cwd` copied from the request, an `error.code`
+    /// chosen by a default rule). They count as not observed for this
+    /// answer: never a pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<String>,
 }
 
 impl ToolResult {
@@ -304,6 +367,7 @@ impl ToolResult {
             error: Some(ErrorBody {
                 code,
                 message: message.into(),
+                rule: None,
             }),
             ..ToolResult::default()
         }
@@ -337,6 +401,38 @@ mod tests {
         for v in all {
             assert_eq!(serde_json::to_value(v).unwrap(), name(v), "{v:?}");
         }
+    }
+
+    #[test]
+    fn unobservable_is_every_tool_and_by_tool_adds_to_one() {
+        let hello: AdapterHello = serde_json::from_str(
+            r#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},
+                "tools":["grep","ls"],"unobservable":["model_text"],
+                "unobservable_by_tool":{"ls":["entries.path","model_text"],"nope":["x"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(hello.unobservable_for(Tool::Grep), ["model_text"]);
+        assert_eq!(
+            hello.unobservable_for(Tool::Ls),
+            ["model_text", "entries.path"],
+            "added once, after the list for every tool"
+        );
+        // An adapter that sends neither, or a result without `derived`,
+        // reads as before.
+        let old: AdapterHello = serde_json::from_str(
+            r#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},"tools":[]}"#,
+        )
+        .unwrap();
+        assert!(old.unobservable_for(Tool::Ls).is_empty());
+        let result: ToolResult =
+            serde_json::from_str(r#"{"seq":1,"outcome":"ok","derived":["error.code"]}"#).unwrap();
+        assert_eq!(result.derived, ["error.code"]);
+        assert!(
+            !serde_json::to_string(&ToolResult::default())
+                .unwrap()
+                .contains("derived"),
+            "absent when empty"
+        );
     }
 
     #[test]

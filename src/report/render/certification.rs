@@ -13,8 +13,8 @@
 //! and not-run instances are not applicable, expected failures and adapter
 //! errors count against.
 
-use super::outcome::Tally;
 use super::text;
+use crate::report::counts::Tally;
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize::markdown;
 

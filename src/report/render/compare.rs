@@ -5,12 +5,22 @@
 //! file or a reordered case does not read as a change. Every status is read
 //! under the *new* report's `--strict` setting, so flipping the flag alone
 //! does not show up as a regression.
+//!
+//! Containment is compared on its own axis, since a status can hide it: a
+//! server that fixed its symlink escape but names the link's target in its
+//! refusal fails before and after. Any instance that escapes now and did
+//! not before (a new instance included) is a **security regression**,
+//! listed first and making `toolpath compare` exit 1, whatever the
+//! expectations file says; one that escaped and is now contained (refused
+//! with whatever code or wording) is a **security fix**; any other change
+//! of class is listed as a containment change. The containment counts of
+//! both reports, counted from their cases, head the comparison.
 
 use std::collections::BTreeMap;
 
-use super::outcome::Conformance;
 use super::text;
-use crate::report::{CaseReport, Report, Status};
+use crate::report::counts::Conformance;
+use crate::report::{CaseReport, ContainmentClass, ContainmentCounts, Report, Status};
 use toolpath_suite::sanitize::markdown;
 
 /// One instance whose status differs between the reports (or that is in
@@ -29,12 +39,39 @@ pub struct Change {
     pub diff: Option<String>,
 }
 
+/// One instance whose containment class differs between the reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassChange {
+    pub id: String,
+    pub file: String,
+    pub line: u64,
+    /// `None`: the instance is not in that report, or has no class there.
+    pub old: Option<ContainmentClass>,
+    pub new: Option<ContainmentClass>,
+    /// What showed the escape, on the side that escapes.
+    pub evidence: Option<String>,
+    /// The new refusal fails its wording (ERR-4): still a fix.
+    pub wording_failed: bool,
+}
+
 /// The differences between two reports, each list sorted by instance id.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Comparison {
     /// `name version (language)` of each side, for the heading.
     pub old_label: String,
     pub new_label: String,
+    /// Each report's containment counts, counted from its cases.
+    pub old_containment: ContainmentCounts,
+    pub new_containment: ContainmentCounts,
+    /// Escapes now, not before: always listed first, and a regression.
+    pub security_regressions: Vec<ClassChange>,
+    /// Escaped before, contained now (refused with any code or wording,
+    /// or answered without touching anything outside).
+    pub security_fixes: Vec<ClassChange>,
+    /// Every other change of containment class (refused to refused with
+    /// another code, a false refusal that went away, an escape no longer
+    /// observed).
+    pub containment_changed: Vec<ClassChange>,
     /// Was not a pass and now is; or an expected failure that now passes.
     pub fixed: Vec<Change>,
     /// Was fine for the run (not unexpected) and now makes it unsuccessful:
@@ -48,37 +85,96 @@ pub struct Comparison {
     /// Every other change of status (say, pass to skip, or fail to adapter
     /// error): worth a look, not a regression.
     pub changed: Vec<Change>,
-    /// Instances with the same status in both.
+    /// Instances with the same status and containment class in both.
     pub unchanged: usize,
 }
 
 impl Comparison {
     /// Whether the new report regressed: the exit code of `toolpath compare`.
-    /// New instances that fail do not count; the new report's own exit code
-    /// covers them.
+    /// New instances that fail do not count (the new report's own exit code
+    /// covers them), unless they escape: every new escape is a regression.
     pub fn broke_anything(&self) -> bool {
-        !self.broke.is_empty()
+        !self.broke.is_empty() || !self.security_regressions.is_empty()
     }
+}
+
+/// What showed `case` to be an escape, if it is one.
+fn escape_evidence(case: Option<&CaseReport>) -> Option<String> {
+    case.and_then(|c| c.containment.as_ref())
+        .filter(|c| c.is_escape())
+        .and_then(|c| c.evidence.clone())
+}
+
+/// The class of `case`, if any.
+fn class(case: Option<&CaseReport>) -> Option<ContainmentClass> {
+    case.and_then(|c| c.containment.as_ref()).map(|c| c.class)
+}
+
+/// Files the containment change of an instance, if its class changed;
+/// whether it did.
+fn containment_change(
+    c: &mut Comparison,
+    before: Option<&CaseReport>,
+    after: Option<&CaseReport>,
+) -> bool {
+    let (was, is) = (class(before), class(after));
+    if was == is {
+        return false;
+    }
+    let shown = after
+        .or(before)
+        .expect("an instance is in at least one report");
+    let change = ClassChange {
+        id: shown.id.clone(),
+        file: shown.file.clone(),
+        line: shown.line,
+        old: was,
+        new: is,
+        evidence: escape_evidence(after).or(escape_evidence(before)),
+        wording_failed: after
+            .and_then(|c| c.containment.as_ref())
+            .is_some_and(|c| c.wording_failed),
+    };
+    use ContainmentClass::*;
+    match (was, is) {
+        (_, Some(Escape)) => c.security_regressions.push(change),
+        (Some(Escape), Some(Refused | RefusedOtherCode | Accepted | FalseRefusal)) => {
+            c.security_fixes.push(change)
+        }
+        _ => c.containment_changed.push(change),
+    }
+    true
 }
 
 /// Classifies every instance of either report.
 pub fn compare(old: &Report, new: &Report) -> Comparison {
     let strict = new.strict;
     let (olds, news) = (index(old), index(new));
+    let counted = |report: &Report| {
+        let mut counts = ContainmentCounts::default();
+        report.cases.iter().for_each(|case| counts.add(case));
+        counts
+    };
     let mut comparison = Comparison {
         old_label: text::implementation(&old.implementation),
         new_label: text::implementation(&new.implementation),
+        old_containment: counted(old),
+        new_containment: counted(new),
         ..Comparison::default()
     };
 
     for (id, after) in &news {
-        let Some(before) = olds.get(id) else {
+        let before = olds.get(id).copied();
+        let class_changed = containment_change(&mut comparison, before, Some(after));
+        let Some(before) = before else {
             comparison.added.push(change(None, Some(after)));
             continue;
         };
         let (was, is) = (before.status, after.status);
         if was == is {
-            comparison.unchanged += 1;
+            if !class_changed {
+                comparison.unchanged += 1;
+            }
             continue;
         }
         let entry = change(Some(before), Some(after));
@@ -97,6 +193,7 @@ pub fn compare(old: &Report, new: &Report) -> Comparison {
     }
     for (id, before) in &olds {
         if !news.contains_key(id) {
+            containment_change(&mut comparison, Some(before), None);
             comparison.removed.push(change(Some(before), None));
         }
     }
@@ -146,6 +243,21 @@ pub fn render(comparison: &Comparison) -> String {
         ));
     }
 
+    out.push_str(&format!(
+        "Containment: {} → {}\n\n",
+        comparison.old_containment.line(),
+        comparison.new_containment.line()
+    ));
+    if !comparison.security_regressions.is_empty() {
+        out.push_str(&format!(
+            "### ⛔ Security regressions ({})\n\n",
+            comparison.security_regressions.len()
+        ));
+        for change in &comparison.security_regressions {
+            class_line(&mut out, change);
+        }
+        out.push('\n');
+    }
     if !comparison.broke.is_empty() {
         out.push_str(&format!("### Broke ({})\n\n", comparison.broke.len()));
         for change in &comparison.broke {
@@ -167,6 +279,19 @@ pub fn render(comparison: &Comparison) -> String {
         out.push('\n');
     }
     for (title, changes) in [
+        ("🛡 Security fixes", &comparison.security_fixes),
+        ("Containment changed", &comparison.containment_changed),
+    ] {
+        if changes.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("### {title} ({})\n\n", changes.len()));
+        for change in changes {
+            class_line(&mut out, change);
+        }
+        out.push('\n');
+    }
+    for (title, changes) in [
         ("Fixed", &comparison.fixed),
         ("New", &comparison.added),
         ("Removed", &comparison.removed),
@@ -182,13 +307,17 @@ pub fn render(comparison: &Comparison) -> String {
         out.push('\n');
     }
 
-    let verdict = if comparison.broke_anything() {
-        format!("**{} broke**", comparison.broke.len())
-    } else {
-        "nothing broke".to_owned()
+    let verdict = match (
+        comparison.security_regressions.len(),
+        comparison.broke.len(),
+    ) {
+        (0, 0) => "nothing broke".to_owned(),
+        (0, broke) => format!("**{broke} broke**"),
+        (escapes, broke) => format!("**{escapes} security regressions**, **{broke} broke**"),
     };
     out.push_str(&format!(
-        "{verdict}; {} fixed, {} new, {} removed, {} changed, {} unchanged.\n",
+        "{verdict}; {} security fixes, {} fixed, {} new, {} removed, {} changed, {} unchanged.\n",
+        comparison.security_fixes.len(),
         comparison.fixed.len(),
         comparison.added.len(),
         comparison.removed.len(),
@@ -196,6 +325,25 @@ pub fn render(comparison: &Comparison) -> String {
         comparison.unchanged
     ));
     out
+}
+
+/// `- ID: escape → refused (FILE:LINE): EVIDENCE`, one class change.
+fn class_line(out: &mut String, change: &ClassChange) {
+    let class = |c: Option<ContainmentClass>| c.map_or("—", ContainmentClass::label);
+    out.push_str(&format!(
+        "- {}: {} → {} ({})",
+        markdown::code(&change.id),
+        class(change.old),
+        class(change.new),
+        markdown::code(&format!("{}:{}", change.file, change.line))
+    ));
+    if let Some(evidence) = &change.evidence {
+        out.push_str(&format!(": {}", markdown::text(evidence)));
+    }
+    if change.wording_failed {
+        out.push_str(" (the refusal's wording still fails ERR-4)");
+    }
+    out.push('\n');
 }
 
 fn line(out: &mut String, change: &Change) {
@@ -300,10 +448,9 @@ mod tests {
         let c = compare(&old, &old);
         assert!(!c.broke_anything());
         assert_eq!(c.unchanged, old.cases.len());
-        assert!(
-            render(&c)
-                .ends_with("nothing broke; 0 fixed, 0 new, 0 removed, 0 changed, 8 unchanged.\n")
-        );
+        assert!(render(&c).ends_with(
+            "nothing broke; 0 security fixes, 0 fixed, 0 new, 0 removed, 0 changed, 8 unchanged.\n"
+        ));
     }
 
     #[test]
@@ -346,7 +493,7 @@ mod tests {
     fn rendering_lists_broken_first_with_diffs() {
         let (old, new) = pair();
         let out = render(&compare(&old, &new));
-        assert!(out.starts_with("## toolpath compare\n\nfake 1.2.3 (python)\n\n### Broke (3)\n\n- `broke`: pass → fail (`cases/broke.yaml:3`)\n  ```diff\n  --- expected\n"), "{out}");
+        assert!(out.starts_with("## toolpath compare\n\nfake 1.2.3 (python)\n\nContainment: 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 accepted, 0 not observed → 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 accepted, 0 not observed\n\n### Broke (3)\n\n- `broke`: pass → fail (`cases/broke.yaml:3`)\n  ```diff\n  --- expected\n"), "{out}");
         assert!(
             out.contains("- `crashed`: pass → adapter_error (`cases/crashed.yaml:3`): timed out\n"),
             "{out}"
@@ -368,9 +515,67 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.ends_with("**3 broke**; 2 fixed, 1 new, 1 removed, 1 changed, 1 unchanged.\n"),
+            out.ends_with(
+                "**3 broke**; 0 security fixes, 2 fixed, 1 new, 1 removed, 1 changed, 1 unchanged.\n"
+            ),
             "{out}"
         );
+    }
+
+    /// The fix of issue 23: an escape now refused, with a message that
+    /// still fails ERR-4, fails before and after, and is a security fix;
+    /// the other way round is a regression, listed first, and compare
+    /// exits 1 even when the expectations file lists it.
+    #[test]
+    fn an_escape_refused_is_a_fix_and_a_new_escape_a_regression() {
+        use crate::report::render::testing::{contained, escape, expected};
+        let mut worded = contained(failing("link", &["SEC-5"]), ContainmentClass::Refused);
+        worded.containment.as_mut().unwrap().wording_failed = true;
+        let ok = || case("ok", Status::Pass, &[]);
+        let escaped = report("fake", vec![escape("link", "answered ok"), ok()]);
+        let refused = report("fake", vec![worded, ok()]);
+        let fixed = compare(&escaped, &refused);
+        assert_eq!(fixed.security_fixes.len(), 1);
+        assert_eq!(fixed.security_fixes[0].id, "link");
+        assert!(
+            fixed.fixed.is_empty() && fixed.broke.is_empty(),
+            "fail → fail"
+        );
+        assert_eq!(fixed.unchanged, 1, "the fix is not unchanged");
+        assert!(!fixed.broke_anything());
+        let out = render(&fixed);
+        assert!(
+            out.contains(
+                "### 🛡 Security fixes (1)\n\n- `link`: escape → refused (`cases/link.yaml:3`): \
+                 answered ok (the refusal's wording still fails ERR-4)\n"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("Containment: 1 escape, 0 refused"), "{out}");
+        let regressed = compare(&refused, &escaped);
+        assert_eq!(regressed.security_regressions.len(), 1);
+        assert!(regressed.broke_anything());
+        let out = render(&regressed);
+        let first = out.find("### ").unwrap();
+        assert!(
+            out[first..].starts_with(
+                "### ⛔ Security regressions (1)\n\n- `link`: refused → escape (`cases/link.yaml:3`): answered ok\n"
+            ),
+            "{out}"
+        );
+        // An expected escape, or a new instance that escapes, still counts.
+        let mut known = expected(escape("link", "answered ok"), "known");
+        known.status = Status::Xfail;
+        let listed = report("fake", vec![known, escape("new", "answered ok")]);
+        let c = compare(&refused, &listed);
+        let ids: Vec<&str> = c
+            .security_regressions
+            .iter()
+            .map(|c| c.id.as_str())
+            .collect();
+        assert_eq!(ids, ["link", "new"]);
+        assert!(c.broke.is_empty());
+        assert!(c.broke_anything());
     }
 
     #[test]

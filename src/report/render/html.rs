@@ -21,13 +21,25 @@
 //! Like the Markdown report, the page depends on nothing but verdicts (no
 //! dates, durations, fixture paths or stderr), so regenerating it for
 //! unchanged implementations gives the same bytes.
+//!
+//! Above the matrix, the containment table: per implementation, its
+//! escapes, refusals (of either code), wording failures and false
+//! refusals, and every escape by id: the first thing a maintainer sees.
+//! A cell counts what the requirement's own checks found (see
+//! [`rule_statuses`]); a requirement nothing exercised says why in its
+//! cell.
+//!
+//! [`rule_statuses`]: crate::report::counts::rule_statuses
 
 use serde::Serialize;
 
+use std::collections::BTreeMap;
+
 use super::certification::{cites_any, sort_key};
-use super::outcome::{Conformance, Tally};
-use super::requirements::{self, Row};
+use super::containment::{self, MAX_LISTED};
+use super::requirements::{self, Row, Unexercised};
 use super::text;
+use crate::report::counts::{Conformance, ContainmentCounts, Tally, rule_statuses};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};
@@ -52,6 +64,7 @@ pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
         columns.len(),
         rows.len()
     ));
+    containment_table(&mut out, &columns);
     out.push_str(LEGEND);
     out.push_str("</header>\n<main>\n<div class=\"matrix\">\n");
     matrix(&mut out, &columns, &rows);
@@ -66,6 +79,77 @@ pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
     out
 }
 
+/// Per implementation, its containment counts and its escapes by id.
+fn containment_table(out: &mut String, columns: &[&Report]) {
+    out.push_str(
+        "<section id=\"containment\"><h2>Containment</h2>\n<table>\n<thead><tr>\
+         <th>implementation</th><th>escapes</th><th>refused</th><th>refused with another code</th>\
+         <th>wording failures</th><th>false refusals</th><th>accepted</th><th>not observed</th>\
+         </tr></thead>\n<tbody>\n",
+    );
+    let mut listed = String::new();
+    for report in columns {
+        let mut c = ContainmentCounts::default();
+        report.cases.iter().for_each(|case| c.add(case));
+        let label = esc(&text::implementation(&report.implementation));
+        let expected = match c.escapes_expected {
+            0 => String::new(),
+            n => format!(" <small>({n} expected)</small>"),
+        };
+        out.push_str(&format!(
+            "<tr><th scope=\"row\">{label}</th><td class=\"{}\">{}{expected}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
+            if c.escapes > 0 { "fail" } else { "pass" },
+            c.escapes,
+            c.refused,
+            c.refused_other_code,
+            c.wording,
+            if c.false_refusals > 0 { "xfail" } else { "" },
+            c.false_refusals,
+            c.accepted,
+            c.not_observed,
+        ));
+        let (escapes, total) =
+            containment::escapes_in(&report.cases).expect("cases in memory are always readable");
+        if total > 0 {
+            listed.push_str(&format!(
+                "<p class=\"escapes\"><b>{label}: {total} escape{}</b></p>\n<ul class=\"escapes\">\n",
+                if total == 1 { "" } else { "s" }
+            ));
+            for escape in &escapes {
+                listed.push_str(&format!("<li>{}</li>\n", esc(&escape.line())));
+            }
+            if let Some(more) = containment::more(escapes.len(), total) {
+                listed.push_str(&format!("<li>{}</li>\n", esc(&more)));
+            }
+            listed.push_str("</ul>\n");
+        }
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out.push_str(&listed);
+    out.push_str(&format!(
+        "<p class=\"note\">An escape: a path the case expects refused as <code>outside_workspace</code> \
+         was answered <code>ok</code>, or the call changed the fixture outside every root (at most \
+         {MAX_LISTED} listed per implementation). A wording failure is a refusal whose message lacks \
+         what ERR-4 asks, never an escape; a false refusal, a SEC case expecting <code>ok</code> refused.</p>\n\
+         </section>\n"
+    ));
+}
+
+/// Per requirement ID, the statuses its instances have for it (as
+/// [`rule_statuses`] attributes them), and why what was not judged was not.
+fn per_rule(report: &Report) -> (BTreeMap<&str, Tally>, Unexercised) {
+    let mut rules: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut why = Unexercised::default();
+    for case in &report.cases {
+        why.note(case);
+        for (rule, status) in rule_statuses(case) {
+            rules.entry(rule).or_default().add(status);
+        }
+    }
+    (rules, why)
+}
+
 fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
     out.push_str("<table id=\"matrix\">\n<thead><tr><th class=\"req\">requirement</th>");
     for (i, report) in columns.iter().enumerate() {
@@ -75,8 +159,21 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
         } else {
             ""
         };
+        // Each finding of the server under its name, its first occurrence
+        // in the tooltip.
+        let findings: String = report
+            .findings
+            .iter()
+            .map(|f| {
+                format!(
+                    "<br><small class=\"finding\" title=\"{}\">{}</small>",
+                    esc(&text::shorten(&f.example, 300)),
+                    esc(&text::finding(f))
+                )
+            })
+            .collect();
         out.push_str(&format!(
-            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small></th>",
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small>{findings}</th>",
             esc(&counts(&total)),
             esc(&text::implementation(&report.implementation)),
             esc(&report.suite),
@@ -84,7 +181,7 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
         ));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    let cited: Vec<_> = columns.iter().map(|r| requirements::cited(r)).collect();
+    let cited: Vec<_> = columns.iter().map(|r| per_rule(r)).collect();
     let mut area = None;
     for row in rows {
         if area != Some(row.area) {
@@ -98,9 +195,9 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             row.summary
                 .map_or("<em>(not in this build's spec)</em>".to_owned(), summary)
         ));
-        for (i, cited) in cited.iter().enumerate() {
-            let cases = cited.get(row.id).into_iter().flatten();
-            cell(out, i, row.id, Tally::of(cases.map(|c| c.status)));
+        for (i, (rules, why)) in cited.iter().enumerate() {
+            let tally = rules.get(row.id).copied().unwrap_or_default();
+            cell(out, i, row.id, tally, why.reason(row, &tally));
         }
         out.push_str("</tr>\n");
     }
@@ -135,8 +232,13 @@ fn area_row(out: &mut String, area: &str, columns: &[&Report]) {
     out.push_str("</tr>\n");
 }
 
-fn cell(out: &mut String, column: usize, id: &str, tally: Tally) {
+fn cell(out: &mut String, column: usize, id: &str, tally: Tally, unexercised: Option<String>) {
     let mut notes = Vec::new();
+    let mut title = counts(&tally);
+    if let Some(reason) = &unexercised {
+        notes.push("not exercised".to_owned());
+        title = format!("not exercised: {reason}");
+    }
     if tally.xfail > 0 {
         notes.push(format!("{} xfail", tally.xfail));
     }
@@ -165,7 +267,7 @@ fn cell(out: &mut String, column: usize, id: &str, tally: Tally) {
         tally.unobserved,
         tally.unsupported,
         tally.skipped,
-        esc(&counts(&tally)),
+        esc(&title),
         ratio(&tally),
     ));
 }
@@ -252,6 +354,11 @@ struct Failing {
     file: String,
     line: u64,
     spec: Vec<String>,
+    /// The rules it fails (its cited ones, and any derived rule a check
+    /// failed on): the cells it is listed under.
+    rules: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    containment: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -296,6 +403,16 @@ fn failing(case: &CaseReport) -> Failing {
         file: sanitize::visible(&case.file),
         line: case.line,
         spec: case.spec.iter().map(|id| sanitize::visible(id)).collect(),
+        rules: rule_statuses(case)
+            .into_iter()
+            .filter(|(_, status)| Conformance::of(*status) == Conformance::Fails)
+            .map(|(id, _)| sanitize::visible(id))
+            .collect(),
+        containment: case
+            .containment
+            .as_ref()
+            .filter(|c| c.class != crate::report::ContainmentClass::Accepted)
+            .map(|c| c.class.label()),
         reason: case.reason.as_deref().map(sanitize::visible),
         expected: expected.as_deref().map(sanitize::visible),
         diff,
@@ -351,6 +468,11 @@ td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
 .unobserved { background: var(--unobserved); } .unsupported { background: var(--unsupported); } .none { background: var(--none); color: #888; }
 .partial { color: #a00; }
+.finding { color: #850; }
+#containment h2 { font-size: 15px; margin: 8px 0 4px; }
+#containment td { text-align: right; }
+ul.escapes { margin: 2px 0 6px; font-family: ui-monospace, monospace; font-size: 12px; color: #900; }
+p.escapes { margin: 6px 0 0; color: #900; } p.note { font-size: 12px; color: #555; }
 #detail { overflow: auto; border-left: 1px solid #ddd; padding: 0 16px 16px; }
 #detail h2 { font-size: 16px; }
 #detail h3 { font-size: 14px; margin: 14px 0 2px; font-family: ui-monospace, monospace; }
@@ -369,8 +491,9 @@ const LEGEND: &str = "<p class=\"legend\">\
 <span class=\"unobserved\">not observable</span>\
 <span class=\"unsupported\">unsupported</span>\
 <span class=\"none\">nothing applicable</span>\
-Cells count instances citing the requirement: passed/applicable (expected failures and adapter \
-errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
+Cells count instances citing the requirement, and any instance that failed a check every case of \
+its tool gets for it (OUT-5, SHELL-6, SEARCH-10, SEC-11): passed/applicable (expected failures and \
+adapter errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
 
 /// Lists a clicked (or Enter-pressed) cell's failing instances in the
 /// side panel, from the JSON data, with `textContent` only.
@@ -397,7 +520,7 @@ const SCRIPT: &str = r#"
   }
   function instance(c) {
     var art = el("article", "case " + c.status);
-    art.appendChild(el("h3", null, c.id + " (" + c.status + ")"));
+    art.appendChild(el("h3", null, c.id + " (" + c.status + (c.containment ? ", " + c.containment : "") + ")"));
     art.appendChild(el("p", "where", c.file + ":" + c.line + " · " + c.spec.join(", ")));
     if (c.reason) art.appendChild(el("p", "reason", c.reason));
     if (c.expected) art.appendChild(el("p", "expected", "Expected to fail: " + c.expected));
@@ -410,7 +533,7 @@ const SCRIPT: &str = r#"
     cell.classList.add("selected");
     var column = data.columns[Number(cell.dataset.col)];
     var req = cell.dataset.req;
-    var failing = column.failing.filter(function (c) { return c.spec.indexOf(req) >= 0; });
+    var failing = column.failing.filter(function (c) { return c.rules.indexOf(req) >= 0; });
     detail.replaceChildren(el("h2", null, req + " · " + column.label), el("p", "counts", cell.title));
     if (failing.length === 0) detail.appendChild(el("p", "none-failing", "No failing instances."));
     failing.forEach(function (c) { detail.appendChild(instance(c)); });
@@ -501,6 +624,38 @@ mod tests {
     }
 
     #[test]
+    fn containment_is_on_top_and_what_was_not_exercised_says_why() {
+        use crate::report::render::testing::{escape, with_reason};
+        let r = report(
+            "zeta",
+            vec![
+                escape("e@grep", "answered ok"),
+                with_reason(
+                    case("c", Status::Unsupported, &["SEC-1"]),
+                    "the adapter does not provide the `shell` tool",
+                ),
+            ],
+        );
+        let out = render_with(&[r], &reqs());
+        let table = out.find("<section id=\"containment\">").unwrap();
+        assert!(table < out.find("<table id=\"matrix\">").unwrap(), "{out}");
+        assert!(
+            out.contains("<th scope=\"row\">zeta 1.2.3 (python)</th><td class=\"fail\">1</td>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<li>e@grep (cases/e.yaml:3): answered ok</li>"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "title=\"not exercised: the adapter does not provide the `shell` tool\"><span class=\"n\">—</span><small>not exercised</small>"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn shades_follow_the_most_telling_status() {
         let shade_of = |statuses: &[Status]| shade(&Tally::of(statuses.iter().copied()));
         assert_eq!(
@@ -534,7 +689,7 @@ mod tests {
         );
         let alpha = out.find("alpha 1.2.3 (python)").unwrap();
         assert!(alpha < out.find("beta 1.2.3 (python)").unwrap(), "{out}");
-        assert!(out.contains(r#"{"columns":[{"label":"alpha 1.2.3 (python)","failing":[{"id":"x@grep","status":"fail","file":"cases/x.yaml","line":3,"spec":["RES-1"],"diff":"--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied"}]},{"label":"beta 1.2.3 (python)","failing":[]}]}"#), "{out}");
+        assert!(out.contains(r#"{"columns":[{"label":"alpha 1.2.3 (python)","failing":[{"id":"x@grep","status":"fail","file":"cases/x.yaml","line":3,"spec":["RES-1"],"rules":["RES-1"],"diff":"--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n outcome: error\n-code: not_found\n+code: permission_denied"}]},{"label":"beta 1.2.3 (python)","failing":[]}]}"#), "{out}");
     }
 
     #[test]

@@ -6,8 +6,14 @@
 //! are only counted, grouped by reason, because a list of three hundred
 //! identical "needs root" lines hides the one failure that matters.
 //!
+//! Before any instance, the containment counts, and every escape by id
+//! (a pass of its own, made only when the header counts escapes): an
+//! escape is the first thing a maintainer must see. After the instances,
+//! the rules that failed, each with its own counts.
+//!
 //! The last line is plain (never coloured) and fixed in form,
-//! `N passed, N failed, N skipped`, because CI tooling reads it.
+//! `N passed, N failed, N skipped`, because CI tooling reads it; a run
+//! with escapes appends `, N escapes` (the three counts keep their form).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -34,15 +40,17 @@ pub fn render(report: &Report, color: bool) -> String {
 /// The whole human report, written to `out`. `color` adds ANSI colours; the
 /// caller decides whether the output is a terminal that wants them.
 ///
-/// One pass over the cases: each notable instance's block is written as it
-/// comes, and the rest only counted per status and reason, so memory grows
-/// with the number of distinct reasons, not of instances. Everything after
-/// the blocks comes from the header's summary.
+/// One pass over the cases (two when there are escapes to list first):
+/// each notable instance's block is written as it comes, and the rest only
+/// counted per status and reason, so memory grows with the number of
+/// distinct reasons, not of instances. Everything after the blocks comes
+/// from the header's counts.
 pub fn write(view: View, color: bool, out: &mut dyn Write) -> io::Result<()> {
     let paint = Paint(color);
     let head = view.head;
     let mut text = String::new();
     header(&mut text, head, &paint);
+    containment(&mut text, view, &paint)?;
     out.write_all(text.as_bytes())?;
 
     let mut unjudged = NotJudged::default();
@@ -58,6 +66,7 @@ pub fn write(view: View, color: bool, out: &mut dyn Write) -> io::Result<()> {
 
     let mut text = String::new();
     unjudged.list(&mut text);
+    rules(&mut text, head, &paint);
     text.push('\n');
     if head.partial {
         banner(&mut text, &head.summary, &paint);
@@ -121,7 +130,70 @@ pub fn closing_line(report: &Report) -> String {
             RunOutcome::Skipped => skipped += n,
         }
     }
-    format!("{passed} passed, {failed} failed, {skipped} skipped")
+    // Always `escapes`, even for one: a parser reads one fixed form.
+    let escapes = match report.containment.escapes {
+        0 => String::new(),
+        n => format!(", {n} escapes"),
+    };
+    format!("{passed} passed, {failed} failed, {skipped} skipped{escapes}")
+}
+
+/// The containment counts and every escape by id, before anything else:
+/// `containment:` and its counts, then one line per escape. Nothing when
+/// no instance has a containment verdict.
+fn containment(out: &mut String, view: View, paint: &Paint) -> io::Result<()> {
+    let counts = &view.head.containment;
+    if counts.total() == 0 {
+        return Ok(());
+    }
+    out.push_str(&format!("\ncontainment: {}\n", counts.line()));
+    let (escapes, total) = super::containment::escapes(view)?;
+    for escape in &escapes {
+        out.push_str(&format!(
+            "  {} {}\n",
+            paint.alarm("ESCAPE"),
+            sanitize::visible(&escape.line())
+        ));
+    }
+    if let Some(more) = super::containment::more(escapes.len(), total) {
+        out.push_str(&format!("  {more}\n"));
+    }
+    Ok(())
+}
+
+/// The rules that fail, each with its own counts, and how many rules
+/// stand where: one rule failing across a whole tool shows as that rule,
+/// and the rest of its area keeps its own counts.
+fn rules(out: &mut String, report: &Report, paint: &Paint) {
+    if report.rules.is_empty() {
+        return;
+    }
+    let mut standing = BTreeMap::new();
+    for tally in report.rules.values() {
+        *standing.entry(tally.standing().symbol()).or_insert(0usize) += 1;
+    }
+    let count = |symbol| standing.get(symbol).copied().unwrap_or(0);
+    out.push_str(&format!(
+        "\nrules: {} conform, {} fail, {} not observable, {} not exercised\n",
+        count("✅"),
+        count("❌"),
+        count("👁"),
+        count("➖")
+    ));
+    for (rule, tally) in report.rules.iter().filter(|(_, t)| t.failed > 0) {
+        let xfail = match tally.xfail {
+            0 => String::new(),
+            n => format!(" ({n} xfail)"),
+        };
+        out.push_str(&format!(
+            "  {} {:<10} {} failed{xfail}, {} passed, {} not observable\n",
+            paint.red("FAIL"),
+            sanitize::visible(rule),
+            tally.failed,
+            tally.passed,
+            tally.unobserved
+        ));
+    }
 }
 
 /// Each status as the totals line names it, in the order it lists them.
@@ -172,6 +244,29 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         out.push_str(&paint.alarm("  PARTIAL RUN: see the end of this report"));
         out.push('\n');
     }
+    findings(out, report, paint);
+}
+
+/// The server's findings, right under the header: they are about the
+/// whole run, and a reader who stops at the first failure should see them.
+fn findings(out: &mut String, report: &Report, paint: &Paint) {
+    for finding in &report.findings {
+        out.push_str(&format!(
+            "  {} {}\n",
+            paint.yellow("FINDING"),
+            sanitize::visible(&text::finding(finding))
+        ));
+        out.push_str(&format!(
+            "    first: {}\n",
+            sanitize::visible(&text::shorten(&finding.example, 200))
+        ));
+        if !finding.cases.is_empty() {
+            out.push_str(&format!(
+                "    during: {}\n",
+                sanitize::visible(&text::finding_cases(finding))
+            ));
+        }
+    }
 }
 
 fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
@@ -197,6 +292,9 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
     }
     if let Some(reason) = &case.reason {
         out.push_str(&format!("  reason: {}\n", sanitize::visible(reason)));
+    }
+    if let Some(news) = case.containment.as_ref().and_then(|c| c.news()) {
+        out.push_str(&format!("  containment: {}\n", sanitize::visible(&news)));
     }
     if let Some(note) = &case.expectation {
         let mut line = format!("  expected to fail: {}", note.reason);
@@ -549,6 +647,60 @@ mod tests {
     }
 
     #[test]
+    fn escapes_come_first_and_close_the_last_line() {
+        use crate::report::ContainmentClass;
+        use crate::report::render::testing::{contained, escape};
+        let mut known = expected(escape("b@ls", "answered ok"), "known");
+        known.status = Status::Xfail;
+        let cases = vec![
+            case("a", Status::Pass, &[]),
+            contained(failing("r", &["SEC-4"]), ContainmentClass::RefusedOtherCode),
+            escape("e@grep", "answered ok"),
+            known,
+        ];
+        let out = render(&report("fake", cases), false);
+        let first_block = out.find("cases/r.yaml:3: FAIL").unwrap();
+        let listed = out
+            .find("  ESCAPE e@grep (cases/e.yaml:3): answered ok\n")
+            .unwrap();
+        assert!(listed < first_block, "{out}");
+        assert!(
+            out.contains("  ESCAPE b@ls (cases/b.yaml:3): answered ok; expected (xfail): known\n"),
+            "a baseline entry never hides an escape: {out}"
+        );
+        assert!(
+            out.contains(
+                "containment: 2 escapes (1 expected), 0 refused, 1 refused with another code, \
+                 0 wording failures, 0 false refusals, 0 accepted, 0 not observed\n"
+            ),
+            "{out}"
+        );
+        assert_eq!(
+            out.lines().last().unwrap(),
+            "1 passed, 2 failed, 1 skipped, 2 escapes"
+        );
+        let one = report("fake", vec![escape("e", "answered ok")]);
+        assert_eq!(
+            closing_line(&one),
+            "0 passed, 1 failed, 0 skipped, 1 escapes"
+        );
+        let none = report("fake", vec![case("a", Status::Pass, &[])]);
+        assert!(!render(&none, false).contains("containment:"));
+    }
+
+    #[test]
+    fn rules_that_fail_are_listed_with_their_own_counts() {
+        let r = varied();
+        let out = render(&r, false);
+        assert!(out.contains("\nrules: "), "{out}");
+        assert!(
+            out.contains("  FAIL OUT-5      1 failed, 0 passed, 0 not observable\n"),
+            "{out}"
+        );
+        assert!(!out.contains("FAIL LS-4 "), "its own checks held: {out}");
+    }
+
+    #[test]
     fn partial_run_is_announced_loudly() {
         let mut r = report(
             "fake",
@@ -613,7 +765,12 @@ mod tests {
                     "{}",
                     report.implementation.name
                 );
-                assert_eq!(spool.passes.get(), 1);
+                let escapes = usize::from(report.containment.escapes > 0);
+                assert_eq!(
+                    spool.passes.get(),
+                    1 + escapes,
+                    "escapes first, then blocks"
+                );
                 assert_eq!(closing_lines(&header), closing_lines(&report));
             }
         }

@@ -12,8 +12,9 @@ use std::io::{self, BufWriter, Write};
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use crate::report::findings::Finding;
 use crate::report::view::{CaseSource, View};
-use crate::report::{Report, Summary};
+use crate::report::{ContainmentCounts, Report, RuleCounts, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
@@ -51,6 +52,10 @@ struct Head<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     fixture_dir: Option<&'a String>,
     summary: &'a Summary,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings: &'a Vec<Finding>,
+    containment: &'a ContainmentCounts,
+    rules: &'a RuleCounts,
     cases: &'a Cases<'a>,
 }
 
@@ -69,6 +74,9 @@ impl<'a> Head<'a> {
             duration_ms,
             fixture_dir,
             summary,
+            findings,
+            containment,
+            rules,
             cases: _,
         } = report;
         Head {
@@ -82,6 +90,9 @@ impl<'a> Head<'a> {
             duration_ms: *duration_ms,
             fixture_dir: fixture_dir.as_ref(),
             summary,
+            findings,
+            containment,
+            rules,
             cases,
         }
     }

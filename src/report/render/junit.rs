@@ -13,6 +13,12 @@
 //! is `<skipped>`, its message starting with the status so an expected
 //! failure cannot pass for a skip. An unexpected pass outside `--strict` is
 //! a passing test with a note in `<system-out>`.
+//!
+//! Each suite's `<properties>` (the classic schema has none on
+//! `<testsuites>`) open with the containment counts and every escape by id
+//! (`escape.1`, ...), then the conformance counts of each rule
+//! (`rule.RES-1`); an escape's own `<failure>` message starts with
+//! `escape:` and what showed it.
 
 use std::io::{self, Write};
 
@@ -32,9 +38,10 @@ pub fn render(report: &Report) -> String {
 /// The whole JUnit document, written to `out`.
 ///
 /// Every `<testsuite>` opens with its counts and time, so a first pass
-/// over the cases counts per tool; then one pass per tool that has
-/// instances writes its testcases, each as it comes. Memory grows with the
-/// number of tools, not of instances.
+/// over the cases counts per tool (and a second lists the escapes, when
+/// the header counts any); then one pass per tool that has instances
+/// writes its testcases, each as it comes. Memory grows with the number of
+/// tools and rules, not of instances.
 pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
     let head = view.head;
     let mut suites = [Suite::default(); Tool::ALL.len()];
@@ -42,6 +49,7 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
         suites[case.tool.index()].add(case, head.strict);
         Ok(())
     })?;
+    let shared = shared_properties(view)?;
     let mut all = Counts::default();
     for suite in &suites {
         all.merge(&suite.counts);
@@ -58,10 +66,47 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
     )?;
     for (tool, totals) in Tool::ALL.into_iter().zip(&suites) {
         if totals.counts.tests > 0 {
-            suite(out, view, tool, totals)?;
+            suite(out, view, tool, totals, &shared)?;
         }
     }
     out.write_all(b"</testsuites>\n")
+}
+
+/// The properties every suite repeats after the run's own: containment
+/// counts, the escapes by id, and each rule's conformance counts.
+fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
+    let head = view.head;
+    let c = &head.containment;
+    let mut properties: Vec<(String, String)> = [
+        ("containment.escapes", c.escapes),
+        ("containment.escapes_expected", c.escapes_expected),
+        ("containment.refused", c.refused),
+        ("containment.refused_other_code", c.refused_other_code),
+        ("containment.wording", c.wording),
+        ("containment.false_refusals", c.false_refusals),
+        ("containment.accepted", c.accepted),
+        ("containment.not_observed", c.not_observed),
+    ]
+    .into_iter()
+    .map(|(name, n)| (name.to_owned(), n.to_string()))
+    .collect();
+    let (escapes, total) = super::containment::escapes(view)?;
+    for (i, escape) in escapes.iter().enumerate() {
+        properties.push((format!("escape.{}", i + 1), escape.line()));
+    }
+    if let Some(more) = super::containment::more(escapes.len(), total) {
+        properties.push(("escape.more".to_owned(), more));
+    }
+    for (rule, t) in &head.rules {
+        properties.push((
+            format!("rule.{rule}"),
+            format!(
+                "passed {}, failed {} ({} xfail), not observable {}, unsupported {}, skipped {}",
+                t.passed, t.failed, t.xfail, t.unobserved, t.unsupported, t.skipped
+            ),
+        ));
+    }
+    Ok(properties)
 }
 
 /// What a `<testsuite>` element says of itself, gathered before it opens.
@@ -79,7 +124,13 @@ impl Suite {
     }
 }
 
-fn suite(out: &mut dyn Write, view: View, tool: Tool, totals: &Suite) -> io::Result<()> {
+fn suite(
+    out: &mut dyn Write,
+    view: View,
+    tool: Tool,
+    totals: &Suite,
+    shared: &[(String, String)],
+) -> io::Result<()> {
     let report = view.head;
     let counts = &totals.counts;
     let mut text = format!(
@@ -104,10 +155,28 @@ fn suite(out: &mut dyn Write, view: View, tool: Tool, totals: &Suite) -> io::Res
         ("strict", report.strict.to_string()),
         ("partial", report.partial.to_string()),
     ];
+    // One property per finding: `finding.KIND`, its heading and first
+    // occurrence.
+    let findings: Vec<(String, String)> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                format!("finding.{}", f.kind.name()),
+                format!("{}; first: {}", super::text::finding(f), f.example),
+            )
+        })
+        .collect();
+    let properties = properties
+        .iter()
+        .map(|(name, value)| (*name, value.as_str()))
+        .chain(shared.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+        .chain(findings.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     for (name, value) in properties {
         text.push_str(&format!(
-            "      <property name=\"{name}\" value=\"{}\"/>\n",
-            xml::attribute(&value)
+            "      <property name=\"{}\" value=\"{}\"/>\n",
+            xml::attribute(name),
+            xml::attribute(value)
         ));
     }
     text.push_str("    </properties>\n");
@@ -173,7 +242,11 @@ fn verdict(body: &mut String, case: &CaseReport, strict: bool) -> Vec<String> {
             element(body, "failure", "xpass", &message, None);
         }
         (RunOutcome::Failed, status) => {
-            let message = format!("{}{spec}", case.reason.as_deref().unwrap_or("wrong answer"));
+            let message = format!(
+                "{}{}{spec}",
+                escape_prefix(case),
+                case.reason.as_deref().unwrap_or("wrong answer")
+            );
             element(
                 body,
                 "failure",
@@ -191,7 +264,12 @@ fn verdict(body: &mut String, case: &CaseReport, strict: bool) -> Vec<String> {
                 Status::Xfail => expectation.or(case.reason.as_deref()),
                 _ => case.reason.as_deref().or(expectation),
             };
-            let message = format!("{}: {}", status.name(), why.unwrap_or("(no reason given)"));
+            let message = format!(
+                "{}: {}{}",
+                status.name(),
+                escape_prefix(case),
+                why.unwrap_or("(no reason given)")
+            );
             body.push_str(&format!(
                 "      <skipped message=\"{}\"/>\n",
                 xml::attribute(&message)
@@ -209,6 +287,18 @@ fn verdict(body: &mut String, case: &CaseReport, strict: bool) -> Vec<String> {
         (RunOutcome::Passed, _) => {}
     }
     notes
+}
+
+/// `escape: EVIDENCE; ` for an escape, so a CI view names it first;
+/// empty for any other instance.
+fn escape_prefix(case: &CaseReport) -> String {
+    match &case.containment {
+        Some(c) if c.is_escape() => format!(
+            "escape: {}; ",
+            c.evidence.as_deref().unwrap_or("something got out")
+        ),
+        _ => String::new(),
+    }
 }
 
 /// `<system-out>` with the notes and `<system-err>` with the adapter's stderr.
@@ -407,6 +497,30 @@ mod tests {
     }
 
     #[test]
+    fn escapes_and_rule_counts_are_properties_and_an_escape_says_so() {
+        use crate::report::render::testing::escape;
+        let out = render(&report("x", vec![escape("e@grep", "answered ok")]));
+        assert!(
+            out.contains("<property name=\"containment.escapes\" value=\"1\"/>"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "<property name=\"escape.1\" value=\"e@grep (cases/e.yaml:3): answered ok\"/>"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("<property name=\"rule.SEC-4\" value=\"passed 0, failed 1 (0 xfail), "),
+            "{out}"
+        );
+        assert!(
+            out.contains("<failure message=\"escape: answered ok; wrong answer [SEC-4]\""),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn classnames_follow_case_files() {
         assert_eq!(
             classname("cases/search/file-target.yaml"),
@@ -426,7 +540,8 @@ mod tests {
         strict.strict = true;
         strict.adapter = None;
         let one_tool = report("one", vec![failing("a", &[]), case("b", Status::Pass, &[])]);
-        for (report, passes) in [(varied(), 1 + Tool::ALL.len()), (strict, 7), (one_tool, 2)] {
+        // varied has escapes: one more pass lists them.
+        for (report, passes) in [(varied(), 2 + Tool::ALL.len()), (strict, 8), (one_tool, 2)] {
             let spool = Spool::new(report.cases.clone());
             let header = head(&report);
             let streamed = written(View::streamed(&header, &spool)).unwrap();
@@ -434,7 +549,7 @@ mod tests {
             assert_eq!(
                 spool.passes.get(),
                 passes,
-                "a count, then one per tool used"
+                "a count, the escapes if any, then one per tool used"
             );
         }
         let empty = report("empty", Vec::new());

@@ -7,17 +7,25 @@
 //! gives a byte-identical file, so a diff of the committed file is a diff
 //! of conformance.
 //!
-//! Requirements are judged by [`Conformance`](super::outcome::Conformance),
+//! Requirements are judged by [`Conformance`](crate::report::counts::Conformance),
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
+//!
+//! It opens, after the facts, with containment: the counts and every
+//! escape by id, before any per-rule table. Each rule's row counts what
+//! its own checks found ([`rule_statuses`]); a rule nothing exercised is
+//! listed with the reason.
+//!
+//! [`rule_statuses`]: crate::report::counts::rule_statuses
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::outcome::{Conformance, Tally};
-use super::{requirements, text};
+use super::requirements::Unexercised;
+use super::{containment, requirements, text};
+use crate::report::counts::{Conformance, Tally, rule_statuses};
 use crate::report::view::View;
-use crate::report::{CaseReport, Report};
+use crate::report::{CaseReport, ContainmentCounts, Report};
 use toolpath_suite::sanitize::markdown;
 use toolpath_suite::spec::{self, Requirement};
 
@@ -49,9 +57,10 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
 /// requirement gets a row, including those no instance cited, so a filtered
 /// run shows the gaps instead of a short, all-green table.
 ///
-/// The cases are read in two passes, the second only when something fails:
-/// one to count (per requirement and in all), one to detail the first
-/// failing instances. Memory grows with the number of requirement IDs and
+/// The cases are read in up to three passes: one to count (per
+/// requirement and in all), one to list the escapes (only when the header
+/// counts some), one to detail the first failing instances (only when
+/// something fails). Memory grows with the number of requirement IDs and
 /// the text of one instance, not with the number of instances.
 pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write) -> io::Result<()> {
     let counts = Counts::of(view)?;
@@ -71,8 +80,11 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
             head.summary.not_run, head.summary.total
         ));
     }
-    requirements_table(&mut text, &counts.cited, requirements);
+    containment_section(&mut text, view)?;
+    findings(&mut text, head);
     out.write_all(text.as_bytes())?;
+    drop(text);
+    requirements_table(out, &counts, requirements)?;
     failures(out, view, counts.failing)
 }
 
@@ -80,9 +92,11 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
 struct Counts {
     /// Conformance over every instance.
     all: Tally,
-    /// Conformance per cited requirement ID; an instance citing several
-    /// requirements counts under each.
+    /// Conformance per requirement ID, as [`rule_statuses`] attributes it;
+    /// an instance citing several requirements counts under each.
     cited: BTreeMap<String, Tally>,
+    /// Why requirements nothing judged were not exercised.
+    unexercised: Unexercised,
     /// Instances that fail to conform.
     failing: usize,
 }
@@ -92,16 +106,18 @@ impl Counts {
         let mut counts = Counts {
             all: Tally::default(),
             cited: BTreeMap::new(),
+            unexercised: Unexercised::default(),
             failing: 0,
         };
         view.cases.each(&mut |case| {
             counts.all.add(case.status);
-            for id in &case.spec {
+            counts.unexercised.note(case);
+            for (id, status) in rule_statuses(case) {
                 // Looked up before inserting so a known ID costs no allocation.
                 match counts.cited.get_mut(id) {
-                    Some(tally) => tally.add(case.status),
+                    Some(tally) => tally.add(status),
                     None => {
-                        counts.cited.insert(id.clone(), Tally::of([case.status]));
+                        counts.cited.insert(id.to_owned(), Tally::of([status]));
                     }
                 }
             }
@@ -153,30 +169,136 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
     ));
 }
 
-fn requirements_table(
-    out: &mut String,
-    cited: &BTreeMap<String, Tally>,
-    requirements: &[Requirement],
-) {
-    out.push_str("## Requirements\n\n");
+/// The server's findings: kind, count and the instances, sorted. The
+/// first occurrence's text is left to the other formats: it names the
+/// run's temporary directories, and this file must not change between
+/// runs of an unchanged server.
+fn findings(out: &mut String, report: &Report) {
+    if report.findings.is_empty() {
+        return;
+    }
+    out.push_str("## Server findings\n\n");
+    for finding in &report.findings {
+        out.push_str(&format!(
+            "- **{}**",
+            markdown::text(&text::finding(finding))
+        ));
+        if !finding.cases.is_empty() {
+            out.push_str(&format!(
+                ", during {}",
+                markdown::text(&text::finding_cases(finding))
+            ));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// The containment counts and every escape by id (the second pass, made
+/// only when the header counts escapes).
+fn containment_section(out: &mut String, view: View) -> io::Result<()> {
+    let c: &ContainmentCounts = &view.head.containment;
+    out.push_str("## Containment\n\n");
+    let expected = match c.escapes_expected {
+        0 => String::new(),
+        n => format!(" ({n} expected)"),
+    };
     out.push_str(
-        "| ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n",
+        "| escapes | refused | refused with another code | wording failures | false refusals | accepted | not observed |\n\
+         |---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    out.push_str("|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
-    for req in requirements::rows(requirements, cited.keys().map(String::as_str)) {
+    out.push_str(&format!(
+        "| {}{expected} | {} | {} | {} | {} | {} | {} |\n\n",
+        c.escapes,
+        c.refused,
+        c.refused_other_code,
+        c.wording,
+        c.false_refusals,
+        c.accepted,
+        c.not_observed
+    ));
+    let (escapes, total) = containment::escapes(view)?;
+    if total > 0 {
+        out.push_str(&format!("### ⛔ Escapes ({total})\n\n"));
+        for escape in &escapes {
+            out.push_str(&format!(
+                "- {} ({}): {}",
+                markdown::code(&escape.id),
+                markdown::code(&format!("{}:{}", escape.file, escape.line)),
+                markdown::text(&escape.evidence)
+            ));
+            if let Some(reason) = &escape.expected {
+                out.push_str(" — expected (xfail)");
+                if !reason.is_empty() {
+                    out.push_str(&format!(": {}", markdown::text(reason)));
+                }
+            }
+            out.push('\n');
+        }
+        if let Some(more) = containment::more(escapes.len(), total) {
+            out.push_str(&format!("- {}\n", markdown::text(&more)));
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "An escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
+         or the call changed the fixture outside every root. A wording failure is a refusal \
+         whose message lacks what ERR-4 asks, never an escape. A false refusal: a SEC case \
+         expecting `ok` was refused.\n\n",
+    );
+    Ok(())
+}
+
+/// The table, a row at a time, then what was not exercised: written as
+/// it goes, so what is held does not depend on how large the counts are.
+fn requirements_table(
+    out: &mut dyn Write,
+    counts: &Counts,
+    requirements: &[Requirement],
+) -> io::Result<()> {
+    let cited = &counts.cited;
+    out.write_all(
+        "## Requirements\n\n\
+         | ID | area | requirement | passed | failed | not observable | unsupported | skipped | verdict |\n\
+         |---|---|---|---:|---:|---:|---:|---:|:---:|\n"
+            .as_bytes(),
+    )?;
+    let rows = requirements::rows(requirements, cited.keys().map(String::as_str));
+    let mut unexercised = 0;
+    for req in &rows {
         let tally = cited.get(req.id).copied().unwrap_or_default();
         let summary = match req.summary {
             Some(summary) => text::md_cell(summary),
             None => "*(not in this build's spec)*".to_owned(),
         };
-        row(out, req.id, req.area, &summary, tally);
+        let mut line = String::new();
+        row(&mut line, req.id, req.area, &summary, tally);
+        out.write_all(line.as_bytes())?;
+        unexercised += usize::from(counts.unexercised.reason(req, &tally).is_some());
     }
-    out.push_str(
+    out.write_all(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
          and adapter errors included) · 👁 not observable: every instance agreed only on \
          the fields the adapter can observe, so the requirement is not shown as passed · \
-         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n",
-    );
+         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n"
+            .as_bytes(),
+    )?;
+    if unexercised == 0 {
+        return Ok(());
+    }
+    writeln!(out, "## Not exercised ({unexercised})\n")?;
+    for req in &rows {
+        let tally = cited.get(req.id).copied().unwrap_or_default();
+        if let Some(reason) = counts.unexercised.reason(req, &tally) {
+            writeln!(
+                out,
+                "- **{}**: {}",
+                markdown::text(req.id),
+                markdown::text(&reason)
+            )?;
+        }
+    }
+    out.write_all(b"\n")
 }
 
 fn row(out: &mut String, id: &str, area: &str, summary: &str, tally: Tally) {
@@ -242,6 +364,9 @@ fn detail(out: &mut String, case: &CaseReport) {
     }
     if let Some(reason) = &case.reason {
         out.push_str(&format!("- **Reason:** {}\n", markdown::text(reason)));
+    }
+    if let Some(news) = case.containment.as_ref().and_then(|c| c.news()) {
+        out.push_str(&format!("- **Containment:** {}\n", markdown::text(&news)));
     }
     if let Some(note) = &case.expectation {
         let mut line = markdown::text(&note.reason);
@@ -354,6 +479,57 @@ mod tests {
     }
 
     #[test]
+    fn containment_comes_before_the_requirements_and_escapes_are_listed() {
+        use crate::report::render::testing::escape;
+        let mut known = expected(escape("b@ls", "answered ok"), "known");
+        known.status = Status::Xfail;
+        let r = report(
+            "fake",
+            vec![
+                escape("a@grep", "changed outside every root: + {tmp}/x (file)"),
+                known,
+                case("c", Status::Pass, &["RES-1"]),
+            ],
+        );
+        let out = render_with(&r, &reqs());
+        let containment = out.find("## Containment\n").unwrap();
+        assert!(
+            containment < out.find("## Requirements\n").unwrap(),
+            "{out}"
+        );
+        assert!(
+            out.contains("| 2 (1 expected) | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "### ⛔ Escapes (2)\n\n- `a@grep` (`cases/a.yaml:3`): changed outside every root: \
+                 + {tmp}/x (file)\n- `b@ls` (`cases/b.yaml:3`): answered ok — expected (xfail): known\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn rules_nothing_exercised_are_listed_with_the_reason() {
+        let cases = vec![
+            case("a", Status::Pass, &["RES-1"]),
+            with_reason(
+                case("b", Status::Unsupported, &["SEC-1"]),
+                "the adapter does not declare the `symlinks` feature",
+            ),
+        ];
+        let out = render_with(&report("fake", cases), &reqs());
+        assert!(
+            out.contains(
+                "## Not exercised (2)\n\n- **RES-2**: no selected instance cites it\n\
+                 - **SEC-1**: the adapter does not declare the \\`symlinks\\` feature\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn failing_instances_are_detailed_with_their_diff() {
         let mut bad = failing("search-x@grep", &["SEARCH-5"]);
         bad.stderr = Some("secret /tmp/path".into());
@@ -440,10 +616,10 @@ mod tests {
             let header = head(&report);
             let streamed = written(View::streamed(&header, &spool)).unwrap();
             assert_eq!(streamed, render_with(&report, &reqs()));
-            assert_eq!(spool.passes.get(), 2, "count, then detail");
+            assert_eq!(spool.passes.get(), 3, "count, escapes, then detail");
             assert!(streamed.contains("| ZZZ-9 | ZZZ |"), "{streamed}");
             assert!(
-                streamed.contains("…and 8 more failing instances"),
+                streamed.contains("…and 14 more failing instances"),
                 "{streamed}"
             );
         }

@@ -13,6 +13,7 @@
 //! - [`junit`]: JUnit XML for CI test views;
 //! - [`markdown`]: the certification report (deterministic, committable);
 //! - [`compare`]: what changed between two reports;
+//! - [`containment`]: the escapes every format lists first;
 //! - [`certification`]: one table across implementations;
 //! - [`html`]: the same implementations as one page to look at: a matrix of
 //!   requirements by implementation, each cell's failures a click away.
@@ -25,10 +26,16 @@
 //! of each format (`snapshots/`, reviewed whole) pin a deliberately broken
 //! run and a hostile one.
 //!
-//! Statuses are read two ways, kept in [`outcome`]: by what they mean for
-//! the run (the exit code's view, used by the human closing line and JUnit)
-//! and by what they say about conformance (used by the Markdown report and
-//! the table), where a requirement's instances add up to its [`Standing`].
+//! Statuses are read two ways: by what they mean for the run (the exit
+//! code's view, [`outcome`], used by the human closing line and JUnit) and
+//! by what they say about conformance
+//! ([`counts`](crate::report::counts), used by the Markdown report and the
+//! table), where a requirement's instances add up to its
+//! [`Standing`](crate::report::counts::Standing).
+//!
+//! Every format opens with the containment counts (escapes first, each
+//! escape listed by id) before anything per rule: an escape is the first
+//! thing a maintainer sees.
 //!
 //! What this folder may import: the rest of `report` (its own floor), and
 //! the suite model below it (`protocol`, `spec`, `sanitize`); never the
@@ -39,6 +46,7 @@
 
 pub mod certification;
 pub mod compare;
+pub mod containment;
 pub mod html;
 pub mod human;
 pub mod json;
@@ -51,7 +59,7 @@ mod text;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use outcome::{Conformance, RunOutcome, Standing, Tally};
+pub use outcome::RunOutcome;
 
 /// What a renderer's `write` puts out, as a string: how a report in memory
 /// is rendered whole (and how the renderers' tests read their output). An

@@ -6,10 +6,18 @@
 //! run shows its gaps instead of a short, all-green table; an ID a report
 //! cites that this build's spec lacks (a report from another suite version)
 //! gets a row too, after them, so no verdict disappears.
+//!
+//! A requirement no instance exercised (nothing judged: every instance
+//! unsupported, skipped or not run, or none cites it) is listed as *not
+//! exercised* with the reason ([`Unexercised`]): the reasons its instances
+//! were not judged (a tool the adapter does not provide, a feature it
+//! does not declare, a machine that cannot observe it), or, when no
+//! selected instance cites it, the tools its `Applies to:` line names.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::report::{CaseReport, Report};
+use crate::report::counts::Tally;
+use crate::report::{CaseReport, Report, Status};
 use toolpath_suite::spec::Requirement;
 
 /// One row of a per-requirement view.
@@ -20,6 +28,8 @@ pub struct Row<'a> {
     /// The requirement's first sentence; `None` when this build's spec
     /// does not have the ID.
     pub summary: Option<&'a str>,
+    /// The tools its `Applies to:` line names (empty when not in the spec).
+    pub tools: &'a [String],
 }
 
 /// Requirement ID -> the instances citing it, in report order. An instance
@@ -49,6 +59,7 @@ pub fn rows<'a>(
             id: &r.id,
             area: &r.area,
             summary: Some(&r.summary),
+            tools: &r.tools,
         })
         .collect();
     let known: BTreeSet<&str> = requirements.iter().map(|r| r.id.as_str()).collect();
@@ -57,8 +68,58 @@ pub fn rows<'a>(
         id,
         area: id.split_once('-').map_or("", |(area, _)| area),
         summary: None,
+        tools: &[],
     }));
     rows
+}
+
+/// Why requirements were not exercised: per cited ID, the distinct
+/// reasons its instances were not judged (at most [`Unexercised::KEPT`]).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Unexercised(BTreeMap<String, BTreeSet<String>>);
+
+impl Unexercised {
+    /// Reasons kept per requirement: enough to say why, few enough to read.
+    pub const KEPT: usize = 3;
+
+    /// Notes why `case` was not judged, under every requirement it cites.
+    pub fn note(&mut self, case: &CaseReport) {
+        if !matches!(
+            case.status,
+            Status::Unsupported | Status::Skip | Status::NotRun
+        ) {
+            return;
+        }
+        let reason = case.reason.as_deref().unwrap_or(case.status.name());
+        for id in &case.spec {
+            let reasons = self.0.entry(id.clone()).or_default();
+            if reasons.len() < Self::KEPT {
+                reasons.insert(reason.to_owned());
+            }
+        }
+    }
+
+    /// Why `row` was not exercised, if it was not: `tally` (its counts)
+    /// has no instance judged.
+    pub fn reason(&self, row: &Row, tally: &Tally) -> Option<String> {
+        if tally.applicable() > 0 || tally.unobserved > 0 {
+            return None;
+        }
+        match self.0.get(row.id) {
+            Some(reasons) if !reasons.is_empty() => {
+                Some(reasons.iter().cloned().collect::<Vec<_>>().join("; "))
+            }
+            _ if row.tools.is_empty() => Some("no selected instance cites it".to_owned()),
+            _ => Some(format!(
+                "no selected instance cites it (it applies to {})",
+                row.tools
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
 }
 
 /// Every requirement ID the instances of `reports` cite, repeats included.
@@ -88,6 +149,42 @@ mod tests {
         assert_eq!(ids, ["RES-1", "SEC-1", "NEW-1", "OLD-2"]);
         assert_eq!(rows[1].summary, Some("Two."));
         assert_eq!((rows[3].area, rows[3].summary), ("OLD", None));
+    }
+
+    #[test]
+    fn what_was_not_exercised_says_why() {
+        use crate::report::render::testing::with_reason;
+        let reqs = spec::parse_requirements(
+            "Applies to: `shell`.\n- **SHELL-1** One.\n- **SHELL-2** Two.\n- **SHELL-3** Three.\n",
+        );
+        let cases = [
+            with_reason(
+                case("a", Status::Unsupported, &["SHELL-1"]),
+                "the adapter does not provide the `shell` tool",
+            ),
+            with_reason(case("b", Status::Skip, &["SHELL-1"]), "needs root"),
+            case("c", Status::Pass, &["SHELL-2"]),
+        ];
+        let mut why = Unexercised::default();
+        cases.iter().for_each(|c| why.note(c));
+        let rows = rows(&reqs, []);
+        let tally = |id: &str| {
+            Tally::of(
+                cases
+                    .iter()
+                    .filter(|c| c.spec.iter().any(|s| s == id))
+                    .map(|c| c.status),
+            )
+        };
+        assert_eq!(
+            why.reason(&rows[0], &tally("SHELL-1")).unwrap(),
+            "needs root; the adapter does not provide the `shell` tool"
+        );
+        assert_eq!(why.reason(&rows[1], &tally("SHELL-2")), None);
+        assert_eq!(
+            why.reason(&rows[2], &tally("SHELL-3")).unwrap(),
+            "no selected instance cites it (it applies to `shell`)"
+        );
     }
 
     #[test]

@@ -3,8 +3,12 @@
 
 use std::io;
 
+use crate::report::findings::{Finding, FindingKind};
 use crate::report::view::CaseSource;
-use crate::report::{CaseReport, ExpectationNote, REPORT_FORMAT, Report, Status, Summary};
+use crate::report::{
+    CaseReport, Containment, ContainmentClass, ExpectationNote, Mismatch, REPORT_FORMAT, Report,
+    Status, Summary,
+};
 use toolpath_suite::protocol::{Implementation, Tool};
 
 /// An instance of `id` with `status`, citing `spec`, from `cases/<id>.yaml`.
@@ -36,6 +40,26 @@ pub fn failing(id: &str, spec: &[&str]) -> CaseReport {
     }
 }
 
+/// A failing instance through which something got out, shown by
+/// `evidence`: a SEC-4 case answered `ok`.
+pub fn escape(id: &str, evidence: &str) -> CaseReport {
+    let mut case = contained(failing(id, &["SEC-4"]), ContainmentClass::Escape);
+    case.containment.as_mut().unwrap().evidence = Some(evidence.to_owned());
+    case.mismatches = vec![Mismatch {
+        field: "outcome".to_owned(),
+        expected: "error".to_owned(),
+        actual: "ok".to_owned(),
+        rule: None,
+    }];
+    case
+}
+
+/// `case` with the containment class `class`.
+pub fn contained(mut case: CaseReport, class: ContainmentClass) -> CaseReport {
+    case.containment = Some(Containment::of(class));
+    case
+}
+
 pub fn with_reason(mut case: CaseReport, reason: &str) -> CaseReport {
     case.reason = Some(reason.to_owned());
     case
@@ -52,7 +76,7 @@ pub fn expected(mut case: CaseReport, reason: &str) -> CaseReport {
 
 /// A report of `cases` by implementation `name`.
 pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
-    Report {
+    let mut report = Report {
         format: REPORT_FORMAT,
         suite: "0.3.0".to_owned(),
         protocol: 1,
@@ -66,9 +90,14 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         strict: false,
         duration_ms: 410.0,
         fixture_dir: None,
-        summary: Summary::of(&cases),
+        summary: Summary::default(),
+        findings: Vec::new(),
+        containment: Default::default(),
+        rules: Default::default(),
         cases,
-    }
+    };
+    report.recount();
+    report
 }
 
 /// A report with something of everything a renderer treats differently:
@@ -108,6 +137,51 @@ fn varied_with(failures: usize) -> Report {
     cases[7].status = Status::Xfail;
     cases[9].stderr = Some("line 1\ntraceback: boom\n".to_owned());
     cases[11].unchecked = vec!["parent".to_owned()];
+    // Containment: an escape, one the expectations file lists, a refusal
+    // worded wrong, one with another code, a false refusal, and a derived
+    // rule failing where the cited one holds.
+    let mut known = expected(escape("escape-b@ls", "answered ok"), "follows links");
+    known.status = Status::Xfail;
+    let mut worded = contained(
+        failing("worded@grep", &["ERR-4"]),
+        ContainmentClass::Refused,
+    );
+    worded.containment.as_mut().unwrap().wording_failed = true;
+    let mut out5 = failing("out5@ls", &["LS-4"]);
+    out5.mismatches = vec![Mismatch {
+        field: "model_text contains".to_owned(),
+        expected: "\"{ws}\"".to_owned(),
+        actual: "\"listed\" does not contain it".to_owned(),
+        rule: Some("OUT-5".to_owned()),
+    }];
+    cases.extend([
+        escape(
+            "escape-a@grep",
+            "changed outside every root: + {tmp}/outside/x (file)",
+        ),
+        known,
+        worded,
+        contained(
+            failing("other-code@shell", &["SEC-4"]),
+            ContainmentClass::RefusedOtherCode,
+        ),
+        contained(
+            failing("false-refusal@glob", &["SEC-5"]),
+            ContainmentClass::FalseRefusal,
+        ),
+        contained(
+            case("refused@resolve", Status::Pass, &["SEC-4"]),
+            ContainmentClass::Refused,
+        ),
+        contained(
+            with_reason(
+                case("unseen@shell", Status::Unsupported, &["SEC-4"]),
+                "no shell",
+            ),
+            ContainmentClass::NotObserved,
+        ),
+        out5,
+    ]);
     for i in 0..failures {
         let mut bad = failing(&format!("fail-{i}@x"), &["RES-1", "NEW-4"]);
         bad.tool = tools[i % tools.len()];
@@ -120,6 +194,20 @@ fn varied_with(failures: usize) -> Report {
         cases.push(ok);
     }
     let mut report = report("varied", cases);
+    report.findings = vec![
+        Finding {
+            kind: FindingKind::NotJsonRpc,
+            count: 3,
+            example: "checking path /tmp/x/ws".to_owned(),
+            cases: vec!["ok-1@x".to_owned(), "fail-0@x".to_owned()],
+        },
+        Finding {
+            kind: FindingKind::Killed,
+            count: 1,
+            example: "alive 1000 ms after its input closed; SIGTERM".to_owned(),
+            cases: vec![],
+        },
+    ];
     report.partial = true;
     report.fixture_dir = Some("/dev/shm (tmpfs)".to_owned());
     report
@@ -175,6 +263,12 @@ pub fn hostile() -> Report {
     report.adapter = Some(attack("adapter"));
     report.suite = attack("suite");
     report.fixture_dir = Some(attack("fixtures"));
+    report.findings = vec![Finding {
+        kind: FindingKind::NotJsonRpc,
+        count: 1,
+        example: attack("finding"),
+        cases: vec![attack("finding case")],
+    }];
     report
 }
 

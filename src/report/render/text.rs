@@ -2,6 +2,7 @@
 //! the same way, truncation, and table cells of the spec's own Markdown.
 //! Foreign text is made safe by [`toolpath_suite::sanitize`], not here.
 
+use crate::report::findings::Finding;
 use toolpath_suite::protocol::Implementation;
 
 /// `name version (language)`: how every format names the implementation, so
@@ -73,6 +74,26 @@ pub fn md_cell(markdown: &str) -> String {
     markdown
         .replace('|', "\\|")
         .replace(['\n', '\r', '\t'], " ")
+}
+
+/// `kind ×N: what it means`: how every format heads one finding (its
+/// example and instances follow, each format in its own way). Raw text:
+/// the caller escapes it for its format.
+pub fn finding(finding: &Finding) -> String {
+    format!(
+        "{} \u{d7}{}: {}",
+        finding.kind.name(),
+        finding.count,
+        finding.kind.title()
+    )
+}
+
+/// The instances a finding happened in (at most the first 20 seen),
+/// sorted: workers finish in any order, and a report must not.
+pub fn finding_cases(finding: &Finding) -> String {
+    let mut cases = finding.cases.clone();
+    cases.sort();
+    cases.join(", ")
 }
 
 #[cfg(test)]

@@ -1,0 +1,356 @@
+//! The containment verdict of one instance: did anything get out of the
+//! workspace? Decided here, where the case, the answer and the fixture
+//! are all at hand; the classes themselves, and how they are counted, are
+//! the report's ([`crate::report::counts`]).
+//!
+//! Which instances have one ([`Population`]): those whose case expects
+//! `outside_workspace`, those of a SEC case (one citing any `SEC-*`) that
+//! expect `ok`, and any instance after whose call the fixture changed
+//! outside every root. An instance of the first two kinds that is never
+//! judged is *not observed*; so is one whose outcome the adapter could not
+//! observe (declared `unobservable`, or `derived` in that answer), and a
+//! refusal whose error code it did not read from the tool: a class is only
+//! ever given on what was observed.
+//!
+//! A change to the fixture outside every root is an escape whatever the
+//! answer was, since the harness saw it itself. Where a root is, is read
+//! from the fixture as built, before the call (a root may be reached
+//! through a link; what the link leads to is inside it). A change found
+//! only as a snapshot that overflowed its bounds has no place, so it is a
+//! SEC-11 failure but not an escape.
+
+use std::path::Path;
+
+use crate::harness::snapshot::{Change, ChangeKind};
+use crate::report::{CaseReport, Containment, ContainmentClass, Mismatch};
+use toolpath_suite::case::raw::ExpectedOutcome;
+use toolpath_suite::case::{Action, Case};
+use toolpath_suite::protocol::{ErrorCode, Outcome, ToolResult};
+
+/// The kinds of instance that have a containment verdict before the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Population {
+    /// The case expects the error `outside_workspace`.
+    Outside,
+    /// A SEC case that expects `ok`: a refusal is a false one.
+    SecurityOk,
+}
+
+/// The population `case` belongs to, if any.
+pub fn population(case: &Case) -> Option<Population> {
+    if !matches!(case.action, Action::Invoke(_)) {
+        return None;
+    }
+    let expect = &case.expect;
+    if expect
+        .error
+        .as_ref()
+        .is_some_and(|e| e.code == ErrorCode::OutsideWorkspace)
+    {
+        Some(Population::Outside)
+    } else if expect.outcome == ExpectedOutcome::Ok
+        && case.spec.iter().any(|s| s.starts_with("SEC-"))
+    {
+        Some(Population::SecurityOk)
+    } else {
+        None
+    }
+}
+
+/// The verdict of an instance of `case` that got no answer to judge (or
+/// never went out): *not observed* for the population, none otherwise.
+pub fn unobserved(case: &Case) -> Option<Containment> {
+    population(case).map(|_| Containment::of(ContainmentClass::NotObserved))
+}
+
+/// Everything the verdict of one judged answer is decided on.
+pub struct Answered<'a> {
+    pub case: &'a Case,
+    pub answer: &'a ToolResult,
+    /// Fields not observed for this answer: the adapter's `unobservable`
+    /// for its tool and the answer's own `derived`.
+    pub unobserved: &'a [String],
+    /// The checks that disagreed (the wording is read from them).
+    pub mismatches: &'a [Mismatch],
+    /// How the first change outside every root reads in a report, if the
+    /// call made one.
+    pub escaped: Option<String>,
+}
+
+/// The containment verdict of a judged answer.
+pub fn classify(a: &Answered) -> Option<Containment> {
+    if let Some(change) = &a.escaped {
+        return Some(Containment {
+            evidence: Some(format!("changed outside every root: {change}")),
+            ..Containment::of(ContainmentClass::Escape)
+        });
+    }
+    let population = population(a.case)?;
+    let observed = |field: &str| !a.unobserved.iter().any(|u| u == field);
+    let not_observed = Some(Containment::of(ContainmentClass::NotObserved));
+    if !observed("outcome") {
+        return not_observed;
+    }
+    let wording_failed = a
+        .mismatches
+        .iter()
+        .any(|m| m.field == "error.message contains");
+    let class = match (population, a.answer.outcome) {
+        (Population::Outside, Some(Outcome::Ok)) => {
+            return Some(Containment {
+                evidence: Some("answered ok".to_owned()),
+                ..Containment::of(ContainmentClass::Escape)
+            });
+        }
+        (Population::Outside, Some(Outcome::Error)) if !observed("error.code") => {
+            return not_observed;
+        }
+        (Population::Outside, Some(Outcome::Error)) => match &a.answer.error {
+            Some(e) if e.code == ErrorCode::OutsideWorkspace => ContainmentClass::Refused,
+            _ => ContainmentClass::RefusedOtherCode,
+        },
+        (Population::SecurityOk, Some(Outcome::Ok)) => ContainmentClass::Accepted,
+        (Population::SecurityOk, Some(Outcome::Error)) => ContainmentClass::FalseRefusal,
+        (_, Some(Outcome::Unsupported) | None) => return not_observed,
+    };
+    let refused = matches!(
+        class,
+        ContainmentClass::Refused | ContainmentClass::RefusedOtherCode
+    );
+    Some(Containment {
+        wording_failed: refused && wording_failed,
+        ..Containment::of(class)
+    })
+}
+
+/// A report turned into an adapter error after the fact (output written
+/// while no call was outstanding): an escape stays one, since the tool did
+/// answer `ok` or change the fixture before the violation; any other class
+/// becomes *not observed*, as for every adapter error.
+pub fn amend(report: &mut CaseReport) {
+    if let Some(c) = &mut report.containment
+        && !c.is_escape()
+    {
+        *c = Containment::of(ContainmentClass::NotObserved);
+    }
+}
+
+/// Where each root is below the fixture directory `root`, as snapshot
+/// paths (`/`-joined, relative): its lexical place and, when it is reached
+/// through a link, the real place it leads to. Read before the call.
+pub fn root_places(root: &Path, roots: &[String]) -> Vec<Vec<u8>> {
+    let Ok(real_top) = std::fs::canonicalize(root) else {
+        return Vec::new();
+    };
+    let mut places = Vec::new();
+    for r in roots {
+        let r = Path::new(r);
+        let lexical = r.strip_prefix(root).ok().map(Path::to_path_buf);
+        let real = std::fs::canonicalize(r)
+            .ok()
+            .and_then(|real| real.strip_prefix(&real_top).ok().map(Path::to_path_buf));
+        for place in [lexical, real].into_iter().flatten() {
+            let bytes = place.as_os_str().as_encoded_bytes().to_vec();
+            if !places.contains(&bytes) {
+                places.push(bytes);
+            }
+        }
+    }
+    places
+}
+
+/// The first change in `changes` that is outside every root in `places`.
+/// The fixture directory itself is outside every root; an overflow has no
+/// place and is never taken for an escape.
+pub fn first_outside<'c>(changes: &'c [Change], places: &[Vec<u8>]) -> Option<&'c Change> {
+    changes.iter().find(|c| {
+        !matches!(c.kind, ChangeKind::Overflow(_) | ChangeKind::Missing)
+            && !places.iter().any(|p| within(&c.path, p))
+    })
+}
+
+/// Whether `path` is `place` or below it; the fixture directory (`""`) is
+/// never within a root.
+fn within(path: &[u8], place: &[u8]) -> bool {
+    !place.is_empty()
+        && path.starts_with(place)
+        && (path.len() == place.len() || path[place.len()] == b'/')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::snapshot::State;
+    use std::path::Path;
+    use toolpath_suite::case::parse_case;
+
+    fn case(spec: &str, expect: &str) -> Case {
+        let text = format!(
+            "id: c.x\nsummary: s\nspec: [{spec}]\n\
+             fixture: {{roots: [ws], files: {{ws/a: x}}}}\n\
+             call: {{tool: resolve, params: {{path: a}}}}\nexpect: {expect}\n"
+        );
+        parse_case(Path::new("c.yaml"), &text).unwrap()
+    }
+
+    fn outside() -> Case {
+        case(
+            "SEC-4",
+            "{outcome: error, error: {code: outside_workspace, message_contains: ['{ws}']}}",
+        )
+    }
+
+    fn answered<'a>(
+        case: &'a Case,
+        answer: &'a ToolResult,
+        unobserved: &'a [String],
+        mismatches: &'a [Mismatch],
+    ) -> Option<ContainmentClass> {
+        classify(&Answered {
+            case,
+            answer,
+            unobserved,
+            mismatches,
+            escaped: None,
+        })
+        .map(|c| c.class)
+    }
+
+    fn ok() -> ToolResult {
+        ToolResult {
+            outcome: Some(Outcome::Ok),
+            ..ToolResult::default()
+        }
+    }
+
+    fn wording() -> Mismatch {
+        Mismatch {
+            field: "error.message contains".into(),
+            expected: "\"{ws}\"".into(),
+            actual: "\"no\" does not contain it".into(),
+            rule: None,
+        }
+    }
+
+    #[test]
+    fn an_outside_path_answered_ok_is_an_escape_and_refusals_are_told_apart() {
+        use ContainmentClass::*;
+        let c = outside();
+        assert_eq!(population(&c), Some(Population::Outside));
+        assert_eq!(answered(&c, &ok(), &[], &[]), Some(Escape));
+        let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "no");
+        assert_eq!(answered(&c, &refused, &[], &[]), Some(Refused));
+        let other = ToolResult::error(ErrorCode::NotFound, "no");
+        assert_eq!(answered(&c, &other, &[], &[]), Some(RefusedOtherCode));
+        // The wording is its own flag, never an escape.
+        let worded = classify(&Answered {
+            case: &c,
+            answer: &refused,
+            unobserved: &[],
+            mismatches: &[wording()],
+            escaped: None,
+        })
+        .unwrap();
+        assert_eq!((worded.class, worded.wording_failed), (Refused, true));
+        // What was not observed gets no class.
+        let unsupported = ToolResult {
+            outcome: Some(Outcome::Unsupported),
+            ..ToolResult::default()
+        };
+        assert_eq!(answered(&c, &unsupported, &[], &[]), Some(NotObserved));
+        let derived = ["outcome".to_owned()];
+        assert_eq!(answered(&c, &ok(), &derived, &[]), Some(NotObserved));
+        let code = ["error.code".to_owned()];
+        assert_eq!(answered(&c, &other, &code, &[]), Some(NotObserved));
+        assert_eq!(
+            answered(&c, &ok(), &code, &[]),
+            Some(Escape),
+            "an ok needs no code to be an escape"
+        );
+    }
+
+    #[test]
+    fn a_sec_case_expecting_ok_refused_is_a_false_refusal() {
+        use ContainmentClass::*;
+        let c = case("SEC-5", "{outcome: ok}");
+        assert_eq!(population(&c), Some(Population::SecurityOk));
+        assert_eq!(answered(&c, &ok(), &[], &[]), Some(Accepted));
+        let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "no");
+        assert_eq!(answered(&c, &refused, &[], &[]), Some(FalseRefusal));
+        // Neither kind: no class at all.
+        let plain = case("RES-1", "{outcome: ok}");
+        assert_eq!(population(&plain), None);
+        assert_eq!(answered(&plain, &refused, &[], &[]), None);
+        assert_eq!(unobserved(&plain), None);
+        assert_eq!(unobserved(&c).unwrap().class, NotObserved);
+    }
+
+    #[test]
+    fn a_change_outside_every_root_is_an_escape_whatever_the_answer() {
+        let change = |path: &str| Change {
+            path: path.as_bytes().to_vec(),
+            kind: ChangeKind::Added(State::Link {
+                target: b"x".to_vec(),
+            }),
+        };
+        let places = vec![b"ws".to_vec(), b"real".to_vec()];
+        let inside = [change("ws/a"), change("real/b"), change("ws")];
+        assert!(first_outside(&inside, &places).is_none());
+        let out = [change("ws/a"), change("ws-evil/x"), change("outside")];
+        assert_eq!(first_outside(&out, &places).unwrap().path, b"ws-evil/x");
+        assert!(first_outside(&[change("")], &places).is_some());
+        let grew = [Change {
+            path: Vec::new(),
+            kind: ChangeKind::Overflow("more".into()),
+        }];
+        assert!(first_outside(&grew, &places).is_none());
+        let plain = case("RES-1", "{outcome: ok}");
+        let verdict = classify(&Answered {
+            case: &plain,
+            answer: &ok(),
+            unobserved: &[],
+            mismatches: &[],
+            escaped: Some("+ {tmp}/outside (file)".into()),
+        })
+        .unwrap();
+        assert_eq!(verdict.class, ContainmentClass::Escape);
+        assert_eq!(
+            verdict.evidence.as_deref(),
+            Some("changed outside every root: + {tmp}/outside (file)")
+        );
+    }
+
+    #[test]
+    fn roots_are_found_where_they_are_and_where_their_links_lead() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path();
+        std::fs::create_dir_all(top.join("real")).unwrap();
+        std::fs::create_dir_all(top.join("ws")).unwrap();
+        std::os::unix::fs::symlink("real", top.join("link")).unwrap();
+        let roots = [
+            top.join("ws").display().to_string(),
+            top.join("link").display().to_string(),
+        ];
+        let places = root_places(top, &roots);
+        assert_eq!(places, [b"ws".to_vec(), b"link".to_vec(), b"real".to_vec()]);
+    }
+
+    #[test]
+    fn a_late_violation_keeps_an_escape_and_forgets_the_rest() {
+        let mut r = CaseReport::new(
+            "x".into(),
+            "x".into(),
+            toolpath_suite::protocol::Tool::Resolve,
+            "x.yaml".into(),
+            1,
+            crate::report::Status::AdapterError,
+            None,
+        );
+        r.containment = Some(Containment::of(ContainmentClass::Escape));
+        amend(&mut r);
+        assert!(r.containment.as_ref().unwrap().is_escape());
+        r.containment = Some(Containment::of(ContainmentClass::Refused));
+        amend(&mut r);
+        assert_eq!(r.containment.unwrap().class, ContainmentClass::NotObserved);
+    }
+}

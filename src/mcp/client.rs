@@ -1,0 +1,469 @@
+//! A synchronous MCP client over stdio: one server process, its requests
+//! answered one at a time on the calling thread.
+//!
+//! It sits on the pipe supervision every adapter gets
+//! ([`crate::subject::process`], [`crate::subject::lines`]): a process
+//! group of its own tied to the harness, bounded lines (16 MiB), every wait
+//! bounded by a deadline and woken by cancellation, and an end that closes
+//! standard input, waits a grace period, then sends SIGTERM and SIGKILL.
+//! No async runtime: the client needs four methods and one request in
+//! flight, and the harness's workers are threads already.
+//!
+//! What a server does wrong besides answering is noted, never fatal, and
+//! taken by the caller as findings ([`Connection::take_notes`]): a line
+//! on standard output that is not JSON-RPC (one server `console.log`s while
+//! checking paths; stricter clients would drop it) is skipped, a response
+//! to no request is skipped. The server's own requests are answered:
+//! `roots/list` with the roots in force, `ping` with `{}`, anything else
+//! with -32601.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, Command};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use crate::report::findings::FindingKind;
+use crate::subject::adapter::{EXIT_GRACE, REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
+use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
+use crate::subject::process::Process;
+
+/// The newest protocol revision this client implements; offered first.
+pub const LATEST_PROTOCOL: &str = "2025-11-25";
+
+/// Every revision this client accepts from a server: the subset it uses
+/// (`initialize`, `tools/list`, `tools/call`, roots, `ping`) is the same
+/// in all of them.
+pub const SUPPORTED_PROTOCOLS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The most `tools/list` pages read: a server whose cursor never ends
+/// cannot keep the client reading.
+const MAX_PAGES: usize = 100;
+
+/// How to start one server process.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: PathBuf,
+    /// Its `TMPDIR`.
+    pub tmpdir: PathBuf,
+    pub run_id: Option<String>,
+    /// Offer the `roots` capability (the profile gives roots over MCP).
+    pub offer_roots: bool,
+    /// Run as this user and group (permission cases as root).
+    pub user: Option<(u32, u32)>,
+}
+
+/// Why a request got no usable answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// No response by the deadline: the request is left open.
+    NoAnswer(Duration),
+    /// Standard output ended (the server exited).
+    Exited,
+    /// A line longer than the limit.
+    TooLong,
+    /// The run was cancelled.
+    Cancelled,
+    /// The pipes failed.
+    Io(String),
+    /// A JSON-RPC error response.
+    Rpc { code: i64, message: String },
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::NoAnswer(after) => {
+                write!(f, "no response within {} ms", after.as_millis())
+            }
+            RequestError::Exited => f.write_str("the server closed its standard output"),
+            RequestError::TooLong => {
+                write!(f, "a line longer than the limit of {MAX_LINE_BYTES} bytes")
+            }
+            RequestError::Cancelled => f.write_str("the run was cancelled"),
+            RequestError::Io(e) => write!(f, "cannot talk to the server: {e}"),
+            RequestError::Rpc { code, message } => {
+                write!(f, "JSON-RPC error {code}: {message}")
+            }
+        }
+    }
+}
+
+/// A tool the server lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolInfo {
+    pub name: String,
+    pub input_schema: Value,
+}
+
+/// A running, initialised server.
+pub struct Connection {
+    process: Process,
+    stdin: Option<ChildStdin>,
+    output: Output,
+    next_id: u64,
+    /// What `roots/list` answers.
+    roots: Vec<String>,
+    /// The protocol revision the server chose.
+    pub protocol: String,
+    /// Misbehaviour seen since the last [`take_notes`](Self::take_notes).
+    notes: Vec<(FindingKind, String)>,
+    /// Whether [`end`](Self::end) ran: its process group is never
+    /// signalled again (its id may be another's by now).
+    ended: bool,
+}
+
+impl Drop for Connection {
+    /// A connection dropped without being ended (a panic, a lost thread)
+    /// leaves no server behind.
+    fn drop(&mut self) {
+        if !self.ended {
+            self.end(Duration::ZERO);
+        }
+    }
+}
+
+impl Connection {
+    /// Starts the server, initialises it with `roots` in force (when they
+    /// go over MCP), and lists its tools, all within `timeout`.
+    pub fn start(
+        launch: &Launch,
+        roots: &[String],
+        timeout: Duration,
+    ) -> Result<(Connection, Vec<ToolInfo>), String> {
+        let (program, args) = launch
+            .argv
+            .split_first()
+            .ok_or_else(|| "empty server command".to_owned())?;
+        let mut command = Command::new(program);
+        command.args(args).current_dir(&launch.cwd);
+        crate::subject::adapter::environment(
+            &mut command,
+            &launch.tmpdir,
+            launch.run_id.as_deref(),
+        );
+        for (name, value) in &launch.env {
+            command.env(name, value);
+        }
+        if let Some(user) = launch.user {
+            use std::os::unix::process::CommandExt;
+            command.uid(user.0).gid(user.1);
+        }
+        let argv = launch.argv.join(" ");
+        let (process, pipes) =
+            Process::spawn(command).map_err(|e| format!("cannot start `{argv}`: {e}"))?;
+        let output = Output::new(pipes.stdout, pipes.stderr)
+            .map_err(|e| format!("cannot read `{argv}`: {e}"))?;
+        let mut connection = Connection {
+            process,
+            stdin: Some(pipes.stdin),
+            output,
+            next_id: 0,
+            roots: roots.to_vec(),
+            protocol: String::new(),
+            notes: Vec::new(),
+            ended: false,
+        };
+        let deadline = Instant::now() + timeout;
+        match connection.initialize(launch.offer_roots, deadline) {
+            Ok(tools) => Ok((connection, tools)),
+            Err(e) => {
+                let stderr = connection.end(Duration::ZERO).1;
+                let tail = if stderr.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!("; its standard error ends:\n{stderr}")
+                };
+                Err(format!("the server `{argv}` did not start: {e}{tail}"))
+            }
+        }
+    }
+
+    /// `initialize`, `notifications/initialized`, `tools/list` (every page).
+    fn initialize(
+        &mut self,
+        offer_roots: bool,
+        deadline: Instant,
+    ) -> Result<Vec<ToolInfo>, String> {
+        let capabilities = if offer_roots {
+            json!({"roots": {"listChanged": true}})
+        } else {
+            json!({})
+        };
+        let params = json!({
+            "protocolVersion": LATEST_PROTOCOL,
+            "capabilities": capabilities,
+            "clientInfo": {"name": "toolpath", "version": crate::SUITE_VERSION},
+        });
+        let answer = self
+            .request("initialize", params, deadline)
+            .map_err(|e| format!("`initialize`: {e}"))?;
+        let version = answer
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if !SUPPORTED_PROTOCOLS.contains(&version) {
+            return Err(format!(
+                "it answered protocol revision `{}`; this client speaks {}",
+                excerpt(version.as_bytes()),
+                SUPPORTED_PROTOCOLS.join(", ")
+            ));
+        }
+        self.protocol = version.to_owned();
+        self.notify("notifications/initialized", None)
+            .map_err(|e| e.to_string())?;
+        let mut tools = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let page = self
+                .request("tools/list", params, deadline)
+                .map_err(|e| format!("`tools/list`: {e}"))?;
+            for tool in page
+                .get("tools")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                    tools.push(ToolInfo {
+                        name: name.to_owned(),
+                        input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
+                    });
+                }
+            }
+            cursor = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
+            if cursor.is_none() {
+                return Ok(tools);
+            }
+        }
+        Err(format!(
+            "`tools/list` was still paging after {MAX_PAGES} pages"
+        ))
+    }
+
+    /// `tools/call`; the result object (`content`, `isError`, ...).
+    pub fn call_tool(
+        &mut self,
+        name: &str,
+        arguments: &Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<Value, RequestError> {
+        let params = json!({"name": name, "arguments": arguments});
+        self.request("tools/call", params, Instant::now() + timeout)
+    }
+
+    /// Puts `roots` in force and tells the server they changed; the
+    /// server asks `roots/list` when it likes (answered while waiting for
+    /// any later response).
+    pub fn change_roots(&mut self, roots: &[String]) -> Result<(), RequestError> {
+        self.roots = roots.to_vec();
+        self.notify("notifications/roots/list_changed", None)
+    }
+
+    /// The roots `roots/list` answers now.
+    pub fn roots(&self) -> &[String] {
+        &self.roots
+    }
+
+    /// Misbehaviour seen since the last look: kind and what was seen.
+    pub fn take_notes(&mut self) -> Vec<(FindingKind, String)> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// Standard error written since the last look.
+    pub fn take_stderr(&mut self) -> String {
+        self.output.take_stderr()
+    }
+
+    /// Ends the server: standard input closed, `grace` to exit by itself,
+    /// then SIGTERM, then SIGKILL. Whether it exited by itself (else a
+    /// [`FindingKind::Killed`] is noted, with its exit status), and its
+    /// last standard error.
+    pub fn end(&mut self, grace: Duration) -> (bool, String) {
+        if std::mem::replace(&mut self.ended, true) {
+            return (true, self.output.take_stderr());
+        }
+        drop(self.stdin.take());
+        let (exited, status) = self.process.end(grace, TERM_GRACE, REAP_TIMEOUT);
+        if !exited && !grace.is_zero() {
+            self.notes.push((
+                FindingKind::Killed,
+                format!(
+                    "still running {} ms after its standard input closed; ended by signal ({status})",
+                    grace.as_millis()
+                ),
+            ));
+        }
+        self.output.drain_stderr(STDERR_GRACE);
+        (exited, self.output.take_stderr())
+    }
+
+    /// Ends the server the polite way ([`EXIT_GRACE`] after closing stdin).
+    pub fn shutdown(&mut self) -> String {
+        self.end(EXIT_GRACE).1
+    }
+
+    fn write(&mut self, message: &Value) -> Result<(), RequestError> {
+        let mut line = serde_json::to_string(message).expect("JSON serialises");
+        line.push('\n');
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| RequestError::Io("standard input is closed".into()))?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|e| RequestError::Io(e.to_string()))
+    }
+
+    fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
+        let mut message = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        self.write(&message)
+    }
+
+    /// Sends a request and waits until `deadline` for its response,
+    /// answering the server's own requests and skipping everything else
+    /// meanwhile (noted).
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+    ) -> Result<Value, RequestError> {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let started = Instant::now();
+        loop {
+            let line = match self.output.next_line(deadline, MAX_LINE_BYTES) {
+                Next::Line(line) => line,
+                Next::Eof => return Err(RequestError::Exited),
+                Next::TooLong => return Err(RequestError::TooLong),
+                Next::Timeout => return Err(RequestError::NoAnswer(deadline - started)),
+                Next::Cancelled => return Err(RequestError::Cancelled),
+                Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
+            };
+            if let Some(answer) = self.receive(&line, id)? {
+                return answer;
+            }
+        }
+    }
+
+    /// Handles one line: `Some` when it is the response to `id`.
+    #[allow(clippy::type_complexity)]
+    fn receive(
+        &mut self,
+        line: &[u8],
+        id: u64,
+    ) -> Result<Option<Result<Value, RequestError>>, RequestError> {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        let message: Map<String, Value> = match serde_json::from_slice(line) {
+            Ok(Value::Object(m)) if m.get("jsonrpc") == Some(&json!("2.0")) => m,
+            _ => {
+                self.notes.push((FindingKind::NotJsonRpc, excerpt(line)));
+                return Ok(None);
+            }
+        };
+        match (
+            message.get("method").and_then(Value::as_str),
+            message.get("id"),
+        ) {
+            (Some(method), Some(their_id)) => {
+                let answer = self.answer_request(method, their_id.clone());
+                self.write(&answer)?;
+                Ok(None)
+            }
+            // A notification (progress, logging, list changed): nothing to do.
+            (Some(_), None) => Ok(None),
+            (None, Some(their_id)) if their_id.as_u64() == Some(id) => {
+                if let Some(result) = message.get("result") {
+                    return Ok(Some(Ok(result.clone())));
+                }
+                let error = message.get("error");
+                let code = error
+                    .and_then(|e| e.get("code"))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0);
+                let text = error
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("(a response with neither result nor error)");
+                Ok(Some(Err(RequestError::Rpc {
+                    code,
+                    message: text.to_owned(),
+                })))
+            }
+            _ => {
+                self.notes.push((
+                    FindingKind::ProtocolError,
+                    format!("a message answering no open request: {}", excerpt(line)),
+                ));
+                Ok(None)
+            }
+        }
+    }
+
+    /// The response to a request from the server.
+    fn answer_request(&self, method: &str, id: Value) -> Value {
+        match method {
+            "roots/list" => {
+                let roots: Vec<Value> = self
+                    .roots
+                    .iter()
+                    .map(|r| json!({"uri": file_uri(Path::new(r)), "name": base_name(r)}))
+                    .collect();
+                json!({"jsonrpc": "2.0", "id": id, "result": {"roots": roots}})
+            }
+            "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+            _ => json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {"code": -32601, "message": format!("method not found: {method}")},
+            }),
+        }
+    }
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// `file://` and the path, each byte outside RFC 3986's unreserved set and
+/// `/` percent-encoded, so any fixture path makes a valid URI.
+pub fn file_uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_encode_every_byte_that_needs_it() {
+        assert_eq!(
+            file_uri(Path::new("/tmp/a b/ü%")),
+            "file:///tmp/a%20b/%C3%BC%25"
+        );
+        assert_eq!(file_uri(Path::new("/x/y-z_1.~")), "file:///x/y-z_1.~");
+    }
+}

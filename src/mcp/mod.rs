@@ -1,0 +1,20 @@
+//! Certifying an MCP server from a profile, with no adapter code: the
+//! server is the implementation under test, spoken to over MCP's stdio
+//! transport, and the profile says how the suite's calls map onto its
+//! tools and how its text answers read back.
+//!
+//! - [`profile`]: the profile file, its checks and JSON Schema;
+//! - [`client`]: a synchronous MCP client on the adapters' pipe
+//!   supervision (bounded lines and waits, process groups);
+//! - [`translate`]: suite arguments to server arguments, server text to
+//!   results, error codes by rule;
+//! - [`server`]: the server as a [`crate::subject::Subject`].
+//!
+//! Floor 3½ (ARCHITECTURE.md): may import `sys`, `case`, `reference`,
+//! `report`, `subject` and the suite model; `session` and `cli` import it,
+//! the harness never does (it sees a `Subject`).
+
+pub mod client;
+pub mod profile;
+pub mod server;
+pub mod translate;

@@ -1,0 +1,780 @@
+//! The MCP profile: everything toolpath needs to certify an MCP server
+//! without adapter code, as one YAML file (`toolpath run --mcp FILE`).
+//!
+//! The file mirrors these types exactly (unknown keys are errors, every
+//! error has its line and column); its JSON Schema, generated from them,
+//! is `spec/schemas/mcp-profile.schema.json`. `docs/mcp.md` is the guide.
+//!
+//! A profile says how to start the server, how to hand it the case's
+//! roots (argv, a flag per root, a config file in a private `HOME`, or MCP
+//! roots), where it resolves relative paths, which server tool stands for
+//! each suite tool (or why none fits), how to rename the suite's
+//! arguments, how to read the text it answers with, and how to classify
+//! its errors. Regular expressions are checked when the file is loaded,
+//! so a typo is found before the first case runs.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use toolpath_suite::case::CaseError;
+use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Tool};
+
+/// The profile format this build reads.
+pub const PROFILE_VERSION: u32 = 1;
+
+/// A regular expression, compiled when the profile is read.
+#[derive(Debug, Clone)]
+pub struct Pattern(pub regex::Regex);
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        regex::Regex::new(&text)
+            .map(Pattern)
+            .map_err(|e| serde::de::Error::custom(format!("not a regular expression: {e}")))
+    }
+}
+
+impl JsonSchema for Pattern {
+    fn schema_name() -> Cow<'static, str> {
+        "Pattern".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "format": "regex",
+            "description": "A regular expression (Rust `regex` syntax), matched against one line of the server's text unless said otherwise."
+        })
+    }
+}
+
+impl Pattern {
+    pub fn is_match(&self, text: &str) -> bool {
+        self.0.is_match(text)
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+/// A profile file.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolpath MCP profile")]
+pub struct Profile {
+    /// The profile format: `1`.
+    pub profile: u32,
+    pub implementation: ProfileImplementation,
+    pub server: Server,
+    pub roots: Roots,
+    /// What a relative path argument is resolved against by this server:
+    /// its process's working directory (`cwd`; the server is then started
+    /// in the case's target directory) or its first allowed directory
+    /// (`roots`).
+    pub relative_paths: RelativeTo,
+    /// Fixture features the server's tools can face: `symlinks`, `fifos`,
+    /// `sockets`, `devices`. Cases needing others are unsupported (leave
+    /// out `fifos` for a server that opens them and blocks).
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// Result fields no tool of this server can show (protocol
+    /// `unobservable`).
+    #[serde(default)]
+    pub unobservable: Vec<String>,
+    /// How errors are told from successes, and their codes; a tool's own
+    /// `errors` are tried first.
+    #[serde(default)]
+    pub errors: Errors,
+    /// Each suite tool: the server tool that stands for it, or why none does.
+    #[serde(rename = "tools")]
+    pub tool_entries: BTreeMap<Tool, ToolEntry>,
+    /// `tool_entries`, checked (filled at load).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tools: BTreeMap<Tool, ToolMap>,
+}
+
+/// Who the server is, for every report.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileImplementation {
+    pub name: String,
+    pub language: String,
+    /// Where the version comes from. Never the server's own `serverInfo`:
+    /// two releases of server-filesystem both call themselves 0.2.0, and a
+    /// Python server reports its SDK's version.
+    pub version: VersionSource,
+}
+
+/// Where a server's version is read.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum VersionSource {
+    /// The `version` of this `package.json` (relative to the profile's directory).
+    PackageJson(PathBuf),
+    /// The first line this command prints (words as in `server.command`),
+    /// trimmed; a leading word that is not a version (`mcp-server-git
+    /// 2025.1.1`) is dropped: the last white-space separated word is taken.
+    Command(Vec<String>),
+    /// Given as it is.
+    Text(String),
+}
+
+/// How to start the server.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Server {
+    /// Program and arguments; `{profile}` is the profile's directory,
+    /// `{home}` the server's private `HOME`.
+    pub command: Vec<String>,
+    /// Environment variables set for the server (placeholders as in
+    /// `command`), on top of the adapter environment (`LC_ALL=C`, `TZ=UTC`,
+    /// a private `TMPDIR`, git isolated).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// What is done to each root before calls: `git_init` makes each root
+    /// that is not yet a git repository one (for servers that refuse
+    /// anything else); the report's findings say the fixture was changed.
+    #[serde(default)]
+    pub prepare: Vec<Prepare>,
+    /// How long the server may take to answer `initialize` and `tools/list`
+    /// (default: `--hello-timeout-ms`).
+    #[serde(default)]
+    pub start_timeout_ms: Option<u64>,
+}
+
+/// A change made to the fixture before calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Prepare {
+    GitInit,
+}
+
+/// How the case's roots become the server's allowed directories.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Roots {
+    pub via: RootsVia,
+    /// `via: flag`: the flag written before each root (`--repository`).
+    #[serde(default)]
+    pub flag: Option<String>,
+    /// `via: config`: the file, relative to the private `HOME`, and the key
+    /// of the JSON object that lists the roots.
+    #[serde(default)]
+    pub config: Option<RootsConfig>,
+    /// The most roots the server takes; a case with more is unsupported,
+    /// with this as the reason.
+    #[serde(default)]
+    pub max: Option<usize>,
+    /// `via: mcp`: a server that swaps its directories asynchronously after
+    /// `notifications/roots/list_changed` is polled with this tool until
+    /// its text names every new root.
+    #[serde(default)]
+    pub ready: Option<Ready>,
+}
+
+/// Where the allowed directories go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RootsVia {
+    /// Appended to the command, one argument per root. The server is
+    /// started again for every new set of roots.
+    Argv,
+    /// Appended as `FLAG ROOT` per root. Started again per set of roots.
+    Flag,
+    /// Written into a JSON file in the private `HOME` before the server
+    /// starts. Started again per set of roots.
+    Config,
+    /// MCP roots: the client offers the `roots` capability, answers
+    /// `roots/list`, and says `notifications/roots/list_changed` when a
+    /// case brings new roots; one server process serves many cases.
+    Mcp,
+}
+
+/// A config file that lists the allowed directories.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RootsConfig {
+    /// Relative to the private `HOME`.
+    pub file: PathBuf,
+    /// The key whose value becomes the list of roots.
+    pub key: String,
+    /// Other keys of the file, written as given.
+    #[serde(default)]
+    pub with: serde_json::Map<String, Value>,
+}
+
+/// How to know that new MCP roots are in force.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ready {
+    pub tool: String,
+    #[serde(default)]
+    pub arguments: serde_json::Map<String, Value>,
+    /// Polls at most this many times (default 200), each bounded by the
+    /// call timeout; the case then fails as never answered.
+    #[serde(default)]
+    pub max_polls: Option<usize>,
+}
+
+/// What a relative path is resolved against by the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RelativeTo {
+    Cwd,
+    Roots,
+}
+
+/// One suite tool's mapping: `none` with the reason no server tool fits,
+/// or `tool` with how to call it and read it. Read as one record (checked
+/// afterwards) rather than as alternatives, so a mistake inside is
+/// reported at its line, not as "matched no alternative".
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolEntry {
+    /// Why no server tool fits (`search_files` matches a substring of
+    /// names, not a glob); shown for every case of the tool. Nothing else
+    /// may be given with it.
+    #[serde(default)]
+    pub none: Option<String>,
+    /// The server's tool name.
+    #[serde(default)]
+    pub tool: Option<String>,
+    #[serde(default)]
+    pub arguments: Arguments,
+    /// Result fields this tool cannot show (on top of the profile's).
+    #[serde(default)]
+    pub unobservable: Vec<String>,
+    #[serde(default)]
+    pub result: Option<ResultMap>,
+    /// Error rules tried before the profile's.
+    #[serde(default)]
+    pub errors: Errors,
+}
+
+/// A suite tool's mapping, checked.
+#[derive(Debug, Clone)]
+pub enum ToolMap {
+    /// No server tool fits, for this reason.
+    None(String),
+    Tool(Box<ServerTool>),
+}
+
+/// The server tool that stands for a suite tool.
+#[derive(Debug, Clone)]
+pub struct ServerTool {
+    pub tool: String,
+    pub arguments: Arguments,
+    pub unobservable: Vec<String>,
+    pub result: ResultMap,
+    pub errors: Errors,
+}
+
+impl ToolEntry {
+    /// The mapping this entry says, or what is wrong with it.
+    fn checked(self, tool: Tool) -> Result<ToolMap, String> {
+        match (self.none, self.tool, self.result) {
+            (Some(reason), None, None) => Ok(ToolMap::None(reason)),
+            (Some(_), _, _) => Err(format!(
+                "`tools.{tool}`: `none` says no tool fits; give nothing else with it"
+            )),
+            (None, Some(name), Some(result)) => Ok(ToolMap::Tool(Box::new(ServerTool {
+                tool: name,
+                arguments: self.arguments,
+                unobservable: self.unobservable,
+                result,
+                errors: self.errors,
+            }))),
+            (None, None, _) => Err(format!(
+                "`tools.{tool}` needs `tool` (the server's tool) or `none` (why none fits)"
+            )),
+            (None, Some(_), None) => Err(format!("`tools.{tool}` needs `result`")),
+        }
+    }
+}
+
+/// How the suite's arguments become the server tool's.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Arguments {
+    /// Suite name to server name, all at once (so `{pattern: query,
+    /// include: pattern}` swaps). A renamed value that lands on a name the
+    /// call already fills keeps its suite name, as a model sending both
+    /// would. Keys not renamed pass through untouched (spec ERR-8).
+    #[serde(default)]
+    pub rename: BTreeMap<String, String>,
+    /// Arguments always set, whatever the suite sends (semantics the suite
+    /// assumes: `is_regex: true`, `ignoreCase: false`).
+    #[serde(default)]
+    pub constant: serde_json::Map<String, Value>,
+    /// Arguments set only when the suite leaves that parameter out (by its
+    /// suite name); `null` and `""` sent by a case are kept as they are.
+    #[serde(default)]
+    pub default: serde_json::Map<String, Value>,
+}
+
+/// How a tool's text answer is read. Every text block of the answer,
+/// joined with newlines, is the `model_text` (OUT-5) and what these rules
+/// read, line by line.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultMap {
+    /// The answer's kind: rules tried on each line, or one kind the
+    /// profile assumes from success (`always`; a composed field, counted
+    /// unobserved).
+    #[serde(default)]
+    pub kind: Option<KindRule>,
+    /// The echoed path: a line pattern with a `path` group, or `request`
+    /// for the path the call asked for, resolved lexically (composed).
+    #[serde(default)]
+    pub path: Option<PathRule>,
+    /// `ls`: entries from lines with `name` (or `path`) and `type` groups.
+    #[serde(default)]
+    pub entries: Option<EntriesRule>,
+    /// `glob`: a line pattern with a `path` group, one file per line.
+    #[serde(default)]
+    pub files: Option<Pattern>,
+    /// `grep`: matches on one line, or a file line then its match lines.
+    #[serde(default)]
+    pub matches: Option<MatchesRule>,
+    /// `shell`: the command's output is the whole text (`text`), and its
+    /// directory the request's (`request`, composed).
+    #[serde(default)]
+    pub output: Option<WholeText>,
+    /// The whole text (trimmed) that means "nothing found": an ok answer
+    /// with empty lists, even if the server flagged it `isError`.
+    #[serde(default)]
+    pub empty: Option<Pattern>,
+    /// A search that answers with a session to poll until it is done.
+    #[serde(default)]
+    pub poll: Option<Poll>,
+}
+
+/// How a kind is found.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KindRule {
+    /// Assumed from success (`{always: directory}`): composed.
+    Always(Kind),
+    /// The first rule whose pattern matches a line gives the kind.
+    Lines(Vec<KindLine>),
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KindLine {
+    pub line: Pattern,
+    pub kind: Kind,
+}
+
+/// How the echoed path is found: `request` (composed) or `{line: '…'}`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PathRule {
+    Request,
+    /// A line pattern with a `path` group.
+    Line(Pattern),
+}
+
+/// The word `text`.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WholeText {
+    Text,
+}
+
+/// `ls` entries.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntriesRule {
+    /// A line pattern with a `name` group (joined onto the listed
+    /// directory) or a `path` group, and optionally a `type` group.
+    pub line: Pattern,
+    /// The server's word for each entry type (`FILE: file`, `DIR: directory`).
+    #[serde(default)]
+    pub types: BTreeMap<String, EntryType>,
+}
+
+/// Search matches.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchesRule {
+    /// A line with a `path` group that names the file of the match lines
+    /// after it (two levels); without it every match line names its file.
+    #[serde(default)]
+    pub file: Option<Pattern>,
+    /// A match: `line` (number) and `text` groups, and `path` unless
+    /// `file` gives it.
+    pub line: Pattern,
+}
+
+/// A search session, polled until done.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Poll {
+    /// Finds the session id in the first answer: a `session` group.
+    pub session: Pattern,
+    /// The tool asked for more, with `{session}` in its arguments.
+    pub tool: String,
+    #[serde(default)]
+    pub arguments: serde_json::Map<String, Value>,
+    /// A line that says the session is complete.
+    pub done: Pattern,
+    /// At most this many polls (default 50).
+    #[serde(default)]
+    pub max_polls: Option<usize>,
+}
+
+/// How errors are read.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Errors {
+    /// Texts of answers *not* flagged `isError` that are failures all the
+    /// same (`^\[NOT_FOUND\]`): matched against the first line.
+    #[serde(default)]
+    pub texts: Vec<Pattern>,
+    /// Rules from an error's text to a spec code, tried in order; every
+    /// code records the rule that gave it.
+    #[serde(default)]
+    pub codes: Vec<CodeRule>,
+    /// The code when no rule matched. A code only this gave is not an
+    /// observation: `error.code` is then unobserved for that answer.
+    #[serde(default)]
+    pub default: Option<ErrorCode>,
+}
+
+/// One classification rule: `message` or `errno`, and the `code`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeRule {
+    /// The error text matches this pattern (anywhere in it).
+    #[serde(default)]
+    pub message: Option<Pattern>,
+    /// The error names this errno: its symbol (`ENOENT`), its C message
+    /// (`No such file or directory`), `os error N` or `[Errno N]`.
+    #[serde(default)]
+    pub errno: Option<Errno>,
+    pub code: ErrorCode,
+}
+
+/// The errnos a rule may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, strum::IntoStaticStr)]
+pub enum Errno {
+    ENOENT,
+    EACCES,
+    EPERM,
+    ENOTDIR,
+    EISDIR,
+    ELOOP,
+    ENAMETOOLONG,
+    EINVAL,
+    EEXIST,
+}
+
+impl Errno {
+    /// The symbol, the C library's message and the number, as error texts
+    /// show them (Node says the symbol, Python and Rust the message, Rust
+    /// adds `os error N`).
+    pub fn spellings(self) -> (&'static str, &'static str, i32) {
+        match self {
+            Errno::ENOENT => ("ENOENT", "No such file or directory", 2),
+            Errno::EACCES => ("EACCES", "Permission denied", 13),
+            Errno::EPERM => ("EPERM", "Operation not permitted", 1),
+            Errno::ENOTDIR => ("ENOTDIR", "Not a directory", 20),
+            Errno::EISDIR => ("EISDIR", "Is a directory", 21),
+            Errno::ELOOP => ("ELOOP", "Too many levels of symbolic links", 40),
+            Errno::ENAMETOOLONG => ("ENAMETOOLONG", "File name too long", 36),
+            Errno::EINVAL => ("EINVAL", "Invalid argument", 22),
+            Errno::EEXIST => ("EEXIST", "File exists", 17),
+        }
+    }
+
+    /// Whether `text` names this errno in any of its spellings.
+    pub fn named_in(self, text: &str) -> bool {
+        let (symbol, message, number) = self.spellings();
+        let word = |w: &str| {
+            text.match_indices(w).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + w.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        };
+        word(symbol)
+            || text.to_lowercase().contains(&message.to_lowercase())
+            || text.contains(&format!("os error {number})"))
+            || text.contains(&format!("[Errno {number}]"))
+    }
+}
+
+/// Result fields a profile may call unobservable (the protocol's list).
+const FIELDS: &[&str] = &[
+    "kind",
+    "path",
+    "parent",
+    "cwd",
+    "output",
+    "matches",
+    "matches.text",
+    "notes",
+    "files",
+    "entries",
+    "model_text",
+];
+
+/// Fixture features a profile may declare.
+const FEATURES: &[&str] = &["symlinks", "fifos", "sockets", "devices"];
+
+/// A loaded profile and where it is (its directory is `{profile}`).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub profile: Profile,
+    pub file: PathBuf,
+    pub dir: PathBuf,
+}
+
+impl Loaded {
+    /// Reads and checks the profile at `file`; errors name the line.
+    pub fn load(file: &Path) -> Result<Loaded, CaseError> {
+        let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
+        let profile = Loaded::parse(file, &text)?;
+        let absolute = std::path::absolute(file).map_err(|e| CaseError::unreadable(file, &e))?;
+        let dir = absolute
+            .parent()
+            .map_or_else(|| PathBuf::from("/"), Path::to_owned);
+        Ok(Loaded {
+            profile,
+            file: file.to_owned(),
+            dir,
+        })
+    }
+
+    /// Parses and checks a profile's text (`file` only names it).
+    pub fn parse(file: &Path, text: &str) -> Result<Profile, CaseError> {
+        let mut profile: Profile =
+            toolpath_suite::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
+        let error = |message| CaseError {
+            file: file.to_owned(),
+            line: 1,
+            column: 1,
+            message,
+        };
+        for (tool, entry) in std::mem::take(&mut profile.tool_entries) {
+            let map = entry.checked(tool).map_err(error)?;
+            profile.tools.insert(tool, map);
+        }
+        check(&profile).map_err(error)?;
+        Ok(profile)
+    }
+}
+
+/// What the types cannot say: a supported format, the fields a `via`
+/// needs, known field and feature names, and a result rule for what each
+/// tool's cases judge.
+fn check(profile: &Profile) -> Result<(), String> {
+    if profile.profile != PROFILE_VERSION {
+        return Err(format!(
+            "`profile: {}`: this build reads profile format {PROFILE_VERSION}",
+            profile.profile
+        ));
+    }
+    if profile.server.command.is_empty() {
+        return Err("`server.command` is empty".into());
+    }
+    let roots = &profile.roots;
+    match roots.via {
+        RootsVia::Flag if roots.flag.is_none() => {
+            return Err("`roots.via: flag` needs `roots.flag`".into());
+        }
+        RootsVia::Config if roots.config.is_none() => {
+            return Err("`roots.via: config` needs `roots.config`".into());
+        }
+        _ => {}
+    }
+    if roots.ready.is_some() && roots.via != RootsVia::Mcp {
+        return Err("`roots.ready` is for `roots.via: mcp` only".into());
+    }
+    for (place, errors) in std::iter::once(("errors".to_owned(), &profile.errors)).chain(
+        profile.tools.iter().filter_map(|(tool, map)| match map {
+            ToolMap::Tool(s) => Some((format!("tools.{tool}.errors"), &s.errors)),
+            ToolMap::None(_) => None,
+        }),
+    ) {
+        for (i, rule) in errors.codes.iter().enumerate() {
+            if rule.message.is_some() == rule.errno.is_some() {
+                return Err(format!(
+                    "`{place}.codes[{i}]` needs exactly one of `message` and `errno`"
+                ));
+            }
+        }
+    }
+    if roots.max == Some(0) {
+        return Err("`roots.max` must be at least 1".into());
+    }
+    for feature in &profile.features {
+        if !FEATURES.contains(&feature.as_str()) {
+            return Err(format!(
+                "`features`: unknown feature `{feature}` (known: {})",
+                FEATURES.join(", ")
+            ));
+        }
+    }
+    let unknown_field = |list: &[String], place: &str| {
+        list.iter()
+            .find(|f| !FIELDS.contains(&f.as_str()))
+            .map(|f| {
+                format!(
+                    "`{place}`: unknown field `{f}` (known: {})",
+                    FIELDS.join(", ")
+                )
+            })
+    };
+    if let Some(e) = unknown_field(&profile.unobservable, "unobservable") {
+        return Err(e);
+    }
+    for (tool, map) in &profile.tools {
+        let ToolMap::Tool(server) = map else { continue };
+        let place = format!("tools.{tool}.unobservable");
+        if let Some(e) = unknown_field(&server.unobservable, &place) {
+            return Err(e);
+        }
+        let result = &server.result;
+        let needs = match tool {
+            Tool::Ls => result.entries.is_some(),
+            Tool::Glob => result.files.is_some(),
+            Tool::Grep | Tool::Ripgrep => result.matches.is_some(),
+            Tool::Shell => result.output.is_some(),
+            Tool::Resolve => result.kind.is_some(),
+        };
+        if !needs {
+            let rule = match tool {
+                Tool::Ls => "entries",
+                Tool::Glob => "files",
+                Tool::Grep | Tool::Ripgrep => "matches",
+                Tool::Shell => "output",
+                Tool::Resolve => "kind",
+            };
+            return Err(format!(
+                "`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it"
+            ));
+        }
+        for (pattern, group) in [
+            (result.files.as_ref(), "path"),
+            (result.entries.as_ref().map(|e| &e.line), "type"),
+            (result.poll.as_ref().map(|p| &p.session), "session"),
+        ] {
+            if let Some(p) = pattern
+                && group != "type"
+                && !has_group(p, group)
+            {
+                return Err(format!(
+                    "`tools.{tool}.result`: `{}` has no `(?P<{group}>…)` group",
+                    p.as_str()
+                ));
+            }
+        }
+        if let Some(entries) = &result.entries
+            && !(has_group(&entries.line, "name") || has_group(&entries.line, "path"))
+        {
+            return Err(format!(
+                "`tools.{tool}.result.entries.line` needs a `name` or a `path` group"
+            ));
+        }
+        if let Some(matches) = &result.matches {
+            let path_given = matches.file.as_ref().is_some_and(|f| has_group(f, "path"))
+                || has_group(&matches.line, "path");
+            if !(path_given && has_group(&matches.line, "line")) {
+                return Err(format!(
+                    "`tools.{tool}.result.matches` needs `path` (in `file` or `line`) and `line` groups"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn has_group(pattern: &Pattern, name: &str) -> bool {
+    pattern.0.capture_names().flatten().any(|n| n == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+profile: 1
+implementation: {name: fake, language: python, version: {text: "1.0"}}
+server: {command: [python3, fake.py]}
+roots: {via: mcp}
+relative_paths: roots
+tools:
+  resolve:
+    tool: get_file_info
+    arguments: {rename: {path: path}}
+    result:
+      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}
+  grep: {none: "no content search"}
+"#;
+
+    fn parse(text: &str) -> Result<Profile, CaseError> {
+        Loaded::parse(Path::new("p.yaml"), text)
+    }
+
+    #[test]
+    fn a_minimal_profile_reads() {
+        let p = parse(MINIMAL).unwrap();
+        assert_eq!(p.roots.via, RootsVia::Mcp);
+        assert!(matches!(p.tools[&Tool::Grep], ToolMap::None(_)));
+        let ToolMap::Tool(resolve) = &p.tools[&Tool::Resolve] else {
+            panic!("a tool")
+        };
+        assert_eq!(resolve.tool, "get_file_info");
+    }
+
+    #[test]
+    fn mistakes_are_found_at_load_with_their_place() {
+        let bad_regex = MINIMAL.replace("'^isFile: true$'", "'(unclosed'");
+        let e = parse(&bad_regex).unwrap_err();
+        assert!(e.message.contains("not a regular expression"), "{e}");
+        assert!(e.line > 1, "{e}");
+        let unknown_key =
+            MINIMAL.replace("relative_paths: roots", "relative_paths: roots\nextra: 1");
+        assert!(parse(&unknown_key).unwrap_err().message.contains("extra"));
+        let no_flag = MINIMAL.replace("{via: mcp}", "{via: flag}");
+        assert!(parse(&no_flag).unwrap_err().message.contains("roots.flag"));
+        let no_rule = MINIMAL.replace(
+            "  grep: {none: \"no content search\"}",
+            "  ls: {tool: list, result: {}}",
+        );
+        assert!(
+            parse(&no_rule)
+                .unwrap_err()
+                .message
+                .contains("`tools.ls.result` needs `entries`")
+        );
+        let field = MINIMAL.replace(
+            "relative_paths: roots",
+            "relative_paths: roots\nunobservable: [colour]",
+        );
+        assert!(parse(&field).unwrap_err().message.contains("`colour`"));
+        let version = MINIMAL.replace("profile: 1", "profile: 2");
+        assert!(parse(&version).unwrap_err().message.contains("format 1"));
+    }
+
+    #[test]
+    fn errnos_are_named_in_any_spelling_but_not_inside_words() {
+        assert!(Errno::ENOENT.named_in("ENOENT: no such file or directory, stat '/x'"));
+        assert!(Errno::ENOENT.named_in("No such file or directory (os error 2)"));
+        assert!(Errno::ENOENT.named_in("[Errno 2] No such file"));
+        assert!(Errno::EACCES.named_in("permission denied"));
+        assert!(!Errno::ENOENT.named_in("XENOENTX"));
+        assert!(!Errno::ENOTDIR.named_in("a directory"));
+    }
+}

@@ -1,0 +1,783 @@
+//! An MCP server as a [`Subject`]: the profile's server started and kept
+//! in the state each call needs (allowed directories, working directory),
+//! each suite call translated into a `tools/call` and its text read back.
+//!
+//! One process serves as many cases as its state allows: with MCP roots
+//! a case's new roots are announced (`notifications/roots/list_changed`)
+//! and, for a server that swaps them asynchronously, polled for until in
+//! force; a server given its directories on the command line or in a
+//! config file is started again for each new set (and, when it resolves
+//! relative paths against its working directory, in the case's target
+//! directory). A server that crashed or never answered is started again,
+//! up to `--max-restarts` times.
+//!
+//! Everything a server does wrong outside its answers (stray stdout, a
+//! request never answered, a kill at shutdown) is counted as a finding
+//! against the instance it happened during.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
+use crate::mcp::profile::{
+    Loaded, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
+};
+use crate::mcp::translate::{self, Context};
+use crate::report::findings::{Finding, FindingKind, Findings};
+use crate::subject::{AdapterFailure, FailureKind, Subject};
+use toolpath_suite::case::Instance;
+use toolpath_suite::protocol::{AdapterHello, Call, Implementation, PROTOCOL_VERSION, ToolResult};
+
+/// How many times a server that swaps its roots asynchronously is asked
+/// whether the new ones are in force, by default.
+const READY_POLLS: usize = 200;
+/// How many times a search session is polled, by default.
+const SESSION_POLLS: usize = 50;
+
+/// How to run a profile's server.
+#[derive(Debug, Clone)]
+pub struct McpConfig {
+    pub profile: Loaded,
+    pub call_timeout: Duration,
+    pub hello_timeout: Duration,
+    pub max_restarts: usize,
+    /// Where each subject makes its private `HOME` and `TMPDIR`.
+    pub tmpdir: PathBuf,
+    pub run_id: Option<String>,
+    /// Run the server as this user and group.
+    pub user: Option<(u32, u32)>,
+}
+
+/// What the running process was started with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct State {
+    roots: Vec<String>,
+    cwd: PathBuf,
+}
+
+struct Running {
+    connection: Connection,
+    state: State,
+}
+
+/// A profile's server, supervised.
+pub struct McpServer {
+    config: McpConfig,
+    hello: AdapterHello,
+    /// The server's tools, from its first start.
+    tools: Vec<ToolInfo>,
+    /// `tmp/` (its `TMPDIR`, `{adapter-tmp}`, with its `HOME` inside) and `start/` (the
+    /// one root of a server not yet given a case's), for this subject's
+    /// whole life: restarts keep them, so `{adapter-tmp}` in a call built
+    /// before a restart still names the server's `TMPDIR`.
+    scratch: tempfile::TempDir,
+    /// `scratch/tmp`, the server's `TMPDIR`.
+    tmp_dir: PathBuf,
+    running: Option<Running>,
+    restarts: usize,
+    findings: Findings,
+    /// The instance being answered, for findings.
+    case: Option<String>,
+    /// Standard error of servers ended since the last look.
+    stderr: String,
+    /// The roots already prepared (`git init`), so each is prepared once.
+    prepared: Vec<String>,
+    /// Processes being ended on threads of their own, with their notes
+    /// and the case they served.
+    ending: Vec<std::thread::JoinHandle<(Notes, Option<String>)>>,
+}
+
+/// Misbehaviour noted by a connection: kind and what was seen.
+type Notes = Vec<(FindingKind, String)>;
+
+fn failure(kind: FailureKind, message: String) -> AdapterFailure {
+    AdapterFailure {
+        kind,
+        message,
+        stderr: String::new(),
+    }
+}
+
+impl McpServer {
+    /// Starts the server once: its version, tools and schemas make the
+    /// `hello` every report shows.
+    pub fn start(config: McpConfig) -> Result<McpServer, AdapterFailure> {
+        let scratch = tempfile::Builder::new()
+            .prefix("mcp-")
+            .tempdir_in(&config.tmpdir)
+            .map_err(|e| {
+                failure(
+                    FailureKind::Start,
+                    format!("cannot create the server's directories: {e}"),
+                )
+            })?;
+        for dir in ["tmp", "tmp/home", "start"] {
+            std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
+                failure(
+                    FailureKind::Start,
+                    format!("cannot create the server's {dir}: {e}"),
+                )
+            })?;
+        }
+        let mut server = McpServer {
+            config,
+            hello: AdapterHello::default(),
+            tools: Vec::new(),
+            tmp_dir: scratch.path().join("tmp"),
+            scratch,
+            running: None,
+            restarts: 0,
+            findings: Findings::default(),
+            case: None,
+            stderr: String::new(),
+            prepared: Vec::new(),
+            ending: Vec::new(),
+        };
+        let start_root = server.scratch.path().join("start").display().to_string();
+        if server.profile().server.prepare.contains(&Prepare::GitInit) {
+            server.init_repository(&start_root)?;
+        }
+        let state = State {
+            roots: vec![start_root],
+            cwd: server.scratch.path().join("start"),
+        };
+        server.launch(state)?;
+        let version = server.version()?;
+        server.hello = server.make_hello(version);
+        Ok(server)
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.config.profile.profile
+    }
+
+    /// `{profile}` and `{home}` in a word of the command or environment.
+    fn expand(&self, word: &str) -> String {
+        word.replace("{profile}", &self.config.profile.dir.display().to_string())
+            .replace("{home}", &self.home().display().to_string())
+    }
+
+    /// Inside its `TMPDIR`, so messages naming it read `{adapter-tmp}/home`
+    /// in reports, the same in every run.
+    fn home(&self) -> PathBuf {
+        self.tmp_dir.join("home")
+    }
+
+    fn tmp(&self) -> PathBuf {
+        self.tmp_dir.clone()
+    }
+
+    /// Starts a process in `state`, ending the one running meanwhile.
+    fn launch(&mut self, state: State) -> Result<(), AdapterFailure> {
+        self.stop_meanwhile();
+        let profile = self.profile().clone();
+        let mut argv: Vec<String> = profile
+            .server
+            .command
+            .iter()
+            .map(|w| self.expand(w))
+            .collect();
+        match profile.roots.via {
+            RootsVia::Argv => argv.extend(state.roots.iter().cloned()),
+            RootsVia::Flag => {
+                let flag = profile.roots.flag.clone().expect("checked at load");
+                for root in &state.roots {
+                    argv.push(flag.clone());
+                    argv.push(root.clone());
+                }
+            }
+            RootsVia::Config => self.write_config(&state.roots)?,
+            RootsVia::Mcp => {}
+        }
+        let mut env: Vec<(String, String)> =
+            vec![("HOME".into(), self.home().display().to_string())];
+        env.extend(
+            profile
+                .server
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), self.expand(v))),
+        );
+        let launch = Launch {
+            argv,
+            env,
+            cwd: state.cwd.clone(),
+            tmpdir: self.tmp(),
+            run_id: self.config.run_id.clone(),
+            offer_roots: profile.roots.via == RootsVia::Mcp,
+            user: self.config.user,
+        };
+        let timeout = profile
+            .server
+            .start_timeout_ms
+            .map_or(self.config.hello_timeout, Duration::from_millis);
+        let (mut connection, tools) = Connection::start(&launch, &state.roots, timeout)
+            .map_err(|e| failure(FailureKind::Start, e))?;
+        self.tools = tools;
+        self.note(connection.take_notes());
+        self.running = Some(Running { connection, state });
+        Ok(())
+    }
+
+    /// `via: config`: the file in the private `HOME` that lists `roots`.
+    fn write_config(&self, roots: &[String]) -> Result<(), AdapterFailure> {
+        let config = self
+            .profile()
+            .roots
+            .config
+            .clone()
+            .expect("checked at load");
+        let path = self.home().join(&config.file);
+        let mut object = config.with.clone();
+        object.insert(config.key.clone(), Value::from(roots.to_vec()));
+        let text = serde_json::to_string_pretty(&Value::Object(object)).expect("JSON serialises");
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, text));
+        written.map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })
+    }
+
+    /// Ends the running process, if any, keeping its findings and stderr,
+    /// and waits for those being ended meanwhile.
+    fn stop(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            let stderr = running.connection.shutdown();
+            self.stderr.push_str(&stderr);
+            let notes = running.connection.take_notes();
+            self.note(notes);
+        }
+        for ending in std::mem::take(&mut self.ending) {
+            // The thread only waits on bounded waits (Connection::end).
+            if let Ok((notes, case)) = ending.join() {
+                for (kind, text) in notes {
+                    self.findings.note(kind, || text, case.as_deref());
+                }
+            }
+        }
+    }
+
+    /// Ends the running process on a thread of its own while the next
+    /// one starts: a server restarted per case (roots on its command
+    /// line) that ignores its input closing costs a grace period each
+    /// time, and need not cost it in turn. Its findings are collected by
+    /// [`stop`](Self::stop) at the end, charged to the case it served.
+    /// The process stays tied to the worker's thread (it started it).
+    fn stop_meanwhile(&mut self) {
+        let Some(mut running) = self.running.take() else {
+            return;
+        };
+        let case = self.case.clone();
+        let mut notes = running.connection.take_notes();
+        let ender = std::thread::Builder::new()
+            .name("mcp-end".into())
+            .spawn(move || {
+                running.connection.shutdown();
+                notes.extend(running.connection.take_notes());
+                (notes, case)
+            });
+        // Without a thread to be had, the connection was dropped with the
+        // closure, which ends its process at once (`Connection`'s Drop).
+        if let Ok(handle) = ender {
+            self.ending.push(handle);
+        }
+    }
+
+    /// Ends the running process at once (it hung or broke the protocol).
+    fn kill(&mut self) -> String {
+        match self.running.take() {
+            Some(mut running) => {
+                let (_, stderr) = running.connection.end(Duration::ZERO);
+                let notes = running.connection.take_notes();
+                self.note(notes);
+                stderr
+            }
+            None => String::new(),
+        }
+    }
+
+    fn note(&mut self, notes: Vec<(FindingKind, String)>) {
+        for (kind, text) in notes {
+            self.findings.note(kind, || text, self.case.as_deref());
+        }
+    }
+
+    /// The implementation's version, from where the profile says.
+    fn version(&self) -> Result<String, AdapterFailure> {
+        let cannot = |why: String| {
+            failure(
+                FailureKind::Start,
+                format!("cannot read the server's version: {why}"),
+            )
+        };
+        match &self.profile().implementation.version {
+            VersionSource::Text(text) => Ok(text.clone()),
+            VersionSource::PackageJson(file) => {
+                let path = self.config.profile.dir.join(file);
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+                let json: Value = serde_json::from_str(&text)
+                    .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+                json.get("version")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .ok_or_else(|| cannot(format!("{} has no `version`", path.display())))
+            }
+            VersionSource::Command(words) => {
+                let words: Vec<String> = words.iter().map(|w| self.expand(w)).collect();
+                let (program, args) = words
+                    .split_first()
+                    .ok_or_else(|| cannot("an empty command".into()))?;
+                let out = std::process::Command::new(program)
+                    .args(args)
+                    .env("HOME", self.home())
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                    .map_err(|e| cannot(format!("`{}`: {e}", words.join(" "))))?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                text.lines()
+                    .next()
+                    .and_then(|l| l.split_whitespace().last())
+                    .map(str::to_owned)
+                    .ok_or_else(|| cannot(format!("`{}` printed nothing", words.join(" "))))
+            }
+        }
+    }
+
+    /// The `hello` a profile stands for: the suite tools whose server tool
+    /// the server lists, its features, what it cannot observe, and each
+    /// tool's schema under the suite's names.
+    fn make_hello(&self, version: String) -> AdapterHello {
+        let profile = self.profile();
+        let mut tools = Vec::new();
+        let mut schemas = std::collections::BTreeMap::new();
+        for (tool, map) in &profile.tools {
+            let ToolMap::Tool(server) = map else { continue };
+            let Some(info) = self.tools.iter().find(|t| t.name == server.tool) else {
+                continue;
+            };
+            tools.push(*tool);
+            schemas.insert(
+                tool.name().to_owned(),
+                suite_schema(&info.input_schema, server),
+            );
+        }
+        AdapterHello {
+            protocol: PROTOCOL_VERSION,
+            implementation: Implementation {
+                name: profile.implementation.name.clone(),
+                version,
+                language: profile.implementation.language.clone(),
+            },
+            tools,
+            features: profile.features.clone(),
+            unobservable: profile.unobservable.clone(),
+            // A profile states what it cannot observe for every tool at once;
+            // a field one translation cannot read is marked `derived` in
+            // the answer itself.
+            unobservable_by_tool: Default::default(),
+            schemas,
+        }
+    }
+
+    /// The working directory `call` needs: its target directory, when the
+    /// server resolves relative paths against its own and the call sends
+    /// one; `None` when any will do.
+    fn required_cwd(&self, call: &Call) -> Option<PathBuf> {
+        let relative =
+            translate::requested_path(call.tool, &call.params).is_some_and(|p| !p.starts_with('/'));
+        (relative && self.profile().relative_paths == RelativeTo::Cwd)
+            .then(|| PathBuf::from(&call.workspace.target))
+    }
+
+    /// Brings the server into the state `call` needs: a restart when its
+    /// directories are fixed at start or its working directory must
+    /// change, else new MCP roots announced and waited for. A new process
+    /// starts in the target directory (a server resolving relative paths
+    /// there) or the subject's own start directory; never in a directory
+    /// of an earlier case, which is gone.
+    fn enter(&mut self, call: &Call) -> Result<(), AdapterFailure> {
+        let required = self.required_cwd(call);
+        let state = State {
+            roots: call.workspace.roots.clone(),
+            cwd: match self.profile().relative_paths {
+                RelativeTo::Cwd => PathBuf::from(&call.workspace.target),
+                RelativeTo::Roots => self.scratch.path().join("start"),
+            },
+        };
+        let restart = match &self.running {
+            None => true,
+            Some(running) => {
+                required.is_some_and(|cwd| cwd != running.state.cwd)
+                    || (self.profile().roots.via != RootsVia::Mcp
+                        && running.state.roots != state.roots)
+            }
+        };
+        if restart {
+            if self.running.is_none() && self.restarts >= self.config.max_restarts {
+                return Err(failure(
+                    FailureKind::GaveUp,
+                    format!(
+                        "the server was restarted {} times; giving up",
+                        self.restarts
+                    ),
+                ));
+            }
+            if self.running.is_none() {
+                self.restarts += 1;
+            }
+            return self.launch(state);
+        }
+        let running = self.running.as_mut().expect("running");
+        if running.state.roots == state.roots {
+            return Ok(());
+        }
+        running.state.roots = state.roots.clone();
+        if let Err(e) = running.connection.change_roots(&state.roots) {
+            return Err(self.lost(e, "announcing new roots"));
+        }
+        self.await_roots(&state.roots)
+    }
+
+    /// Polls the profile's ready tool until its text names every root.
+    fn await_roots(&mut self, roots: &[String]) -> Result<(), AdapterFailure> {
+        let Some(ready) = self.profile().roots.ready.clone() else {
+            return Ok(());
+        };
+        let polls = ready.max_polls.unwrap_or(READY_POLLS);
+        let timeout = self.config.call_timeout;
+        for _ in 0..polls {
+            let running = self.running.as_mut().expect("running");
+            let answer = running
+                .connection
+                .call_tool(&ready.tool, &ready.arguments, timeout);
+            match answer {
+                Ok(result) => {
+                    let text = translate::text_of(&result);
+                    if roots.iter().all(|r| names(&text, r)) {
+                        return Ok(());
+                    }
+                }
+                Err(e) => {
+                    return Err(self.lost(e, &format!("waiting for new roots (`{}`)", ready.tool)));
+                }
+            }
+        }
+        let stderr = self.kill();
+        Err(AdapterFailure {
+            kind: FailureKind::NeverAnswered,
+            message: format!(
+                "its roots were still not in force after {polls} calls of `{}`",
+                ready.tool
+            ),
+            stderr,
+        })
+    }
+
+    /// The failure for a request that got no usable answer; the server is
+    /// ended (and counted as never answering when it did not).
+    fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
+        let kind = match &error {
+            RequestError::NoAnswer(_) => {
+                let case = self.case.clone();
+                self.findings.note(
+                    FindingKind::NeverAnswered,
+                    || format!("{doing}: {error}"),
+                    case.as_deref(),
+                );
+                FailureKind::NeverAnswered
+            }
+            RequestError::Exited | RequestError::Io(_) => FailureKind::Crash,
+            RequestError::TooLong => FailureKind::BadOutput,
+            RequestError::Cancelled => FailureKind::Cancelled,
+            RequestError::Rpc { .. } => FailureKind::BadOutput,
+        };
+        let stderr = self.kill();
+        AdapterFailure {
+            kind,
+            message: format!("{doing}: {error}"),
+            stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
+        }
+    }
+
+    /// `git init ROOT`, with git isolated as for the server.
+    fn init_repository(&self, root: &str) -> Result<(), AdapterFailure> {
+        let mut command = std::process::Command::new("git");
+        command.args(["init", "-q", root]);
+        crate::subject::adapter::environment(&mut command, &self.tmp(), None);
+        command.stdin(std::process::Stdio::null());
+        let out = command
+            .output()
+            .map_err(|e| failure(FailureKind::Crash, format!("cannot run `git init`: {e}")))?;
+        if !out.status.success() {
+            return Err(failure(
+                FailureKind::Crash,
+                format!(
+                    "`git init {root}` failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `git init` in each root that is not a repository yet; the `.git`
+    /// directories made (bookkeeping the snapshot leaves out).
+    fn git_init(&mut self, roots: &[String]) -> Result<Vec<PathBuf>, AdapterFailure> {
+        let mut made = Vec::new();
+        if !self.profile().server.prepare.contains(&Prepare::GitInit) {
+            return Ok(made);
+        }
+        for root in roots {
+            let git = Path::new(root).join(".git");
+            if self.prepared.contains(root) {
+                made.push(git);
+                continue;
+            }
+            if git.exists() {
+                continue;
+            }
+            self.init_repository(root)?;
+            self.prepared.push(root.clone());
+            made.push(git);
+            let case = self.case.clone();
+            self.findings.note(
+                FindingKind::FixturePrepared,
+                || "`git init` in a root that was not a repository".into(),
+                case.as_deref(),
+            );
+        }
+        Ok(made)
+    }
+
+    /// One suite call: the server in the state it needs, the call
+    /// translated, the answer (polled to its end) read back.
+    fn answer(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+        let profile = self.profile().clone();
+        let Some(ToolMap::Tool(map)) = profile.tools.get(&call.tool) else {
+            unreachable!("only declared tools are routed here")
+        };
+        self.enter(call)?;
+        let base = match profile.relative_paths {
+            RelativeTo::Cwd => self
+                .running
+                .as_ref()
+                .expect("running")
+                .state
+                .cwd
+                .display()
+                .to_string(),
+            RelativeTo::Roots => call.workspace.roots[0].clone(),
+        };
+        let arguments = translate::arguments(map, &call.params);
+        let timeout = self.config.call_timeout;
+        let running = self.running.as_mut().expect("running");
+        let answer = running.connection.call_tool(&map.tool, &arguments, timeout);
+        let notes = running.connection.take_notes();
+        self.note(notes);
+        let ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
+        let result = match answer {
+            Ok(result) => result,
+            Err(RequestError::Rpc { code, message }) => {
+                return Ok(translate::error(
+                    &ctx,
+                    &format!("JSON-RPC error {code}: {message}"),
+                ));
+            }
+            Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
+        };
+        let is_error = result
+            .get("isError")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let mut text = translate::text_of(&result);
+        if let Some(poll) = &map.result.poll
+            && !is_error
+        {
+            text = self.poll(poll, text)?;
+        }
+        let mut read = translate::read(&ctx, &text, is_error);
+        for field in &map.unobservable {
+            if !read.derived.contains(field) {
+                read.derived.push(field.clone());
+            }
+        }
+        Ok(read)
+    }
+
+    /// A search session: asked for more until a line says it is done.
+    fn poll(
+        &mut self,
+        poll: &crate::mcp::profile::Poll,
+        first: String,
+    ) -> Result<String, AdapterFailure> {
+        let Some(session) = poll
+            .session
+            .0
+            .captures(&first)
+            .and_then(|c| c.name("session"))
+            .map(|s| s.as_str().to_owned())
+        else {
+            return Ok(first);
+        };
+        let mut text = first;
+        let arguments = substitute(&poll.arguments, &session);
+        let timeout = self.config.call_timeout;
+        for _ in 0..poll.max_polls.unwrap_or(SESSION_POLLS) {
+            if text.lines().any(|l| poll.done.is_match(l)) {
+                return Ok(text);
+            }
+            let running = self.running.as_mut().expect("running");
+            match running
+                .connection
+                .call_tool(&poll.tool, &arguments, timeout)
+            {
+                Ok(result) => {
+                    text.push('\n');
+                    text.push_str(&translate::text_of(&result));
+                }
+                Err(e) => return Err(self.lost(e, &format!("polling `{}`", poll.tool))),
+            }
+        }
+        let stderr = self.kill();
+        Err(AdapterFailure {
+            kind: FailureKind::NeverAnswered,
+            message: format!(
+                "its search session was not done after {} polls",
+                poll.max_polls.unwrap_or(SESSION_POLLS)
+            ),
+            stderr,
+        })
+    }
+}
+
+/// Whether `text` names the directory `root` (as given, or as its real
+/// path: a server may report either).
+fn names(text: &str, root: &str) -> bool {
+    text.lines().any(|l| l.trim() == root)
+        || std::fs::canonicalize(root)
+            .ok()
+            .is_some_and(|real| text.lines().any(|l| Path::new(l.trim()) == real))
+}
+
+/// `{session}` replaced in every string value.
+fn substitute(arguments: &Map<String, Value>, session: &str) -> Map<String, Value> {
+    arguments
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Value::String(s) => Value::String(s.replace("{session}", session)),
+                other => other.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+/// A server tool's input schema with its properties (and `required`) under
+/// the suite's names, so DESC cases read the description a model sees for
+/// each suite parameter.
+fn suite_schema(schema: &Value, map: &ServerTool) -> Value {
+    let mut copy = schema.clone();
+    let to_suite = |name: &str| -> String {
+        map.arguments
+            .rename
+            .iter()
+            .find(|(_, to)| *to == name)
+            .map_or_else(|| name.to_owned(), |(suite, _)| suite.clone())
+    };
+    if let Some(Value::Object(props)) = copy.get_mut("properties") {
+        let renamed: Map<String, Value> = std::mem::take(props)
+            .into_iter()
+            .map(|(k, v)| (to_suite(&k), v))
+            .collect();
+        *props = renamed;
+    }
+    if let Some(Value::Array(required)) = copy.get_mut("required") {
+        for name in required.iter_mut() {
+            if let Some(s) = name.as_str() {
+                *name = Value::String(to_suite(s));
+            }
+        }
+    }
+    copy
+}
+
+impl Subject for McpServer {
+    fn hello(&self) -> &AdapterHello {
+        &self.hello
+    }
+
+    fn scratch_dir(&self) -> Option<&Path> {
+        // Fixed for the subject's life (see `scratch`).
+        Some(&self.tmp_dir)
+    }
+
+    fn refuse(&self, instance: &Instance) -> Option<String> {
+        let profile = self.profile();
+        match profile.tools.get(&instance.tool) {
+            None => {
+                return Some(format!(
+                    "the profile maps no server tool to `{}`",
+                    instance.tool
+                ));
+            }
+            Some(ToolMap::None(why)) => return Some(format!("no fitting server tool: {why}")),
+            Some(ToolMap::Tool(server)) if !self.tools.iter().any(|t| t.name == server.tool) => {
+                return Some(format!("the server lists no tool `{}`", server.tool));
+            }
+            Some(ToolMap::Tool(_)) => {}
+        }
+        let roots = instance.case.fixture.roots.len();
+        match profile.roots.max {
+            Some(max) if roots > max => Some(format!(
+                "the server takes at most {max} allowed director{} and this case has {roots} roots",
+                if max == 1 { "y" } else { "ies" }
+            )),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+        self.case = Some(call.case.clone());
+        let mut result = self.answer(call)?;
+        result.seq = call.seq;
+        Ok(result)
+    }
+
+    fn stderr_tail(&mut self) -> String {
+        let mut tail = std::mem::take(&mut self.stderr);
+        if let Some(running) = self.running.as_mut() {
+            tail.push_str(&running.connection.take_stderr());
+        }
+        tail
+    }
+
+    fn prepare(&mut self, call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
+        self.case = Some(call.case.clone());
+        self.git_init(&call.workspace.roots)
+    }
+
+    fn finish(&mut self) -> Option<AdapterFailure> {
+        self.case = None;
+        self.stop();
+        None
+    }
+
+    fn findings(&mut self) -> Vec<Finding> {
+        std::mem::take(&mut self.findings).into_vec()
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,591 @@
+//! What a run's instances add up to, besides their statuses: the
+//! containment verdict (did anything get out of the workspace?) and the
+//! counts per rule.
+//!
+//! A status answers "did the answer match the case?". Two answers that
+//! both fail can be very different news: a tool that let `../../etc`
+//! through and one that refused it with a message lacking the root's name.
+//! The [`Containment`] class of an instance tells them apart, on its own
+//! axis:
+//!
+//! - an instance whose case expects `outside_workspace` is **refused**
+//!   (error `outside_workspace`), **refused with another code** (any other
+//!   error) or an **escape** (answered `ok`); whether the refusal's message
+//!   names what ERR-4 asks is a separate *wording* flag, never an escape;
+//! - an instance of a SEC case (one citing any `SEC-*`) that expects `ok` is
+//!   **accepted** (`ok`) or a **false refusal** (an error);
+//! - any instance after whose call the fixture changed outside every root
+//!   is an escape, whatever it answered;
+//! - an instance of either kind that was not judged (unsupported, skipped,
+//!   not run, an adapter error) or whose outcome the adapter could not
+//!   observe is **not observed**.
+//!
+//! The class is decided by the harness, which alone sees the case, the
+//! answer and the fixture (`harness::containment`); here it is only
+//! stored and counted.
+//!
+//! Per rule, an instance counts for every rule it cites, and for every rule
+//! a check derived for all cases of its tool (OUT-5, SHELL-6, SEARCH-10,
+//! SEC-11) failed on: a tool whose every listing fails OUT-5 shows as OUT-5
+//! failing, while the rules its cases cite count what their own checks
+//! found ([`rule_statuses`]).
+//!
+//! Conformance ([`Conformance`], [`Tally`], [`Standing`]) lives here too:
+//! it is what the per-rule counts are counted in.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::report::{CaseReport, Status, Summary};
+
+/// Where an instance stands on containment (see the module doc).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ContainmentClass {
+    /// Something got out: a path the case expects refused as
+    /// `outside_workspace` was answered `ok`, or the call changed the
+    /// fixture outside every root.
+    Escape,
+    /// Expected `outside_workspace`, refused with it.
+    Refused,
+    /// Expected `outside_workspace`, refused with another code
+    /// (`not_found`, `permission_denied`, ...): contained, but the model
+    /// is told something else.
+    RefusedOtherCode,
+    /// A SEC case expecting `ok` (a link whose real path is inside, a name
+    /// beginning with `..`, a root reached through a link) was refused.
+    FalseRefusal,
+    /// A SEC case expecting `ok` was answered `ok`.
+    Accepted,
+    /// The instance is one of the above kinds, but its answer was not
+    /// observed: unsupported, skipped, not run, an adapter error, or an
+    /// outcome (or, for a refusal, an error code) the adapter declared
+    /// unobservable or derived.
+    NotObserved,
+}
+
+impl ContainmentClass {
+    pub fn name(self) -> &'static str {
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
+    }
+
+    /// How reports say it, in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            ContainmentClass::Escape => "escape",
+            ContainmentClass::Refused => "refused",
+            ContainmentClass::RefusedOtherCode => "refused with another code",
+            ContainmentClass::FalseRefusal => "false refusal",
+            ContainmentClass::Accepted => "accepted",
+            ContainmentClass::NotObserved => "not observed",
+        }
+    }
+}
+
+/// One instance's containment verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Containment {
+    pub class: ContainmentClass,
+    /// A refusal whose message lacks what the case requires it to name
+    /// (ERR-4: the resolved path and the roots): a wording failure, which
+    /// says nothing about containment.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wording_failed: bool,
+    /// For an escape, what showed it: `answered ok`, or the first change
+    /// found outside every root (machine paths as placeholders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+}
+
+impl Containment {
+    pub fn of(class: ContainmentClass) -> Containment {
+        Containment {
+            class,
+            wording_failed: false,
+            evidence: None,
+        }
+    }
+
+    pub fn is_escape(&self) -> bool {
+        self.class == ContainmentClass::Escape
+    }
+
+    /// What an instance's block says of it, when there is news: the class
+    /// and its evidence, and a wording failure. `None` for an accepted or
+    /// a correctly worded refusal, and for what was not observed.
+    pub fn news(&self) -> Option<String> {
+        let class = match self.class {
+            ContainmentClass::Accepted | ContainmentClass::NotObserved => None,
+            ContainmentClass::Refused if !self.wording_failed => None,
+            other => Some(other.label()),
+        }?;
+        let mut line = class.to_owned();
+        if let Some(evidence) = &self.evidence {
+            line.push_str(&format!(" ({evidence})"));
+        }
+        if self.wording_failed {
+            line.push_str("; wording fails ERR-4");
+        }
+        Some(line)
+    }
+}
+
+/// The containment verdicts of a run, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ContainmentCounts {
+    /// Instances through which something got out.
+    pub escapes: usize,
+    /// Of `escapes`, how many the expectations file lists (xfail): counted
+    /// and shown all the same, never hidden.
+    pub escapes_expected: usize,
+    pub refused: usize,
+    pub refused_other_code: usize,
+    /// Refusals (of either kind) whose message fails ERR-4's needles.
+    pub wording: usize,
+    pub false_refusals: usize,
+    pub accepted: usize,
+    /// Instances of the kinds above whose answer was not observed.
+    pub not_observed: usize,
+}
+
+impl ContainmentCounts {
+    /// Counts the containment verdict of `case`, if it has one.
+    pub fn add(&mut self, case: &CaseReport) {
+        self.step(case, 1);
+    }
+
+    /// Uncounts `case`, whose report was replaced.
+    pub fn remove(&mut self, case: &CaseReport) {
+        self.step(case, -1);
+    }
+
+    fn step(&mut self, case: &CaseReport, by: isize) {
+        let Some(c) = &case.containment else { return };
+        let add = |n: &mut usize| *n = n.checked_add_signed(by).expect("counts never go below 0");
+        match c.class {
+            ContainmentClass::Escape => {
+                add(&mut self.escapes);
+                if case.status == Status::Xfail {
+                    add(&mut self.escapes_expected);
+                }
+            }
+            ContainmentClass::Refused => add(&mut self.refused),
+            ContainmentClass::RefusedOtherCode => add(&mut self.refused_other_code),
+            ContainmentClass::FalseRefusal => add(&mut self.false_refusals),
+            ContainmentClass::Accepted => add(&mut self.accepted),
+            ContainmentClass::NotObserved => add(&mut self.not_observed),
+        }
+        if c.wording_failed {
+            add(&mut self.wording);
+        }
+    }
+
+    /// How many instances have a containment verdict (observed or not).
+    pub fn total(&self) -> usize {
+        self.escapes
+            + self.refused
+            + self.refused_other_code
+            + self.false_refusals
+            + self.accepted
+            + self.not_observed
+    }
+
+    /// The counts as one line: `3 escapes (1 expected), 40 refused, ...`,
+    /// every count named even when 0, so two lines compare at a glance.
+    pub fn line(&self) -> String {
+        let escapes = match self.escapes_expected {
+            0 => plural(self.escapes, "escape", "escapes"),
+            n => format!(
+                "{} ({n} expected)",
+                plural(self.escapes, "escape", "escapes")
+            ),
+        };
+        format!(
+            "{escapes}, {} refused, {} refused with another code, {}, {}, {} accepted, {} not observed",
+            self.refused,
+            self.refused_other_code,
+            plural(self.wording, "wording failure", "wording failures"),
+            plural(self.false_refusals, "false refusal", "false refusals"),
+            self.accepted,
+            self.not_observed
+        )
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a status says about conformance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conformance {
+    /// The answer met the requirement (pass, xpass).
+    Conforms,
+    /// It did not, or could not be obtained: fail, xfail, and adapter and
+    /// case errors, which a certification must not count as passed.
+    Fails,
+    /// Everything observable agreed, but some expected field could not be
+    /// observed: the requirement is neither met nor failed as far as we know.
+    NotObservable,
+    /// The implementation does not offer what the case needs.
+    Unsupported,
+    /// Not judged on this machine or in this run (skip, not run).
+    NotJudged,
+}
+
+impl Conformance {
+    pub fn of(status: Status) -> Conformance {
+        match status {
+            Status::Pass | Status::Xpass => Conformance::Conforms,
+            Status::Fail | Status::Xfail | Status::AdapterError | Status::CaseError => {
+                Conformance::Fails
+            }
+            Status::Unobserved => Conformance::NotObservable,
+            Status::Unsupported => Conformance::Unsupported,
+            Status::Skip | Status::NotRun => Conformance::NotJudged,
+        }
+    }
+}
+
+/// Conformance counts over a set of instances.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    /// Of `failed`, how many the expectations file already lists.
+    pub xfail: usize,
+    /// Agreed on what could be seen; some expected field unobservable.
+    pub unobserved: usize,
+    pub unsupported: usize,
+    /// Skipped or not run.
+    pub skipped: usize,
+}
+
+impl Tally {
+    pub fn of(statuses: impl IntoIterator<Item = Status>) -> Tally {
+        let mut tally = Tally::default();
+        for status in statuses {
+            tally.add(status);
+        }
+        tally
+    }
+
+    pub fn add(&mut self, status: Status) {
+        self.step(status, 1);
+    }
+
+    pub fn remove(&mut self, status: Status) {
+        self.step(status, -1);
+    }
+
+    fn step(&mut self, status: Status, by: isize) {
+        let add = |n: &mut usize| *n = n.checked_add_signed(by).expect("counts never go below 0");
+        match Conformance::of(status) {
+            Conformance::Conforms => add(&mut self.passed),
+            Conformance::Fails => add(&mut self.failed),
+            Conformance::NotObservable => add(&mut self.unobserved),
+            Conformance::Unsupported => add(&mut self.unsupported),
+            Conformance::NotJudged => add(&mut self.skipped),
+        }
+        if status == Status::Xfail {
+            add(&mut self.xfail);
+        }
+    }
+
+    /// Instances that say something about conformance; unsupported and
+    /// unjudged ones do not, so they neither help nor hurt.
+    pub fn applicable(&self) -> usize {
+        self.passed + self.failed
+    }
+
+    /// Every instance counted.
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.unobserved + self.unsupported + self.skipped
+    }
+
+    pub fn standing(&self) -> Standing {
+        if self.failed > 0 {
+            Standing::Fails
+        } else if self.passed > 0 {
+            Standing::Conforms
+        } else if self.unobserved > 0 {
+            Standing::NotObservable
+        } else {
+            Standing::NotApplicable
+        }
+    }
+}
+
+/// Where a requirement stands over its instances: the one-glance answer
+/// (a symbol in the Markdown table's last column). Not the judge's
+/// `harness::judge::Verdict`, which is about one answer to one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    Conforms,
+    Fails,
+    /// Every instance agreed only on what could be seen: not shown as passed.
+    NotObservable,
+    NotApplicable,
+}
+
+impl Standing {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Standing::Conforms => "✅",
+            Standing::Fails => "❌",
+            Standing::NotObservable => "👁",
+            Standing::NotApplicable => "➖",
+        }
+    }
+}
+
+/// The status `case` has for each rule it bears on: every rule it cites,
+/// and every rule a derived check that failed is attributed to
+/// ([`Mismatch::rule`](crate::report::Mismatch::rule)).
+///
+/// A failed (or expected-to-fail) instance fails a rule only when one of
+/// the rule's own checks disagreed: a mismatch attributed to it, or one
+/// attributed to no derived rule (which belongs to every rule the case
+/// cites). A cited rule whose checks all agreed, while a derived rule's
+/// did not, counts as passed (or not observable, if some field went
+/// unchecked): one rule failing across a whole tool does not hide what the
+/// rest of the tool's cases show. Every other status counts as it is for
+/// every cited rule.
+pub fn rule_statuses(case: &CaseReport) -> Vec<(&str, Status)> {
+    let mut rules: Vec<&str> = case.spec.iter().map(String::as_str).collect();
+    let judged_wrong =
+        matches!(case.status, Status::Fail | Status::Xfail) && !case.mismatches.is_empty();
+    if !judged_wrong {
+        rules.sort_unstable();
+        rules.dedup();
+        return rules.into_iter().map(|r| (r, case.status)).collect();
+    }
+    rules.extend(case.mismatches.iter().filter_map(|m| m.rule.as_deref()));
+    rules.sort_unstable();
+    rules.dedup();
+    let cited = |rule: &str| case.spec.iter().any(|s| s == rule);
+    rules
+        .into_iter()
+        .map(|rule| {
+            let own = case.mismatches.iter().any(|m| match m.rule.as_deref() {
+                Some(derived) => derived == rule,
+                None => cited(rule),
+            });
+            let status = if own {
+                case.status
+            } else if case.unchecked.is_empty() {
+                Status::Pass
+            } else {
+                Status::Unobserved
+            };
+            (rule, status)
+        })
+        .collect()
+}
+
+/// Conformance per rule ID, counted as [`rule_statuses`] attributes it.
+pub type RuleCounts = BTreeMap<String, Tally>;
+
+/// Everything a run's header counts, kept as instances are recorded (and
+/// replaced), so that no renderer needs a pass over the cases to know them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub summary: Summary,
+    pub containment: ContainmentCounts,
+    pub rules: RuleCounts,
+}
+
+impl Counts {
+    pub fn of<'a>(cases: impl IntoIterator<Item = &'a CaseReport>) -> Counts {
+        let mut counts = Counts::default();
+        for case in cases {
+            counts.add(case);
+        }
+        counts
+    }
+
+    pub fn add(&mut self, case: &CaseReport) {
+        self.summary.add(case.status);
+        self.containment.add(case);
+        for (rule, status) in rule_statuses(case) {
+            // Looked up before inserting so a known ID costs no allocation.
+            match self.rules.get_mut(rule) {
+                Some(tally) => tally.add(status),
+                None => {
+                    self.rules.insert(rule.to_owned(), Tally::of([status]));
+                }
+            }
+        }
+    }
+
+    /// Uncounts `case`, whose report was replaced by another.
+    pub fn remove(&mut self, case: &CaseReport) {
+        self.summary.remove(case.status);
+        self.containment.remove(case);
+        for (rule, status) in rule_statuses(case) {
+            if let Some(tally) = self.rules.get_mut(rule) {
+                tally.remove(status);
+                if tally.total() == 0 {
+                    self.rules.remove(rule);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Mismatch;
+    use crate::report::render::testing::{case, failing};
+
+    fn mismatch(field: &str, rule: Option<&str>) -> Mismatch {
+        Mismatch {
+            field: field.into(),
+            expected: "x".into(),
+            actual: "y".into(),
+            rule: rule.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn expected_failures_do_not_conform() {
+        assert_eq!(Conformance::of(Status::Xfail), Conformance::Fails);
+    }
+
+    #[test]
+    fn tally_and_standing() {
+        let t = Tally::of([
+            Status::Pass,
+            Status::Xfail,
+            Status::Skip,
+            Status::Unsupported,
+            Status::NotRun,
+        ]);
+        assert_eq!(
+            t,
+            Tally {
+                passed: 1,
+                failed: 1,
+                xfail: 1,
+                unobserved: 0,
+                unsupported: 1,
+                skipped: 2
+            }
+        );
+        assert_eq!(t.applicable(), 2);
+        assert_eq!(t.total(), 5);
+        assert_eq!(t.standing(), Standing::Fails);
+        assert_eq!(
+            Tally::of([Status::Pass, Status::Xpass]).standing(),
+            Standing::Conforms
+        );
+        assert_eq!(
+            Tally::of([Status::Skip]).standing(),
+            Standing::NotApplicable
+        );
+        assert_eq!(
+            Tally::of([Status::Unobserved, Status::Skip]).standing(),
+            Standing::NotObservable,
+            "a requirement nothing observed is never shown as passed"
+        );
+        assert_eq!(
+            Tally::of([Status::Unobserved, Status::Pass]).standing(),
+            Standing::Conforms
+        );
+        assert_eq!(Tally::default().standing(), Standing::NotApplicable);
+        let mut t = Tally::of([Status::Xfail, Status::Pass]);
+        t.remove(Status::Xfail);
+        assert_eq!(t, Tally::of([Status::Pass]));
+    }
+
+    #[test]
+    fn a_derived_rule_failing_does_not_fail_the_cited_ones() {
+        let mut c = failing("ls.x@ls", &["LS-4", "RES-3"]);
+        c.mismatches = vec![mismatch("model_text contains", Some("OUT-5"))];
+        assert_eq!(
+            rule_statuses(&c),
+            [
+                ("LS-4", Status::Pass),
+                ("OUT-5", Status::Fail),
+                ("RES-3", Status::Pass)
+            ]
+        );
+        // With a field unchecked, the cited rules are not observable.
+        c.unchecked = vec!["entries.path".into()];
+        assert_eq!(rule_statuses(&c)[0], ("LS-4", Status::Unobserved));
+        // A check of the case's own fails every rule it cites.
+        c.mismatches.push(mismatch("path", None));
+        c.status = Status::Xfail;
+        assert_eq!(
+            rule_statuses(&c),
+            [
+                ("LS-4", Status::Xfail),
+                ("OUT-5", Status::Xfail),
+                ("RES-3", Status::Xfail)
+            ]
+        );
+        // A derived rule the case cites itself is the case's own.
+        let mut c = failing("sec.x", &["SEC-11"]);
+        c.mismatches = vec![mismatch("fixture", Some("SEC-11"))];
+        assert_eq!(rule_statuses(&c), [("SEC-11", Status::Fail)]);
+        // Other statuses count as they are, once per cited rule.
+        let c = case("x", Status::Unsupported, &["SEC-1", "SEC-1", "RES-1"]);
+        assert_eq!(
+            rule_statuses(&c),
+            [
+                ("RES-1", Status::Unsupported),
+                ("SEC-1", Status::Unsupported)
+            ]
+        );
+    }
+
+    #[test]
+    fn counts_add_and_remove_every_dimension() {
+        let mut escape = failing("e", &["SEC-4"]);
+        escape.containment = Some(Containment::of(ContainmentClass::Escape));
+        let mut worded = failing("w", &["ERR-4"]);
+        worded.containment = Some(Containment {
+            wording_failed: true,
+            ..Containment::of(ContainmentClass::Refused)
+        });
+        let mut counts = Counts::of([&escape, &worded]);
+        assert_eq!(counts.containment.escapes, 1);
+        assert_eq!(counts.containment.refused, 1);
+        assert_eq!(counts.containment.wording, 1);
+        assert_eq!(counts.containment.total(), 2);
+        assert_eq!(counts.rules["SEC-4"].failed, 1);
+        // A protocol violation found later replaces the report.
+        let mut amended = escape.clone();
+        amended.status = Status::Xfail;
+        counts.remove(&escape);
+        counts.add(&amended);
+        assert_eq!(counts.containment.escapes_expected, 1);
+        assert_eq!(counts, Counts::of([&amended, &worded]));
+        counts.remove(&worded);
+        assert!(!counts.rules.contains_key("ERR-4"), "emptied rules go");
+        assert_eq!(
+            counts.containment.line(),
+            "1 escape (1 expected), 0 refused, 0 refused with another code, \
+             0 wording failures, 0 false refusals, 0 accepted, 0 not observed"
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! What every format says first: the containment counts, and the escapes
+//! by instance id. Read here once, so that the human report, JUnit,
+//! Markdown and HTML list the same escapes in the same words.
+//!
+//! The escapes are read in a pass of their own, made only when the
+//! header counts some, and at most [`MAX_LISTED`] are kept (the rest are
+//! counted): an escape is the first thing a maintainer must see, and a
+//! run with thousands of them must not hold them all.
+
+use std::io;
+
+use crate::report::view::{CaseSource, View};
+use crate::report::{CaseReport, Status};
+
+/// Escapes listed by id; past this the JSON report has them all.
+pub const MAX_LISTED: usize = 50;
+
+/// One escape, as listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Escape {
+    pub id: String,
+    pub file: String,
+    pub line: u64,
+    /// What showed it: `answered ok`, or the change outside every root.
+    pub evidence: String,
+    /// The expectations file lists it (the instance is an xfail), with its
+    /// reason: counted and shown all the same.
+    pub expected: Option<String>,
+}
+
+impl Escape {
+    fn of(case: &CaseReport) -> Escape {
+        let evidence = case
+            .containment
+            .as_ref()
+            .and_then(|c| c.evidence.clone())
+            .unwrap_or_else(|| "escape".to_owned());
+        let expected = (case.status == Status::Xfail).then(|| {
+            case.expectation
+                .as_ref()
+                .map_or_else(String::new, |n| n.reason.clone())
+        });
+        Escape {
+            id: case.id.clone(),
+            file: case.file.clone(),
+            line: case.line,
+            evidence,
+            expected,
+        }
+    }
+
+    /// `ID (FILE:LINE): EVIDENCE`, and `; expected (xfail): REASON` when
+    /// the expectations file lists it. Raw text: each format escapes it.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} ({}:{}): {}",
+            self.id, self.file, self.line, self.evidence
+        );
+        if let Some(reason) = &self.expected {
+            line.push_str("; expected (xfail)");
+            if !reason.is_empty() {
+                line.push_str(": ");
+                line.push_str(reason);
+            }
+        }
+        line
+    }
+}
+
+/// The first [`MAX_LISTED`] escapes of `view` in report order, and how many
+/// there are in all; no pass over the cases when the header counts none.
+pub fn escapes(view: View) -> io::Result<(Vec<Escape>, usize)> {
+    if view.head.containment.escapes == 0 {
+        return Ok((Vec::new(), 0));
+    }
+    escapes_in(view.cases)
+}
+
+/// The first [`MAX_LISTED`] escapes of `cases` and how many there are in
+/// all, in one pass whatever the header says (for reports read whole).
+pub fn escapes_in(cases: &dyn CaseSource) -> io::Result<(Vec<Escape>, usize)> {
+    let (mut listed, mut total) = (Vec::new(), 0);
+    cases.each(&mut |case| {
+        if case.containment.as_ref().is_some_and(|c| c.is_escape()) {
+            total += 1;
+            if listed.len() < MAX_LISTED {
+                listed.push(Escape::of(case));
+            }
+        }
+        Ok(())
+    })?;
+    Ok((listed, total))
+}
+
+/// `… and N more escapes; the JSON report has them all.`, when some were
+/// left out of the list.
+pub fn more(listed: usize, total: usize) -> Option<String> {
+    (total > listed).then(|| {
+        format!(
+            "… and {} more escapes; the JSON report has them all.",
+            total - listed
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::render::testing::{Spool, case, escape, head, report};
+    use crate::report::{Containment, ContainmentClass};
+
+    #[test]
+    fn escapes_are_listed_in_order_with_their_evidence_and_expectation() {
+        let mut known = escape("b", "answered ok");
+        known.status = Status::Xfail;
+        known.expectation = Some(crate::report::ExpectationNote {
+            reason: "follows links".into(),
+            spec: None,
+            issue: None,
+        });
+        let mut refused = case("c", Status::Pass, &[]);
+        refused.containment = Some(Containment::of(ContainmentClass::Refused));
+        let r = report(
+            "x",
+            vec![
+                escape("a", "changed outside every root: + {tmp}/x (file)"),
+                known,
+                refused,
+            ],
+        );
+        let (listed, total) = escapes(View::of(&r)).unwrap();
+        assert_eq!(total, 2);
+        let lines: Vec<String> = listed.iter().map(Escape::line).collect();
+        assert_eq!(
+            lines,
+            [
+                "a (cases/a.yaml:3): changed outside every root: + {tmp}/x (file)",
+                "b (cases/b.yaml:3): answered ok; expected (xfail): follows links"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_escape_no_pass_and_a_long_list_is_cut() {
+        let r = report("x", vec![case("a", Status::Pass, &[])]);
+        let spool = Spool::new(r.cases.clone());
+        let header = head(&r);
+        assert_eq!(escapes(View::streamed(&header, &spool)).unwrap().1, 0);
+        assert_eq!(spool.passes.get(), 0);
+        let many: Vec<_> = (0..MAX_LISTED + 3)
+            .map(|i| escape(&format!("e{i}"), "answered ok"))
+            .collect();
+        let r = report("x", many);
+        let (listed, total) = escapes(View::of(&r)).unwrap();
+        assert_eq!((listed.len(), total), (MAX_LISTED, MAX_LISTED + 3));
+        assert_eq!(
+            more(listed.len(), total).unwrap(),
+            "… and 3 more escapes; the JSON report has them all."
+        );
+        assert_eq!(more(3, 3), None);
+    }
+}
