@@ -35,6 +35,54 @@ fn run_adapter(adapter: &str, mode: &str) -> Value {
     })
 }
 
+/// The file tool cases only, through `mode` (a mutant of the file tools
+/// leaves every other answer as the reference gives it).
+fn run_file_mutant(mode: &str) -> Value {
+    let out = Command::cargo_bin("toolpath")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .args([
+            "run", "--jobs", "2", "--format", "json", "--filter", "file.*",
+        ])
+        .args([
+            "--adapter",
+            &format!("python3 tests/adapters/mutant.py {mode}"),
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{mode}: no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "{mode}: the wrapper itself misbehaved"
+    );
+    assert!(
+        report["summary"]["total"].as_u64().unwrap() > 100,
+        "{mode}: the file cases did not run"
+    );
+    report
+}
+
+/// Instance ids of the failing cases that failed on `field`.
+fn failing_on(report: &Value, field: &str) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            c["mismatches"]
+                .as_array()
+                .is_some_and(|ms| ms.iter().any(|m| m["field"] == field))
+        })
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// Requirement IDs cited by the cases that failed.
 fn caught_by(report: &Value) -> Vec<String> {
     let mut ids: Vec<String> = report["cases"]
@@ -170,6 +218,23 @@ fn failed_on(report: &Value, field: &str) -> usize {
             c["mismatches"].as_array().is_some_and(|ms| {
                 ms.iter()
                     .any(|m| m["field"].as_str().unwrap().split(' ').next() == Some(field))
+            })
+        })
+        .count()
+}
+
+/// How many cases failed on any of `fields`.
+fn failed_on_any(report: &Value, fields: &[&str]) -> usize {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            c["mismatches"].as_array().is_some_and(|ms| {
+                ms.iter().any(|m| {
+                    let field = m["field"].as_str().unwrap().split(' ').next();
+                    fields.iter().any(|f| field == Some(f))
+                })
             })
         })
         .count()
@@ -386,7 +451,9 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
         .filter(|c| c["tool"] == "shell" && c["status"] == "fail")
         .count();
     assert_eq!(failed_on(&report, "output"), shell_failed);
-    assert_eq!(failed_on(&report, "fixture"), shell_failed);
+    // The swap changes the fixture inside the roots, or beside them (an
+    // escape) when the directory moved aside is a root itself.
+    assert_eq!(failed_on_any(&report, &["fixture", "escape"]), shell_failed);
     let shell_ok = run_mutant("ran-elsewhere")["cases"]
         .as_array()
         .unwrap()
@@ -675,6 +742,96 @@ fn an_expectations_file_never_hides_an_escape() {
     assert_eq!(json["summary"]["fail"], 0);
     let last = stdout.lines().last().unwrap();
     assert!(last.ends_with(&format!(", {escapes} escapes")), "{last}");
+}
+
+#[test]
+fn a_write_through_a_dangling_link_to_the_outside_is_an_escape() {
+    // The refusal is replaced by a write through the link, as two releases
+    // of a popular filesystem server did: a file appears outside every
+    // root. The answer says ok; the fixture says where it went.
+    let report = run_file_mutant("write-through-dangling-link");
+    let escapes = failing_on(&report, "escape");
+    assert_eq!(escapes, ["file.write.dangling-out"], "{escapes:?}");
+    assert!(failing_cases_citing(&report, "FILE-9").contains(&escapes[0]));
+    assert!(failing_cases_citing(&report, "SEC-6").contains(&escapes[0]));
+    let mismatch = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "file.write.dangling-out")
+        .unwrap()["mismatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["field"] == "escape")
+        .unwrap()
+        .clone();
+    assert_eq!(mismatch["rule"], "FILE-11");
+    assert_eq!(
+        mismatch["actual"],
+        "1 change: + {tmp}/outside/made.txt (file)"
+    );
+    // The containment verdict says escape, not a wording slip, and the
+    // header counts it (issue: containment apart from wording).
+    let escaped: Vec<String> = with_class(&report, "escape").into_iter().collect();
+    assert_eq!(escaped, ["file.write.dangling-out"]);
+    assert_eq!(containment(&report, "escapes"), 1);
+}
+
+#[test]
+fn a_write_that_also_touches_another_file_is_caught() {
+    // Right file, right bytes, and a backup beside it: every successful
+    // write and edit fails on the fixture, none on an escape.
+    let report = run_file_mutant("backup-beside");
+    let caught = failing_on(&report, "fixture");
+    let writes_ok = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            let id = c["id"].as_str().unwrap();
+            (id.starts_with("file.write.") || id.starts_with("file.edit.")) && c["status"] == "fail"
+        })
+        .count();
+    assert!(
+        caught.len() >= 20,
+        "only {} caught: {caught:?}",
+        caught.len()
+    );
+    assert_eq!(caught.len(), writes_ok, "every failure is the backup");
+    assert!(failing_on(&report, "escape").is_empty());
+    assert!(caught.iter().any(|id| id == "file.write.absolute"));
+    assert!(caught.iter().any(|id| id == "file.edit.absolute"));
+    assert!(failing_cases_citing(&report, "FILE-11").len() >= 4);
+}
+
+#[test]
+fn a_file_tool_that_accepts_relative_paths_is_caught() {
+    // Every FILE-3 case of every file tool fails: each gives a relative
+    // path the mutant quietly takes against the target directory.
+    let report = run_file_mutant("accepts-relative");
+    let citing: Vec<String> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["spec"].as_array().unwrap().iter().any(|s| s == "FILE-3"))
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    let mut caught = failing_cases_citing(&report, "FILE-3");
+    caught.sort();
+    let mut all = citing.clone();
+    all.sort();
+    assert_eq!(caught, all);
+    assert!(all.len() >= 18, "{all:?}");
+    // The one that writes fails on what it wrote too.
+    assert!(failing_on(&report, "fixture").contains(&"file.write.relative".to_owned()));
+}
+
+#[test]
+fn a_read_that_rewrites_line_endings_is_caught() {
+    let report = run_file_mutant("read-normalises-newlines");
+    assert_eq!(failing_on(&report, "content"), ["file.read.text-exact"]);
+    assert!(failing_cases_citing(&report, "FILE-5").contains(&"file.read.text-exact".to_owned()));
 }
 
 // One mutant or more per class of issue 24 (patterns, names, text and the

@@ -109,6 +109,31 @@ export async function shellCall({ instance, params, renames, extra, execute }) {
   return { outcome: 'ok', ...(cwd ? { cwd } : {}), output, description, model_text: text };
 }
 
+/** What the read tools of this family answer, instead of the text, for a binary file. */
+export const BINARY_FILE = /^Cannot display content of binary file: /;
+
+/**
+ * A file tool call (`read_file`, `write_file`, `edit`). The tools never
+ * name the file they used in a read's output, so `kind` and `path` are
+ * left out (the adapters declare them unobservable); what a write did is
+ * judged by toolpath from the disk, not from the answer. A read's
+ * `llmContent` is the file's text as the model gets it: that is the
+ * `content` reported, unless the tool says the file is binary, which is
+ * the note `binary` and no content.
+ */
+export async function fileCall({ suiteTool, instance, params, renames, extra, execute }) {
+  const toolParams = mapParams(params, renames, extra);
+  const { error, description, result } = await invoke(instance, toolParams, suiteTool, execute);
+  if (error) return error;
+  if (result.error) return errorResult(result.error.message, suiteTool, description);
+  const text = llmText(result);
+  const answer = { outcome: 'ok', description, model_text: text };
+  if (suiteTool !== 'read_file') return answer;
+  if (typeof result.llmContent !== 'string') return { ...answer, notes: [] };
+  if (BINARY_FILE.test(text)) return { ...answer, notes: ['binary'] };
+  return { ...answer, notes: [], content: result.llmContent };
+}
+
 /** Whether the suite call gave a path (RES-1: a non-empty string). */
 function pathGiven(params) {
   return ['dir_path', 'path'].some((name) => typeof params?.[name] === 'string' && params[name] !== '');

@@ -79,6 +79,13 @@ const TEMPLATES = [
   [/is ambiguous|ambiguous as it matches|matches (multiple|several) workspace/i, 'ambiguous_name'],
   // Type checks made by the tools themselves.
   [/Path is not a valid directory or file/i, 'unsupported_file_type'],
+  // The file tools refuse a directory as such (read, write and edit alike).
+  [/Path is a directory, not a file|Target is a directory, not a file|\bEISDIR\b/i, 'unsupported_file_type'],
+  // ... and a relative path, before anything else.
+  [/^File path must be absolute/i, 'invalid_params'],
+  // An edit whose old_string does not occur exactly once: the call as given
+  // cannot be carried out (not a missing file, though the texts say "found").
+  [/occurrences? found for old_string|Expected \d+ occurrences? but found|could not find the string to replace|Could not find an exact match for 'old_string'/i, 'invalid_params'],
   [/Path is not a directory/i, 'not_a_directory'],
   // The inverted-ENOENT message of older releases says "does not exist"; it is
   // classified by what it says, which is the point of ERR-5.

@@ -141,6 +141,14 @@ test('classify maps the packages\' texts onto spec codes', () => {
     ['Path must be within one of the workspace directories: /w/ws', 'ls', 'outside_workspace'],
     ['Path must be absolute: src', 'ls', 'invalid_params'],
     ["Error listing directory: EACCES: permission denied, scandir '/w/ws/locked'", 'ls', 'permission_denied'],
+    ['Path is a directory, not a file: /w/ws/src', 'read_file', 'unsupported_file_type'],
+    ['Target is a directory, not a file: /w/ws/src (EISDIR)', 'write_file', 'unsupported_file_type'],
+    ['File path must be absolute, but was relative: a.txt. You must provide an absolute path.', 'read_file', 'invalid_params'],
+    ['File path must be within one of the workspace directories: /w/ws', 'edit', 'outside_workspace'],
+    ['File not found: /w/ws/nope.txt', 'read_file', 'not_found'],
+    ["Error checking existing file '/w/ws/ro.txt': EACCES: permission denied, open '/w/ws/ro.txt' (EACCES)", 'write_file', 'permission_denied'],
+    ["Failed to edit, 0 occurrences found for old_string in /w/ws/a.txt. No edits made. The exact text in old_string was not found.", 'edit', 'invalid_params'],
+    ['Failed to edit, Expected 1 occurrence but found 2 for old_string in file: /w/ws/a.txt', 'edit', 'invalid_params'],
     ['something new', 'grep', 'invalid_params'],
   ];
   for (const [message, tool, code] of cases) assert.equal(classify(message, tool), code, message);

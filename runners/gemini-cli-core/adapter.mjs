@@ -1,5 +1,6 @@
-// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool and LSTool of
-// @google/gemini-cli-core (the version pinned in package.json).
+// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool, LSTool,
+// ReadFileTool, WriteFileTool and EditTool of @google/gemini-cli-core (the
+// version pinned in package.json).
 //
 //   toolpath run --adapter 'node runners/gemini-cli-core/adapter.mjs'
 //
@@ -10,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
+import { fileCall, globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
 import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
@@ -27,7 +28,7 @@ process.env.GEMINI_CLI_HOME = home;
 const importStarted = performance.now();
 const core = await import(PACKAGE);
 log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
-const { Config, GlobTool, GrepTool, LSTool, RipGrepTool, ShellTool } = core;
+const { Config, EditTool, GlobTool, GrepTool, LSTool, ReadFileTool, RipGrepTool, ShellTool, WriteFileTool } = core;
 const version = JSON.parse(
   fs.readFileSync(path.join(here, 'node_modules', PACKAGE, 'package.json'), 'utf8'),
 ).version;
@@ -47,7 +48,17 @@ const LISTING_NAMES = { path: 'dir_path' };
 const SEARCH_SCHEMA_NAMES = { dir_path: 'dir_path', include: 'include_pattern' };
 const SHELL_SCHEMA_NAMES = { dir_path: 'dir_path' };
 const LISTING_SCHEMA_NAMES = { dir_path: 'dir_path' };
-const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls'];
+// The file tools call their path `file_path`, as the suite does; the
+// suite's alias `absolute_path` is mapped onto it. The edit tool (`replace`)
+// also requires an `instruction`, a sentence for the model-based correction
+// it can attempt when `old_string` is not found; the adapter sends a fixed
+// one, and that correction stays off (`disableLLMCorrection`, the default:
+// no model is called).
+const FILE_NAMES = { absolute_path: 'file_path' };
+const EDIT_EXTRA = { instruction: 'Replace old_string with new_string in the file.' };
+const FILE_SCHEMA_NAMES = { file_path: 'file_path' };
+const FILE_TOOLS = { read_file: ReadFileTool, write_file: WriteFileTool, edit: EditTool };
+const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls', ...Object.keys(FILE_TOOLS)];
 
 // This version's execute takes an options object.
 const execute = (invocation, abortSignal) => invocation.execute({ abortSignal });
@@ -66,11 +77,28 @@ async function makeConfig(workspace) {
     usageStatisticsEnabled: false,
     telemetry: { enabled: false },
     interactive: false,
+    disableLLMCorrection: true,
   });
   await config.storage.initialize();
   config.getWorkspaceContext().setDirectories(workspace.roots);
+  // The write tool hands a model client to its content corrector even when
+  // correction is off (disableLLMCorrection), and a Config only has one
+  // once the CLI has authenticated; without it every write throws before
+  // touching the disk. No model is ever asked here: this stand-in throws
+  // if anything uses it, so a call that did would fail, never pass.
+  config.baseLlmClient = NO_MODEL;
   return config;
 }
+
+const NO_MODEL = new Proxy(
+  {},
+  {
+    get(_target, property) {
+      if (property === 'then') return undefined; // not a promise
+      throw new Error(`toolpath: no model is available to the tools (asked for ${String(property)})`);
+    },
+  },
+);
 
 // The ripgrep binary the package would use (a bundled copy first, then a
 // trusted system one). Without one, its RipGrepTool answers every call with
@@ -96,6 +124,9 @@ async function hello() {
       // parent: never reported.
       // files and entries are observable: glob prints absolute paths, ls
       //   names with [DIR] for directories.
+      // The file tools: a read's llmContent is the file's text (content),
+      //   and never names the file; what a write did is judged from the
+      //   disk. kind and path stay unobservable for them too.
       unobservable: ['kind', 'path', 'parent'],
       schemas: {
         grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
@@ -103,6 +134,9 @@ async function hello() {
         shell: schemaOf(new ShellTool({ config }), SHELL_SCHEMA_NAMES),
         glob: schemaOf(new GlobTool(config), LISTING_SCHEMA_NAMES),
         ls: schemaOf(new LSTool(config), LISTING_SCHEMA_NAMES),
+        read_file: schemaOf(new ReadFileTool(config), FILE_SCHEMA_NAMES),
+        write_file: schemaOf(new WriteFileTool(config), FILE_SCHEMA_NAMES),
+        edit: schemaOf(new EditTool(config), FILE_SCHEMA_NAMES),
       },
     };
   } finally {
@@ -140,6 +174,16 @@ async function call({ tool, workspace, params }) {
     }
     if (tool === 'ls') {
       return await lsCall({ instance: new LSTool(config), params, renames: LISTING_NAMES, execute, sizes: true });
+    }
+    if (Object.hasOwn(FILE_TOOLS, tool)) {
+      return await fileCall({
+        suiteTool: tool,
+        instance: new FILE_TOOLS[tool](config),
+        params,
+        renames: FILE_NAMES,
+        extra: tool === 'edit' ? EDIT_EXTRA : {},
+        execute,
+      });
     }
     return await searchCall({
       suiteTool: tool,

@@ -1,5 +1,6 @@
-// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool and LSTool of
-// @qwen-code/qwen-code-core (the version pinned in package.json). This
+// toolpath adapter over the real GrepTool, RipGrepTool, ShellTool, GlobTool, LSTool,
+// ReadFileTool, WriteFileTool and EditTool of @qwen-code/qwen-code-core (the
+// version pinned in package.json). This
 // version predates the path-handling change; it is translated as it is.
 //
 //   toolpath run --adapter 'node runners/qwen-code-core/adapter.mjs'
@@ -12,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
+import { fileCall, globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
 import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
 import { errorResult, isExecutable, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 
@@ -30,7 +31,7 @@ process.env.HOME = home;
 const importStarted = performance.now();
 const core = await import(PACKAGE);
 log(`imported ${PACKAGE} in ${(performance.now() - importStarted).toFixed(0)} ms`);
-const { Config, GlobTool, GrepTool, LSTool, RipGrepTool, ShellTool } = core;
+const { Config, EditTool, GlobTool, GrepTool, LSTool, ReadFileTool, RipGrepTool, ShellTool, WriteFileTool } = core;
 const version = JSON.parse(fs.readFileSync(packageJson, 'utf8')).version;
 const MODEL = core.DEFAULT_GEMINI_MODEL ?? 'qwen3-coder-plus';
 
@@ -50,7 +51,20 @@ const LISTING_NAMES = { dir_path: 'path' };
 const SEARCH_SCHEMA_NAMES = { dir_path: 'path' };
 const SHELL_SCHEMA_NAMES = { dir_path: 'directory' };
 const LISTING_SCHEMA_NAMES = { dir_path: 'path' };
-const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls'];
+// The read tool calls its path `absolute_path` (the suite's `file_path` is
+// mapped onto it); the write and edit tools call it `file_path` (the
+// suite's alias `absolute_path` is mapped onto it). Edit's optional
+// `expected_replacements` is left to its default (1), as a model would.
+const READ_NAMES = { file_path: 'absolute_path' };
+const WRITE_NAMES = { absolute_path: 'file_path' };
+const READ_SCHEMA_NAMES = { file_path: 'absolute_path' };
+const WRITE_SCHEMA_NAMES = { file_path: 'file_path' };
+const FILE_TOOLS = {
+  read_file: [ReadFileTool, READ_NAMES],
+  write_file: [WriteFileTool, WRITE_NAMES],
+  edit: [EditTool, WRITE_NAMES],
+};
+const TOOLS = ['grep', 'ripgrep', 'shell', 'glob', 'ls', ...Object.keys(FILE_TOOLS)];
 
 // This version's execute takes a bare AbortSignal.
 const execute = (invocation, signal) => invocation.execute(signal);
@@ -106,6 +120,9 @@ async function hello() {
     // parent: never reported.
     // files and entries are observable: glob prints absolute paths, ls
     //   names with [DIR] for directories.
+    // The file tools: a read's llmContent is the file's text (content),
+    //   and never names the file; what a write did is judged from the
+    //   disk. kind and path stay unobservable for them too.
     unobservable: ['kind', 'path', 'parent'],
     schemas: {
       grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
@@ -113,6 +130,9 @@ async function hello() {
       shell: schemaOf(new ShellTool(config), SHELL_SCHEMA_NAMES),
       glob: schemaOf(new GlobTool(config), LISTING_SCHEMA_NAMES),
       ls: schemaOf(new LSTool(config), LISTING_SCHEMA_NAMES),
+      read_file: schemaOf(new ReadFileTool(config), READ_SCHEMA_NAMES),
+      write_file: schemaOf(new WriteFileTool(config), WRITE_SCHEMA_NAMES),
+      edit: schemaOf(new EditTool(config), WRITE_SCHEMA_NAMES),
     },
   };
 }
@@ -133,6 +153,10 @@ async function call({ tool, workspace, params }) {
   }
   if (tool === 'ls') {
     return lsCall({ instance: new LSTool(config), params, renames: LISTING_NAMES, execute, sizes: false });
+  }
+  if (Object.hasOwn(FILE_TOOLS, tool)) {
+    const [Tool, renames] = FILE_TOOLS[tool];
+    return fileCall({ suiteTool: tool, instance: new Tool(config), params, renames, execute });
   }
   if (tool === 'shell') {
     return shellCall({

@@ -49,7 +49,7 @@ struct FileEntry {
     id_len: u32,
     line: u32,
     /// The selected tools, one bit per [`Tool::ALL`] index.
-    tools: u8,
+    tools: ToolBits,
     /// Whether the case runs against several tools (its instance ids are `ID@TOOL`).
     several: bool,
 }
@@ -257,12 +257,16 @@ impl FileEntry {
     }
 }
 
-fn tool_bit(tool: Tool) -> u8 {
+/// One bit per tool: wide enough for every tool of the protocol (a test
+/// says so), where a `u8` overflowed once the file tools made nine.
+type ToolBits = u16;
+
+fn tool_bit(tool: Tool) -> ToolBits {
     1 << tool.index()
 }
 
 /// The tools of a bit set, in [`Tool::ALL`] order.
-fn tools(bits: u8) -> impl Iterator<Item = Tool> {
+fn tools(bits: ToolBits) -> impl Iterator<Item = Tool> {
     Tool::ALL
         .into_iter()
         .filter(move |&t| bits & tool_bit(t) != 0)
@@ -271,6 +275,18 @@ fn tools(bits: u8) -> impl Iterator<Item = Tool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tool_has_a_bit_of_its_own() {
+        assert!(Tool::ALL.len() <= ToolBits::BITS as usize);
+        let all = Tool::ALL.iter().fold(0, |bits, &t| bits | tool_bit(t));
+        assert_eq!(all.count_ones() as usize, Tool::ALL.len());
+        assert_eq!(tools(all).collect::<Vec<_>>(), Tool::ALL);
+        assert_eq!(
+            tools(tool_bit(Tool::Edit)).collect::<Vec<_>>(),
+            [Tool::Edit]
+        );
+    }
 
     /// A valid case `id` run against `tools`, as file text.
     fn case_text(id: &str, tools: &str) -> String {

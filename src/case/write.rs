@@ -114,19 +114,7 @@ fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
     if Some(&f.target) != f.roots.first() {
         let _ = writeln!(out, "  target: {}", q(f.target.as_str()));
     }
-    if !f.files.is_empty() {
-        out.push_str("  files:\n");
-        for (path, bytes) in &f.files {
-            let content = match std::str::from_utf8(bytes) {
-                Ok(text) => q(text),
-                Err(_) => format!(
-                    "{{base64: {}}}",
-                    base64::engine::general_purpose::STANDARD.encode(bytes)
-                ),
-            };
-            let _ = writeln!(out, "    {}: {content}", q(path.as_str()));
-        }
-    }
+    files(out, "  files", &f.files);
     if !f.generated.is_empty() {
         out.push_str(if f.files.is_empty() { "  files:\n" } else { "" });
         for (path, g) in &f.generated {
@@ -173,6 +161,25 @@ fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
     paths(out, "git", &f.git);
 }
 
+/// A map of fixture paths to contents (`fixture.files`, `expect.writes`),
+/// each content as text when it is UTF-8, else as base64.
+fn files(out: &mut String, name: &str, files: &[(toolpath_suite::case::FixturePath, Vec<u8>)]) {
+    if files.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{name}:");
+    for (path, bytes) in files {
+        let content = match std::str::from_utf8(bytes) {
+            Ok(text) => q(text),
+            Err(_) => format!(
+                "{{base64: {}}}",
+                base64::engine::general_purpose::STANDARD.encode(bytes)
+            ),
+        };
+        let _ = writeln!(out, "    {}: {content}", q(path.as_str()));
+    }
+}
+
 fn expect(out: &mut String, e: &toolpath_suite::case::Expect) {
     out.push_str("expect:\n");
     let outcome = match e.outcome {
@@ -217,6 +224,7 @@ fn expect(out: &mut String, e: &toolpath_suite::case::Expect) {
             let _ = writeln!(out, "  {name}: {}", list(v));
         }
     }
+    files(out, "  writes", &e.writes);
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ impl Finding {
             Tool::Shell => "shell",
             Tool::Glob => "glob",
             Tool::Ls => "ls",
+            Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
         };
         let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
         let shape = d.signature.short();

@@ -183,7 +183,7 @@ pub fn probe(
             let shown: Vec<String> = (changes.iter().take(5))
                 .map(|c| c.describe(&built.root, |p| vars.collapse(p)))
                 .collect();
-            verdict.check_fixture(&shown, changes.len());
+            verdict.check_changes(("fixture", "SEC-11"), "unchanged", &shown, changes.len());
             Some(verdict)
         }
     };

@@ -312,6 +312,8 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
         Tool::Glob => &["pattern", "dir_path", "path"],
         Tool::Ls => &["dir_path", "path"],
         Tool::Grep | Tool::Ripgrep => &["pattern", "dir_path", "path", "include"],
+        // Not generated yet (`fuzz::generate`); named for when they are.
+        Tool::ReadFile | Tool::WriteFile | Tool::Edit => &["file_path", "absolute_path"],
     };
     for key in keys {
         let Some(value) = p.get(*key) else {

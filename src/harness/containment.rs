@@ -159,14 +159,13 @@ pub fn root_places(root: &Path, roots: &[String]) -> Vec<Vec<u8>> {
     places
 }
 
-/// The first change in `changes` that is outside every root in `places`.
-/// The fixture directory itself is outside every root; an overflow has no
-/// place and is never taken for an escape.
-pub fn first_outside<'c>(changes: &'c [Change], places: &[Vec<u8>]) -> Option<&'c Change> {
-    changes.iter().find(|c| {
-        !matches!(c.kind, ChangeKind::Overflow(_) | ChangeKind::Missing)
-            && !places.iter().any(|p| within(&c.path, p))
-    })
+/// Whether `change` lies outside every root in `places`: in the area
+/// beside them, or the fixture directory itself (an escape, SEC-11 and
+/// FILE-11). An overflow says nothing about where the tree grew, and an
+/// expected write that did not happen changed nothing: neither is one.
+pub fn is_outside(change: &Change, places: &[Vec<u8>]) -> bool {
+    !matches!(change.kind, ChangeKind::Overflow(_) | ChangeKind::Missing)
+        && !places.iter().any(|p| within(&change.path, p))
 }
 
 /// Whether `path` is `place` or below it; the fixture directory (`""`) is
@@ -295,15 +294,18 @@ mod tests {
         };
         let places = vec![b"ws".to_vec(), b"real".to_vec()];
         let inside = [change("ws/a"), change("real/b"), change("ws")];
-        assert!(first_outside(&inside, &places).is_none());
+        assert!(inside.iter().find(|c| is_outside(c, &places)).is_none());
         let out = [change("ws/a"), change("ws-evil/x"), change("outside")];
-        assert_eq!(first_outside(&out, &places).unwrap().path, b"ws-evil/x");
-        assert!(first_outside(&[change("")], &places).is_some());
+        assert_eq!(
+            out.iter().find(|c| is_outside(c, &places)).unwrap().path,
+            b"ws-evil/x"
+        );
+        assert!(is_outside(&change(""), &places));
         let grew = [Change {
             path: Vec::new(),
             kind: ChangeKind::Overflow("more".into()),
         }];
-        assert!(first_outside(&grew, &places).is_none());
+        assert!(!grew.iter().any(|c| is_outside(c, &places)));
         let plain = case("RES-1", "{outcome: ok}");
         let verdict = classify(&Answered {
             case: &plain,

@@ -11,6 +11,11 @@
 //!   fixture wrote it, without its `\n` (a `\r` stays).
 //! - OUT-5: the text shown to the model names the resolved path that was
 //!   used: the searched `path`, or the shell's `cwd`.
+//! - FILE-5: a successful `read_file` answers the file's bytes as the
+//!   fixture wrote them (`content`, notes `[]`), or, for a binary file (a
+//!   NUL anywhere, or not UTF-8), no content and the note `binary`.
+//! - FILE-11: what a `write_file` or `edit` writes is the case's `writes`,
+//!   as the fixture snapshot will be compared with it.
 //!
 //! The worker derives it before the call is sent: the links it resolves
 //! (for SHELL-6's real path, and to find which fixture file a match path
@@ -21,10 +26,23 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::harness::snapshot::ExpectedWrite;
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::case::{ErrorExpect, Expect, Fixture, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{EntryType, Kind, Tool};
+
+/// The note a read of a binary file carries (FILE-5).
+pub const BINARY: &str = "binary";
+
+/// What a successful `read_file` must answer as `content` (FILE-5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpectedContent {
+    /// The file's text, exactly.
+    Text(String),
+    /// A binary file: no content at all.
+    Binary,
+}
 
 /// A match the instance expects: file and line, and the line's text when the
 /// fixture defines that file (a match through a path the fixture does not
@@ -55,6 +73,11 @@ pub struct Expected {
     pub error: Option<ErrorExpect>,
     /// OUT-5: substrings the model-facing text must contain.
     pub model_text_contains: Vec<String>,
+    /// FILE-5: what a successful `read_file` answers as `content`.
+    pub content: Option<ExpectedContent>,
+    /// FILE-11: the writes the fixture must show after the call, and
+    /// nothing else.
+    pub writes: Vec<ExpectedWrite>,
 }
 
 /// Stored files larger than this are not read back to find a match's text:
@@ -94,6 +117,21 @@ impl Expected {
             root,
             made: vec![OnceCell::new(); fixture.generated.len()],
         };
+        // FILE-5: what a read answers comes from the case's own bytes for
+        // the file the path reaches, read before the call.
+        let read = match (&path, tool == Tool::ReadFile && ok) {
+            (Some(path), true) => texts.bytes(path).map(|bytes| match text_of(bytes) {
+                Some(text) => ExpectedContent::Text(text.to_owned()),
+                None => ExpectedContent::Binary,
+            }),
+            _ => None,
+        };
+        let notes = match (&expect.notes, &read) {
+            (Some(notes), _) => Some(notes.clone()),
+            (None, Some(ExpectedContent::Binary)) => Some(vec![BINARY.to_owned()]),
+            (None, Some(ExpectedContent::Text(_))) => Some(Vec::new()),
+            (None, None) => None,
+        };
         Expected {
             outcome: expect.outcome,
             kind: expect.kind,
@@ -115,7 +153,16 @@ impl Expected {
                     })
                     .collect()
             }),
-            notes: expect.notes.clone(),
+            notes,
+            content: read,
+            writes: expect
+                .writes
+                .iter()
+                .map(|(path, content)| ExpectedWrite {
+                    path: path.as_str().as_bytes().to_vec(),
+                    content: content.clone(),
+                })
+                .collect(),
             files: expect
                 .files
                 .as_ref()
@@ -157,31 +204,45 @@ struct FixtureText<'a> {
 }
 
 impl FixtureText<'_> {
-    fn line(&self, path: &str, line: u64) -> Option<String> {
+    /// The bytes the case wrote for the fixture file `path` reaches.
+    fn bytes(&self, path: &str) -> Option<&[u8]> {
         // The real path says which fixture file a lexical path reaches; the
         // content comes from the case, not from the disk an adapter could
         // have written to.
         let real = std::fs::canonicalize(path).ok()?;
         let relative = real.strip_prefix(self.root).ok()?.to_str()?;
         let wanted = FixturePath::parse(relative).ok()?;
-        let bytes: &[u8] = match self.fixture.files.iter().find(|(p, _)| *p == wanted) {
-            Some((_, bytes)) if bytes.len() > MAX_TEXT_SOURCE => return None,
-            Some((_, bytes)) => bytes,
+        match self.fixture.files.iter().find(|(p, _)| *p == wanted) {
+            Some((_, bytes)) => (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice()),
             None => {
                 // Generated content is made here as the builder made it
-                // (lint bounds it at 8 MiB a file).
+                // (lint bounds it at 8 MiB a file), once however often it
+                // is asked for.
                 let i = self
                     .fixture
                     .generated
                     .iter()
                     .position(|(p, _)| *p == wanted)?;
-                self.made[i].get_or_init(|| self.fixture.generated[i].1.bytes())
+                Some(self.made[i].get_or_init(|| self.fixture.generated[i].1.bytes()))
             }
-        };
+        }
+    }
+
+    fn line(&self, path: &str, line: u64) -> Option<String> {
+        let bytes = self.bytes(path)?;
         lines(bytes)
             .nth(usize::try_from(line).ok()?.checked_sub(1)?)
             .map(|l| String::from_utf8_lossy(l).into_owned())
     }
+}
+
+/// A file's text (FILE-5): valid UTF-8 with no NUL byte anywhere; `None`
+/// for a binary file. Stated here apart from the reference, so the harness
+/// does not take the implementation's word for what is binary.
+pub fn text_of(bytes: &[u8]) -> Option<&str> {
+    std::str::from_utf8(bytes)
+        .ok()
+        .filter(|t| !t.contains('\0'))
 }
 
 /// SEARCH-10's lines: split on `\n` alone; a final `\n` ends the last line
@@ -257,6 +318,7 @@ mod tests {
             error: None,
             mentions: None,
             excludes: None,
+            writes: vec![],
         }
     }
 
@@ -303,6 +365,38 @@ mod tests {
         let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
         let texts: Vec<_> = e.matches.unwrap().into_iter().map(|m| m.text).collect();
         assert_eq!(texts, [Some("ab".into()), Some("abend".into()), None]);
+    }
+
+    #[test]
+    fn a_read_expects_the_bytes_the_case_wrote_through_its_links() {
+        let (dir, mut fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("ws/real/b.bin"), b"x\0y").unwrap();
+        fixture.files.push((
+            FixturePath::parse("ws/real/b.bin").unwrap(),
+            b"x\0y".to_vec(),
+        ));
+        let mut expect = expect_matches(&[]);
+        expect.matches = None;
+        let read = |path: &str, expect: &mut Expect| {
+            expect.path = Some(path.into());
+            Expected::derive(expect, &fixture, Tool::ReadFile, &vars, &root)
+        };
+        let e = read("{ws}/via/a.ts", &mut expect);
+        assert_eq!(
+            e.content,
+            Some(ExpectedContent::Text("one\r\ntwo\n".into()))
+        );
+        assert_eq!(e.notes, Some(vec![]));
+        assert_eq!(e.model_text_contains, [vars.expand("{ws}/via/a.ts")]);
+        let e = read("{ws}/real/b.bin", &mut expect);
+        assert_eq!(e.content, Some(ExpectedContent::Binary));
+        assert_eq!(e.notes, Some(vec![BINARY.to_owned()]));
+        // Another tool, or an error, expects no content.
+        expect.path = Some("{ws}/real/a.ts".into());
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        assert_eq!(e.content, None);
+        assert_eq!(text_of(b"caf\xe9"), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! as placeholders. Where that display would hide a difference (an answer
 //! that is literally `{ws}/a.ts`), both sides are shown as they are.
 
-use crate::harness::expected::{Expected, texts_by_line};
+use crate::harness::expected::{Expected, ExpectedContent, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
@@ -57,9 +57,19 @@ impl Verdict {
         cap(diff, MAX_DIFF_BYTES)
     }
 
-    /// SEC-11: the call left the fixture as it was. `changes` describes
-    /// each change found (at most a few are listed); `total` counts them.
-    pub fn check_fixture(&mut self, changes: &[String], total: usize) {
+    /// SEC-11, FILE-11: the call changed the fixture exactly as expected.
+    /// `field` is `fixture` for changes inside the roots and `escape` for
+    /// changes outside every root (an escape is reported apart, whatever
+    /// the tool answered); `expected` says what should have happened,
+    /// `rule` is the one broken. `changes` describes each change found (at
+    /// most a few are listed); `total` counts them.
+    pub fn check_changes(
+        &mut self,
+        (field, rule): (&str, &str),
+        expected: &str,
+        changes: &[String],
+        total: usize,
+    ) {
         self.checked += 1;
         if total == 0 {
             return;
@@ -79,13 +89,13 @@ impl Verdict {
             actual.push_str(&format!("; … {} more", total - SHOWN));
         }
         let actual = cap(actual, MAX_VALUE_BYTES);
-        self.expected_lines.push("fixture: unchanged".to_owned());
-        self.actual_lines.push(format!("fixture: {actual}"));
+        self.expected_lines.push(format!("{field}: {expected}"));
+        self.actual_lines.push(format!("{field}: {actual}"));
         self.mismatches.push(Mismatch {
-            field: "fixture".to_owned(),
-            expected: "unchanged".to_owned(),
+            field: field.to_owned(),
+            expected: expected.to_owned(),
             actual,
-            rule: derived_rule("fixture").map(str::to_owned),
+            rule: Some(rule.to_owned()),
         });
     }
 }
@@ -237,7 +247,7 @@ fn derived_rule(field: &str) -> Option<&'static str> {
         "output" => Some("SHELL-6"),
         "matches.text" => Some("SEARCH-10"),
         "model_text" => Some("OUT-5"),
-        "fixture" => Some("SEC-11"),
+        "content" => Some("FILE-5"),
         _ => None,
     }
 }
@@ -308,6 +318,7 @@ pub fn judge(
     );
     files(&mut j, expected, result);
     entries(&mut j, expected, result);
+    content(&mut j, expected, result);
     error(&mut j, expected, result);
     model_text(&mut j, expected, result);
     j.finish()
@@ -377,6 +388,24 @@ fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
             .as_ref()
             .map(|e| sorted(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
     );
+}
+
+/// FILE-5: a read answers the file's text exactly, or for a binary file
+/// no content at all.
+fn content(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let Some(want) = &expected.content else {
+        return;
+    };
+    const NONE: &str = "(none)";
+    let want = match want {
+        ExpectedContent::Text(text) => quoted(text),
+        ExpectedContent::Binary => NONE.to_owned(),
+    };
+    let got = result
+        .content
+        .as_deref()
+        .map_or_else(|| NONE.to_owned(), quoted);
+    j.equal("content", Some(want), Some(got));
 }
 
 /// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.
@@ -669,6 +698,8 @@ mod tests {
             notes: Some(vec![]),
             error: None,
             model_text_contains: vec!["/t/ws/a.ts".into()],
+            content: None,
+            writes: vec![],
         }
     }
 
@@ -988,6 +1019,56 @@ mod tests {
     }
 
     #[test]
+    fn a_read_must_answer_the_text_exactly_or_nothing_for_a_binary_file() {
+        let text = Expected {
+            matches: None,
+            notes: None,
+            content: Some(ExpectedContent::Text("one\r\ntwo".into())),
+            ..expected_ok()
+        };
+        let mut r = result_ok();
+        r.matches = None;
+        r.content = Some("one\r\ntwo".into());
+        assert!(judge(&text, &r, &[], &vars()).passed());
+        for wrong in [Some("one\ntwo"), Some("1: one\r\n2: two"), None] {
+            r.content = wrong.map(str::to_owned);
+            let v = judge(&text, &r, &[], &vars());
+            assert_eq!(fields(&v), ["content"], "{wrong:?}");
+            assert_eq!(v.mismatches[0].rule.as_deref(), Some("FILE-5"));
+        }
+        let binary = Expected {
+            content: Some(ExpectedContent::Binary),
+            ..text
+        };
+        r.content = None;
+        assert!(judge(&binary, &r, &[], &vars()).passed());
+        r.content = Some("text\u{0}more".into());
+        assert_eq!(fields(&judge(&binary, &r, &[], &vars())), ["content"]);
+        let v = judge(&binary, &r, &["content".into()], &vars());
+        assert_eq!(
+            (v.passed(), v.unchecked),
+            (true, vec!["content".to_owned()])
+        );
+    }
+
+    #[test]
+    fn changes_inside_and_escapes_are_separate_mismatches_with_their_rule() {
+        let mut v = judge(&expected_ok(), &result_ok(), &[], &vars());
+        v.check_changes(("fixture", "FILE-11"), "only the expected write", &[], 0);
+        v.check_changes(
+            ("escape", "FILE-11"),
+            "nothing outside the roots changed",
+            &["~ {tmp}/outside/secret.txt (content)".into()],
+            1,
+        );
+        assert_eq!(fields(&v), ["escape"]);
+        let m = &v.mismatches[0];
+        assert_eq!(m.rule.as_deref(), Some("FILE-11"));
+        assert_eq!(m.actual, "1 change: ~ {tmp}/outside/secret.txt (content)");
+        assert!(v.diff().contains("+escape: 1 change"), "{}", v.diff());
+    }
+
+    #[test]
     fn unobservable_fields_are_unchecked_not_passed() {
         let mut r = result_ok();
         r.kind = None;
@@ -1013,6 +1094,8 @@ mod tests {
             matches: None,
             notes: None,
             model_text_contains: vec![],
+            content: None,
+            writes: vec![],
         }
     }
 
@@ -1072,6 +1155,7 @@ mod tests {
             error: None,
             mentions: None,
             excludes: None,
+            writes: vec![],
         };
         expect.mentions = Some(vec!["file".into(), "relative".into()]);
         expect.excludes = Some(vec!["absolute path to the directory".into()]);

@@ -25,9 +25,13 @@
 //! fixture as built is far within them, so an overflow after a call is
 //! itself a change.
 //!
-//! [`diff`] takes the changes a call is expected to make, for tools that
-//! write (none of today's six does): those are allowed, one that did not
-//! happen is reported, and nothing else may differ.
+//! [`diff`] takes the writes a call is expected to make, for the tools
+//! that write (`write_file`, `edit`): the file must then hold exactly the
+//! expected bytes (hashed with the same key, so compared like any other
+//! content), the directories the write had to create may appear, a write
+//! that did not happen or wrote something else is reported, and nothing
+//! else may differ. Whether a change is outside every root (an escape) is
+//! `harness::containment`'s to say.
 
 use std::collections::BTreeMap;
 use std::ffi::CStr;
@@ -129,18 +133,39 @@ pub enum ChangeKind {
         before: State,
         after: State,
     },
-    /// An expected change that did not happen.
+    /// An expected write that did not happen: the entry is as it was.
     Missing,
+    /// An expected write that left something other than the expected
+    /// file: other bytes, another type, changed permission bits, or
+    /// nothing (`None`).
+    NotWritten(Option<State>),
     /// The walk after the call stopped at a bound the fixture as built was
     /// within: something grew.
     Overflow(String),
 }
 
-/// A change a call is expected to make: anything at `path`, or below it,
-/// may differ (and something must).
+/// A write a call is expected to make (FILE-8, FILE-10): afterwards
+/// `path` is a regular file holding exactly `content`, with the permission
+/// bits it had if it was a file before. If nothing was there, the parent
+/// directories the write had to create may appear too.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectedChange {
+pub struct ExpectedWrite {
+    /// Below the fixture directory, components joined with `/`.
     pub path: Vec<u8>,
+    pub content: Vec<u8>,
+}
+
+/// How much of a file is hashed at a time: the expected content is hashed
+/// in the same pieces as a file read from disk.
+const CHUNK: usize = 64 * 1024;
+
+/// The keyed hash of `bytes`, as [`take`] records a file holding them.
+fn hash_of(bytes: &[u8]) -> u64 {
+    let mut hasher = key().build_hasher();
+    for piece in bytes.chunks(CHUNK) {
+        hasher.write(piece);
+    }
+    hasher.finish()
 }
 
 /// The key every content hash of this process uses, drawn once.
@@ -297,7 +322,7 @@ impl Walk<'_> {
         let mut hasher = key().build_hasher();
         // Never more than the bound, even if the file grows while read.
         let mut file = std::fs::File::from(fd).take(MAX_FILE_BYTES + 1);
-        let mut buf = [0u8; 64 * 1024];
+        let mut buf = [0u8; CHUNK];
         let mut read = 0u64;
         loop {
             match file.read(&mut buf) {
@@ -331,29 +356,56 @@ fn names(dir: &OwnedFd) -> Result<Vec<std::ffi::CString>, rustix::io::Errno> {
     Ok(names)
 }
 
-/// Whether `path` is `prefix` or below it.
-fn is_within(path: &[u8], prefix: &[u8]) -> bool {
-    path.starts_with(prefix)
-        && (path.len() == prefix.len() || prefix.is_empty() || path[prefix.len()] == b'/')
-}
-
 /// What differs between `before` and `after`, except the `expected`
-/// changes; an expected change that did not happen is reported as
-/// [`ChangeKind::Missing`]. A `before` that overflowed cannot be compared
-/// (nothing is reported): the harness built it, and no case comes near the
-/// bounds.
-pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedChange]) -> Vec<Change> {
+/// writes (see [`ExpectedWrite`]); an expected write that did not happen
+/// is reported as [`ChangeKind::Missing`], one that left something else
+/// as [`ChangeKind::NotWritten`]. A `before` that overflowed cannot be
+/// compared (nothing is reported): the harness built it, and no case
+/// comes near the bounds.
+pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> Vec<Change> {
     if before.overflow.is_some() {
         return Vec::new();
     }
-    let allowed = |path: &[u8]| expected.iter().any(|e| is_within(path, &e.path));
     let mut changes = Vec::new();
-    let mut happened = vec![false; expected.len()];
-    let mut note = |path: &[u8], kind: ChangeKind, changes: &mut Vec<Change>| {
-        for (e, seen) in expected.iter().zip(happened.iter_mut()) {
-            *seen |= is_within(path, &e.path);
+    let mut allowed: Vec<&[u8]> = Vec::new();
+    for write in expected {
+        allowed.push(&write.path);
+        let was = before.entries.get(&write.path);
+        let now = after.entries.get(&write.path);
+        if was.is_none() {
+            // Directories the write created on its way: absent before,
+            // directories after.
+            allowed.extend(ancestors(&write.path).filter(|dir| {
+                !before.entries.contains_key(*dir)
+                    && matches!(after.entries.get(*dir), Some(State::Directory { .. }))
+            }));
         }
-        if !allowed(path) {
+        let kept_mode = |mode: u32| match was {
+            Some(State::File { mode: before, .. }) => *before == mode,
+            _ => true,
+        };
+        let written = matches!(
+            now,
+            Some(State::File { mode, content: Content::Hashed { size, hash } })
+                if kept_mode(*mode)
+                    && *size == write.content.len() as u64
+                    && *hash == hash_of(&write.content)
+        );
+        if !written {
+            let kind = match (was, now) {
+                (Some(was), Some(now)) if was == now => ChangeKind::Missing,
+                (None, None) => ChangeKind::Missing,
+                _ => ChangeKind::NotWritten(now.cloned()),
+            };
+            changes.push(Change {
+                path: write.path.clone(),
+                kind,
+            });
+        }
+    }
+    let is_allowed = |path: &[u8]| allowed.contains(&path);
+    let mut note = |path: &[u8], kind: ChangeKind| {
+        if !is_allowed(path) {
             changes.push(Change {
                 path: path.to_vec(),
                 kind,
@@ -369,17 +421,16 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedChange]) ->
                     before: was.clone(),
                     after: now.clone(),
                 },
-                &mut changes,
             ),
             // An overflowing walk stopped early: what it did not reach is
             // unknown, not removed.
             None if after.overflow.is_some() => {}
-            None => note(path, ChangeKind::Removed(was.clone()), &mut changes),
+            None => note(path, ChangeKind::Removed(was.clone())),
         }
     }
     for (path, now) in &after.entries {
         if !before.entries.contains_key(path) {
-            note(path, ChangeKind::Added(now.clone()), &mut changes);
+            note(path, ChangeKind::Added(now.clone()));
         }
     }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
@@ -389,15 +440,16 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedChange]) ->
             kind: ChangeKind::Overflow(why.clone()),
         });
     }
-    for (e, seen) in expected.iter().zip(happened) {
-        if !seen {
-            changes.push(Change {
-                path: e.path.clone(),
-                kind: ChangeKind::Missing,
-            });
-        }
-    }
     changes
+}
+
+/// The proper ancestors of a `/`-joined path below the fixture directory,
+/// the fixture directory itself (`""`) excluded.
+fn ancestors(path: &[u8]) -> impl Iterator<Item = &[u8]> {
+    path.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'/')
+        .map(move |(i, _)| &path[..i])
 }
 
 impl Change {
@@ -417,7 +469,15 @@ impl Change {
             ChangeKind::Changed { before, after } => {
                 format!("~ {path} ({})", how_changed(before, after))
             }
-            ChangeKind::Missing => format!("! {path} (expected to change; did not)"),
+            ChangeKind::Missing => format!("! {path} (expected to be written; was not)"),
+            ChangeKind::NotWritten(now) => format!(
+                "! {path} (expected to hold the written content; {})",
+                match now {
+                    Some(State::File { .. }) => "holds other bytes or other bits".to_owned(),
+                    Some(other) => format!("is a {}", other.kind()),
+                    None => "is not there".to_owned(),
+                }
+            ),
             ChangeKind::Overflow(why) => {
                 format!("+ {path} (grew past the snapshot's bound: {why})")
             }
@@ -573,38 +633,107 @@ mod tests {
         );
     }
 
+    fn write(path: &str, content: &str) -> ExpectedWrite {
+        ExpectedWrite {
+            path: path.as_bytes().to_vec(),
+            content: content.as_bytes().to_vec(),
+        }
+    }
+
+    fn paths(changes: &[Change]) -> Vec<&[u8]> {
+        changes.iter().map(|c| c.path.as_slice()).collect()
+    }
+
     #[test]
-    fn expected_changes_are_allowed_and_a_missing_one_is_reported() {
+    fn an_expected_write_and_the_directories_it_made_are_allowed() {
         let dir = fixture();
         let root = dir.path();
         let before = take(root, &[]);
-        fs::write(root.join("ws/new.txt"), "x").unwrap();
-        fs::create_dir(root.join("ws/made")).unwrap();
-        fs::write(root.join("ws/made/inner"), "y").unwrap();
+        fs::create_dir_all(root.join("ws/made/deeper")).unwrap();
+        fs::write(root.join("ws/made/deeper/new.txt"), "new\n").unwrap();
+        fs::write(root.join("ws/src/a.ts"), "edited\n").unwrap();
         let after = take(root, &[]);
-        let expect = |paths: &[&str]| -> Vec<ExpectedChange> {
-            paths
+        let found = diff(&before, &after, &[write("ws/made/deeper/new.txt", "new\n")]);
+        assert_eq!(paths(&found), [b"ws/src/a.ts".as_slice()], "{found:?}");
+        let both = [
+            write("ws/made/deeper/new.txt", "new\n"),
+            write("ws/src/a.ts", "edited\n"),
+        ];
+        assert_eq!(diff(&before, &after, &both), []);
+        // A directory made beside the written file is not on its way.
+        fs::create_dir(root.join("ws/made/beside")).unwrap();
+        let after = take(root, &[]);
+        assert_eq!(
+            paths(&diff(&before, &after, &both)),
+            [b"ws/made/beside".as_slice()]
+        );
+    }
+
+    #[test]
+    fn a_write_of_other_bytes_other_bits_or_nothing_is_reported() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[]);
+        let describe = |changes: Vec<Change>| -> Vec<String> {
+            changes
                 .iter()
-                .map(|p| ExpectedChange {
-                    path: p.as_bytes().to_vec(),
-                })
+                .map(|c| c.describe(Path::new("{tmp}"), str::to_owned))
                 .collect()
         };
+        // Nothing happened.
         assert_eq!(
-            diff(&before, &after, &expect(&["ws/new.txt", "ws/made"])),
-            []
+            describe(diff(&before, &before, &[write("ws/src/a.ts", "x\n")])),
+            ["! {tmp}/ws/src/a.ts (expected to be written; was not)"]
         );
-        let left = diff(&before, &after, &expect(&["ws/new.txt"]));
-        let paths: Vec<&[u8]> = left.iter().map(|c| c.path.as_slice()).collect();
-        assert_eq!(paths, [b"ws/made".as_slice(), b"ws/made/inner"]);
-        let missing = diff(&before, &before, &expect(&["ws/src/a.ts"]));
         assert_eq!(
-            missing,
-            [Change {
-                path: b"ws/src/a.ts".to_vec(),
-                kind: ChangeKind::Missing
-            }]
+            describe(diff(&before, &before, &[write("ws/new.txt", "x\n")])),
+            ["! {tmp}/ws/new.txt (expected to be written; was not)"]
         );
+        // Other bytes of the same length.
+        fs::write(root.join("ws/src/a.ts"), "x\ny\n").unwrap();
+        let after = take(root, &[]);
+        assert_eq!(
+            describe(diff(&before, &after, &[write("ws/src/a.ts", "x\nz\n")])),
+            [
+                "! {tmp}/ws/src/a.ts (expected to hold the written content; holds other bytes or other bits)"
+            ]
+        );
+        // The right bytes, but the permission bits changed.
+        fs::set_permissions(root.join("ws/src/a.ts"), fs::Permissions::from_mode(0o600)).unwrap();
+        let after = take(root, &[]);
+        assert_eq!(
+            diff(&before, &after, &[write("ws/src/a.ts", "x\ny\n")]).len(),
+            1
+        );
+        // A directory where the file should be.
+        fs::create_dir(root.join("ws/dir.txt")).unwrap();
+        let after = take(root, &[]);
+        let found = describe(diff(&before, &after, &[write("ws/dir.txt", "x")]));
+        assert!(
+            found.contains(
+                &"! {tmp}/ws/dir.txt (expected to hold the written content; is a directory)"
+                    .to_owned()
+            ),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_write_through_a_link_leaves_the_link_and_outside_changes_are_escapes() {
+        let dir = fixture();
+        let root = dir.path();
+        let before = take(root, &[]);
+        // `ws/out` leads to `outside.txt`, beside the root: writing through
+        // it changes a file outside, which no expectation can allow.
+        fs::write(root.join("ws/out"), "changed\n").unwrap();
+        let after = take(root, &[]);
+        let found = diff(&before, &after, &[write("ws/out", "changed\n")]);
+        assert_eq!(paths(&found), [b"outside.txt".as_slice(), b"ws/out"]);
+        let roots = [b"ws".to_vec()];
+        let outside: Vec<bool> = (found.iter())
+            .map(|c| crate::harness::containment::is_outside(c, &roots))
+            .collect();
+        assert_eq!(outside, [true, false]);
     }
 
     #[test]

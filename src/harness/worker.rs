@@ -297,7 +297,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             Err(failure) => return self.failed(instance, failure),
         };
         let after = snapshot::take(&built.root, &git_dirs);
-        let changes = snapshot::diff(&before, &after, &[]);
+        // A write the case expects is judged with the answer: an answer
+        // that is an error (or `unsupported`) writes nothing.
+        let writes = match answer.outcome {
+            Some(Outcome::Ok) => expected.writes.as_slice(),
+            _ => &[],
+        };
+        let changes = snapshot::diff(&before, &after, writes);
         self.judged(
             instance,
             answer,
@@ -381,8 +387,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             roots,
         } = fixture;
         let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
-        let shown: Vec<String> = changes.iter().take(5).map(describe).collect();
-        let escaped = containment::first_outside(changes, roots).map(describe);
+        let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
+            .iter()
+            .partition(|c| containment::is_outside(c, roots));
+        let shown = |changes: &[&Change]| -> Vec<String> {
+            changes.iter().take(5).map(|c| describe(c)).collect()
+        };
+        let escaped = outside.first().map(|c| describe(c));
         if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() {
             let reason = answer
                 .reason
@@ -406,7 +417,23 @@ impl<'a, 'b> Worker<'a, 'b> {
             Some(Outcome::Unsupported) => Verdict::default(),
             _ => judge(expected, &answer, &unobserved, vars),
         };
-        verdict.check_fixture(&shown, changes.len());
+        // File tools answer to FILE-11 for what they write; every other
+        // tool to SEC-11, which allows no change at all.
+        let rule = match instance.tool.is_file_tool() {
+            true => "FILE-11",
+            false => "SEC-11",
+        };
+        let unchanged = match (answer.outcome, expected.writes.as_slice()) {
+            (Some(Outcome::Ok), [_, ..]) => "only the expected write".to_owned(),
+            _ => "unchanged".to_owned(),
+        };
+        verdict.check_changes(("fixture", rule), &unchanged, &shown(&inside), inside.len());
+        verdict.check_changes(
+            ("escape", rule),
+            "nothing outside the roots changed",
+            &shown(&outside),
+            outside.len(),
+        );
         let containment = containment::classify(&Answered {
             case: instance.case,
             answer: &answer,

@@ -652,6 +652,10 @@ fn check(profile: &Profile) -> Result<(), String> {
             Tool::Grep | Tool::Ripgrep => result.matches.is_some(),
             Tool::Shell => result.output.is_some(),
             Tool::Resolve => result.kind.is_some(),
+            // Judged on the fixture (what was written) and on the
+            // answer's outcome, kind and path: no part of the text is
+            // required. A read's `content` is read when a rule gives it.
+            Tool::ReadFile | Tool::WriteFile | Tool::Edit => true,
         };
         if !needs {
             let rule = match tool {
@@ -660,6 +664,7 @@ fn check(profile: &Profile) -> Result<(), String> {
                 Tool::Grep | Tool::Ripgrep => "matches",
                 Tool::Shell => "output",
                 Tool::Resolve => "kind",
+                Tool::ReadFile | Tool::WriteFile | Tool::Edit => unreachable!("nothing required"),
             };
             return Err(format!(
                 "`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it"

@@ -68,6 +68,7 @@ pub fn requested_path(tool: Tool, params: &Map<String, Value>) -> Option<&str> {
     let names: &[&str] = match tool {
         Tool::Resolve => &["path"],
         Tool::Shell => &["dir_path", "directory"],
+        Tool::ReadFile | Tool::WriteFile | Tool::Edit => &["file_path", "absolute_path"],
         _ => &["dir_path", "path"],
     };
     names

@@ -9,17 +9,24 @@
 //! - [`shell`]: the shell tool's directory rules and execution;
 //! - [`path_pattern`]: the `glob` tool's pattern over relative paths;
 //! - [`glob_tool`]: the `glob` tool (GLOB);
-//! - [`ls`]: the `ls` tool (LS).
+//! - [`ls`]: the `ls` tool (LS);
+//! - [`file`]: what the file tools share: an absolute path, and the one
+//!   file it names examined and opened (FILE);
+//! - [`read_file`], [`write_file`], [`edit`]: the file tools (FILE).
 
+pub mod edit;
+pub mod file;
 pub mod glob_tool;
 pub mod include;
 pub mod ls;
 pub mod params;
 pub mod path_pattern;
+pub mod read_file;
 pub mod resolve;
 pub mod search;
 pub mod shell;
 pub mod walk;
+pub mod write_file;
 
 use std::collections::BTreeMap;
 
@@ -73,6 +80,12 @@ const LS_PATH: &str = "Optional: what to list. A directory lists its entries (on
 const SHELL_DIR: &str = "Optional: the directory to run the command in. Give a path relative to \
     the target directory (e.g. \"src/utils\"), a workspace directory name (e.g. \"packages\"), or \
     an absolute path inside the workspace. If omitted, the command runs in the target directory.";
+
+/// Description of the file tools' path parameter (DESC-5, DESC-3): the
+/// one path the suite wants absolute, and the description says so.
+const FILE_PATH: &str = "The absolute path of the file, starting with / (for example \
+    \"/home/user/project/src/a.ts\"). A relative path is refused, with the absolute path it \
+    would have meant. The file must lie inside a workspace directory.";
 
 /// The reference's `hello`: every tool and fixture feature, and the parameter
 /// schemas the DESC cases read.
@@ -129,7 +142,38 @@ pub fn hello() -> AdapterHello {
         ],
         &[],
     );
+    let alias = format!("Alias of file_path. {FILE_PATH}");
+    let read_file = schema(
+        &[("file_path", FILE_PATH), ("absolute_path", &alias)],
+        &["file_path"],
+    );
+    let write_file = schema(
+        &[
+            ("file_path", FILE_PATH),
+            ("absolute_path", &alias),
+            (
+                "content",
+                "The whole new content of the file, exactly as it should be on disk.",
+            ),
+        ],
+        &["file_path", "content"],
+    );
+    let edit = schema(
+        &[
+            ("file_path", FILE_PATH),
+            ("absolute_path", &alias),
+            (
+                "old_string",
+                "The exact text to replace; it must occur exactly once in the file.",
+            ),
+            ("new_string", "The text to put in its place (may be empty)."),
+        ],
+        &["file_path", "old_string", "new_string"],
+    );
     let schemas = BTreeMap::from([
+        ("read_file".to_owned(), read_file),
+        ("write_file".to_owned(), write_file),
+        ("edit".to_owned(), edit),
         ("resolve".to_owned(), resolve),
         ("grep".to_owned(), search.clone()),
         ("ripgrep".to_owned(), search),
@@ -176,6 +220,9 @@ pub fn keys(tool: Tool) -> &'static [&'static str] {
         Tool::Shell => shell::KEYS,
         Tool::Glob => glob_tool::KEYS,
         Tool::Ls => ls::KEYS,
+        Tool::ReadFile => read_file::KEYS,
+        Tool::WriteFile => write_file::KEYS,
+        Tool::Edit => edit::KEYS,
     }
 }
 
@@ -190,6 +237,9 @@ pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> T
         Tool::Shell => shell::run(workspace, params),
         Tool::Glob => glob_tool::run(workspace, params),
         Tool::Ls => ls::run(workspace, params),
+        Tool::ReadFile => read_file::run(workspace, params),
+        Tool::WriteFile => write_file::run(workspace, params),
+        Tool::Edit => edit::run(workspace, params),
     }
 }
 
@@ -240,6 +290,28 @@ mod tests {
                 let d = prop["description"].as_str().unwrap().to_lowercase();
                 assert!(!d.contains("absolute path to the directory"), "{tool}: {d}");
             }
+        }
+        for tool in ["read_file", "write_file", "edit"] {
+            let props = &hello.schemas[tool]["properties"];
+            for param in ["file_path", "absolute_path"] {
+                let d = props[param]["description"].as_str().unwrap().to_lowercase();
+                assert!(d.contains("absolute"), "{tool}.{param}: {d}");
+                assert!(!d.contains("absolute path to the directory"), "{tool}: {d}");
+            }
+            let mut listed: Vec<&str> = props
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut known =
+                keys(Tool::ALL.into_iter().find(|t| t.name() == tool).unwrap()).to_vec();
+            known.sort();
+            listed.sort();
+            assert_eq!(
+                listed, known,
+                "{tool}: the schema lists exactly the keys it takes"
+            );
         }
         assert_eq!(hello.tools, Tool::ALL);
     }

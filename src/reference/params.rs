@@ -46,6 +46,20 @@ pub fn required(params: &Params, name: &str) -> Result<String, ToolError> {
         .ok_or_else(|| invalid(format!("{name} is required and must not be empty")))
 }
 
+/// A required string parameter that may be empty (`write_file`'s
+/// `content`, `edit`'s `new_string`: writing nothing is a write): absent
+/// or JSON `null` is missing, any other value that is not a string is
+/// malformed.
+pub fn string(params: &Params, name: &str) -> Result<String, ToolError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Err(invalid(format!(
+            "{name} is required (a string; it may be empty)"
+        ))),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(invalid(format!("{name} must be a string, not {other}"))),
+    }
+}
+
 /// The path given under `names` (a parameter and its aliases), if any.
 pub fn path(params: &Params, names: &[&str]) -> Result<Option<String>, ToolError> {
     let mut given = Vec::new();

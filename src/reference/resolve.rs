@@ -281,6 +281,21 @@ pub fn resolve_target(workspace: &Workspace, path: Option<&str>) -> Result<Targe
 /// root as given (ERR-4). They never show the real path: it could reveal
 /// where links outside the workspace point.
 pub fn locate(workspace: &Workspace, lexical: &str) -> Result<Found, ToolError> {
+    contain(workspace, lexical)?;
+    match fs::metadata(lexical) {
+        Ok(meta) if meta.is_dir() => Ok(Found::Directory),
+        Ok(meta) if meta.is_file() => Ok(Found::File),
+        Ok(_) => Ok(Found::Other),
+        Err(err) => Err(io_error(lexical, &err)),
+    }
+}
+
+/// Containment alone (SEC-1, SEC-2): `outside_workspace` unless the real
+/// path of the lexical absolute path is inside a root. Nothing is
+/// examined beyond what resolving links needs, so a tool that must tell a
+/// missing file from others (a write creates it) examines it itself,
+/// afterwards.
+pub fn contain(workspace: &Workspace, lexical: &str) -> Result<(), ToolError> {
     let real_roots: Vec<PathBuf> = workspace
         .roots
         .iter()
@@ -300,12 +315,7 @@ pub fn locate(workspace: &Workspace, lexical: &str) -> Result<Found, ToolError> 
             ),
         ));
     }
-    match fs::metadata(lexical) {
-        Ok(meta) if meta.is_dir() => Ok(Found::Directory),
-        Ok(meta) if meta.is_file() => Ok(Found::File),
-        Ok(_) => Ok(Found::Other),
-        Err(err) => Err(io_error(lexical, &err)),
-    }
+    Ok(())
 }
 
 /// Maps an error from examining or opening `lexical` to a spec code (ERR-1,

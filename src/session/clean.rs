@@ -24,9 +24,10 @@
 
 use std::ffi::{CString, OsStr};
 use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::fs::{AtFlags, Mode, OFlags};
 
@@ -187,13 +188,23 @@ fn older_than(mtime: i64, age: Duration) -> bool {
     now - mtime > age.as_secs() as i64
 }
 
-/// Kills every process whose environment carries the run id `id` in [`ENV`].
+/// The longest a cleaner waits for the processes it killed to be gone.
+/// SIGKILL cannot be caught, but a loaded machine takes its time to
+/// deliver it; a process stuck in the kernel (an NFS read) is left to it.
+pub const KILL_WAIT: Duration = Duration::from_secs(5);
+
+/// Kills every process whose environment carries the run id `id` in
+/// [`ENV`], then waits (at most [`KILL_WAIT`]) until each is gone, so that
+/// none still writes into the run's directory while it is removed, and a
+/// cleaner that returns leaves nothing running. Each is signalled through a
+/// pidfd, which names that process and no other: a pid reused between the
+/// read of `/proc` and the kill is never signalled.
 fn kill_processes_of(id: &str) -> usize {
     let wanted = [ENV.as_bytes(), b"=", id.as_bytes()].concat();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
-    let mut killed = 0;
+    let mut killed = Vec::new();
     for entry in entries.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -206,15 +217,52 @@ fn kill_processes_of(id: &str) -> usize {
         let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
             continue;
         };
-        if environ
+        if !environ
             .split(|&b| b == 0)
             .any(|var| var == wanted.as_slice())
-            && rustix::process::kill_process(pid, rustix::process::Signal::KILL).is_ok()
         {
-            killed += 1;
+            continue;
+        }
+        let Ok(pidfd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
+        else {
+            continue; // gone already
+        };
+        if rustix::process::pidfd_send_signal(&pidfd, rustix::process::Signal::KILL).is_ok() {
+            killed.push(pidfd);
         }
     }
-    killed
+    wait_gone(&killed, KILL_WAIT);
+    killed.len()
+}
+
+/// Waits until every process behind `pidfds` has ended (a pidfd becomes
+/// readable then, for any process, not only a child), or `limit` passed.
+fn wait_gone(pidfds: &[OwnedFd], limit: Duration) {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = Instant::now() + limit;
+    let mut waiting: Vec<&OwnedFd> = pidfds.iter().collect();
+    while !waiting.is_empty() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        let timeout = Timespec {
+            tv_sec: left.as_secs() as i64,
+            tv_nsec: i64::from(left.subsec_nanos()),
+        };
+        let mut polled: Vec<PollFd> = (waiting.iter())
+            .map(|fd| PollFd::new(*fd, PollFlags::IN))
+            .collect();
+        match poll(&mut polled, Some(&timeout)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return,
+        }
+        let ended: Vec<bool> = polled.iter().map(|p| !p.revents().is_empty()).collect();
+        waiting = (waiting.into_iter().zip(ended))
+            .filter(|(_, ended)| !ended)
+            .map(|(fd, _)| fd)
+            .collect();
+    }
 }
 
 #[cfg(test)]

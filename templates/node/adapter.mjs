@@ -23,7 +23,7 @@ import readline from 'node:readline';
 const IMPLEMENTATION = { name: 'my-agent-tools', version: '0.0.0', language: 'typescript' };
 // TODO: list only the tools you implement; cases for others are reported
 // "unsupported" and never sent.
-const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell', 'glob', 'ls'];
+const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell', 'glob', 'ls', 'read_file', 'write_file', 'edit'];
 // Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 const FEATURES = ['symlinks'];
 // Result fields your tools never show, for every tool, and per tool (for an
@@ -89,7 +89,26 @@ function ls(_workspace, _params) {
   throw new NotImplemented('ls');
 }
 
-const HANDLERS = { resolve, grep, ripgrep: grep, shell, glob, ls };
+function read_file(_workspace, _params) {
+  // TODO: run your read tool on params.file_path (alias params.absolute_path;
+  // it must be absolute, spec FILE-3) and translate: kind 'file', path,
+  // content (the file's text), notes ([] or ['binary'], spec FILE-5).
+  throw new NotImplemented('read_file');
+}
+
+function write_file(_workspace, _params) {
+  // TODO: run your write tool on params.file_path and params.content and
+  // translate: kind 'file', path. toolpath checks the disk itself.
+  throw new NotImplemented('write_file');
+}
+
+function edit(_workspace, _params) {
+  // TODO: run your edit tool on params.file_path, params.old_string and
+  // params.new_string and translate: kind 'file', path.
+  throw new NotImplemented('edit');
+}
+
+const HANDLERS = { resolve, grep, ripgrep: grep, shell, glob, ls, read_file, write_file, edit };
 
 function answer(call) {
   try {

@@ -26,7 +26,7 @@ import traceback
 IMPLEMENTATION = {"name": "my-agent-tools", "version": "0.0.0", "language": "python"}
 # TODO: list only the tools you implement; cases for others are reported
 # "unsupported" and never sent.
-TOOLS = ["resolve", "grep", "ripgrep", "shell", "glob", "ls"]
+TOOLS = ["resolve", "grep", "ripgrep", "shell", "glob", "ls", "read_file", "write_file", "edit"]
 # Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 FEATURES = ["symlinks"]
 # Result fields your tools never show, for every tool, and per tool (for an
@@ -97,7 +97,27 @@ def ls(workspace, params):
     raise NotImplementedError("ls")
 
 
-HANDLERS = {"resolve": resolve, "grep": grep, "ripgrep": grep, "shell": shell, "glob": glob, "ls": ls}
+def read_file(workspace, params):
+    # TODO: run your read tool on params["file_path"] (alias "absolute_path";
+    # it must be absolute, spec FILE-3) and translate: kind "file", path,
+    # content (the file's text), notes ([] or ["binary"], spec FILE-5).
+    raise NotImplementedError("read_file")
+
+
+def write_file(workspace, params):
+    # TODO: run your write tool on params["file_path"] and params["content"]
+    # and translate: kind "file", path. toolpath checks the disk itself.
+    raise NotImplementedError("write_file")
+
+
+def edit(workspace, params):
+    # TODO: run your edit tool on params["file_path"], params["old_string"]
+    # and params["new_string"] and translate: kind "file", path.
+    raise NotImplementedError("edit")
+
+
+HANDLERS = {"resolve": resolve, "grep": grep, "ripgrep": grep, "shell": shell, "glob": glob, "ls": ls,
+            "read_file": read_file, "write_file": write_file, "edit": edit}
 
 
 def answer(call):

@@ -437,7 +437,10 @@ def scratch_inside(call, result, ref):
 KNOWN_KEYS = {"resolve": {"path"}, "grep": {"pattern", "dir_path", "path", "include"},
               "ripgrep": {"pattern", "dir_path", "path", "include"},
               "shell": {"command", "dir_path", "directory"},
-              "glob": {"pattern", "dir_path", "path"}, "ls": {"dir_path", "path"}}
+              "glob": {"pattern", "dir_path", "path"}, "ls": {"dir_path", "path"},
+              "read_file": {"file_path", "absolute_path"},
+              "write_file": {"file_path", "absolute_path", "content"},
+              "edit": {"file_path", "absolute_path", "old_string", "new_string"}}
 
 
 def ignore_unknown_keys(call, result, ref):
@@ -1039,6 +1042,86 @@ CASES_ONLY = {
     "undecodable-lines-dropped",
 }
 
+# Mutants of the file tools (spec FILE). They act on the disk as the defect
+# would, since the harness judges a write by the fixture, not by the answer.
+# `toolpath fuzz` generates no file tool calls yet, so they are not in
+# `--list` (tests/fuzz.rs); tests/mutants.rs runs each.
+
+FILE_TOOLS = ("read_file", "write_file", "edit")
+
+
+def file_path(call):
+    params = call["params"]
+    for name in ("file_path", "absolute_path"):
+        value = params.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def write_through_dangling_link(call, result, ref):
+    """Writes wherever a dangling link leads, as two releases of a popular
+    filesystem server did: containment judged on the link's own path (or
+    skipped for a file that does not exist yet) lets `write_file` create a
+    file outside every root."""
+    path = file_path(call)
+    if call["tool"] != "write_file" or result.get("outcome") != "error" or not path:
+        return result
+    if not (os.path.islink(path) and not os.path.exists(path)):
+        return result
+    try:
+        with open(path, "w") as f:  # follows the link, creates its target
+            f.write(call["params"].get("content", ""))
+    except OSError:
+        return result
+    return {"type": "result", "seq": result["seq"], "outcome": "ok", "kind": "file", "path": path}
+
+
+def backup_beside(call, result, ref):
+    """Writes the right file, and also keeps a backup copy of it beside it
+    (`a.txt~`), as editors do: a change the call did not ask for."""
+    path = file_path(call)
+    if call["tool"] in ("write_file", "edit") and result.get("outcome") == "ok" and path:
+        try:
+            with open(path + "~", "w") as f:
+                f.write("backup\n")
+        except OSError:
+            pass
+    return result
+
+
+def accepts_relative(call, result, ref):
+    """Takes a relative file path against the target directory, as the
+    search tools do, instead of refusing it (FILE-3)."""
+    path = file_path(call)
+    if call["tool"] not in FILE_TOOLS or not path or path.startswith("/"):
+        return result
+    params = dict(call["params"])
+    for name in ("file_path", "absolute_path"):
+        if params.get(name) == path:
+            params[name] = lexical(call["workspace"]["target"], path)
+    return ref.ask({**call, "params": params})
+
+
+def read_normalises_newlines(call, result, ref):
+    """Reads text as lines: `\r\n` becomes `\n` and a last line gets its
+    newline (FILE-5 wants the bytes as they are)."""
+    content = result.get("content")
+    if call["tool"] == "read_file" and isinstance(content, str):
+        content = content.replace("\r\n", "\n")
+        if content and not content.endswith("\n"):
+            content += "\n"
+        result["content"] = content
+    return result
+
+
+FILE_MUTANTS = {
+    "write-through-dangling-link": write_through_dangling_link,
+    "backup-beside": backup_beside,
+    "accepts-relative": accepts_relative,
+    "read-normalises-newlines": read_normalises_newlines,
+}
+
 # Protocol misbehaviour: what to do instead of answering.
 MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-noise", "no-tools"}
 
@@ -1049,7 +1132,7 @@ def main():
         print("\n".join(name for name in MUTANTS if name not in HONEST | CASES_ONLY))
         return
     pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
-    if mode not in MUTANTS and mode not in MISBEHAVIOUR:
+    if mode not in MUTANTS and mode not in FILE_MUTANTS and mode not in MISBEHAVIOUR:
         sys.exit(f"mutant.py: unknown mode {mode}")
     ref = Reference()
     for line in sys.stdin:
@@ -1084,7 +1167,7 @@ def main():
             send({"type": "result", "seq": result["seq"], "outcome": "unsupported",
                   "reason": "this adapter skips everything"})
         else:
-            send(MUTANTS[mode](message, result, ref))
+            send({**MUTANTS, **FILE_MUTANTS}[mode](message, result, ref))
 
 
 if __name__ == "__main__":

@@ -41,6 +41,19 @@ pub enum Tool {
     Shell,
     Glob,
     Ls,
+    // The file tools (spec FILE) carry the names the published agent tools
+    // give them, underscores and all, rather than the kebab-case of the
+    // others: a model and an adapter author know them by those names. (A
+    // plain comment: a doc comment here would split the schema's enum.)
+    #[serde(rename = "read_file")]
+    #[strum(serialize = "read_file")]
+    #[cfg_attr(feature = "clap", value(name = "read_file"))]
+    ReadFile,
+    #[serde(rename = "write_file")]
+    #[strum(serialize = "write_file")]
+    #[cfg_attr(feature = "clap", value(name = "write_file"))]
+    WriteFile,
+    Edit,
 }
 
 impl Tool {
@@ -62,6 +75,17 @@ impl Tool {
     pub fn name(self) -> &'static str {
         // The wire name, from the serde attribute's twin: one spelling, no list.
         self.into()
+    }
+
+    /// A file tool (spec FILE): it takes one file by its absolute path.
+    pub fn is_file_tool(self) -> bool {
+        matches!(self, Tool::ReadFile | Tool::WriteFile | Tool::Edit)
+    }
+
+    /// Whether a successful call of this tool changes the fixture (FILE-8,
+    /// FILE-10): every other tool must leave it as it was (SEC-11).
+    pub fn writes(self) -> bool {
+        matches!(self, Tool::WriteFile | Tool::Edit)
     }
 
     /// Where this tool is in [`Tool::ALL`]: an index for per-tool tables.
@@ -215,6 +239,7 @@ pub const OBSERVABLE_FIELDS: &[&str] = &[
     "files",
     "entries",
     "entries.path",
+    "content",
     "model_text",
     "error.code",
     "error.message",
@@ -344,6 +369,10 @@ pub struct ToolResult {
     /// `ls`: every entry listed (LS-5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<Entry>>,
+    /// `read_file`: the file's text, byte for byte (FILE-5); absent for a
+    /// binary file, which carries the note `binary` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

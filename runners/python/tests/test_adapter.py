@@ -41,7 +41,8 @@ class AdapterTest(FixtureTestCase):
         self.assertEqual([m["type"] for m in out], ["hello", "result", "result", "result", "result"])
         hello = out[0]
         self.assertEqual(hello["protocol"], 1)
-        self.assertEqual(hello["tools"], ["resolve", "grep", "ripgrep", "shell", "glob", "ls"])
+        self.assertEqual(hello["tools"], ["resolve", "grep", "ripgrep", "shell", "glob", "ls",
+                                         "read_file", "write_file", "edit"])
         self.assertEqual([m["seq"] for m in out[1:]], [1, 2, 3, 4])
         self.assertEqual(out[1]["matches"], [{"path": self.fx.p("ws/src/a.ts"), "line": 1, "text": "hello world"}])
         self.assertEqual(out[1]["notes"], [])

@@ -7,12 +7,12 @@ message. It does no I/O on the protocol stream; ``adapter.py`` does.
 
 from typing import Any, Dict, Mapping
 
-from . import listing, search, shell
+from . import files, listing, search, shell
 from .errors import ToolError, invalid
 from .params import only, optional_path
 from .resolve import FILE, Workspace, parent, resolve_target
 
-TOOLS = ("resolve", "grep", "ripgrep", "shell", "glob", "ls")
+TOOLS = ("resolve", "grep", "ripgrep", "shell", "glob", "ls", "read_file", "write_file", "edit")
 
 SEARCH_PATH_DESCRIPTION = (
     "Optional: the path to search within. It can be a directory (searched "
@@ -41,6 +41,24 @@ LS_PATH_DESCRIPTION = (
     "listed as its only entry. Accepts an absolute path or a path relative "
     "to the target directory. If omitted, every workspace directory is listed."
 )
+
+
+FILE_PATH_DESCRIPTION = (
+    "The absolute path of the file (it must start with '/', e.g. "
+    "'/home/user/project/src/main.py'). Relative paths are refused; the "
+    "error shows the absolute path a relative one would have meant."
+)
+
+
+def _file_schema(extra: Dict[str, str], required: tuple) -> Dict[str, Any]:
+    properties: Dict[str, Any] = {
+        "file_path": {"type": "string", "description": FILE_PATH_DESCRIPTION},
+        "absolute_path": {"type": "string", "description": "Alias of 'file_path'. " + FILE_PATH_DESCRIPTION},
+    }
+    for name, description in extra.items():
+        properties[name] = {"type": "string", "description": description}
+    return {"type": "object", "properties": properties, "required": ["file_path", *required],
+            "additionalProperties": False}
 
 
 def _path_properties(description: str) -> Dict[str, Any]:
@@ -78,6 +96,15 @@ def _search_schema(path_param: str, alias: str) -> Dict[str, Any]:
 
 
 SCHEMAS: Dict[str, Any] = {
+    "read_file": _file_schema({}, ()),
+    "write_file": _file_schema({"content": "The complete new content of the file."}, ("content",)),
+    "edit": _file_schema(
+        {
+            "old_string": "The exact text to replace; it must occur exactly once in the file.",
+            "new_string": "The replacement text (may be empty).",
+        },
+        ("old_string", "new_string"),
+    ),
     "glob": {
         "type": "object",
         "properties": {
@@ -187,7 +214,31 @@ def _shell_tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, An
     }
 
 
+def _file_tool(run):
+    def tool(workspace: Workspace, params: Mapping[str, Any]) -> Dict[str, Any]:
+        result = run(workspace, params)
+        body: Dict[str, Any] = {
+            "outcome": "ok",
+            "kind": FILE,
+            "path": result.path,
+            "parent": parent(result.path),
+            "description": result.description,
+            # What a model reads (OUT-5): the path used comes first.
+            "model_text": result.model_text,
+        }
+        if run is files.read_file:
+            body["notes"] = list(result.notes)
+            if result.content is not None:
+                body["content"] = result.content
+        return body
+
+    return tool
+
+
 _DISPATCH = {
+    "read_file": _file_tool(files.read_file),
+    "write_file": _file_tool(files.write_file),
+    "edit": _file_tool(files.edit),
     "resolve": _resolve_tool,
     "grep": _search_tool,
     "ripgrep": _search_tool,

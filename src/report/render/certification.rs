@@ -19,12 +19,13 @@ use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize::markdown;
 
 /// The columns: a heading and the spec areas it covers.
-pub const GROUPS: [(&str, &[&str]); 8] = [
+pub const GROUPS: [(&str, &[&str]); 9] = [
     ("resolver", &["RES", "COMPAT"]),
     ("search file paths", &["SEARCH"]),
     ("shell sub-paths", &["SHELL"]),
     ("glob", &["GLOB"]),
     ("ls", &["LS"]),
+    ("file tools", &["FILE"]),
     ("errors", &["ERR", "OUT"]),
     ("security", &["SEC"]),
     ("descriptions", &["DESC"]),
@@ -143,7 +144,7 @@ mod tests {
         let row = out.lines().nth(2).unwrap();
         assert_eq!(
             row,
-            "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | — | — | 1/2 | 0/1 | — | 3/5 |"
+            "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | — | — | — | 1/2 | 0/1 | — | 3/5 |"
         );
     }
 
@@ -160,11 +161,11 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines[0],
-            "| implementation | suite | resolver | search file paths | shell sub-paths | glob | ls | errors | security | descriptions | total |"
+            "| implementation | suite | resolver | search file paths | shell sub-paths | glob | ls | file tools | errors | security | descriptions | total |"
         );
         assert_eq!(
             lines[1],
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         );
         assert!(
             lines[2].starts_with("| alpha 1.2.3 (python) | 0.3.0 | — | 1/1 |"),

@@ -120,6 +120,11 @@ pub struct Expect {
     pub error: Option<ErrorExpect>,
     pub mentions: Option<Vec<String>>,
     pub excludes: Option<Vec<String>>,
+    /// What a successful `write_file` or `edit` writes: a fixture file and
+    /// the bytes it then holds. Empty for every other call: nothing may
+    /// change (SEC-11, FILE-11).
+    #[serde(with = "crate::case::compact::files")]
+    pub writes: Vec<(FixturePath, Vec<u8>)>,
 }
 
 /// A valid case. Serialisable for the pre-validated embedded suite only

@@ -30,6 +30,7 @@ pub const KNOWN_TAGS: &[&str] = &[
     "errors",
     "edge",
     "multi-root",
+    "files",
 ];
 
 /// One case file.
@@ -355,6 +356,26 @@ impl<'de> Deserialize<'de> for FileContent {
     }
 }
 
+impl FileContent {
+    /// The bytes it stands for; an error says why base64 does not decode.
+    /// Generated content has no bytes here: it is made when a fixture is
+    /// built (`validate::fixture`), and is refused anywhere else (an
+    /// expected write holds what a call's parameters, in the case file,
+    /// can carry).
+    pub fn into_bytes(self) -> Result<Vec<u8>, String> {
+        use base64::Engine;
+        match self {
+            FileContent::Text(text) => Ok(text.into_bytes()),
+            FileContent::Base64 { base64 } => base64::engine::general_purpose::STANDARD_NO_PAD
+                .decode(base64.trim_end_matches('='))
+                .map_err(|e| format!("bad base64: {e}")),
+            FileContent::Generate { .. } => {
+                Err("`generate` describes fixture files only; give the text or `base64`".to_owned())
+            }
+        }
+    }
+}
+
 /// A YAML mapping whose keys keep their locations and their order.
 #[derive(Debug)]
 pub struct SpannedMap<V>(pub Vec<(Spanned<String>, V)>);
@@ -417,6 +438,11 @@ pub enum ToolSelector {
     Shell,
     Glob,
     Ls,
+    #[serde(rename = "read_file")]
+    ReadFile,
+    #[serde(rename = "write_file")]
+    WriteFile,
+    Edit,
 }
 
 /// The tool call.
@@ -479,6 +505,12 @@ pub struct RawExpect {
     pub entries: Option<SpannedMap<EntryType>>,
     #[serde(default)]
     pub error: Option<RawErrorExpect>,
+    /// For `write_file` and `edit`: the file a successful call writes,
+    /// fixture path (`ws/a.txt`) to the content it then holds. Nothing
+    /// else in the fixture may change (FILE-11).
+    #[serde(default)]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, FileContent>>")]
+    pub writes: Option<SpannedMap<FileContent>>,
     /// For `describe`: words the description must contain (case-insensitive).
     #[serde(default)]
     #[schemars(with = "Option<Vec<String>>")]

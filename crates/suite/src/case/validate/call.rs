@@ -25,6 +25,9 @@ pub fn check(findings: &mut Findings, raw: Spanned<RawCall>) -> (Vec<Tool>, Acti
         ToolSelector::Shell => vec![Tool::Shell],
         ToolSelector::Glob => vec![Tool::Glob],
         ToolSelector::Ls => vec![Tool::Ls],
+        ToolSelector::ReadFile => vec![Tool::ReadFile],
+        ToolSelector::WriteFile => vec![Tool::WriteFile],
+        ToolSelector::Edit => vec![Tool::Edit],
     };
     let params = params(findings, raw.params);
     let action = match raw.describe {

@@ -1,13 +1,15 @@
 //! The expectation: consistent with its outcome and with the call (an error
-//! has no result fields, `files` belongs to `glob`), matches written
-//! `PATH:LINE`, and no set with a repeat.
+//! has no result fields, `files` belongs to `glob`, a successful write says
+//! what it writes, inside a root), matches written `PATH:LINE`, and no set
+//! with a repeat.
 
 use serde_saphyr::{Location, Spanned};
 
 use super::{Findings, spanned};
 use crate::case::error::quote;
-use crate::case::raw::{ExpectedOutcome, RawExpect};
-use crate::case::{Action, ErrorExpect, Expect, ExpectedMatch};
+use crate::case::path::FixturePath;
+use crate::case::raw::{ExpectedOutcome, FileContent, RawExpect, SpannedMap};
+use crate::case::{Action, ErrorExpect, Expect, ExpectedMatch, Fixture};
 use crate::protocol::Tool;
 
 pub fn check(
@@ -15,6 +17,7 @@ pub fn check(
     raw: Spanned<RawExpect>,
     action: &Action,
     tools: &[Tool],
+    fixture: &Fixture,
 ) -> Expect {
     let at = raw.referenced;
     let raw = raw.value;
@@ -26,7 +29,8 @@ pub fn check(
         || raw.matches.is_some()
         || raw.notes.is_some()
         || raw.files.is_some()
-        || raw.entries.is_some();
+        || raw.entries.is_some()
+        || raw.writes.is_some();
     let has_describe_fields = raw.mentions.is_some() || raw.excludes.is_some();
     match raw.outcome {
         ExpectedOutcome::Ok if raw.error.is_some() => {
@@ -40,7 +44,7 @@ pub fn check(
             if has_result_fields {
                 findings.error(
                     at,
-                    "expect: an error result has no kind, path, parent, cwd, matches, notes, files or entries",
+                    "expect: an error result has no kind, path, parent, cwd, matches, notes, files, entries or writes: a call that fails changes nothing",
                 );
             }
         }
@@ -60,6 +64,27 @@ pub fn check(
         );
     }
     tool_fields(findings, &raw, tools, at);
+    let writing = !describing && tools.len() == 1 && tools[0].writes();
+    if writing && raw.outcome == ExpectedOutcome::Ok && raw.writes.is_none() {
+        findings.error(
+            at,
+            format!(
+                "expect: a successful `{}` writes one file: say which and what it then holds in `writes`",
+                tools[0]
+            ),
+        );
+    }
+    let writes = match raw.writes {
+        Some(map) if writing => writes(findings, map, fixture, at),
+        Some(_) => {
+            findings.error(
+                at,
+                "expect.writes: only a `write_file` or `edit` call writes anything",
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
     for (field, list) in [
         ("expect.matches", &raw.matches),
         ("expect.notes", &raw.notes),
@@ -113,7 +138,89 @@ pub fn check(
         }),
         mentions: values(raw.mentions),
         excludes: values(raw.excludes),
+        writes,
     }
+}
+
+/// `writes`: one file, a fixture path inside a root, where the fixture
+/// has a file or nothing (a write through a link names the file the link
+/// leads to; a directory, a pipe or a root is never written), with content
+/// that decodes.
+fn writes(
+    findings: &mut Findings,
+    map: SpannedMap<FileContent>,
+    fixture: &Fixture,
+    at: Location,
+) -> Vec<(FixturePath, Vec<u8>)> {
+    if map.0.len() != 1 {
+        findings.error(
+            at,
+            format!("expect.writes: a call writes one file, not {}", map.0.len()),
+        );
+    }
+    let not_files: Vec<&FixturePath> = fixture
+        .dirs
+        .iter()
+        .chain(fixture.symlinks.iter().map(|(p, _)| p))
+        .chain(&fixture.fifos)
+        .chain(&fixture.sockets)
+        .chain(&fixture.devices)
+        .chain(&fixture.roots)
+        .collect();
+    let mut out = Vec::new();
+    for (key, content) in map.0 {
+        let file = match FixturePath::parse(&key.value) {
+            Ok(file) => file,
+            Err(e) => {
+                findings.error(key.referenced, format!("expect.writes: {e}"));
+                continue;
+            }
+        };
+        if !fixture
+            .roots
+            .iter()
+            .any(|r| file.is_within(r) && &file != r)
+        {
+            findings.error(
+                key.referenced,
+                format!(
+                    "expect.writes: `{}` is not below a root; a file tool never writes outside the roots (FILE-11)",
+                    quote(file.as_str())
+                ),
+            );
+        }
+        if not_files.contains(&&file) {
+            findings.error(
+                key.referenced,
+                format!(
+                    "expect.writes: the fixture makes `{}` something other than a file; a write through a link names the file the link leads to",
+                    quote(file.as_str())
+                ),
+            );
+        }
+        if let Some((parent, _)) = fixture
+            .files
+            .iter()
+            .find(|(f, _)| file.is_within(f) && f != &file)
+        {
+            findings.error(
+                key.referenced,
+                format!(
+                    "expect.writes: `{}` lies below the file `{}`",
+                    quote(file.as_str()),
+                    quote(parent.as_str())
+                ),
+            );
+        }
+        match content.into_bytes() {
+            Ok(bytes) => out.push((file, bytes)),
+            Err(e) => findings.error(
+                key.referenced,
+                format!("expect.writes: `{}`: {e}", quote(file.as_str())),
+            ),
+        }
+    }
+    out
 }
 
 /// `files` belongs to `glob` and `entries` to `ls`: on any other tool the

@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use base64::Engine;
 use serde_saphyr::{Location, Spanned};
 
 use super::{Findings, Spans, spanned};
@@ -111,21 +110,16 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
                 }
                 continue;
             }
-            FileContent::Text(text) => text.into_bytes(),
-            FileContent::Base64 { base64 } => {
-                match base64::engine::general_purpose::STANDARD_NO_PAD
-                    .decode(base64.trim_end_matches('='))
-                {
-                    Ok(bytes) => bytes,
-                    Err(e) => {
-                        findings.error(
-                            key.referenced,
-                            format!("fixture.files: `{}`: bad base64: {e}", quote(file.as_str())),
-                        );
-                        continue;
-                    }
+            other => match other.into_bytes() {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    findings.error(
+                        key.referenced,
+                        format!("fixture.files: `{}`: {e}", quote(file.as_str())),
+                    );
+                    continue;
                 }
-            }
+            },
         };
         files.push((file, bytes));
     }

@@ -149,7 +149,7 @@ fn case(findings: &mut Findings, raw: RawCase) -> Case {
     repository::check(findings, &checked.fixture, &checked.git, &checked.spans);
     let fixture = checked.fixture;
     let (tools, action) = call::check(findings, raw.call);
-    let expect = expect::check(findings, raw.expect, &action, &tools);
+    let expect = expect::check(findings, raw.expect, &action, &tools, &fixture);
     let requires = requires::check(findings, &raw.requires, used, &action, id_at);
     Case {
         id: raw.id.value,

@@ -8,7 +8,7 @@ use super::*;
 use crate::case::raw::RawCase;
 use crate::case::yaml::strip_position;
 use crate::case::{Action, Case, CaseError, CaseErrors, ExpectedMatch, KNOWN_TAGS, QUOTE_LIMIT};
-use crate::case::{MAX_CASE_BYTES, MAX_CASE_NODES, yaml_lines};
+use crate::case::{FixturePath, MAX_CASE_BYTES, MAX_CASE_NODES, yaml_lines};
 
 #[test]
 fn the_editor_schema_knows_the_ids_tags_and_requirements_lint_knows() {
@@ -480,7 +480,7 @@ expect:
             "cases/x.yaml:1:5: id: `Bad.Id` is not dotted lower-case words like `search.file.relative`",
             "cases/x.yaml:1:5: requires: the case uses `permissions` but does not declare it",
             "cases/x.yaml:3:8: spec: unknown requirement ID `NOPE-1`",
-            "cases/x.yaml:4:16: tags: unknown tag `nope` (known: change-a, change-b, change-c, change-d, compat, security, errors, edge, multi-root)",
+            "cases/x.yaml:4:16: tags: unknown tag `nope` (known: change-a, change-b, change-c, change-d, compat, security, errors, edge, multi-root, files)",
             "cases/x.yaml:5:12: requires: `fifos` is declared but the case does not use it",
             "cases/x.yaml:8:11: fixture.files: `/abs` is absolute; fixture paths are relative to the fixture directory",
             "cases/x.yaml:9:11: fixture.modes: `4755` sets the setuid bit; only permission bits (at most 0777) are allowed",
@@ -757,4 +757,75 @@ fn generated_files_are_described_not_stored_and_bounded() {
         "{ws/a.ts: \"hello\\n\", ws/1: {generate: {size: 8MiB, fill: a}}, ws/2: {generate: {size: 8MiB, fill: a}}, ws/3: {generate: {size: 1, fill: a}}}",
     );
     assert!(error_of(&many).contains("hold more than 16777216 bytes together"));
+}
+
+#[test]
+fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
+    let case = |tool: &str, expect: &str| {
+        format!(
+            "id: file.x\nsummary: s\nspec: [FILE-8]\nrequires: [symlinks]\nfixture:\n  roots: [ws]\n  files: {{ws/a.txt: \"x\"}}\n  symlinks: {{ws/l: a.txt}}\ncall:\n  tool: {tool}\n  params: {{file_path: \"{{ws}}/a.txt\", content: zz}}\nexpect: {expect}\n"
+        )
+    };
+    let good = parse(&case("write_file", "{outcome: ok, writes: {ws/a.txt: zz}}")).unwrap();
+    assert_eq!(
+        good.expect.writes,
+        [(FixturePath::parse("ws/a.txt").unwrap(), b"zz".to_vec())]
+    );
+    let edit = parse(&case(
+        "edit",
+        "{outcome: ok, writes: {ws/new/b.txt: {base64: enoK}}}",
+    ))
+    .unwrap();
+    assert_eq!(edit.expect.writes[0].1, b"zz\n");
+    for (tool, expect, says) in [
+        ("write_file", "{outcome: ok}", "writes one file: say which"),
+        (
+            "read_file",
+            "{outcome: ok, writes: {ws/a.txt: zz}}",
+            "only a `write_file` or `edit` call",
+        ),
+        (
+            "write_file",
+            "{outcome: error, error: {code: not_found}, writes: {ws/a.txt: zz}}",
+            "a call that fails changes nothing",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {outside/a.txt: zz}}",
+            "is not below a root",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws: zz}}",
+            "is not below a root",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/l: zz}}",
+            "something other than a file",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/a.txt/b: zz}}",
+            "lies below the file",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/a.txt: zz, ws/b.txt: zz}}",
+            "writes one file, not 2",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/a.txt: {base64: \"!\"}}}",
+            "bad base64",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/a.txt: {generate: {size: 1, fill: a}}}}",
+            "`generate` describes fixture files only",
+        ),
+    ] {
+        let error = error_of(&case(tool, expect));
+        assert!(error.contains(says), "{tool} {expect}: {error}");
+    }
 }
