@@ -590,6 +590,9 @@ def writes_outside(call, result, ref):
             f.write(call["case"] + "\n")
     except OSError:
         pass
+    return result
+
+
 # Mutants for the classes of issue 24: each is one defect a real tool had
 # (or could have), which the cases of its class must catch.
 
