@@ -833,3 +833,203 @@ fn a_read_that_rewrites_line_endings_is_caught() {
     assert_eq!(failing_on(&report, "content"), ["file.read.text-exact"]);
     assert!(failing_cases_citing(&report, "FILE-5").contains(&"file.read.text-exact".to_owned()));
 }
+
+// One mutant or more per class of issue 24 (patterns, names, text and the
+// spec's open questions): each is caught by the cases added for its class.
+
+/// One run of `mode`, caught, for each `(requirement, case_part)`, by a
+/// failing case that cites the requirement and whose id contains the part.
+fn assert_caught_by_all(mode: &str, pairs: &[(&str, &str)]) {
+    let report = run_mutant(mode);
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "{mode}: the wrapper itself misbehaved"
+    );
+    for (requirement, case_part) in pairs {
+        let catching = failing_cases_citing(&report, requirement);
+        assert!(
+            catching.iter().any(|id| id.contains(case_part)),
+            "{mode}: no failing {requirement} case contains `{case_part}` (failing: {catching:?})"
+        );
+    }
+}
+
+#[test]
+fn class_7_a_leading_bang_read_as_negation_is_caught() {
+    assert_caught_by_all(
+        "bang-negates",
+        &[
+            ("SEARCH-9", "search.include.bang-"),
+            ("GLOB-5", "glob.pattern.bang-"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_include_brackets_read_as_a_class_is_caught() {
+    assert_caught_by_all(
+        "include-fnmatch",
+        &[
+            ("SEARCH-9", "search.include.brackets-literal"),
+            ("SEARCH-9", "search.include.single-alternative"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_matching_bytes_instead_of_characters_is_caught() {
+    assert_caught_by_all(
+        "bytes-not-characters",
+        &[
+            ("SEARCH-7", "search.pattern.dot-non-ascii"),
+            ("SEARCH-9", "search.include.question-mark-non-ascii"),
+            ("GLOB-5", "glob.pattern.question-mark-non-ascii"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_a_dot_segment_answered_with_nothing_is_caught() {
+    assert_caught_by_all(
+        "dot-segments-match-nothing",
+        &[("GLOB-6", "glob.pattern.dot-segment-")],
+    );
+}
+
+#[test]
+fn class_8_match_paths_cut_at_a_colon_are_caught() {
+    assert_caught_by_all("colon-split", &[("SEARCH-10", "search.name.colon-")]);
+}
+
+#[test]
+fn class_8_a_path_expanded_as_a_pattern_is_caught() {
+    assert_caught_by_all(
+        "path-globbed",
+        &[
+            ("SEARCH-2", "search.name.pattern-like-"),
+            ("GLOB-2", "glob.name.pattern-like-"),
+            ("LS-2", "ls.name.pattern-like-"),
+        ],
+    );
+}
+
+#[test]
+fn class_8_names_beginning_with_a_dash_dropped_are_caught() {
+    assert_caught_by_all(
+        "dash-names-dropped",
+        &[
+            ("SEARCH-4", "search.name.dash-files-"),
+            ("GLOB-3", "glob.name.dash-files"),
+            ("LS-3", "ls.name.dash-entries"),
+        ],
+    );
+}
+
+#[test]
+fn class_9_built_in_exclusions_in_glob_and_ls_are_caught() {
+    assert_caught_by_all(
+        "listing-builtin-exclusions",
+        &[
+            ("GLOB-3", "glob.exclusions.none-"),
+            ("LS-3", "ls.exclusions.none"),
+        ],
+    );
+}
+
+#[test]
+fn class_9_ignore_files_honoured_outside_git_are_caught() {
+    assert_caught_by_all(
+        "ignore-files-honoured",
+        &[
+            ("SEARCH-4", "search.exclusions.ignore-files-"),
+            ("GLOB-3", "glob.exclusions.ignore-files"),
+            ("LS-3", "ls.exclusions.ignore-files"),
+        ],
+    );
+}
+
+#[test]
+fn class_9_skipping_what_git_ignores_on_the_given_path_is_caught() {
+    assert_caught_by_all(
+        "ignored-paths-skipped",
+        &[
+            ("SEARCH-4", "search.git.ignored-dir-target"),
+            ("SEARCH-4", "search.git.ignored-include-dot-name"),
+            ("GLOB-3", "glob.git.ignored-pattern-segment"),
+            ("GLOB-3", "glob.git.ignored-literal-name"),
+            ("GLOB-4", "glob.git.ignored-file-target"),
+            ("LS-3", "ls.git.ignored-dir-target"),
+            ("LS-4", "ls.git.ignored-file-target"),
+        ],
+    );
+}
+
+#[test]
+fn class_15_a_walk_that_skips_every_dot_path_is_caught() {
+    assert_caught_by_all(
+        "hidden-paths-skipped",
+        &[
+            ("SEARCH-4", "search.hidden.target-"),
+            ("SEARCH-4", "search.hidden.root-below-dot-dir-all"),
+            ("SEARCH-4", "search.hidden.include-dot-name"),
+            ("SEARCH-5", "search.hidden.file-below-dot-dir"),
+            ("GLOB-3", "glob.hidden.pattern-dot-segment"),
+            ("GLOB-3", "glob.hidden.target-below-dot-dir"),
+            ("GLOB-3", "glob.hidden.root-below-dot-dir-all"),
+            ("GLOB-4", "glob.hidden.file-below-dot-dir"),
+            ("LS-3", "ls.hidden.target-below-dot-dir"),
+            ("LS-3", "ls.hidden.root-below-dot-dir-all"),
+            ("LS-4", "ls.hidden.file-below-dot-dir"),
+        ],
+    );
+}
+
+#[test]
+fn classes_9_and_15_every_allowed_skip_passes_every_case() {
+    // SEARCH-4, GLOB-3 and LS-3 let an implementation skip dot names and
+    // what git ignores below the searched directory: one that does both
+    // (minus what the caller spelled out) must pass everything, or a case
+    // depends on a choice the spec leaves open.
+    let report = run_mutant("allowed-skips");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    assert_eq!(caught_by(&report), Vec::<String>::new());
+    assert_eq!(report["summary"]["pass"], report["summary"]["total"]);
+}
+
+#[test]
+fn class_10_a_nul_past_the_first_mib_missed_is_caught() {
+    // Needs the generated-content fixture form (item 20): a case file
+    // cannot hold 1 MiB. Each file, directory and all-workspaces case, and
+    // the one in a git repository, catches it on its own.
+    assert_caught_by_all(
+        "binary-first-mib",
+        &[
+            ("SEARCH-8", "search.lines.binary-after-1mib-file@"),
+            ("SEARCH-8", "search.lines.binary-after-1mib-dir@"),
+            ("SEARCH-8", "search.lines.binary-after-1mib-all@"),
+            ("SEARCH-8", "search.git.binary-after-1mib-dir@"),
+        ],
+    );
+}
+
+#[test]
+fn class_10_dropping_lines_that_are_not_utf8_is_caught() {
+    assert_caught_by_all(
+        "undecodable-lines-dropped",
+        &[
+            ("SEARCH-10", "search.lines.not-utf8-file@"),
+            ("SEARCH-10", "search.lines.not-utf8-dir@"),
+        ],
+    );
+}
+
+#[test]
+fn class_10_cutting_long_lines_is_caught() {
+    assert_caught_by_all(
+        "long-lines-cut",
+        &[
+            ("SEARCH-10", "search.lines.long-line-file@"),
+            ("SEARCH-10", "search.lines.long-line-dir@"),
+        ],
+    );
+}

@@ -115,6 +115,24 @@ fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
         let _ = writeln!(out, "  target: {}", q(f.target.as_str()));
     }
     files(out, "  files", &f.files);
+    if !f.generated.is_empty() {
+        out.push_str(if f.files.is_empty() { "  files:\n" } else { "" });
+        for (path, g) in &f.generated {
+            let at: Vec<String> = g
+                .at
+                .iter()
+                .map(|(offset, bytes)| format!("{offset}: {}", q(&String::from_utf8_lossy(bytes))))
+                .collect();
+            let _ = writeln!(
+                out,
+                "    {}: {{generate: {{size: {}, fill: {}, at: {{{}}}}}}}",
+                q(path.as_str()),
+                g.size,
+                q(&String::from_utf8_lossy(&g.fill)),
+                at.join(", ")
+            );
+        }
+    }
     let paths = |out: &mut String, name: &str, list_of: &[toolpath_suite::case::FixturePath]| {
         if !list_of.is_empty() {
             let _ = writeln!(

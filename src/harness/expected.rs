@@ -22,6 +22,7 @@
 //! names) are read from the fixture as built, never from a disk the
 //! subject may have changed since (see [`crate::harness::worker`]).
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -79,8 +80,11 @@ pub struct Expected {
     pub writes: Vec<ExpectedWrite>,
 }
 
-/// Files larger than this are not read back to find a match's text: no case
-/// needs one, and a hostile fixture must not make judging slow.
+/// Stored files larger than this are not read back to find a match's text:
+/// no case needs one, and a hostile fixture must not make judging slow.
+/// (A case file is at most 256 KiB, so this only ever guards a change of
+/// that limit. Generated files are bounded by lint instead, at 8 MiB: their
+/// matches keep their text check whatever their size.)
 const MAX_TEXT_SOURCE: usize = 1 << 20;
 
 impl Expected {
@@ -108,7 +112,11 @@ impl Expected {
         } else {
             Vec::new()
         };
-        let texts = FixtureText { fixture, root };
+        let texts = FixtureText {
+            fixture,
+            root,
+            made: vec![OnceCell::new(); fixture.generated.len()],
+        };
         // FILE-5: what a read answers comes from the case's own bytes for
         // the file the path reaches, read before the call.
         let read = match (&path, tool == Tool::ReadFile && ok) {
@@ -190,6 +198,9 @@ fn ran_in(cwd: &str) -> Vec<String> {
 struct FixtureText<'a> {
     fixture: &'a Fixture,
     root: &'a Path,
+    /// Each generated file's content, made on first need and at most once
+    /// however many matches it has (`fixture.generated`'s order).
+    made: Vec<OnceCell<Vec<u8>>>,
 }
 
 impl FixtureText<'_> {
@@ -201,8 +212,20 @@ impl FixtureText<'_> {
         let real = std::fs::canonicalize(path).ok()?;
         let relative = real.strip_prefix(self.root).ok()?.to_str()?;
         let wanted = FixturePath::parse(relative).ok()?;
-        let (_, bytes) = self.fixture.files.iter().find(|(p, _)| *p == wanted)?;
-        (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice())
+        match self.fixture.files.iter().find(|(p, _)| *p == wanted) {
+            Some((_, bytes)) => (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice()),
+            None => {
+                // Generated content is made here as the builder made it
+                // (lint bounds it at 8 MiB a file), once however often it
+                // is asked for.
+                let i = self
+                    .fixture
+                    .generated
+                    .iter()
+                    .position(|(p, _)| *p == wanted)?;
+                Some(self.made[i].get_or_init(|| self.fixture.generated[i].1.bytes()))
+            }
+        }
     }
 
     fn line(&self, path: &str, line: u64) -> Option<String> {
@@ -317,6 +340,31 @@ mod tests {
         );
         assert_eq!(e.model_text_contains, [vars.expand("{ws}")]);
         assert_eq!(e.output, None, "only the shell has output");
+    }
+
+    #[test]
+    fn match_text_comes_from_generated_content_past_the_first_mib() {
+        let (dir, mut fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        fixture.generated.push((
+            FixturePath::parse("ws/real/big.txt").unwrap(),
+            toolpath_suite::case::Generated {
+                size: (2 << 20) + 4,
+                fill: b"ab\n".to_vec(),
+                at: vec![(2 << 20, b"end\n".to_vec())],
+            },
+        ));
+        std::fs::write(root.join("ws/real/big.txt"), "not read").unwrap();
+        // 2 MiB of "ab\n" is 699050 lines and two bytes ("ab"), which the
+        // run at 2 MiB continues: line 699051 is "abend".
+        let expect = expect_matches(&[
+            ("{ws}/real/big.txt", 1),
+            ("{ws}/via/big.txt", 699051),
+            ("{ws}/real/big.txt", 699052),
+        ]);
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        let texts: Vec<_> = e.matches.unwrap().into_iter().map(|m| m.text).collect();
+        assert_eq!(texts, [Some("ab".into()), Some("abend".into()), None]);
     }
 
     #[test]

@@ -53,5 +53,11 @@ mod tests {
         assert!(!matches("[ab].ts", "a.ts"));
         assert!(matches("a\\b", "a\\b"));
         assert!(matches("a+b(c)", "a+b(c)"));
+        // A leading `!` is part of the name, never a negation.
+        assert!(matches("!a.ts", "!a.ts") && !matches("!a.ts", "a.ts"));
+        assert!(matches("!*.txt", "!x.txt") && !matches("!*.txt", "a.ts"));
+        // Case-sensitive, and `?` is one character, never none.
+        assert!(!matches("*.ts", "A.TS") && !matches("*.TS", "a.ts"));
+        assert!(!matches("?.ts", ".ts"));
     }
 }

@@ -6,9 +6,13 @@
 //!
 //! The matching itself is the suite's one wildcard engine
 //! ([`toolpath_suite::wildcard::PathGlob`], linear time, GLOB-5 syntax);
-//! this module is the tool's side of it: the error a climbing pattern gets.
+//! this module is the tool's side of it: the error a pattern gets that
+//! climbs out, or that has a `.` segment no path below a directory can
+//! have (GLOB-6). The `.` check reads the pattern through the engine's
+//! own brace structure ([`Braces`]), so it sees every alternative of a
+//! group without expanding them.
 
-use toolpath_suite::wildcard::PathGlob;
+use toolpath_suite::wildcard::{Automaton, Braces, PathGlob};
 
 use super::ToolError;
 use toolpath_suite::protocol::ErrorCode;
@@ -25,6 +29,11 @@ impl PathPattern {
     /// alternative, is `invalid_params` (GLOB-6): a matcher over relative
     /// paths would only ever answer "nothing" to it, which teaches a model
     /// nothing, while the error says to move the climb into the path.
+    ///
+    /// A pattern with a `.` segment in any alternative (`./src/*.ts`,
+    /// `{.,src}/a.ts`) is refused too: a relative path below a directory
+    /// never has one, so it could only match nothing, and "no files" is
+    /// an answer a model acts on; the error says what to write instead.
     pub fn parse(pattern: &str) -> Result<PathPattern, ToolError> {
         let glob = PathGlob::parse(pattern).map_err(|_| {
             ToolError::new(
@@ -35,12 +44,73 @@ impl PathPattern {
                 ),
             )
         })?;
+        if DotSegment::found(pattern) {
+            return Err(ToolError::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "pattern `{pattern}` has a `.` segment, which no path below the searched \
+                     directory has; write the pattern relative to it without `./` (`src/*.ts`)"
+                ),
+            ));
+        }
         Ok(PathPattern { glob })
     }
 
     /// Whether the relative path `path` (`/`-separated) matches.
     pub fn matches(&self, path: &str) -> bool {
         self.glob.matches(path)
+    }
+}
+
+/// Whether some alternative of a pattern has a segment that is exactly
+/// `.`: an automaton over the pattern's characters whose state is what
+/// the current segment is so far, run by [`Braces::run`] over every
+/// alternative at once (linear in the pattern, whatever its groups).
+struct DotSegment;
+
+impl DotSegment {
+    /// The segment so far is empty (the pattern's start, or after a `/`).
+    const EMPTY: u8 = 1 << 0;
+    /// The segment so far is `.`.
+    const DOT: u8 = 1 << 1;
+    /// The segment so far is anything else.
+    const OTHER: u8 = 1 << 2;
+    /// A `.` segment was closed by a `/`.
+    const FOUND: u8 = 1 << 3;
+
+    fn found(pattern: &str) -> bool {
+        let end = Braces::parse(pattern).run(&DotSegment, DotSegment::EMPTY);
+        // A last segment of `.` counts as much as one before a `/`.
+        end & (DotSegment::FOUND | DotSegment::DOT) != 0
+    }
+
+    fn one(state: u8, c: char) -> u8 {
+        match (state, c) {
+            (DotSegment::FOUND, _) => DotSegment::FOUND,
+            (DotSegment::DOT, '/') => DotSegment::FOUND,
+            (_, '/') => DotSegment::EMPTY,
+            (DotSegment::EMPTY, '.') => DotSegment::DOT,
+            _ => DotSegment::OTHER,
+        }
+    }
+}
+
+impl Automaton for DotSegment {
+    type States = u8;
+
+    fn step(&self, states: &u8, c: char) -> u8 {
+        (0..4)
+            .map(|bit| 1u8 << bit)
+            .filter(|state| states & state != 0)
+            .fold(0, |next, state| next | DotSegment::one(state, c))
+    }
+
+    fn union(&self, into: &mut u8, other: u8) {
+        *into |= other;
+    }
+
+    fn is_empty(&self, states: &u8) -> bool {
+        *states == 0
     }
 }
 
@@ -103,5 +173,47 @@ mod tests {
             assert_eq!(err.code, ErrorCode::InvalidParams, "{bad}");
         }
         assert!(PathPattern::parse("..foo/*").is_ok(), "`..foo` is a name");
+    }
+
+    #[test]
+    fn dot_segments_are_refused_in_every_alternative() {
+        for bad in [
+            "./*.ts",
+            "src/./a.ts",
+            "src/.",
+            ".",
+            "{.,src}/a.ts",
+            "{a,./b}",
+            "x{/.,}/y",
+        ] {
+            let err = PathPattern::parse(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{bad}");
+            assert!(
+                err.message.contains("`.` segment"),
+                "{bad}: {}",
+                err.message
+            );
+        }
+        for good in [
+            ".env",
+            "src/.hidden/*.ts",
+            "*.ts",
+            "{.a,b}/c",
+            "a./b",
+            ".{x,y}",
+        ] {
+            assert!(PathPattern::parse(good).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn bang_is_literal_outside_a_class_and_braces_of_one_match_it() {
+        assert!(m("!a.ts", "!a.ts"));
+        assert!(!m("!a.ts", "a.ts") && !m("!a.ts", "b.ts"));
+        assert!(m("!*.txt", "!notes.txt") && !m("!*.txt", "a.ts"));
+        assert!(m("{a}.ts", "a.ts") && !m("{a}.ts", "{a}.ts"));
+        assert!(m("?.ts", "é.ts") && !m("?.ts", ".ts") && !m("?.ts", "ab.ts"));
+        assert!(m("[a-c].ts", "a.ts") && m("[a-c].ts", "c.ts") && !m("[a-c].ts", "-.ts"));
+        assert!(m("[ab].ts", "a.ts") && !m("[ab].ts", "[ab].ts"));
     }
 }

@@ -21,7 +21,13 @@ class GlobTest(unittest.TestCase):
         self.check("a*b*c", yes=["abc", "aXbYc", "abbc"], no=["acb"])
 
     def test_question_mark(self):
-        self.check("?.ts", yes=["a.ts"], no=[".ts", "ab.ts"])
+        self.check("?.ts", yes=["a.ts", "\u00e9.ts"], no=[".ts", "ab.ts"])
+
+    def test_bang_and_case(self):
+        # A leading `!` is part of the name; matching is case-sensitive.
+        self.check("!a.ts", yes=["!a.ts"], no=["a.ts", "b.ts"])
+        self.check("!*.txt", yes=["!x.txt"], no=["a.ts", "x.txt"])
+        self.check("*.ts", no=["A.TS"])
 
     def test_braces(self):
         self.check("*.{ts,md}", yes=["a.ts", "a.md"], no=["a.js", "a.{ts,md}"])

@@ -42,6 +42,22 @@ class PathPatternTest(unittest.TestCase):
             self.assertEqual(caught.exception.code, "invalid_params")
         compile_pattern("..foo/*")
 
+    def test_dot_segments_are_invalid(self):
+        # GLOB-6: no path below a directory has a `.` segment.
+        for bad in ["./*.ts", "src/./a.ts", "src/.", "{.,src}/a.ts"]:
+            with self.subTest(bad=bad), self.assertRaises(ToolError) as caught:
+                compile_pattern(bad)
+            self.assertEqual(caught.exception.code, "invalid_params")
+        for good in [".env", "src/.hidden/*.ts", "{.a,b}/c", "a./b"]:
+            compile_pattern(good)
+
+    def test_bang_non_ascii_and_single_alternative(self):
+        # GLOB-5: `!` negates only inside a class; `?` is one character.
+        self.check("!*.txt", yes=["!notes.txt"], no=["a.ts", "notes.txt"])
+        self.check("?.ts", yes=["\u00e9.ts"], no=[".ts"])
+        self.check("{a}.ts", yes=["a.ts"], no=["{a}.ts"])
+        self.check("[a-c].ts", yes=["a.ts", "c.ts"], no=["-.ts", "d.ts"])
+
 
 class ToolsTest(FixtureTestCase):
     def setUp(self):

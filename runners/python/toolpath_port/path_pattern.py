@@ -3,7 +3,8 @@
 A pattern is matched against a file's path relative to the searched
 directory. It is first expanded into its brace alternatives; each
 alternative is checked for a climb out (a leading ``/`` or a ``..``
-segment, which is ``invalid_params``) and then translated, segment by
+segment) and for a ``.`` segment, which no path below a directory has
+(both ``invalid_params``, GLOB-6), and then translated, segment by
 segment, into an anchored regular expression:
 
 - ``*`` is ``[^/]*`` and ``?`` is ``[^/]``: neither crosses a ``/``;
@@ -103,6 +104,14 @@ def compile_pattern(pattern: str) -> Callable[[str], bool]:
             raise invalid(
                 f"pattern {pattern!r} reaches outside the searched directory; "
                 "give the directory as dir_path and a pattern relative to it"
+            )
+    for alternative in alternatives:
+        # GLOB-6: no path below a directory has a `.` segment, so the
+        # pattern could only match nothing; say what to write instead.
+        if "." in alternative.split("/"):
+            raise invalid(
+                f"pattern {pattern!r} has a '.' segment, which no path below the "
+                "searched directory has; write it relative to that directory without './'"
             )
     regex = re.compile("|".join(f"(?:{_alternative(a)})" for a in alternatives), re.DOTALL)
     return lambda path: regex.fullmatch(path) is not None

@@ -25,3 +25,11 @@ pub const NAME_MAX: usize = 255;
 /// bytes are left for that directory, so a path of this budget still
 /// reaches every tool whole: 4096 - 1024 = 3072.
 pub const PATH_BUDGET: usize = 3072;
+
+/// The largest generated file (`files: {PATH: {generate: ...}}`), in
+/// bytes: room for a NUL past the first MiB (SEARCH-8) with margin, while
+/// a build stays a matter of milliseconds on a tmpfs.
+pub const MAX_GENERATED_BYTES: u64 = 8 << 20;
+
+/// The most bytes the generated files of one fixture may hold together.
+pub const MAX_GENERATED_TOTAL: u64 = 16 << 20;

@@ -13,12 +13,14 @@
 //! - [`compact`]: how the embedded form writes a case's parameters and files.
 //!
 //! Beside them: [`error`] (an error and how it quotes a case file),
-//! [`path`] ([`FixturePath`]) and [`limits`] (every size a case is held to).
+//! [`path`] ([`FixturePath`]), [`generate`] (file content made at build
+//! time) and [`limits`] (every size a case is held to).
 //! May import [`crate::protocol`], [`crate::spec`] and
 //! [`crate::placeholders`]; nothing here imports the wildcard matcher.
 
 pub mod compact;
 pub mod error;
+pub mod generate;
 pub mod limits;
 pub mod load;
 pub mod path;
@@ -32,6 +34,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 pub use crate::case::error::{CaseError, CaseErrors, QUOTE_LIMIT, quote};
+pub use crate::case::generate::Generated;
 pub use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
 pub use crate::case::path::FixturePath;
 pub use crate::case::raw::KNOWN_TAGS;
@@ -47,6 +50,9 @@ pub struct Fixture {
     pub target: FixturePath,
     #[serde(with = "crate::case::compact::files")]
     pub files: Vec<(FixturePath, Vec<u8>)>,
+    /// Files whose content is generated when the fixture is built
+    /// (`files: {PATH: {generate: ...}}`): described, never stored.
+    pub generated: Vec<(FixturePath, Generated)>,
     pub dirs: Vec<FixturePath>,
     pub symlinks: Vec<(FixturePath, String)>,
     pub fifos: Vec<FixturePath>,
@@ -65,6 +71,7 @@ impl Fixture {
         self.files
             .iter()
             .map(|(p, _)| p)
+            .chain(self.generated.iter().map(|(p, _)| p))
             .chain(&self.dirs)
             .chain(self.symlinks.iter().map(|(p, _)| p))
             .chain(&self.fifos)

@@ -190,6 +190,127 @@ pub enum FileContent {
     Text(String),
     /// Arbitrary bytes, base64-encoded (standard alphabet, padding optional).
     Base64 { base64: String },
+    /// Content generated when the fixture is built, for a file larger than a
+    /// case file may hold (`cases/README.md`, "Generated content").
+    Generate { generate: RawGenerate },
+}
+
+/// A generated file: `fill` repeated to `size` bytes, then each `at` run
+/// written over it at its offset. Sizes and offsets are bytes, or a number
+/// with `KiB` or `MiB` (`2MiB`, `1MiB+1`). A file is at most 8 MiB, the
+/// generated files of one fixture at most 16 MiB together.
+// Each value keeps its location, so that a size or run validation refuses
+// is reported where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGenerate {
+    /// The file's size: `1048577`, `2MiB`, `1MiB+1`; at most 8 MiB.
+    #[schemars(schema_with = "size_schema")]
+    pub size: Spanned<SizeText>,
+    /// The text repeated to fill the file (cut at `size`); not empty.
+    #[schemars(schema_with = "fill_schema")]
+    pub fill: Spanned<String>,
+    /// Offset (a size, `1MiB`) to the text written there, over the fill;
+    /// each run ends within the file, and no two overlap.
+    #[serde(default)]
+    #[schemars(schema_with = "at_schema")]
+    pub at: AtRuns,
+}
+
+fn size_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    use crate::case::generate::SIZE_PATTERN;
+    use crate::case::limits::MAX_GENERATED_BYTES;
+    schemars::json_schema!({"anyOf": [
+        {"type": "integer", "minimum": 0, "maximum": MAX_GENERATED_BYTES},
+        {"type": "string", "pattern": SIZE_PATTERN},
+    ]})
+}
+
+fn fill_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "minLength": 1})
+}
+
+fn at_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    use crate::case::generate::SIZE_PATTERN;
+    // JSON object keys are strings; YAML's integer keys read as such.
+    schemars::json_schema!({
+        "type": "object",
+        "propertyNames": {"pattern": SIZE_PATTERN},
+        "additionalProperties": {"type": "string"},
+    })
+}
+
+/// The `at` map of a generated file, in the order written; its keys may be
+/// YAML integers (`1048577:`) or sizes (`1MiB:`), each with its location.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AtRuns(pub Vec<(Spanned<SizeText>, String)>);
+
+impl<'de> Deserialize<'de> for AtRuns {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RunsVisitor;
+        impl<'de> Visitor<'de> for RunsVisitor {
+            type Value = AtRuns;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping of offsets to text")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AtRuns, A::Error> {
+                let mut runs = Vec::new();
+                while let Some(key) = map.next_key::<Spanned<SizeText>>()? {
+                    runs.push((key, map.next_value::<String>()?));
+                }
+                Ok(AtRuns(runs))
+            }
+        }
+        deserializer.deserialize_map(RunsVisitor)
+    }
+}
+
+/// A size or offset as written: a YAML integer or a string such as `2MiB`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SizeText {
+    Bytes(u64),
+    Text(String),
+}
+
+impl SizeText {
+    /// The text a size parser reads.
+    pub fn text(&self) -> String {
+        match self {
+            SizeText::Bytes(n) => n.to_string(),
+            SizeText::Text(t) => t.clone(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SizeText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SizeVisitor;
+        impl Visitor<'_> for SizeVisitor {
+            type Value = SizeText;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of bytes or a size such as `2MiB`")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<SizeText, E> {
+                Ok(SizeText::Bytes(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<SizeText, E> {
+                u64::try_from(v)
+                    .map(SizeText::Bytes)
+                    .map_err(|_| E::custom(format!("a size cannot be negative: {v}")))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<SizeText, E> {
+                // YAML reads an integer too large for 64 bits as a float.
+                Err(E::custom(format!(
+                    "`{v}` is not a size: write a whole number of bytes, at most {}",
+                    crate::case::limits::MAX_GENERATED_BYTES
+                )))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<SizeText, E> {
+                Ok(SizeText::Text(v.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(SizeVisitor)
+    }
 }
 
 impl<'de> Deserialize<'de> for FileContent {
@@ -198,7 +319,7 @@ impl<'de> Deserialize<'de> for FileContent {
         impl<'de> Visitor<'de> for ContentVisitor {
             type Value = FileContent;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string or a map {base64: ...}")
+                f.write_str("a string, a map {base64: ...} or a map {generate: ...}")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<FileContent, E> {
                 Ok(FileContent::Text(v.to_owned()))
@@ -209,19 +330,26 @@ impl<'de> Deserialize<'de> for FileContent {
                 )))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FileContent, A::Error> {
-                let mut base64 = None;
+                const FIELDS: &[&str] = &["base64", "generate"];
+                let mut content = None;
                 while let Some(key) = map.next_key::<String>()? {
-                    if key != "base64" {
-                        return Err(de::Error::unknown_field(&key, &["base64"]));
+                    let value = match key.as_str() {
+                        "base64" => FileContent::Base64 {
+                            base64: map.next_value::<String>()?,
+                        },
+                        "generate" => FileContent::Generate {
+                            generate: map.next_value::<RawGenerate>()?,
+                        },
+                        _ => return Err(de::Error::unknown_field(&key, FIELDS)),
+                    };
+                    if content.is_some() {
+                        return Err(de::Error::custom(
+                            "a file's content is one of `base64` or `generate`, given once",
+                        ));
                     }
-                    if base64.is_some() {
-                        return Err(de::Error::duplicate_field("base64"));
-                    }
-                    base64 = Some(map.next_value::<String>()?);
+                    content = Some(value);
                 }
-                base64
-                    .map(|base64| FileContent::Base64 { base64 })
-                    .ok_or_else(|| de::Error::missing_field("base64"))
+                content.ok_or_else(|| de::Error::missing_field("base64"))
             }
         }
         deserializer.deserialize_any(ContentVisitor)
@@ -230,6 +358,10 @@ impl<'de> Deserialize<'de> for FileContent {
 
 impl FileContent {
     /// The bytes it stands for; an error says why base64 does not decode.
+    /// Generated content has no bytes here: it is made when a fixture is
+    /// built (`validate::fixture`), and is refused anywhere else (an
+    /// expected write holds what a call's parameters, in the case file,
+    /// can carry).
     pub fn into_bytes(self) -> Result<Vec<u8>, String> {
         use base64::Engine;
         match self {
@@ -237,6 +369,9 @@ impl FileContent {
             FileContent::Base64 { base64 } => base64::engine::general_purpose::STANDARD_NO_PAD
                 .decode(base64.trim_end_matches('='))
                 .map_err(|e| format!("bad base64: {e}")),
+            FileContent::Generate { .. } => {
+                Err("`generate` describes fixture files only; give the text or `base64`".to_owned())
+            }
         }
     }
 }

@@ -12,8 +12,10 @@ use serde_saphyr::{Location, Spanned};
 use super::{Findings, Spans, spanned};
 use crate::case::Fixture;
 use crate::case::error::quote;
+use crate::case::generate::{Generated, parse_size};
+use crate::case::limits::MAX_GENERATED_TOTAL;
 use crate::case::path::FixturePath;
-use crate::case::raw::{Feature, RawFixture};
+use crate::case::raw::{Feature, FileContent, RawFixture, RawGenerate};
 
 /// The features the fixture needs, read from what the file lists (an entry
 /// refused for its path still says the case uses links or pipes).
@@ -79,19 +81,45 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         None => roots.first().cloned(),
     };
     let mut files = Vec::new();
+    let mut generated = Vec::new();
+    let mut generated_total = 0u64;
     for (key, content) in raw.files.0 {
         let Some(file) = path(findings, &mut spans, "fixture.files", &key) else {
             continue;
         };
-        let bytes = match content.into_bytes() {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                findings.error(
-                    key.referenced,
-                    format!("fixture.files: `{}`: {e}", quote(file.as_str())),
-                );
+        let bytes = match content {
+            FileContent::Generate { generate } => {
+                match generated_file(&generate) {
+                    Ok(g) => {
+                        generated_total += g.size;
+                        if generated_total > MAX_GENERATED_TOTAL {
+                            findings.error(
+                                generate.size.referenced,
+                                format!(
+                                    "fixture.files: `{}`: the generated files of this fixture hold more than {MAX_GENERATED_TOTAL} bytes together (16 MiB)",
+                                    quote(file.as_str())
+                                ),
+                            );
+                        }
+                        generated.push((file, g));
+                    }
+                    Err((at, message)) => findings.error(
+                        at,
+                        format!("fixture.files: `{}`: {message}", quote(file.as_str())),
+                    ),
+                }
                 continue;
             }
+            other => match other.into_bytes() {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    findings.error(
+                        key.referenced,
+                        format!("fixture.files: `{}`: {e}", quote(file.as_str())),
+                    );
+                    continue;
+                }
+            },
         };
         files.push((file, bytes));
     }
@@ -124,6 +152,7 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         roots,
         target: target.clone().unwrap_or_default(),
         files,
+        generated,
         dirs,
         symlinks,
         fifos,
@@ -141,6 +170,51 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         workspace,
         git,
     }
+}
+
+/// A generated file's description, checked: a size within the limit, a
+/// fill to repeat, and runs that lie within the file and do not overlap.
+/// A refusal carries the location of the value it is about.
+fn generated_file(raw: &RawGenerate) -> Result<Generated, (Location, String)> {
+    let size = parse_size(&raw.size.value.text())
+        .map_err(|m| (raw.size.referenced, format!("generate.size: {m}")))?;
+    if raw.fill.value.is_empty() {
+        return Err((
+            raw.fill.referenced,
+            "generate.fill: empty; give the text to repeat (\"a\\n\")".into(),
+        ));
+    }
+    let mut at = Vec::new();
+    for (offset, text) in &raw.at.0 {
+        let start = parse_size(&offset.value.text())
+            .map_err(|m| (offset.referenced, format!("generate.at: {m}")))?;
+        let end = start + text.len() as u64;
+        if end > size {
+            return Err((
+                offset.referenced,
+                format!("generate.at: the run at {start} ends at {end}, past the size {size}"),
+            ));
+        }
+        at.push((start, text.clone().into_bytes(), offset.referenced));
+    }
+    at.sort_by_key(|(start, _, _)| *start);
+    if let Some(w) = at
+        .windows(2)
+        .find(|w| w[0].0 + w[0].1.len() as u64 > w[1].0)
+    {
+        return Err((
+            w[1].2,
+            format!("generate.at: the runs at {} and {} overlap", w[0].0, w[1].0),
+        ));
+    }
+    Ok(Generated {
+        size,
+        fill: raw.fill.value.clone().into_bytes(),
+        at: at
+            .into_iter()
+            .map(|(start, bytes, _)| (start, bytes))
+            .collect(),
+    })
 }
 
 /// One fixture path, recorded where it was written; `None` (and an error)
@@ -260,6 +334,7 @@ fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], sp
         .files
         .iter()
         .map(|(p, _)| p)
+        .chain(f.generated.iter().map(|(p, _)| p))
         .chain(&f.fifos)
         .chain(&f.sockets)
         .chain(&f.devices);

@@ -669,6 +669,97 @@ fn nothing_but_fixture_git_makes_a_repository() {
 }
 
 #[test]
+fn generated_files_are_described_not_stored_and_bounded() {
+    let with = |content: &str| {
+        GOOD.replace(
+            "{ws/a.ts: \"hello\\n\"}",
+            &format!("{{ws/a.ts: {content}}}"),
+        )
+    };
+    let case = parse(&with(
+        "{generate: {size: 1MiB+2, fill: \"ab\\n\", at: {1048577: \"\\0\", 4: hi}}}",
+    ))
+    .unwrap();
+    assert!(case.fixture.files.is_empty(), "nothing is stored");
+    let (path, g) = &case.fixture.generated[0];
+    assert_eq!(path.as_str(), "ws/a.ts");
+    assert_eq!(g.size, (1 << 20) + 2);
+    assert_eq!(g.at, [(4, b"hi".to_vec()), (1 << 20 | 1, b"\0".to_vec())]);
+    assert_eq!(g.range(0, 7), b"ab\nahia");
+    assert_eq!(g.range((1 << 20) - 1, 1 << 21), b"ab\0");
+    // Each refusal names the value it is about by its line and column
+    // (`at`: the text the location must point at; the file line is 6).
+    let line = "  files: {ws/a.ts: ";
+    for (content, message, at) in [
+        (
+            "{generate: {size: 9MiB, fill: a}}",
+            "the most a generated file may be",
+            "9MiB",
+        ),
+        (
+            "{generate: {size: 99999999999999999999, fill: a}}",
+            "is not a size: write a whole number of bytes, at most 8388608",
+            "99999",
+        ),
+        ("{generate: {size: 2GB, fill: a}}", "is not a size", "2GB"),
+        (
+            "{generate: {size: 4, fill: \"\"}}",
+            "generate.fill: empty",
+            "\"\"",
+        ),
+        (
+            "{generate: {size: 4, fill: a, at: {3: xy}}}",
+            "past the size 4",
+            "3: xy",
+        ),
+        (
+            "{generate: {size: 9, fill: a, at: {1: xyz, 2: q}}}",
+            "the runs at 1 and 2 overlap",
+            "2: q",
+        ),
+        (
+            "{generate: {size: 9, fill: a, at: {1GiB: x}}}",
+            "is not a size",
+            "1GiB",
+        ),
+        (
+            "{generate: {size: -1, fill: a}}",
+            "cannot be negative",
+            "-1",
+        ),
+        (
+            "{generate: {size: 4, fill: a, bytes: 3}}",
+            "unknown field",
+            "bytes",
+        ),
+        (
+            "{generate: {size: 4, fill: a, at: [1]}}",
+            "generate.at",
+            "[1]",
+        ),
+        (
+            "{base64: AA, generate: {size: 1, fill: a}}",
+            "given once",
+            "{base64",
+        ),
+    ] {
+        let err = error_of(&with(content));
+        assert!(err.contains(message), "{content}: {err}");
+        let column = line.len() + content.find(at).unwrap() + 1;
+        assert!(
+            err.starts_with(&format!("cases/x.yaml:6:{column}: ")),
+            "{content}: want 6:{column}: {err}"
+        );
+    }
+    // Together, a fixture's generated files are bounded too.
+    let many = GOOD.replace(
+        "{ws/a.ts: \"hello\\n\"}",
+        "{ws/a.ts: \"hello\\n\", ws/1: {generate: {size: 8MiB, fill: a}}, ws/2: {generate: {size: 8MiB, fill: a}}, ws/3: {generate: {size: 1, fill: a}}}",
+    );
+    assert!(error_of(&many).contains("hold more than 16777216 bytes together"));
+}
+
+#[test]
 fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
     let case = |tool: &str, expect: &str| {
         format!(
@@ -727,6 +818,11 @@ fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
             "write_file",
             "{outcome: ok, writes: {ws/a.txt: {base64: \"!\"}}}",
             "bad base64",
+        ),
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/a.txt: {generate: {size: 1, fill: a}}}}",
+            "`generate` describes fixture files only",
         ),
     ] {
         let error = error_of(&case(tool, expect));

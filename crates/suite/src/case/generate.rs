@@ -1,0 +1,170 @@
+//! Generated file content: a file described by its size, a fill pattern
+//! and a few bytes at given offsets, so that a fixture can hold a file far
+//! larger than a case file may be (`files: {ws/big.txt: {generate: {size:
+//! 2MiB, fill: "a\n", at: {1MiB: "\0"}}}}`, a NUL past the first MiB for
+//! SEARCH-8) at the cost of one line.
+//!
+//! [`Generated`] is the validated description; its bytes are made only
+//! where they are needed (the fixture builder writes them in chunks, the
+//! harness reads a line back for SEARCH-10), never stored in a case. Sizes
+//! are bounded by [`MAX_GENERATED_BYTES`] per file and
+//! [`MAX_GENERATED_TOTAL`] per fixture (`crate::case::limits`), so a case
+//! cannot make a build slow or fill a disk.
+
+use crate::case::limits::MAX_GENERATED_BYTES;
+
+/// A file's content, generated: `fill` repeated (and cut) to `size` bytes,
+/// then each `at` run written over it at its offset.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Generated {
+    pub size: u64,
+    pub fill: Vec<u8>,
+    /// Offset and bytes, sorted by offset, none overlapping another, each
+    /// ending within `size`.
+    pub at: Vec<(u64, Vec<u8>)>,
+}
+
+impl Generated {
+    /// The bytes from `start` to `end` (at most `size`): what a writer
+    /// writes chunk by chunk.
+    pub fn range(&self, start: u64, end: u64) -> Vec<u8> {
+        let end = end.min(self.size);
+        if start >= end {
+            return Vec::new();
+        }
+        let len = self.fill.len() as u64;
+        let mut out: Vec<u8> = (start..end)
+            .map(|i| self.fill[(i % len) as usize])
+            .collect();
+        for (offset, bytes) in &self.at {
+            let (from, to) = (*offset, offset + bytes.len() as u64);
+            if to <= start || from >= end {
+                continue;
+            }
+            for i in from.max(start)..to.min(end) {
+                out[(i - start) as usize] = bytes[(i - from) as usize];
+            }
+        }
+        out
+    }
+
+    /// The whole content, for readers that need it all (`size` is at most
+    /// [`MAX_GENERATED_BYTES`]).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.range(0, self.size)
+    }
+}
+
+/// What a size or an offset written as text looks like: a number of
+/// bytes, or a number with `KiB` or `MiB`, optionally plus bytes. The
+/// editor schema carries it; [`parse_size`] accepts exactly these.
+pub const SIZE_PATTERN: &str = r"^[0-9]+(KiB|MiB)?(\+[0-9]+)?$";
+
+/// Reads a size or an offset: a number of bytes, or a number followed by
+/// `KiB` or `MiB` (binary units; `1MiB` is 1048576), optionally plus a
+/// number of bytes (`1MiB+1`), with no spaces. Anything else, and a value
+/// past [`MAX_GENERATED_BYTES`], is refused with a message saying so.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "`{}` is not a size: write a number of bytes (`1048577`), or one with \
+             KiB or MiB (`2MiB`), optionally plus bytes (`1MiB+1`)",
+            crate::case::error::quote(text)
+        )
+    };
+    // Digits too many for 64 bits are a size too large, not a typo.
+    let too_large = || {
+        format!(
+            "`{}` is more than {MAX_GENERATED_BYTES} bytes (8 MiB), the most a generated file may be",
+            crate::case::error::quote(text)
+        )
+    };
+    let number = |digits: &str| -> Result<u64, String> {
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        digits.parse::<u64>().map_err(|_| too_large())
+    };
+    let (main, extra) = match text.split_once('+') {
+        Some((main, extra)) => (main, Some(extra)),
+        None => (text, None),
+    };
+    let (digits, factor) = if let Some(d) = main.strip_suffix("KiB") {
+        (d, 1 << 10)
+    } else if let Some(d) = main.strip_suffix("MiB") {
+        (d, 1 << 20)
+    } else {
+        (main, 1)
+    };
+    let units = number(digits)?;
+    let extra = match extra {
+        Some(extra) => number(extra)?,
+        None => 0,
+    };
+    units
+        .checked_mul(factor)
+        .and_then(|v| v.checked_add(extra))
+        .filter(|v| *v <= MAX_GENERATED_BYTES)
+        .ok_or_else(too_large)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("12"), Ok(12));
+        assert_eq!(parse_size("2MiB"), Ok(2 << 20));
+        assert_eq!(parse_size("1MiB+1"), Ok((1 << 20) + 1));
+        assert_eq!(parse_size("3KiB"), Ok(3 << 10));
+        let pattern = regex::Regex::new(SIZE_PATTERN).unwrap();
+        for good in ["0", "12", "2MiB", "1MiB+1", "3KiB", "0KiB+7"] {
+            assert!(parse_size(good).is_ok(), "{good}");
+            assert!(pattern.is_match(good), "the schema accepts {good}");
+        }
+        for bad in [
+            "",
+            "MiB",
+            "1 GiB",
+            "1MB",
+            "-1",
+            "1MiB+",
+            "x",
+            " 2MiB",
+            "2 MiB",
+            "2MiB ",
+            "1+1+1",
+            "1+MiB",
+            "+1",
+            "1B",
+            "1mib",
+            "1KiB+1MiB",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+            assert!(!pattern.is_match(bad), "the schema refuses {bad:?}");
+        }
+        assert!(parse_size("9MiB").unwrap_err().contains("the most"));
+        assert!(
+            parse_size("1MiB+99999999999999999999")
+                .unwrap_err()
+                .contains("the most")
+        );
+        assert!(parse_size("+1").unwrap_err().contains("is not a size"));
+    }
+
+    #[test]
+    fn content_is_the_fill_with_runs_over_it() {
+        let g = Generated {
+            size: 7,
+            fill: b"ab".to_vec(),
+            at: vec![(1, b"XY".to_vec()), (6, b"Z".to_vec())],
+        };
+        assert_eq!(g.bytes(), b"aXYbabZ");
+        assert_eq!(g.range(2, 5), b"Yba");
+        assert_eq!(g.range(5, 99), b"bZ");
+        assert_eq!(g.range(9, 12), b"");
+        let whole: Vec<u8> = (0..7).step_by(3).flat_map(|s| g.range(s, s + 3)).collect();
+        assert_eq!(whole, g.bytes(), "chunks add up to the whole");
+    }
+}
