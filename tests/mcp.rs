@@ -5,7 +5,9 @@
 //! misbehaving server here that must trip it: non-JSON stdout, a request
 //! never answered, a server that ignores its input closing, codes only a
 //! default rule gave, roots swapped asynchronously, failures reported as
-//! success text, an unknown protocol revision.
+//! success text, an unknown protocol revision, and on the file tools a
+//! write led outside by a dangling link, a read that rewrites line
+//! endings and an argument template that swaps the edit's strings.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -124,7 +126,10 @@ fn a_profile_read_right_passes_and_says_why_it_cannot_take_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let (code, report) = run(&profile(dir.path(), "", &[]));
     let want = [
+        // kind composed from success: never passed.
+        ("mcp.edit.file", "unobserved"),
         ("mcp.ls.dir", "unobserved"),
+        ("mcp.read.text", "unobserved"),
         ("mcp.resolve.dir", "pass"),
         ("mcp.resolve.file", "pass"),
         ("mcp.resolve.hang", "pass"),
@@ -132,6 +137,7 @@ fn a_profile_read_right_passes_and_says_why_it_cannot_take_the_rest() {
         ("mcp.resolve.second-root", "pass"),
         ("mcp.search.none@grep", "unsupported"),
         ("mcp.search.none@ripgrep", "unsupported"),
+        ("mcp.write.dangling-out", "pass"),
     ];
     let got = statuses(&report);
     assert_eq!(
@@ -364,7 +370,56 @@ fn a_prepared_fixture_is_a_finding_not_a_change_by_the_server() {
     let (code, report) = run(&profile(dir.path(), "", &prepare));
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(status(&report, "mcp.resolve.file"), "pass");
-    // One per root of every instance sent (six, one of them with two
+    // One per root of every instance sent (nine, one of them with two
     // roots; the two refused get no fixture).
-    assert_eq!(findings(&report), [("fixture_prepared".to_owned(), 7)]);
+    assert_eq!(findings(&report), [("fixture_prepared".to_owned(), 10)]);
+}
+
+/// The file tools, through a profile: a server whose write follows a
+/// dangling link out of the workspace is an escape in the containment
+/// counts (the harness saw the file appear outside, whatever the server
+/// answered); a read that rewrites line endings fails `content`; and the
+/// argument template is what puts the edit's strings where the server
+/// reads them (swapped, the edit finds nothing to replace).
+#[test]
+fn a_wrong_file_server_is_caught_through_its_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, report) = run(&profile(dir.path(), "", &[]));
+    assert_eq!(report["containment"]["escapes"], 0, "{report:#}");
+    assert_eq!(report["containment"]["refused"], 1);
+    let written = case(&report, "mcp.edit.file");
+    assert_eq!(
+        written["unchecked"],
+        serde_json::json!(["kind"]),
+        "{written}"
+    );
+
+    let (code, report) = run(&profile(dir.path(), "follow-dangling", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(report["containment"]["escapes"], 1, "{report:#}");
+    assert_eq!(report["containment"]["refused"], 0);
+    assert_eq!(
+        mismatched(&report, "mcp.write.dangling-out"),
+        ["outcome", "escape"]
+    );
+    assert_eq!(
+        case(&report, "mcp.write.dangling-out")["containment"]["class"],
+        "escape"
+    );
+
+    let (code, report) = run(&profile(dir.path(), "crlf", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.read.text"), ["content"]);
+    let shown = &case(&report, "mcp.read.text")["mismatches"][0];
+    assert_eq!(shown["expected"], "\"one\\r\\ntwo\\r\\n\"");
+    assert_eq!(shown["actual"], "\"one\\ntwo\\n\"");
+
+    let swapped = [(
+        "[{old: \"{old_string}\", new: \"{new_string}\"}]",
+        "[{old: \"{new_string}\", new: \"{old_string}\"}]",
+    )];
+    let (code, report) = run(&profile(dir.path(), "", &swapped));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.edit.file"), ["outcome"]);
+    assert_eq!(status(&report, "mcp.read.text"), "unobserved");
 }

@@ -6,6 +6,8 @@
 //! - [`profile`]: the profile file, its checks and JSON Schema;
 //! - [`client`]: a synchronous MCP client on the adapters' pipe
 //!   supervision (bounded lines and waits, process groups);
+//! - [`template`]: argument templates, for server tools that nest what
+//!   the suite passes flat;
 //! - [`translate`]: suite arguments to server arguments, server text to
 //!   results, error codes by rule;
 //! - [`server`]: the server as a [`crate::subject::Subject`].
@@ -17,4 +19,5 @@
 pub mod client;
 pub mod profile;
 pub mod server;
+pub mod template;
 pub mod translate;

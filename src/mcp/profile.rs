@@ -21,6 +21,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::mcp::template::Template;
 use toolpath_suite::case::CaseError;
 use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Tool};
 
@@ -318,6 +319,29 @@ pub struct Arguments {
     /// suite name); `null` and `""` sent by a case are kept as they are.
     #[serde(default)]
     pub default: serde_json::Map<String, Value>,
+    /// The server's arguments as a shape to fill, for a tool that nests
+    /// what the suite sends flat (`{path: "{file_path|absolute_path}",
+    /// edits: [{oldText: "{old_string}", newText: "{new_string}"}]}`):
+    /// each string that is wholly `{name}` becomes that suite parameter's
+    /// value, as a JSON value (see [`crate::mcp::template`]). Instead of
+    /// `rename`; `default` fills the suite's parameters before, `constant`
+    /// is set after.
+    #[serde(default)]
+    pub template: Option<Template>,
+}
+
+impl Arguments {
+    /// The suite parameter a server argument stands for, if the mapping
+    /// names one (the schema a model reads is shown under suite names).
+    pub fn suite_name_of<'a>(&'a self, server: &'a str) -> &'a str {
+        if let Some(template) = &self.template {
+            return template.suite_name_of(server).unwrap_or(server);
+        }
+        self.rename
+            .iter()
+            .find(|(_, to)| *to == server)
+            .map_or(server, |(suite, _)| suite.as_str())
+    }
 }
 
 /// How a tool's text answer is read. Every text block of the answer,
@@ -348,6 +372,11 @@ pub struct ResultMap {
     /// directory the request's (`request`, composed).
     #[serde(default)]
     pub output: Option<WholeText>,
+    /// `read_file`: the file's content is the whole text (`text`),
+    /// exactly as the server answered it; the suite's note `binary` has
+    /// no counterpart in a server's text, so `notes` is composed (`[]`).
+    #[serde(default)]
+    pub content: Option<WholeText>,
     /// The whole text (trimmed) that means "nothing found": an ok answer
     /// with empty lists, even if the server flagged it `isError`.
     #[serde(default)]
@@ -526,6 +555,7 @@ const FIELDS: &[&str] = &[
     "notes",
     "files",
     "entries",
+    "content",
     "model_text",
 ];
 
@@ -652,10 +682,18 @@ fn check(profile: &Profile) -> Result<(), String> {
             Tool::Grep | Tool::Ripgrep => result.matches.is_some(),
             Tool::Shell => result.output.is_some(),
             Tool::Resolve => result.kind.is_some(),
+            // Every successful read is judged on its content (FILE-5):
+            // a rule reads it, or the profile says the tool cannot show
+            // it, so a forgotten rule is not mistaken for "unobservable".
+            Tool::ReadFile => {
+                result.content.is_some()
+                    || server.unobservable.iter().any(|f| f == "content")
+                    || profile.unobservable.iter().any(|f| f == "content")
+            }
             // Judged on the fixture (what was written) and on the
             // answer's outcome, kind and path: no part of the text is
-            // required. A read's `content` is read when a rule gives it.
-            Tool::ReadFile | Tool::WriteFile | Tool::Edit => true,
+            // required.
+            Tool::WriteFile | Tool::Edit => true,
         };
         if !needs {
             let rule = match tool {
@@ -664,10 +702,25 @@ fn check(profile: &Profile) -> Result<(), String> {
                 Tool::Grep | Tool::Ripgrep => "matches",
                 Tool::Shell => "output",
                 Tool::Resolve => "kind",
-                Tool::ReadFile | Tool::WriteFile | Tool::Edit => unreachable!("nothing required"),
+                Tool::ReadFile => {
+                    return Err(format!(
+                        "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
+                    ));
+                }
+                Tool::WriteFile | Tool::Edit => unreachable!("nothing required"),
             };
             return Err(format!(
                 "`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it"
+            ));
+        }
+        if result.content.is_some() && *tool != Tool::ReadFile {
+            return Err(format!(
+                "`tools.{tool}.result.content` is for `read_file` only"
+            ));
+        }
+        if server.arguments.template.is_some() && !server.arguments.rename.is_empty() {
+            return Err(format!(
+                "`tools.{tool}.arguments`: give `template` or `rename`, not both (a template places every parameter it names)"
             ));
         }
         for (pattern, group) in [
@@ -771,6 +824,48 @@ tools:
         assert!(parse(&field).unwrap_err().message.contains("`colour`"));
         let version = MINIMAL.replace("profile: 1", "profile: 2");
         assert!(parse(&version).unwrap_err().message.contains("format 1"));
+    }
+
+    #[test]
+    fn a_read_needs_its_content_rule_and_a_template_is_checked_at_load() {
+        let add = |tool: &str| {
+            MINIMAL.replace(
+                "  grep: {none: \"no content search\"}",
+                &format!("  grep: {{none: \"no content search\"}}\n{tool}"),
+            )
+        };
+        let read = "  read_file: {tool: read, result: {kind: {always: file}}}";
+        let e = parse(&add(read)).unwrap_err();
+        assert!(
+            e.message
+                .contains("`tools.read_file.result` needs `content` (`content: text`), or `content` in `tools.read_file.unobservable`"),
+            "{e}"
+        );
+        let p = parse(&add("  read_file: {tool: read, result: {content: text}}")).unwrap();
+        let ToolMap::Tool(read) = &p.tools[&Tool::ReadFile] else {
+            panic!("a tool")
+        };
+        assert!(matches!(read.result.content, Some(WholeText::Text)));
+        parse(&add(
+            "  read_file: {tool: read, unobservable: [content], result: {}}",
+        ))
+        .expect("content declared unobservable");
+        let e = parse(&add("  write_file: {tool: write, result: {content: text}}")).unwrap_err();
+        assert!(e.message.contains("is for `read_file` only"), "{e}");
+        let both = "  edit: {tool: e, arguments: {rename: {file_path: path}, template: {path: \"{file_path}\"}}, result: {}}";
+        let e = parse(&add(both)).unwrap_err();
+        assert!(e.message.contains("give `template` or `rename`"), "{e}");
+        let spliced = "  edit:\n    tool: e\n    arguments: {template: {path: \"/w/{file_path}\"}}\n    result: {}";
+        let e = parse(&add(spliced)).unwrap_err();
+        assert!(e.message.contains("must be the whole string"), "{e}");
+        assert!(e.line > 1, "the template's line: {e}");
+        let edit = "  edit:\n    tool: e\n    arguments: {template: {path: \"{file_path|absolute_path}\", edits: [{oldText: \"{old_string}\"}]}}\n    result: {}";
+        let p = parse(&add(edit)).unwrap();
+        let ToolMap::Tool(edit) = &p.tools[&Tool::Edit] else {
+            panic!("a tool")
+        };
+        assert_eq!(edit.arguments.suite_name_of("path"), "file_path");
+        assert_eq!(edit.arguments.suite_name_of("edits"), "edits");
     }
 
     #[test]

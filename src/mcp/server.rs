@@ -433,7 +433,16 @@ impl McpServer {
             if self.running.is_none() {
                 self.restarts += 1;
             }
-            return self.launch(state);
+            let roots = state.roots.clone();
+            self.launch(state)?;
+            // A server taking MCP roots asks for them after `initialized`
+            // and may take them in asynchronously, like a later change: a
+            // first call sent before they are in force is refused as
+            // outside every (empty) allowed directory.
+            if self.profile().roots.via == RootsVia::Mcp {
+                return self.await_roots(&roots);
+            }
+            return Ok(());
         }
         let running = self.running.as_mut().expect("running");
         if running.state.roots == state.roots {
@@ -686,13 +695,7 @@ fn substitute(arguments: &Map<String, Value>, session: &str) -> Map<String, Valu
 /// each suite parameter.
 fn suite_schema(schema: &Value, map: &ServerTool) -> Value {
     let mut copy = schema.clone();
-    let to_suite = |name: &str| -> String {
-        map.arguments
-            .rename
-            .iter()
-            .find(|(_, to)| *to == name)
-            .map_or_else(|| name.to_owned(), |(suite, _)| suite.clone())
-    };
+    let to_suite = |name: &str| -> String { map.arguments.suite_name_of(name).to_owned() };
     if let Some(Value::Object(props)) = copy.get_mut("properties") {
         let renamed: Map<String, Value> = std::mem::take(props)
             .into_iter()

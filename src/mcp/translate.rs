@@ -19,6 +19,21 @@ use toolpath_suite::protocol::{
 
 /// The server tool's arguments for the suite's `params`.
 pub fn arguments(map: &ServerTool, params: &Map<String, Value>) -> Map<String, Value> {
+    if let Some(template) = &map.arguments.template {
+        // Defaults are the suite's parameters a case left out, so they go
+        // in before the template places them.
+        let mut given = params.clone();
+        for (suite_name, value) in &map.arguments.default {
+            given
+                .entry(suite_name.clone())
+                .or_insert_with(|| value.clone());
+        }
+        let mut out = template.fill(&given);
+        for (key, value) in &map.arguments.constant {
+            out.insert(key.clone(), value.clone());
+        }
+        return out;
+    }
     let rename = &map.arguments.rename;
     let mut out = Map::new();
     let mut renamed = Vec::new();
@@ -203,6 +218,15 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
         answer.matches = Some(read_matches(rule, ctx, &lines));
         // The suite's only note (SEARCH-6) has no counterpart in a
         // server's text: never observed.
+        answer.notes = Some(Vec::new());
+        answer.derived.push("notes".into());
+    }
+    if result.content.is_some() {
+        // The whole text, exactly: a server that rewrites line endings,
+        // numbers lines or adds a header fails FILE-5 here.
+        answer.content = Some(text.to_owned());
+        // FILE-5's note `binary` has no counterpart in a server's text:
+        // never observed.
         answer.notes = Some(Vec::new());
         answer.derived.push("notes".into());
     }
@@ -417,6 +441,19 @@ tools:
     result:
       files: '^(?P<path>.+)$'
       empty: '^No matches found$'
+  read_file:
+    tool: read_text_file
+    arguments: {rename: {file_path: path, absolute_path: path}}
+    result: {kind: {always: file}, path: request, content: text}
+  edit:
+    tool: edit_file
+    arguments:
+      template: {path: "{file_path|absolute_path}", edits: [{oldText: "{old_string}", newText: "{new_string}"}]}
+      default: {new_string: ""}
+      constant: {dryRun: false}
+    result:
+      kind: {always: file}
+      path: {line: '^Index: (?P<path>.*)$'}
 "#;
 
     fn profile() -> Profile {
@@ -469,6 +506,67 @@ tools:
             &params(json!({"dir_path": "", "path": "b"})),
         );
         assert_eq!(Value::Object(args), json!({"path": "b", "depth": 1}));
+    }
+
+    #[test]
+    fn a_template_shapes_the_arguments_with_defaults_before_and_constants_after() {
+        let p = profile();
+        let edit = tool(&p, Tool::Edit);
+        let args = arguments(
+            edit,
+            &params(json!({"file_path": "/w/ws/a.txt", "old_string": "a\r\n", "dryRun": true})),
+        );
+        assert_eq!(
+            Value::Object(args),
+            json!({
+                "path": "/w/ws/a.txt",
+                "edits": [{"oldText": "a\r\n", "newText": ""}],
+                "dryRun": false,
+            }),
+            "the default fills the absent new_string; the constant wins over a sent key"
+        );
+        let args = arguments(
+            edit,
+            &params(json!({"absolute_path": "/w/ws/a.txt", "old_string": "a", "new_string": null})),
+        );
+        assert_eq!(args["path"], "/w/ws/a.txt", "the alias");
+        assert_eq!(
+            args["edits"],
+            json!([{"oldText": "a", "newText": null}]),
+            "a null the case sent is kept, never defaulted"
+        );
+    }
+
+    #[test]
+    fn content_is_the_whole_text_exactly_and_notes_are_composed() {
+        let p = profile();
+        let c = ctx(
+            &p,
+            Tool::ReadFile,
+            &params(json!({"file_path": "/w/ws/a.txt"})),
+        );
+        let text = "one\r\ntwo\tthree é\n\nlast";
+        let r = read(&c, text, false);
+        assert_eq!(r.content.as_deref(), Some(text));
+        assert_eq!(r.notes, Some(vec![]));
+        assert_eq!(r.kind, Some(Kind::File));
+        assert_eq!(r.derived, ["kind", "parent", "path", "notes"]);
+        let r = read(
+            &c,
+            "ENOENT: no such file or directory, open '/w/ws/a.txt'",
+            true,
+        );
+        assert_eq!(r.content, None, "an error has no content");
+        assert_eq!(r.error.unwrap().code, ErrorCode::NotFound);
+        let edit = ctx(&p, Tool::Edit, &params(json!({"file_path": "/w/ws/a.txt"})));
+        let r = read(&edit, "```diff\nIndex: /w/real/a.txt\n===\n", false);
+        assert_eq!(
+            r.path.as_deref(),
+            Some("/w/real/a.txt"),
+            "read, not composed"
+        );
+        assert_eq!(r.content, None, "only a content rule gives content");
+        assert_eq!(r.derived, ["kind"]);
     }
 
     fn ctx<'a>(p: &'a Profile, t: Tool, params: &Map<String, Value>) -> Context<'a> {

@@ -15,12 +15,19 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   ping          asks the client `ping` and an unknown method first, and
                 exits (status 3) unless they are answered as MCP says
   bad-protocol  answers `initialize` with a protocol revision nobody speaks
+  follow-dangling  `write` checks only the lexical path of a file that does
+                not exist, so a dangling link inside leads the write outside
+  crlf          `read` answers `\r\n` line endings as `\n`
 
 Roots come from `--root DIR` arguments, or over MCP when the client offers
 the `roots` capability. Relative paths are joined onto the first root.
 Tools: `info {path}` (stat, following links: `path:`, `isDirectory:`,
 `isFile:` lines), `list {path}` (`[FILE] name` / `[DIR] name` / `[OTHER]
-name`, links not followed) and `allowed {}` (one root per line).
+name`, links not followed), `allowed {}` (one root per line), and the file
+tools: `read {path}` (the text, nothing else), `write {path, content}`
+(`Wrote PATH`) and `edit {path, edits: [{old, new}]}` (`Edited PATH`; the
+arguments nest, as server-filesystem's `edit_file` does). A write or edit
+is contained on the real path (a dangling link counts as its target).
 """
 
 import json
@@ -106,12 +113,14 @@ def call(name, args):
     path = args.get("path")
     if not isinstance(path, str) or not path:
         return text("Invalid arguments: path must be a non-empty string", error=True)
-    unknown = set(args) - {"path"}
+    unknown = set(args) - KEYS.get(name, {"path"})
     if unknown:
         return text("Invalid arguments: unknown key " + sorted(unknown)[0], error=True)
     full = lexical(path)
     if not inside(full):
         return text(f"Access denied - path outside allowed directories: {full}", error=True)
+    if name in ("read", "write", "edit"):
+        return file_tool(name, args, full)
     if name == "info":
         try:
             st = os.stat(full)
@@ -134,10 +143,59 @@ def call(name, args):
     return None
 
 
+KEYS = {"write": {"path", "content"}, "edit": {"path", "edits"}}
+
+
+def file_tool(name, args, full):
+    """The file tools, on the lexical path `full` (already inside)."""
+    real = os.path.realpath(full)  # a dangling link: its target
+    lexical_only = "follow-dangling" in MODES and not os.path.exists(full)
+    if not lexical_only and not inside(real):
+        return text(f"Access denied - path outside allowed directories: {full}", error=True)
+    if name == "read":
+        try:
+            with open(full, "rb") as f:
+                body = f.read().decode("utf-8", "replace")
+        except OSError as err:
+            return failure(full, err)
+        if "crlf" in MODES:
+            body = body.replace("\r\n", "\n")
+        return text(body)
+    if name == "write":
+        content = args.get("content")
+        if not isinstance(content, str):
+            return text("Invalid arguments: content must be a string", error=True)
+        try:
+            with open(full, "w", encoding="utf-8", newline="") as f:
+                f.write(content)
+        except OSError as err:
+            return failure(full, err)
+        return text(f"Wrote {full}")
+    edits = args.get("edits")
+    if not isinstance(edits, list) or len(edits) != 1 or not isinstance(edits[0], dict):
+        return text("Invalid arguments: edits must be a list of one {old, new}", error=True)
+    old, new = edits[0].get("old"), edits[0].get("new")
+    if not isinstance(old, str) or not old or not isinstance(new, str):
+        return text("Invalid arguments: old must be a non-empty string and new a string", error=True)
+    try:
+        with open(full, "r", encoding="utf-8", newline="") as f:
+            body = f.read()
+        if body.count(old) != 1:
+            return text(f"Invalid arguments: {old!r} occurs {body.count(old)} times in {full}", error=True)
+        with open(full, "w", encoding="utf-8", newline="") as f:
+            f.write(body.replace(old, new))
+    except OSError as err:
+        return failure(full, err)
+    return text(f"Edited {full}")
+
+
 TOOLS = [
     {"name": "info", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "A file or directory, relative to the first allowed directory"}}, "required": ["path"]}},
     {"name": "list", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
     {"name": "allowed", "inputSchema": {"type": "object", "properties": {}}},
+    {"name": "read", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+    {"name": "write", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}},
+    {"name": "edit", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "The absolute path of the file to edit"}, "edits": {"type": "array"}}, "required": ["path", "edits"]}},
 ]
 
 
