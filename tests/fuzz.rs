@@ -444,7 +444,9 @@ fn a_known_finding_does_not_hide_the_others_on_its_field() {
 
 /// `scripts/action.sh run` (what `action.yml` runs), with the runner's
 /// files pointed at temporary ones, against an adapter that passes every
-/// case and has two bugs no case catches: by default the fuzzer runs after
+/// case and has a bug no case catches (a glob that stops at 50 files; the
+/// `!` negation it once also had is caught by the include and glob syntax
+/// cases since): by default the fuzzer runs after
 /// the cases, its findings fail the step and are shown whole in the job
 /// summary; `fuzz: false` turns it off; findings listed in the fuzz
 /// expectations are known and pass.
@@ -457,7 +459,7 @@ fn the_action_fuzzes_after_the_cases_by_default() {
     std::fs::create_dir_all(&github).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_toolpath"));
     let adapter = format!(
-        "python3 {}/tests/adapters/glob_bugs.py bang fifty",
+        "python3 {}/tests/adapters/glob_bugs.py fifty",
         env!("CARGO_MANIFEST_DIR")
     );
     let action = |env: &[(&str, &str)]| {
