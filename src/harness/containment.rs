@@ -21,7 +21,7 @@
 
 use std::path::Path;
 
-use crate::harness::snapshot::{Change, ChangeKind};
+use crate::harness::snapshot::{self, Change, ChangeKind};
 use crate::report::{CaseReport, Containment, ContainmentClass, Mismatch};
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::case::{Action, Case};
@@ -171,9 +171,7 @@ pub fn is_outside(change: &Change, places: &[Vec<u8>]) -> bool {
 /// Whether `path` is `place` or below it; the fixture directory (`""`) is
 /// never within a root.
 fn within(path: &[u8], place: &[u8]) -> bool {
-    !place.is_empty()
-        && path.starts_with(place)
-        && (path.len() == place.len() || path[place.len()] == b'/')
+    !place.is_empty() && (path == place || snapshot::is_below(path, place))
 }
 
 #[cfg(test)]

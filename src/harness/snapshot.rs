@@ -485,6 +485,12 @@ impl Change {
     }
 }
 
+/// Whether snapshot path `path` lies strictly below `dir` (both
+/// `/`-joined and relative to the fixture directory).
+pub fn is_below(path: &[u8], dir: &[u8]) -> bool {
+    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
+}
+
 /// The changes worth listing in a report: an entry added below a
 /// directory that was added too is left out, the directory standing for
 /// its whole new subtree. A tool that built a deep tree in the wrong place
@@ -497,9 +503,7 @@ pub fn topmost<'c>(changes: &[&'c Change]) -> Vec<&'c Change> {
     for &change in changes {
         let below_a_new_directory = kept.iter().any(|k| {
             matches!(k.kind, ChangeKind::Added(State::Directory { .. }))
-                && change.path.len() > k.path.len()
-                && change.path.starts_with(&k.path)
-                && change.path[k.path.len()] == b'/'
+                && is_below(&change.path, &k.path)
         });
         if !below_a_new_directory {
             kept.push(change);

@@ -26,30 +26,14 @@ usage: glob_bugs.py [links] [colon] [bang] [fifty] [none]
 import json
 import os
 import re
-import subprocess
 import sys
 
 BUGS = {"links", "colon", "bang", "fifty"}
 
 
-class Reference:
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [os.environ["TOOLPATH_BIN"], "serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def ask(self, message):
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+# The reference over `toolpath serve` and the answer writer are the
+# mutants' own: one wrapper protocol for every deliberately wrong adapter.
+from mutant import Reference, send  # noqa: E402
 
 
 def segment_regex(segment):
