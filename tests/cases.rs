@@ -17,7 +17,7 @@ use toolpath::report::Status;
 use toolpath::subject::adapter::AdapterConfig;
 use toolpath::subject::{Reference, Subject};
 use toolpath::sys::{UNPRIVILEGED_USER, is_root};
-use toolpath_suite::case::validate::parse_case;
+use toolpath_suite::case::validate::parse_cases;
 
 fn unprivileged_runner() -> Option<AdapterConfig> {
     if !is_root() {
@@ -36,8 +36,9 @@ fn unprivileged_runner() -> Option<AdapterConfig> {
 }
 
 fn check_case(path: &Path, contents: String) -> datatest_stable::Result<()> {
-    let case = parse_case(path, &contents)?;
-    let instances: Vec<_> = case.instances().collect();
+    // A matrix file is its cells: each one runs.
+    let cases = parse_cases(path, &contents)?;
+    let instances: Vec<_> = cases.iter().flat_map(|c| c.instances()).collect();
     let make: &SubjectFactory = &|| Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
     let config = RunConfig {
         unprivileged: unprivileged_runner(),

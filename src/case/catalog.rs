@@ -4,8 +4,8 @@
 //! thousand parsed cases (their fixtures and parameters are most of a run's
 //! memory). So every file is validated once, before anything runs (a bad
 //! case is still found first, with its file, line and column), and then
-//! only its place is kept: directory, path, id, line and selected tools,
-//! about fifty bytes. The file is read and validated again when its turn
+//! only its place is kept: directory, path, id, line, selected tools and
+//! (for a matrix) which of its cells, about fifty bytes. The file is read and validated again when its turn
 //! comes. The embedded suite is small and already decoded, so it stays in
 //! memory.
 //!
@@ -43,6 +43,8 @@ pub struct Catalog {
 #[derive(Clone, Copy)]
 struct FileEntry {
     dir: u32,
+    /// Which case of its file: 0, or a matrix's cell.
+    nth: u32,
     /// Where its path (relative to the directory) starts in `text`; its id follows.
     at: u32,
     path_len: u32,
@@ -107,7 +109,11 @@ impl Catalog {
         let first = self.files.len();
         let mut found = Vec::new();
         let walked = suite::walk(&root, &mut |file| match suite::load_file(&file) {
-            Ok(case) => self.remember(dir, &root, &file, &case),
+            Ok(cases) => {
+                for (nth, case) in cases.iter().enumerate() {
+                    self.remember(dir, &root, &file, case, nth);
+                }
+            }
             Err(e) => found.extend(e),
         });
         // Stable: a file's own errors stay in file order.
@@ -116,16 +122,21 @@ impl Catalog {
             errors.append(&mut problems);
         }
         errors.append(&mut found);
-        // Sorted by path, as `suite::load` orders them: runs, shards and
-        // reports stay deterministic.
+        // Sorted by path, as `suite::load` orders them, and a matrix's
+        // cells in its order: runs, shards and reports stay deterministic.
         let text = &self.text;
-        self.files[first..].sort_by(|a, b| Path::new(a.path(text)).cmp(Path::new(b.path(text))));
+        self.files[first..].sort_by(|a, b| {
+            Path::new(a.path(text))
+                .cmp(Path::new(b.path(text)))
+                .then(a.nth.cmp(&b.nth))
+        });
     }
 
-    fn remember(&mut self, dir: usize, root: &Path, file: &Path, case: &Case) {
+    fn remember(&mut self, dir: usize, root: &Path, file: &Path, case: &Case, nth: usize) {
         let relative = file.strip_prefix(root).unwrap_or(file).to_string_lossy();
         let entry = FileEntry {
             dir: dir as u32,
+            nth: nth as u32,
             at: self.text.len() as u32,
             path_len: relative.len() as u32,
             id_len: case.id.len() as u32,
@@ -227,11 +238,17 @@ impl Catalog {
                 message,
             }
         };
-        let case = suite::load_file(&file).map_err(|e| {
+        let mut cases = suite::load_file(&file).map_err(|e| {
             unreadable(format!(
                 "the case file changed after it was validated and no longer loads: {e}"
             ))
         })?;
+        let nth_case = entry.nth as usize;
+        let Some(case) = (nth_case < cases.len()).then(|| cases.swap_remove(nth_case)) else {
+            return Err(unreadable(
+                "the case file changed after it was validated: it no longer holds the matrix cell checked".into(),
+            ));
+        };
         let selected: Vec<Tool> = self.selection.of_case(&case).map(|i| i.tool).collect();
         let bits = selected.iter().fold(0, |bits, &t| bits | tool_bit(t));
         if case.id != entry.id(&self.text) || bits != entry.tools {

@@ -42,8 +42,8 @@ mod tests {
         assert!(errors.is_empty());
         let parsed: Vec<Case> = EMBEDDED_CASES
             .iter()
-            .map(|(path, text)| {
-                toolpath_suite::case::validate::parse_case(Path::new(path), text).unwrap()
+            .flat_map(|(path, text)| {
+                toolpath_suite::case::validate::parse_cases(Path::new(path), text).unwrap()
             })
             .collect();
         assert_eq!(decoded.len(), parsed.len());
@@ -59,7 +59,7 @@ mod tests {
         assert!(cases.len() > 100);
         for case in &cases {
             let name = case.file.file_name().unwrap().to_string_lossy();
-            assert_eq!(name, toolpath_suite::case::load::file_name(&case.id));
+            assert_eq!(name, toolpath_suite::case::load::file_name(case.file_id()));
         }
     }
 }

@@ -50,6 +50,34 @@ pub fn lint(request: LintRequest) -> ExitCode {
             rule.requirement.summary
         );
     }
+    // The shapes of the rules that ask for them (spec "Which tools a rule
+    // applies to": `Shapes:`): how many instances pin each form and root.
+    let shaped: Vec<_> = coverage
+        .iter()
+        .filter(|r| !r.requirement.shapes.is_empty())
+        .collect();
+    if !shaped.is_empty() {
+        let _ = writeln!(out, "\n{:<10} instances per path shape", "id");
+        for rule in shaped {
+            let forms = rule
+                .per_form
+                .iter()
+                .map(|(f, n)| format!("{}:{n}", f.name()));
+            let roots = rule
+                .per_root
+                .iter()
+                .map(|(p, n)| format!("{}:{n}", p.name().replace(' ', "-")));
+            let counts: Vec<String> = forms.chain(roots).collect();
+            let _ = writeln!(
+                out,
+                "{:<10} {}  (asks: {})",
+                rule.requirement.id,
+                counts.join(" "),
+                rule.requirement.shapes.join(", ")
+            );
+        }
+        out.push('\n');
+    }
     let instances: usize = cases.iter().map(|c| c.tools.len()).sum();
     let _ = writeln!(
         out,
@@ -59,7 +87,7 @@ pub fn lint(request: LintRequest) -> ExitCode {
     );
     let gaps = crate::case::coverage::gaps(&coverage);
     if gaps.is_empty() {
-        out += "every requirement is pinned through every tool it applies to\n";
+        out += "every requirement is pinned through every tool it applies to, in every shape it asks for\n";
     }
     let _ = print_out(&out);
     if gaps.is_empty() {
@@ -72,7 +100,7 @@ pub fn lint(request: LintRequest) -> ExitCode {
     // without covering the spec; its gaps are listed, not failed.
     if source.cases.is_empty() || request.require_coverage {
         eprintln!(
-            "toolpath: requirements without a case for a tool they apply to (RULE@tool): {gaps}"
+            "toolpath: requirements without a case for a tool they apply to or a shape they ask for (RULE@tool, RULE@tool.form.root): {gaps}"
         );
         ExitCode::Usage
     } else {

@@ -69,6 +69,7 @@ impl Finding {
         Case {
             file: dir.join(toolpath_suite::case::load::file_name(&id)),
             id,
+            matrix: None,
             line: 0,
             summary: format!(
                 "Found by toolpath fuzz (seed {}, iteration {}): {} failed against the reference's answer; review and describe the rule.",
@@ -79,6 +80,7 @@ impl Finding {
             spec: d.rules.clone(),
             tags: Vec::new(),
             requires,
+            shape: toolpath_suite::case::Shape::of_call(f, &d.rendered.params),
             fixture: f.clone(),
             tools: vec![d.rendered.tool],
             action: Action::Invoke(d.rendered.params.clone()),

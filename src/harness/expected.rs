@@ -98,7 +98,7 @@ impl Expected {
         vars: &Placeholders,
         root: &Path,
     ) -> Expected {
-        let expand = |field: &Option<String>| field.as_deref().map(|f| vars.expand(f));
+        let expand = |field: &Option<String>| field.as_deref().map(|f| vars.expand_path(f));
         let path = expand(&expect.path);
         let cwd = expand(&expect.cwd);
         let ok = expect.outcome == ExpectedOutcome::Ok;
@@ -143,7 +143,7 @@ impl Expected {
                 matches
                     .iter()
                     .map(|m| {
-                        let path = vars.expand(&m.path);
+                        let path = vars.expand_path(&m.path);
                         let text = texts.line(&path, m.line);
                         ExpectedLine {
                             path,
@@ -166,14 +166,20 @@ impl Expected {
             files: expect
                 .files
                 .as_ref()
-                .map(|files| files.iter().map(|f| vars.expand(f)).collect()),
-            entries: expect
-                .entries
-                .as_ref()
-                .map(|entries| entries.iter().map(|(p, t)| (vars.expand(p), *t)).collect()),
+                .map(|files| files.iter().map(|f| vars.expand_path(f)).collect()),
+            entries: expect.entries.as_ref().map(|entries| {
+                entries
+                    .iter()
+                    .map(|(p, t)| (vars.expand_path(p), *t))
+                    .collect()
+            }),
             error: expect.error.as_ref().map(|e| ErrorExpect {
                 code: e.code,
-                message_contains: e.message_contains.iter().map(|n| vars.expand(n)).collect(),
+                message_contains: e
+                    .message_contains
+                    .iter()
+                    .map(|n| vars.expand_path(n))
+                    .collect(),
             }),
             model_text_contains,
         }

@@ -67,6 +67,35 @@ impl Placeholders {
         out
     }
 
+    /// Expands a path a case expects (a `path`, a match's file, a needle
+    /// naming a path) and reads it lexically, as RES-3 does: a case may
+    /// write `{target}/../ws-evil` for the directory beside whichever root
+    /// is the target (a matrix cell's), which no single placeholder names.
+    /// A text with no `.` or `..` segment and no `//` is left as expanded.
+    // The harness's own few lines rather than the reference's resolver:
+    // what a case expects never depends on the implementation under test.
+    pub fn expand_path(&self, text: &str) -> String {
+        let out = self.expand(text);
+        let dotted = out
+            .split('/')
+            .skip(1)
+            .any(|s| s == "." || s == ".." || s.is_empty());
+        if !out.starts_with('/') || !dotted || out == "/" {
+            return out;
+        }
+        let mut segments: Vec<&str> = Vec::new();
+        for segment in out.split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    segments.pop();
+                }
+                name => segments.push(name),
+            }
+        }
+        format!("/{}", segments.join("/"))
+    }
+
     /// Expands placeholders in every string inside a JSON value.
     pub fn expand_json(&self, value: &serde_json::Value) -> serde_json::Value {
         use serde_json::Value;
@@ -104,6 +133,20 @@ impl Placeholders {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_paths_are_read_lexically_after_expansion() {
+        let vars = Placeholders::new("/t", "/t/one/ws", &[("one/ws".into(), "/t/one/ws".into())]);
+        assert_eq!(
+            vars.expand_path("{target}/../ws-evil/a"),
+            "/t/one/ws-evil/a"
+        );
+        assert_eq!(vars.expand_path("{one/ws}/./x//y/"), "/t/one/ws/x/y");
+        assert_eq!(vars.expand_path("{target}/..foo"), "/t/one/ws/..foo");
+        assert_eq!(vars.expand_path("absolute"), "absolute");
+        assert_eq!(vars.expand_path("{target}/../.."), "/t");
+        assert_eq!(vars.expand_path("{target}/../../../.."), "/");
+    }
 
     /// A shown-only value is collapsed in reports, below the longer values
     /// of the fixture, and never expanded from a case's text.

@@ -21,14 +21,25 @@ pub struct Requirement {
     /// Tool names (`grep`, `shell`, ...) from the rule's own `Applies to:`
     /// line, or else its area's; the suite must pin the rule through each.
     pub tools: Vec<String>,
+    /// The path shapes (`absolute`, `relative`, `first root`, `second
+    /// root`) from the rule's own `Shapes:` line, or else its area's: the
+    /// suite must pin the rule through each tool in each of them.
+    pub shapes: Vec<String>,
 }
+
+/// The words a `Shapes:` line may name.
+pub const SHAPE_WORDS: &[&str] = &["absolute", "relative", "first root", "second root"];
 
 /// The marker of an applicability line (spec "Which tools a rule applies to").
 const APPLIES_TO: &str = "Applies to:";
 
-/// The backticked tool names after an `Applies to:` marker; any text outside
-/// backticks (a parenthetical pointing elsewhere) is commentary.
-fn applies_to(text: &str) -> Vec<String> {
+/// The marker of a shapes line (spec "Which tools a rule applies to").
+const SHAPES: &str = "Shapes:";
+
+/// The backticked names after a marker (`Applies to:`, `Shapes:`); any
+/// text outside backticks (a parenthetical pointing elsewhere) is
+/// commentary.
+fn backticked(text: &str) -> Vec<String> {
     text.split('`')
         .skip(1)
         .step_by(2)
@@ -66,13 +77,19 @@ pub fn area_title(area: &str) -> Option<&'static str> {
 pub fn parse_requirements(text: &str) -> Vec<Requirement> {
     let mut out = Vec::new();
     let mut area_tools: Vec<String> = Vec::new();
+    let mut area_shapes: Vec<String> = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
         if line.starts_with("## ") {
             area_tools.clear();
+            area_shapes.clear();
         }
         if let Some(rest) = line.strip_prefix(APPLIES_TO) {
-            area_tools = applies_to(rest);
+            area_tools = backticked(rest);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(SHAPES) {
+            area_shapes = backticked(rest);
             continue;
         }
         let Some(rest) = line.trim_start().strip_prefix("- **") else {
@@ -101,14 +118,24 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
                 break;
             }
         }
-        let tools = match text.find(APPLIES_TO) {
-            Some(at) => {
-                let tools = applies_to(&text[at + APPLIES_TO.len()..]);
-                text.truncate(at);
-                tools
-            }
-            None => area_tools.clone(),
+        // Each marker's names run to the next marker or the end.
+        let marker = |name: &'static str| text.find(name).map(|at| (at, name));
+        let mut markers: Vec<(usize, &str)> = [marker(APPLIES_TO), marker(SHAPES)]
+            .into_iter()
+            .flatten()
+            .collect();
+        markers.sort();
+        let names_of = |name: &str| {
+            let i = markers.iter().position(|(_, m)| *m == name)?;
+            let start = markers[i].0 + name.len();
+            let end = markers.get(i + 1).map_or(text.len(), |(at, _)| *at);
+            Some(backticked(&text[start..end]))
         };
+        let tools = names_of(APPLIES_TO).unwrap_or_else(|| area_tools.clone());
+        let shapes = names_of(SHAPES).unwrap_or_else(|| area_shapes.clone());
+        if let Some((first, _)) = markers.first() {
+            text.truncate(*first);
+        }
         let text = text.trim_end().to_owned();
         let summary = match text.find(". ") {
             Some(end) => text[..=end].to_owned(),
@@ -119,6 +146,7 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
             area: area.to_owned(),
             summary,
             tools,
+            shapes,
         });
     }
     out
@@ -156,6 +184,34 @@ mod tests {
         let tools: Vec<_> = reqs.iter().map(|r| r.tools.join(",")).collect();
         assert_eq!(tools, ["resolve,shell", "grep", ""]);
         assert_eq!(reqs[1].summary, "Two.");
+    }
+
+    #[test]
+    fn shapes_come_from_the_area_unless_the_rule_names_its_own() {
+        let text = "## SEC\n\nApplies to: `resolve`, `shell`.\nShapes: `absolute`, `first root`.\n\n- **SEC-1** One.\n- **SEC-2** Two.\n  Shapes: none (a walk).\n- **SEC-3** Three.\n  Shapes: `relative`. Applies to: `grep`.\n## OUT\n\n- **OUT-1** None.\n";
+        let reqs = parse_requirements(text);
+        let shapes: Vec<_> = reqs.iter().map(|r| r.shapes.join(",")).collect();
+        assert_eq!(shapes, ["absolute,first root", "", "relative", ""]);
+        assert_eq!(reqs[2].tools, ["grep"]);
+        assert_eq!(reqs[2].summary, "Three.");
+        assert_eq!(reqs[1].summary, "Two.");
+    }
+
+    #[test]
+    fn every_embedded_shape_is_known() {
+        for req in requirements() {
+            for shape in &req.shapes {
+                assert!(
+                    SHAPE_WORDS.contains(&shape.as_str()),
+                    "{}: unknown shape `{shape}`",
+                    req.id
+                );
+            }
+        }
+        assert!(
+            requirements().iter().any(|r| !r.shapes.is_empty()),
+            "no rule states its shapes"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::validate::load_case;
+use crate::case::validate::load_cases;
 use crate::case::{Case, CaseError, CaseErrors};
 
 /// Every case file below `dir`, sorted; or every problem of the folder.
@@ -93,9 +93,14 @@ pub fn walk(dir: &Path, visit: &mut dyn FnMut(PathBuf)) -> Result<(), Vec<CaseEr
     }
 }
 
-/// One case file, validated, its name checked against its id.
-pub fn load_file(file: &Path) -> Result<Case, CaseErrors> {
-    load_case(file).and_then(|case| check_file_name(case).map_err(CaseErrors::from))
+/// One case file, validated, its name checked against its id: its case,
+/// or a matrix's cells in the matrix's order.
+pub fn load_file(file: &Path) -> Result<Vec<Case>, CaseErrors> {
+    let cases = load_cases(file)?;
+    if let Some(first) = cases.first() {
+        check_file_name(first).map_err(CaseErrors::from)?;
+    }
+    Ok(cases)
 }
 
 /// Loads every case below each directory. All problems are collected, every
@@ -113,7 +118,7 @@ pub fn load(dirs: &[PathBuf]) -> (Vec<Case>, Vec<CaseError>) {
         files.sort();
         for file in files {
             match load_file(&file) {
-                Ok(case) => cases.push(case),
+                Ok(mut found) => cases.append(&mut found),
                 Err(e) => errors.extend(e),
             }
         }
@@ -129,21 +134,21 @@ pub fn file_name(id: &str) -> String {
 }
 
 /// Refuses a case whose file is not named after its id.
-fn check_file_name(case: Case) -> Result<Case, CaseError> {
-    let expected = file_name(&case.id);
+fn check_file_name(case: &Case) -> Result<(), CaseError> {
+    let expected = file_name(case.file_id());
     let actual = case
         .file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned());
     if actual.as_deref() == Some(expected.as_str()) {
-        return Ok(case);
+        return Ok(());
     }
     let message = if case.file.extension().is_some_and(|e| e == "yml") {
         format!("case files end in `.yaml`, not `.yml`: rename it to `{expected}`")
     } else {
         format!(
             "the file of `{}` must be named `{expected}` (the id without its area, dots as dashes)",
-            case.id
+            case.file_id()
         )
     };
     Err(CaseError {

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod load;
 pub mod path;
 pub mod raw;
+pub mod shape;
 pub mod validate;
 pub mod yaml;
 
@@ -39,6 +40,7 @@ pub use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
 pub use crate::case::path::FixturePath;
 pub use crate::case::raw::KNOWN_TAGS;
 use crate::case::raw::{ExpectedOutcome, Feature};
+pub use crate::case::shape::{Form, RootPlace, Shape};
 pub use crate::case::validate::{load_case, parse_case, parse_case_bytes};
 pub use crate::case::yaml::yaml_lines;
 use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
@@ -127,11 +129,79 @@ pub struct Expect {
     pub writes: Vec<(FixturePath, Vec<u8>)>,
 }
 
+/// Which tools answer with each result field. A matrix's expectation is
+/// written once for all its tools; each cell keeps the fields its tool
+/// answers with ([`Expect::for_tools`]), and a field no tool of the matrix
+/// answers with is a mistake in the case.
+pub const RESULT_FIELDS: &[(&str, &[Tool])] = {
+    use Tool::*;
+    const ECHOING: &[Tool] = &[Resolve, Grep, Ripgrep, Glob, Ls, ReadFile, WriteFile, Edit];
+    &[
+        ("kind", ECHOING),
+        ("path", ECHOING),
+        ("parent", &[Resolve, Grep, Ripgrep, Glob, Ls]),
+        ("cwd", &[Shell]),
+        ("matches", &[Grep, Ripgrep]),
+        ("notes", &[Grep, Ripgrep, ReadFile]),
+        ("files", &[Glob]),
+        ("entries", &[Ls]),
+    ]
+};
+
+/// Whether any of `tools` answers with the result field `field`.
+pub fn answers_with(field: &str, tools: &[Tool]) -> bool {
+    RESULT_FIELDS
+        .iter()
+        .find(|(name, _)| *name == field)
+        .is_some_and(|(_, answering)| tools.iter().any(|t| answering.contains(t)))
+}
+
+impl Expect {
+    /// The expectation as one cell of a matrix sees it: the fields `tools`
+    /// answer with, the others left unchecked.
+    pub fn for_tools(&self, tools: &[Tool]) -> Expect {
+        let keep = |field: &str| answers_with(field, tools);
+        let mut out = self.clone();
+        if !keep("kind") {
+            out.kind = None;
+        }
+        if !keep("path") {
+            out.path = None;
+        }
+        if !keep("parent") {
+            out.parent = None;
+        }
+        if !keep("cwd") {
+            out.cwd = None;
+        }
+        if !keep("matches") {
+            out.matches = None;
+        }
+        if !keep("notes") {
+            out.notes = None;
+        }
+        if !keep("files") {
+            out.files = None;
+        }
+        if !keep("entries") {
+            out.entries = None;
+        }
+        if !tools.iter().any(|t| t.writes()) {
+            out.writes.clear();
+        }
+        out
+    }
+}
+
 /// A valid case. Serialisable for the pre-validated embedded suite only
 /// (see `case::embedded`): a case read from text is always validated.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     pub id: String,
+    /// The id written in the file when this case is one cell of a matrix
+    /// (`cases/README.md`, "Matrix cases"): the file is named after it,
+    /// and filters may name it to select every cell.
+    pub matrix: Option<String>,
     pub file: PathBuf,
     /// Line of the `id:` field, for reports that point into the file.
     pub line: u64,
@@ -143,6 +213,8 @@ pub struct Case {
     pub tools: Vec<Tool>,
     pub action: Action,
     pub expect: Expect,
+    /// The form and root of the path the call sends, for coverage.
+    pub shape: Shape,
 }
 
 /// One case run against one tool: what reports and expectations files name.
@@ -164,6 +236,11 @@ impl Instance<'_> {
 }
 
 impl Case {
+    /// The id the case file is named after: the matrix's, or the case's own.
+    pub fn file_id(&self) -> &str {
+        self.matrix.as_deref().unwrap_or(&self.id)
+    }
+
     pub fn instances(&self) -> impl Iterator<Item = Instance<'_>> {
         self.tools
             .iter()

@@ -75,6 +75,12 @@ impl FixturePath {
                 .is_some_and(|rest| rest.starts_with('/'))
     }
 
+    /// `rest` below `self`, checked like any path: two paths within the
+    /// length budget may join into one past it.
+    pub fn join(&self, rest: &FixturePath) -> Result<FixturePath, String> {
+        FixturePath::parse(&format!("{}/{}", self.0, rest.0))
+    }
+
     /// The last segment.
     pub fn name(&self) -> &str {
         self.0.rsplit_once('/').map_or(&self.0, |(_, name)| name)

@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
 use crate::case::error::quote;
-use crate::protocol::{EntryType, ErrorCode, Kind};
+use crate::case::shape::Form;
+use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 
 /// The tags a case may carry (documented in `cases/README.md`).
 pub const KNOWN_TAGS: &[&str] = &[
@@ -55,8 +56,16 @@ pub struct RawCase {
     #[schemars(with = "Vec<Feature>")]
     pub requires: Vec<Spanned<Feature>>,
     pub fixture: RawFixture,
-    #[schemars(with = "RawCall")]
-    pub call: Spanned<RawCall>,
+    /// The one call the case makes; a case has `call` or `matrix`, not both.
+    #[serde(default)]
+    #[schemars(with = "Option<RawCall>")]
+    pub call: Option<Spanned<RawCall>>,
+    /// One path sent to several tools, in several forms, from several roots:
+    /// a rule stated once and pinned for each (`cases/README.md`, "Matrix
+    /// cases"). A case has `call` or `matrix`, not both.
+    #[serde(default)]
+    #[schemars(with = "Option<RawMatrix>")]
+    pub matrix: Option<Spanned<RawMatrix>>,
     #[schemars(with = "RawExpect")]
     pub expect: Spanned<RawExpect>,
 }
@@ -428,8 +437,20 @@ impl<V: JsonSchema> JsonSchema for SpannedMap<V> {
 
 /// Which tool a case calls. `search` stands for both `grep` and `ripgrep`:
 /// the case runs against each, as two instances (`ID@grep`, `ID@ripgrep`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum ToolSelector {
     Resolve,
     Grep,
@@ -439,10 +460,36 @@ pub enum ToolSelector {
     Glob,
     Ls,
     #[serde(rename = "read_file")]
+    #[strum(serialize = "read_file")]
     ReadFile,
     #[serde(rename = "write_file")]
+    #[strum(serialize = "write_file")]
     WriteFile,
     Edit,
+}
+
+impl ToolSelector {
+    /// The tools it stands for.
+    pub fn tools(self) -> Vec<Tool> {
+        match self {
+            ToolSelector::Resolve => vec![Tool::Resolve],
+            ToolSelector::Grep => vec![Tool::Grep],
+            ToolSelector::Ripgrep => vec![Tool::Ripgrep],
+            ToolSelector::Search => vec![Tool::Grep, Tool::Ripgrep],
+            ToolSelector::Shell => vec![Tool::Shell],
+            ToolSelector::Glob => vec![Tool::Glob],
+            ToolSelector::Ls => vec![Tool::Ls],
+            ToolSelector::ReadFile => vec![Tool::ReadFile],
+            ToolSelector::WriteFile => vec![Tool::WriteFile],
+            ToolSelector::Edit => vec![Tool::Edit],
+        }
+    }
+
+    /// Its name in a case file (`search`, `read_file`): the serde
+    /// attribute's twin.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// The tool call.
@@ -461,6 +508,36 @@ pub struct RawCall {
     /// in the tool's published schema (spec DESC).
     #[serde(default)]
     pub describe: Option<String>,
+}
+
+/// How a matrix case sends its path (`cases/README.md`, "Matrix cases").
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMatrix {
+    /// The tools to call, each once per form and root (`search` is `grep`
+    /// and `ripgrep`).
+    #[schemars(with = "Vec<ToolSelector>")]
+    pub tools: Vec<Spanned<ToolSelector>>,
+    /// How the path is sent: `absolute` (`{target}/PATH`) and `relative`
+    /// (`PATH`); both when left out. A file tool takes the absolute form
+    /// only (a relative path is FILE-3's refusal, pinned on its own).
+    #[serde(default)]
+    #[schemars(with = "Vec<Form>")]
+    pub forms: Vec<Spanned<Form>>,
+    /// The roots (fixture paths, as `fixture.roots` names them) to take in
+    /// turn as the target directory; every root when left out.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub roots: Vec<Spanned<String>>,
+    /// The path, relative to the target directory, as the caller writes it
+    /// (`lnk/../x`, `../outside`): never normalised by the harness.
+    #[schemars(with = "String")]
+    pub path: Spanned<String>,
+    /// Other parameters per tool (`search: {pattern: secret}`); a tool
+    /// left out gets the defaults `cases/README.md` lists.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, Map<String, Value>>")]
+    pub params: SpannedMap<SpannedMap<Spanned<Value>>>,
 }
 
 /// `ok` or `error`: what the case expects.

@@ -18,6 +18,7 @@ pub fn check(
     action: &Action,
     tools: &[Tool],
     fixture: &Fixture,
+    matrix: bool,
 ) -> Expect {
     let at = raw.referenced;
     let raw = raw.value;
@@ -63,19 +64,27 @@ pub fn check(
             "expect: `mentions` and `excludes` go with `call.describe`",
         );
     }
-    tool_fields(findings, &raw, tools, at);
-    let writing = !describing && tools.len() == 1 && tools[0].writes();
-    if writing && raw.outcome == ExpectedOutcome::Ok && raw.writes.is_none() {
+    if matrix {
+        matrix_fields(findings, &raw, tools, at);
+    } else {
+        tool_fields(findings, &raw, tools, at);
+    }
+    let writer = tools.iter().find(|t| t.writes());
+    let writing = !describing && writer.is_some() && (matrix || tools.len() == 1);
+    if let Some(writer) = writer
+        && writing
+        && raw.outcome == ExpectedOutcome::Ok
+        && raw.writes.is_none()
+    {
         findings.error(
             at,
             format!(
-                "expect: a successful `{}` writes one file: say which and what it then holds in `writes`",
-                tools[0]
+                "expect: a successful `{writer}` writes one file: say which and what it then holds in `writes`"
             ),
         );
     }
     let writes = match raw.writes {
-        Some(map) if writing => writes(findings, map, fixture, at),
+        Some(map) if writing => writes(findings, map, fixture, matrix, at),
         Some(_) => {
             findings.error(
                 at,
@@ -145,11 +154,14 @@ pub fn check(
 /// `writes`: one file, a fixture path inside a root, where the fixture
 /// has a file or nothing (a write through a link names the file the link
 /// leads to; a directory, a pipe or a root is never written), with content
-/// that decodes.
+/// that decodes. In a matrix the path is written `{target}/PATH`, and each
+/// cell's is checked when the cell is made ([`check_written`]); the
+/// expectation then holds `PATH`, relative to the target.
 fn writes(
     findings: &mut Findings,
     map: SpannedMap<FileContent>,
     fixture: &Fixture,
+    matrix: bool,
     at: Location,
 ) -> Vec<(FixturePath, Vec<u8>)> {
     if map.0.len() != 1 {
@@ -158,59 +170,34 @@ fn writes(
             format!("expect.writes: a call writes one file, not {}", map.0.len()),
         );
     }
-    let not_files: Vec<&FixturePath> = fixture
-        .dirs
-        .iter()
-        .chain(fixture.symlinks.iter().map(|(p, _)| p))
-        .chain(&fixture.fifos)
-        .chain(&fixture.sockets)
-        .chain(&fixture.devices)
-        .chain(&fixture.roots)
-        .collect();
     let mut out = Vec::new();
     for (key, content) in map.0 {
-        let file = match FixturePath::parse(&key.value) {
+        let text = if matrix {
+            match key.value.strip_prefix("{target}/") {
+                Some(rest) => rest,
+                None => {
+                    findings.error(
+                        key.referenced,
+                        format!(
+                            "expect.writes: a matrix writes below each cell's target: write `{{target}}/PATH`, not `{}`",
+                            quote(&key.value)
+                        ),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            key.value.as_str()
+        };
+        let file = match FixturePath::parse(text) {
             Ok(file) => file,
             Err(e) => {
                 findings.error(key.referenced, format!("expect.writes: {e}"));
                 continue;
             }
         };
-        if !fixture
-            .roots
-            .iter()
-            .any(|r| file.is_within(r) && &file != r)
-        {
-            findings.error(
-                key.referenced,
-                format!(
-                    "expect.writes: `{}` is not below a root; a file tool never writes outside the roots (FILE-11)",
-                    quote(file.as_str())
-                ),
-            );
-        }
-        if not_files.contains(&&file) {
-            findings.error(
-                key.referenced,
-                format!(
-                    "expect.writes: the fixture makes `{}` something other than a file; a write through a link names the file the link leads to",
-                    quote(file.as_str())
-                ),
-            );
-        }
-        if let Some((parent, _)) = fixture
-            .files
-            .iter()
-            .find(|(f, _)| file.is_within(f) && f != &file)
-        {
-            findings.error(
-                key.referenced,
-                format!(
-                    "expect.writes: `{}` lies below the file `{}`",
-                    quote(file.as_str()),
-                    quote(parent.as_str())
-                ),
-            );
+        if !matrix {
+            check_written(findings, &file, fixture, key.referenced);
         }
         match content.into_bytes() {
             Ok(bytes) => out.push((file, bytes)),
@@ -221,6 +208,52 @@ fn writes(
         }
     }
     out
+}
+
+/// Where a write lands must be a file or nothing, below a root and not
+/// below a file of the fixture.
+pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixture, at: Location) {
+    if !fixture.roots.iter().any(|r| file.is_within(r) && file != r) {
+        findings.error(
+            at,
+            format!(
+                "expect.writes: `{}` is not below a root; a file tool never writes outside the roots (FILE-11)",
+                quote(file.as_str())
+            ),
+        );
+    }
+    let not_file = fixture
+        .dirs
+        .iter()
+        .chain(fixture.symlinks.iter().map(|(p, _)| p))
+        .chain(&fixture.fifos)
+        .chain(&fixture.sockets)
+        .chain(&fixture.devices)
+        .chain(&fixture.roots)
+        .any(|p| p == file);
+    if not_file {
+        findings.error(
+            at,
+            format!(
+                "expect.writes: the fixture makes `{}` something other than a file; a write through a link names the file the link leads to",
+                quote(file.as_str())
+            ),
+        );
+    }
+    if let Some((parent, _)) = fixture
+        .files
+        .iter()
+        .find(|(f, _)| file.is_within(f) && f != file)
+    {
+        findings.error(
+            at,
+            format!(
+                "expect.writes: `{}` lies below the file `{}`",
+                quote(file.as_str()),
+                quote(parent.as_str())
+            ),
+        );
+    }
 }
 
 /// `files` belongs to `glob` and `entries` to `ls`: on any other tool the
@@ -234,6 +267,29 @@ fn tool_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Loc
             findings.error(
                 at,
                 format!("expect.{field}: only a `{tool}` call has {field}"),
+            );
+        }
+    }
+}
+
+/// A matrix's expectation is written once for all its tools: each result
+/// field must concern one of them.
+fn matrix_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Location) {
+    let given = [
+        ("kind", raw.kind.is_some()),
+        ("path", raw.path.is_some()),
+        ("parent", raw.parent.is_some()),
+        ("cwd", raw.cwd.is_some()),
+        ("matches", raw.matches.is_some()),
+        ("notes", raw.notes.is_some()),
+        ("files", raw.files.is_some()),
+        ("entries", raw.entries.is_some()),
+    ];
+    for (field, _) in given.iter().filter(|(_, given)| *given) {
+        if !crate::case::answers_with(field, tools) {
+            findings.error(
+                at,
+                format!("expect.{field}: no tool of the matrix answers with {field}"),
             );
         }
     }

@@ -44,12 +44,35 @@ use crate::case::limits::{MAX_CASE_BYTES, MAX_CASE_NODES};
 use crate::case::path::FixturePath;
 use crate::case::raw::RawCase;
 use crate::case::yaml::yaml_lines;
-use crate::case::{Case, yaml};
+use crate::case::{Action, Case, Shape, yaml};
+use crate::protocol::Tool;
 
-/// Reads and validates the case file at `file`.
-pub fn load_case(file: &Path) -> Result<Case, CaseErrors> {
+/// Reads and validates the case file at `file`: its case, or a matrix's
+/// cells.
+pub fn load_cases(file: &Path) -> Result<Vec<Case>, CaseErrors> {
     let bytes = read_bounded(file)?;
-    parse_case_bytes(file, &bytes)
+    parse_cases_bytes(file, &bytes)
+}
+
+/// Reads and validates a case file that holds one case (no matrix).
+pub fn load_case(file: &Path) -> Result<Case, CaseErrors> {
+    load_cases(file).and_then(|cases| one(file, cases))
+}
+
+/// The one case of a file read by a caller that takes one case only.
+fn one(file: &Path, mut cases: Vec<Case>) -> Result<Case, CaseErrors> {
+    if cases.len() == 1 {
+        return Ok(cases.remove(0));
+    }
+    Err(CaseErrors::from(CaseError {
+        file: file.to_owned(),
+        line: cases.first().map_or(1, |c| c.line),
+        column: 1,
+        message: format!(
+            "a matrix of {} cases where one case was expected",
+            cases.len()
+        ),
+    }))
 }
 
 /// Reads at most one byte more than [`MAX_CASE_BYTES`], so a huge file is
@@ -64,18 +87,29 @@ fn read_bounded(file: &Path) -> Result<Vec<u8>, CaseError> {
 }
 
 /// Validates case bytes: size, then UTF-8 (located), then YAML and meaning.
-pub fn parse_case_bytes(file: &Path, bytes: &[u8]) -> Result<Case, CaseErrors> {
+pub fn parse_cases_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<Case>, CaseErrors> {
     check_size(file, bytes.len())?;
     let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(file, bytes, e))?;
-    parse_case(file, text)
+    parse_cases(file, text)
 }
 
-/// Validates case text; `file` is used in error messages only.
+/// [`parse_cases_bytes`] for a file that holds one case (no matrix).
+pub fn parse_case_bytes(file: &Path, bytes: &[u8]) -> Result<Case, CaseErrors> {
+    parse_cases_bytes(file, bytes).and_then(|cases| one(file, cases))
+}
+
+/// Validates case text that holds one case (no matrix).
+pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseErrors> {
+    parse_cases(file, text).and_then(|cases| one(file, cases))
+}
+
+/// Validates case text; `file` is used in error messages only. A matrix
+/// gives one case per cell, in the matrix's order.
 ///
 /// The YAML is parsed first, and a file that does not parse into the raw
 /// shape has one error (the parser stops there); a file that does is
 /// checked whole.
-pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseErrors> {
+pub fn parse_cases(file: &Path, text: &str) -> Result<Vec<Case>, CaseErrors> {
     check_size(file, text.len())?;
     let raw: RawCase = yaml::parse(file, text, yaml_options())?;
     let mut findings = Findings {
@@ -83,10 +117,10 @@ pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseErrors> {
         text,
         errors: Vec::new(),
     };
-    let case = case(&mut findings, raw);
+    let cases = case(&mut findings, raw);
     match CaseErrors::new(findings.errors) {
         Some(errors) => Err(errors),
-        None => Ok(case),
+        None => Ok(cases),
     }
 }
 
@@ -133,12 +167,13 @@ fn yaml_options() -> serde_saphyr::Options {
     options
 }
 
-/// Every check, in the order of the file's sections. The case returned is
-/// only handed out when nothing was found.
-fn case(findings: &mut Findings, raw: RawCase) -> Case {
+/// Every check, in the order of the file's sections. The cases returned
+/// (one, or a matrix's cells) are only handed out when nothing was found.
+fn case(findings: &mut Findings, raw: RawCase) -> Vec<Case> {
     let id_at = raw.id.referenced;
     header::check(findings, &raw.id, &raw.spec, &raw.tags);
     let used = fixture::features_used(&raw.fixture);
+    let target_given = raw.fixture.target.as_ref().map(|t| t.referenced);
     let checked = fixture::check(findings, raw.fixture, id_at);
     links::check(
         findings,
@@ -148,22 +183,91 @@ fn case(findings: &mut Findings, raw: RawCase) -> Case {
     );
     repository::check(findings, &checked.fixture, &checked.git, &checked.spans);
     let fixture = checked.fixture;
-    let (tools, action) = call::check(findings, raw.call);
-    let expect = expect::check(findings, raw.expect, &action, &tools, &fixture);
+    let calls = match (raw.call, raw.matrix) {
+        (Some(call), None) => Calls::One(call::check(findings, call)),
+        (None, Some(matrix)) => Calls::Matrix(call::matrix::check(
+            findings,
+            matrix,
+            &fixture.roots,
+            target_given,
+        )),
+        (call, matrix) => {
+            let both = call.is_some() && matrix.is_some();
+            findings.error(
+                id_at,
+                if both {
+                    "call: a case has `call` or `matrix`, not both"
+                } else {
+                    "call: a case needs `call` (one call) or `matrix` (one path for several tools)"
+                },
+            );
+            Calls::One((Vec::new(), Action::Invoke(Default::default())))
+        }
+    };
+    let (tools, action) = match &calls {
+        Calls::One((tools, action)) => (tools.clone(), action.clone()),
+        Calls::Matrix(matrix) => (matrix.all_tools(), Action::Invoke(Default::default())),
+    };
+    let is_matrix = matches!(calls, Calls::Matrix(_));
+    let expect_at = raw.expect.referenced;
+    let expect = expect::check(findings, raw.expect, &action, &tools, &fixture, is_matrix);
     let requires = requires::check(findings, &raw.requires, used, &action, id_at);
-    Case {
+    let template = Case {
         id: raw.id.value,
+        matrix: None,
         file: findings.file.to_owned(),
         line: id_at.line(),
         summary: raw.summary,
         spec: raw.spec.into_iter().map(|s| s.value).collect(),
         tags: raw.tags.into_iter().map(|s| s.value).collect(),
         requires,
+        shape: match &action {
+            Action::Invoke(params) => Shape::of_call(&fixture, params),
+            Action::Describe(_) => Shape::default(),
+        },
         fixture,
         tools,
         action,
         expect,
+    };
+    match calls {
+        Calls::One(_) => vec![template],
+        Calls::Matrix(matrix) => matrix
+            .cells()
+            .into_iter()
+            .map(|cell| {
+                let mut fixture = template.fixture.clone();
+                fixture.target = fixture.roots[cell.root].clone();
+                let mut expect = template.expect.for_tools(&cell.tools);
+                // A matrix's write is written below `{target}`: the cell's root.
+                for (file, _) in &mut expect.writes {
+                    match fixture.target.join(file) {
+                        Ok(joined) => {
+                            expect::check_written(findings, &joined, &fixture, expect_at);
+                            *file = joined;
+                        }
+                        Err(e) => findings.error(expect_at, format!("expect.writes: {e}")),
+                    }
+                }
+                Case {
+                    id: cell.id(&template.id),
+                    matrix: Some(template.id.clone()),
+                    expect,
+                    shape: cell.shape(),
+                    fixture,
+                    tools: cell.tools,
+                    action: Action::Invoke(cell.params),
+                    ..template.clone()
+                }
+            })
+            .collect(),
     }
+}
+
+/// What a case calls: one call, or a matrix of them.
+enum Calls {
+    One((Vec<Tool>, Action)),
+    Matrix(call::matrix::Matrix),
 }
 
 /// What the checks of one file have found, and the file they read.

@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::*;
+use crate::case::Shape;
 use crate::case::raw::RawCase;
 use crate::case::yaml::strip_position;
 use crate::case::{Action, Case, CaseError, CaseErrors, ExpectedMatch, KNOWN_TAGS, QUOTE_LIMIT};
 use crate::case::{FixturePath, MAX_CASE_BYTES, MAX_CASE_NODES, yaml_lines};
+use crate::protocol::Tool;
 
 #[test]
 fn the_editor_schema_knows_the_ids_tags_and_requirements_lint_knows() {
@@ -828,4 +830,260 @@ fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
         let error = error_of(&case(tool, expect));
         assert!(error.contains(says), "{tool} {expect}: {error}");
     }
+}
+
+// Matrix cases: one path for several tools, forms and roots.
+
+const MATRIX: &str = "\
+id: security.shape.link-out
+summary: s
+spec: [SEC-5]
+requires: [symlinks]
+matrix:
+  tools: [resolve, search, read_file, write_file]
+  path: lnk
+  params:
+    search: {pattern: secret}
+fixture:
+  roots: [ws, ws2]
+  symlinks: {ws/lnk: \"{tmp}/out\", ws2/lnk: \"{tmp}/out\"}
+expect:
+  outcome: error
+  error: {code: outside_workspace, message_contains: [\"{target}/lnk\"]}
+";
+
+fn parse_all(text: &str) -> Result<Vec<Case>, CaseErrors> {
+    parse_cases(Path::new("cases/x.yaml"), text)
+}
+
+fn matrix_errors(text: &str) -> Vec<String> {
+    parse_all(text)
+        .expect_err("matrix should be rejected")
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn a_matrix_is_one_case_per_tool_form_and_root_file_tools_absolute_only() {
+    let cases = parse_all(MATRIX).unwrap();
+    let cells: Vec<(String, String, String)> = cases
+        .iter()
+        .map(|c| {
+            let Action::Invoke(params) = &c.action else {
+                panic!("a matrix invokes")
+            };
+            let params = serde_json::to_string(params).unwrap();
+            (c.id.clone(), c.fixture.target.to_string(), params)
+        })
+        .collect();
+    let expected = [
+        ("resolve.abs.r1", "ws", r#"{"path":"{target}/lnk"}"#),
+        ("resolve.abs.r2", "ws2", r#"{"path":"{target}/lnk"}"#),
+        ("resolve.rel.r1", "ws", r#"{"path":"lnk"}"#),
+        ("resolve.rel.r2", "ws2", r#"{"path":"lnk"}"#),
+        (
+            "search.abs.r1",
+            "ws",
+            r#"{"dir_path":"{target}/lnk","pattern":"secret"}"#,
+        ),
+        (
+            "search.abs.r2",
+            "ws2",
+            r#"{"dir_path":"{target}/lnk","pattern":"secret"}"#,
+        ),
+        (
+            "search.rel.r1",
+            "ws",
+            r#"{"dir_path":"lnk","pattern":"secret"}"#,
+        ),
+        (
+            "search.rel.r2",
+            "ws2",
+            r#"{"dir_path":"lnk","pattern":"secret"}"#,
+        ),
+        ("read_file.abs.r1", "ws", r#"{"file_path":"{target}/lnk"}"#),
+        ("read_file.abs.r2", "ws2", r#"{"file_path":"{target}/lnk"}"#),
+        (
+            "write_file.abs.r1",
+            "ws",
+            r#"{"content":"toolpath\n","file_path":"{target}/lnk"}"#,
+        ),
+        (
+            "write_file.abs.r2",
+            "ws2",
+            r#"{"content":"toolpath\n","file_path":"{target}/lnk"}"#,
+        ),
+    ];
+    let expected: Vec<(String, String, String)> = expected
+        .iter()
+        .map(|(id, target, params)| {
+            (
+                format!("security.shape.link-out.{id}"),
+                target.to_string(),
+                params.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(cells, expected);
+    // `search` is both search tools; every cell is named after the file's id.
+    assert_eq!(cases[4].tools, [Tool::Grep, Tool::Ripgrep]);
+    assert!(
+        cases
+            .iter()
+            .all(|c| c.file_id() == "security.shape.link-out")
+    );
+    assert_eq!(
+        cases[2].shape,
+        Shape {
+            form: Some(crate::case::Form::Relative),
+            root: Some(crate::case::RootPlace::First)
+        }
+    );
+    assert_eq!(cases[1].shape.root, Some(crate::case::RootPlace::Later));
+    // One case only where one is asked for.
+    assert!(
+        parse(MATRIX)
+            .unwrap_err()
+            .to_string()
+            .contains("a matrix of 12 cases where one case was expected")
+    );
+}
+
+#[test]
+fn each_cell_keeps_the_result_fields_its_tool_answers_with() {
+    let text = "\
+id: search.shape.dir
+summary: s
+spec: [SEARCH-2]
+matrix:
+  tools: [search, shell, ls]
+  forms: [relative]
+  roots: [ws]
+  path: src
+fixture:
+  roots: [ws]
+  files: {ws/src/a.ts: \"x\\n\"}
+expect:
+  outcome: ok
+  kind: directory
+  path: \"{target}/src\"
+  cwd: \"{target}/src\"
+  matches: [\"{target}/src/a.ts:1\"]
+  entries: {\"{target}/src/a.ts\": file}
+";
+    let cases = parse_all(text).unwrap();
+    let fields = |c: &Case| {
+        let e = &c.expect;
+        (
+            e.path.is_some(),
+            e.cwd.is_some(),
+            e.matches.is_some(),
+            e.entries.is_some(),
+        )
+    };
+    assert_eq!(
+        cases.iter().map(fields).collect::<Vec<_>>(),
+        [
+            (true, false, true, false),
+            (false, true, false, false),
+            (true, false, false, true)
+        ]
+    );
+}
+
+#[test]
+fn a_matrix_write_is_written_below_each_cells_target() {
+    let text = "\
+id: file.shape.write
+summary: s
+spec: [FILE-8]
+matrix:
+  tools: [read_file, write_file]
+  path: a.txt
+fixture:
+  roots: [ws, ws2]
+  files: {ws/a.txt: \"x\", ws2/a.txt: \"x\"}
+expect:
+  outcome: ok
+  kind: file
+  writes: {\"{target}/a.txt\": \"toolpath\\n\"}
+";
+    let cases = parse_all(text).unwrap();
+    let writes: Vec<Vec<String>> = cases
+        .iter()
+        .map(|c| c.expect.writes.iter().map(|(p, _)| p.to_string()).collect())
+        .collect();
+    assert_eq!(
+        writes,
+        [
+            vec![],
+            vec![],
+            vec!["ws/a.txt".to_owned()],
+            vec!["ws2/a.txt".to_owned()]
+        ]
+    );
+}
+
+#[test]
+fn every_mistake_of_a_matrix_is_reported_with_its_place() {
+    let text = "\
+id: security.shape.bad
+summary: s
+spec: [SEC-5]
+matrix:
+  tools: [search, grep, edit, edit]
+  forms: [relative]
+  roots: [ws, nope]
+  path: /abs
+  params:
+    shell: {command: pwd}
+    edit: {file_path: x}
+fixture:
+  roots: [ws]
+  target: ws
+expect:
+  outcome: ok
+  files: [\"{target}/x\"]
+";
+    assert_eq!(
+        matrix_errors(text),
+        [
+            "cases/x.yaml:5:3: matrix.tools: `search` already stands for `grep` and `ripgrep`",
+            "cases/x.yaml:5:25: matrix.tools: `edit` takes an absolute path only, and the matrix has no `absolute` form (a relative path is FILE-3's refusal, pinned on its own)",
+            "cases/x.yaml:5:31: matrix.tools: `edit` is given twice",
+            "cases/x.yaml:5:31: matrix.tools: `edit` takes an absolute path only, and the matrix has no `absolute` form (a relative path is FILE-3's refusal, pinned on its own)",
+            "cases/x.yaml:7:15: matrix.roots: `nope` is not one of `fixture.roots`",
+            "cases/x.yaml:8:9: matrix.path: write the path relative to the target directory (`lnk/../x`, `../outside`); the `absolute` form prefixes `{target}/` itself",
+            "cases/x.yaml:10:5: matrix.params: `shell` is not one of `matrix.tools`",
+            "cases/x.yaml:11:12: matrix.params.edit.file_path: the matrix sends the path itself (`matrix.path`)",
+            "cases/x.yaml:14:11: fixture.target: a matrix takes each of its roots as the target in turn; leave `target` out",
+            "cases/x.yaml:16:3: expect.files: no tool of the matrix answers with files",
+            "cases/x.yaml:16:3: expect: a successful `edit` writes one file: say which and what it then holds in `writes`",
+        ]
+    );
+}
+
+#[test]
+fn a_case_has_call_or_matrix_and_a_matrix_write_names_its_target() {
+    let both = MATRIX.replace("fixture:", "call: {tool: resolve}\nfixture:");
+    assert!(
+        matrix_errors(&both)
+            .iter()
+            .any(|e| e.ends_with("call: a case has `call` or `matrix`, not both"))
+    );
+    let neither = GOOD.replace(
+        "call:\n  tool: search\n  params: {pattern: hello, dir_path: a.ts}\n",
+        "",
+    );
+    assert!(error_of(&neither).contains("a case needs `call` (one call) or `matrix`"));
+    let text = MATRIX.replace("outcome: error", "outcome: ok").replace(
+        "  error: {code: outside_workspace, message_contains: [\"{target}/lnk\"]}\n",
+        "  writes: {ws/lnk: x}\n",
+    );
+    assert!(
+        matrix_errors(&text)
+            .iter()
+            .any(|e| e.contains("expect.writes: a matrix writes below each cell's target: write `{target}/PATH`, not `ws/lnk`")),
+    );
 }

@@ -1,6 +1,9 @@
 //! The call: which tools a case runs against, the parameters it sends
 //! (no YAML 1.1 word read as a boolean), a `describe` that has a schema to
-//! describe, and no shell command other than `pwd`.
+//! describe, and no shell command other than `pwd`; or, for a matrix
+//! case, the same for each of its cells ([`matrix`]).
+
+pub mod matrix;
 
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
@@ -8,7 +11,7 @@ use serde_saphyr::Spanned;
 use super::Findings;
 use crate::case::Action;
 use crate::case::error::quote;
-use crate::case::raw::{RawCall, SpannedMap, ToolSelector};
+use crate::case::raw::{RawCall, SpannedMap};
 use crate::protocol::Tool;
 
 /// The tools the case runs against and what it does with them; both are
@@ -17,19 +20,8 @@ use crate::protocol::Tool;
 pub fn check(findings: &mut Findings, raw: Spanned<RawCall>) -> (Vec<Tool>, Action) {
     let at = raw.referenced;
     let raw = raw.value;
-    let tools = match raw.tool {
-        ToolSelector::Resolve => vec![Tool::Resolve],
-        ToolSelector::Grep => vec![Tool::Grep],
-        ToolSelector::Ripgrep => vec![Tool::Ripgrep],
-        ToolSelector::Search => vec![Tool::Grep, Tool::Ripgrep],
-        ToolSelector::Shell => vec![Tool::Shell],
-        ToolSelector::Glob => vec![Tool::Glob],
-        ToolSelector::Ls => vec![Tool::Ls],
-        ToolSelector::ReadFile => vec![Tool::ReadFile],
-        ToolSelector::WriteFile => vec![Tool::WriteFile],
-        ToolSelector::Edit => vec![Tool::Edit],
-    };
-    let params = params(findings, raw.params);
+    let tools = raw.tool.tools();
+    let params = params(findings, raw.params, "call.params");
     let action = match raw.describe {
         Some(param) => {
             if !params.is_empty() {
@@ -62,7 +54,11 @@ pub fn check(findings: &mut Findings, raw: Spanned<RawCall>) -> (Vec<Tool>, Acti
 /// ambiguity outright (an error, not a warning: a warning is easy to miss
 /// and the fix is one word): write `true`/`false` for a boolean, or quote
 /// the word for a string.
-fn params(findings: &mut Findings, raw: SpannedMap<Spanned<Value>>) -> Map<String, Value> {
+fn params(
+    findings: &mut Findings,
+    raw: SpannedMap<Spanned<Value>>,
+    field: &str,
+) -> Map<String, Value> {
     let mut params = Map::new();
     for (key, value) in raw.0 {
         if value.value.is_boolean() {
@@ -71,7 +67,7 @@ fn params(findings: &mut Findings, raw: SpannedMap<Spanned<Value>>) -> Map<Strin
                 findings.error(
                     value.referenced,
                     format!(
-                        "call.params.{}: `{}` is a YAML 1.1 word read as the boolean {}; write `{}` for a boolean or quote it for a string",
+                        "{field}.{}: `{}` is a YAML 1.1 word read as the boolean {}; write `{}` for a boolean or quote it for a string",
                         quote(&key.value),
                         quote(&spelt),
                         value.value,

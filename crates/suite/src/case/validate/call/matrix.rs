@@ -1,0 +1,278 @@
+//! `matrix`: one path sent to several tools, in both forms, from several
+//! roots, with one expectation (`cases/README.md`, "Matrix cases").
+//!
+//! A rule such as "a link out of the workspace is refused" holds for every
+//! tool, for a path written absolute or relative, and in any root; real
+//! implementations broke it in exactly one of those cells (a second root
+//! checked lexically, an absolute path used raw). A matrix states the rule
+//! once and the loader makes one case per cell, each an ordinary [`Case`]
+//! with an id of its own (`ID.TOOL.FORM.rN`), so everything after loading
+//! (selection, running, reports, expectations files) sees plain cases.
+//!
+//! This module checks the matrix itself ([`check`]) and makes the cells
+//! ([`Matrix::cells`]); the expectation is checked once, for every tool of
+//! the matrix together, by [`super::super::expect`], and each cell keeps the
+//! fields that concern its tool ([`crate::case::Expect::for_tools`]).
+
+use serde_json::{Map, Value};
+use serde_saphyr::{Location, Spanned};
+
+use super::super::{Findings, spanned};
+use super::{check_command, params as call_params};
+use crate::case::error::quote;
+use crate::case::path::FixturePath;
+use crate::case::raw::{RawMatrix, ToolSelector};
+use crate::case::shape::{Form, RootPlace, Shape};
+use crate::protocol::Tool;
+
+/// A valid matrix: what its cells are made of.
+pub struct Matrix {
+    tools: Vec<ToolSelector>,
+    forms: Vec<Form>,
+    /// Indexes into the fixture's roots.
+    roots: Vec<usize>,
+    path: String,
+    params: Vec<(ToolSelector, Map<String, Value>)>,
+}
+
+/// One cell: a tool selector, a form and a root, and the call it makes.
+pub struct Cell {
+    pub selector: ToolSelector,
+    pub tools: Vec<Tool>,
+    pub form: Form,
+    /// Index into the fixture's roots: the cell's target directory.
+    pub root: usize,
+    pub params: Map<String, Value>,
+}
+
+impl Cell {
+    /// `ID.TOOL.FORM.rN`: the case id and where in the matrix the cell is
+    /// (`security.link-out.search.rel.r2`; its instances are then
+    /// `...@grep` and `...@ripgrep`).
+    pub fn id(&self, matrix_id: &str) -> String {
+        format!(
+            "{matrix_id}.{}.{}.r{}",
+            self.selector.name(),
+            self.form.short(),
+            self.root + 1
+        )
+    }
+
+    pub fn shape(&self) -> Shape {
+        Shape {
+            form: Some(self.form),
+            root: Some(RootPlace::of_index(self.root)),
+        }
+    }
+}
+
+/// The parameter that carries the path for each tool: the name every
+/// implementation must accept (its aliases are pinned by cases of their own).
+fn path_key(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Resolve => "path",
+        t if t.is_file_tool() => "file_path",
+        _ => "dir_path",
+    }
+}
+
+/// Every path parameter name and alias: a matrix sets the path itself.
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "dir_path",
+    "directory",
+    "file_path",
+    "absolute_path",
+];
+
+/// What a cell sends besides its path when the matrix gives nothing for its
+/// tool: enough to make a valid call (`cases/README.md` lists them).
+fn defaults(tool: Tool) -> Vec<(&'static str, &'static str)> {
+    match tool {
+        Tool::Grep | Tool::Ripgrep => vec![("pattern", ".")],
+        Tool::Glob => vec![("pattern", "*")],
+        Tool::WriteFile => vec![("content", "toolpath\n")],
+        Tool::Edit => vec![("old_string", "toolpath"), ("new_string", "edited")],
+        // The shell's `command: pwd` is the harness's own default.
+        _ => Vec::new(),
+    }
+}
+
+/// Checks a matrix against the fixture's `roots`; `target_given` is where
+/// the fixture names a target of its own, which a matrix replaces.
+pub fn check(
+    findings: &mut Findings,
+    raw: Spanned<RawMatrix>,
+    roots: &[FixturePath],
+    target_given: Option<Location>,
+) -> Matrix {
+    let at = raw.referenced;
+    let raw = raw.value;
+    if let Some(target) = target_given {
+        findings.error(
+            target,
+            "fixture.target: a matrix takes each of its roots as the target in turn; leave `target` out",
+        );
+    }
+    if raw.tools.is_empty() {
+        findings.error(at, "matrix.tools: name at least one tool");
+    }
+    let names: Vec<(&str, Location)> = raw
+        .tools
+        .iter()
+        .map(|t| (t.value.name(), t.referenced))
+        .collect();
+    findings.repeats("matrix.tools", names, "");
+    let tools: Vec<ToolSelector> = raw.tools.iter().map(|t| t.value).collect();
+    let has = |s: ToolSelector| tools.contains(&s);
+    if has(ToolSelector::Search) && (has(ToolSelector::Grep) || has(ToolSelector::Ripgrep)) {
+        findings.error(
+            at,
+            "matrix.tools: `search` already stands for `grep` and `ripgrep`",
+        );
+    }
+
+    let forms: Vec<Form> = if raw.forms.is_empty() {
+        Form::BOTH.to_vec()
+    } else {
+        let names: Vec<(&str, Location)> = raw
+            .forms
+            .iter()
+            .map(|f| (f.value.name(), f.referenced))
+            .collect();
+        findings.repeats("matrix.forms", names, "");
+        raw.forms.iter().map(|f| f.value).collect()
+    };
+    for selector in &raw.tools {
+        let file_tool = selector.value.tools().iter().all(|t| t.is_file_tool());
+        if file_tool && !forms.contains(&Form::Absolute) {
+            findings.error(
+                selector.referenced,
+                format!(
+                    "matrix.tools: `{}` takes an absolute path only, and the matrix has no `absolute` form (a relative path is FILE-3's refusal, pinned on its own)",
+                    selector.value.name()
+                ),
+            );
+        }
+    }
+
+    let root_indexes: Vec<usize> = if raw.roots.is_empty() {
+        (0..roots.len()).collect()
+    } else {
+        findings.repeats("matrix.roots", spanned(&raw.roots), "");
+        raw.roots
+            .iter()
+            .filter_map(|name| {
+                let found = roots.iter().position(|r| r.as_str() == name.value);
+                if found.is_none() {
+                    findings.error(
+                        name.referenced,
+                        format!(
+                            "matrix.roots: `{}` is not one of `fixture.roots`",
+                            quote(&name.value)
+                        ),
+                    );
+                }
+                found
+            })
+            .collect()
+    };
+
+    let path = raw.path.value;
+    if path.is_empty() || path.starts_with('/') || path.starts_with('{') {
+        findings.error(
+            raw.path.referenced,
+            "matrix.path: write the path relative to the target directory (`lnk/../x`, `../outside`); the `absolute` form prefixes `{target}/` itself",
+        );
+    }
+
+    let mut params = Vec::new();
+    for (key, value) in raw.params.0 {
+        let Some(selector) = tools.iter().copied().find(|t| t.name() == key.value) else {
+            findings.error(
+                key.referenced,
+                format!(
+                    "matrix.params: `{}` is not one of `matrix.tools`",
+                    quote(&key.value)
+                ),
+            );
+            continue;
+        };
+        for (param, _) in &value.0 {
+            if PATH_KEYS.contains(&param.value.as_str()) {
+                findings.error(
+                    param.referenced,
+                    format!(
+                        "matrix.params.{}.{}: the matrix sends the path itself (`matrix.path`)",
+                        key.value,
+                        quote(&param.value)
+                    ),
+                );
+            }
+        }
+        let given = call_params(findings, value, &format!("matrix.params.{}", key.value));
+        if selector == ToolSelector::Shell
+            && let Err(message) = check_command(&given)
+        {
+            findings.error(key.referenced, message);
+        }
+        params.push((selector, given));
+    }
+
+    Matrix {
+        tools,
+        forms,
+        roots: root_indexes,
+        path,
+        params,
+    }
+}
+
+impl Matrix {
+    /// Every tool a cell calls.
+    pub fn all_tools(&self) -> Vec<Tool> {
+        self.tools.iter().flat_map(|s| s.tools()).collect()
+    }
+
+    /// Whether a tool of the matrix writes (`write_file`, `edit`).
+    pub fn writes(&self) -> bool {
+        self.all_tools().iter().any(|t| t.writes())
+    }
+
+    /// The cells, tool by tool, then form, then root; a file tool has no
+    /// relative cell.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for &selector in &self.tools {
+            let tools = selector.tools();
+            let tool = tools[0];
+            for &form in &self.forms {
+                if tool.is_file_tool() && form == Form::Relative {
+                    continue;
+                }
+                for &root in &self.roots {
+                    let mut params: Map<String, Value> = defaults(tool)
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), Value::String(v.to_owned())))
+                        .collect();
+                    if let Some((_, given)) = self.params.iter().find(|(s, _)| *s == selector) {
+                        params.extend(given.clone());
+                    }
+                    let path = match form {
+                        Form::Absolute => format!("{{target}}/{}", self.path),
+                        Form::Relative => self.path.clone(),
+                    };
+                    params.insert(path_key(tool).to_owned(), Value::String(path));
+                    cells.push(Cell {
+                        selector,
+                        tools: tools.clone(),
+                        form,
+                        root,
+                        params,
+                    });
+                }
+            }
+        }
+        cells
+    }
+}
