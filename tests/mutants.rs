@@ -1033,3 +1033,84 @@ fn class_10_cutting_long_lines_is_caught() {
         ],
     );
 }
+
+// Issue 24: hole classes closed in every shape. Each mutant is wrong in one
+// shape only; before the matrices no case failed it, so each test also
+// holds that only the class's own cases do.
+
+/// `mode` fails only cases whose id contains `case_part`, they cite
+/// `requirement`, and among them is a cell containing each of `cells`
+/// (`.shell.rel.r2`: a tool, a form, a root): the class is closed for
+/// every tool and shape it applies to, by the cases written for it.
+fn assert_class_closed(mode: &str, requirement: &str, case_part: &str, cells: &[&str]) {
+    let report = run_mutant(mode);
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "{mode}: the wrapper itself misbehaved"
+    );
+    let failing: Vec<String> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!failing.is_empty(), "{mode} was not caught at all");
+    let others: Vec<&String> = failing
+        .iter()
+        .filter(|id| !id.contains(case_part))
+        .collect();
+    assert!(
+        others.is_empty(),
+        "{mode}: failed by cases outside its class `{case_part}`: {others:?}"
+    );
+    let citing = failing_cases_citing(&report, requirement);
+    assert_eq!(
+        citing.len(),
+        failing.len(),
+        "{mode}: some failing cases do not cite {requirement}"
+    );
+    for cell in cells {
+        assert!(
+            failing.iter().any(|id| id.contains(cell)),
+            "{mode}: no failing case for the cell `{cell}` (failing: {failing:?})"
+        );
+    }
+}
+
+#[test]
+fn class_2_a_path_validated_normalised_but_used_raw_is_caught_in_every_tool() {
+    assert_class_closed(
+        "dotdot-used-raw",
+        "SEC-8",
+        "security.shape.dotdot-after-link",
+        &[
+            ".search.abs.r1@grep",
+            ".search.rel.r2@ripgrep",
+            ".shell.rel.r1",
+            ".shell.abs.r2",
+            ".glob.rel.r2",
+            ".ls.abs.r1",
+            "-file.read_file.abs.r2",
+            "-file.write_file.abs.r1",
+            "-file.edit.abs.r2",
+        ],
+    );
+}
+
+#[test]
+fn class_3_a_second_root_checked_by_its_text_is_caught_in_every_tool() {
+    let tools = [
+        "resolve",
+        "search",
+        "shell",
+        "glob",
+        "ls",
+        "read_file",
+        "write_file",
+        "edit",
+    ];
+    let cells: Vec<String> = tools.iter().map(|t| format!("{t}.abs.r2")).collect();
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    assert_class_closed("later-roots-lexical", "SEC-1", "security.shape.", &cells);
+}

@@ -1125,6 +1125,88 @@ FILE_MUTANTS = {
     "read-normalises-newlines": read_normalises_newlines,
 }
 
+# The hole classes of issue 24: each mutant is wrong in one shape only (a
+# form, a root, a position of a link), the shape the `*.shape.*` matrices
+# and the class cases pin. Cases-only: the fuzzer's generator makes one
+# root and no `..` after a link.
+
+PATH_KEYS = ("dir_path", "path", "directory", "file_path", "absolute_path")
+
+
+def given_path(params):
+    """(key, value) of the path parameter given, by any name or alias."""
+    for name in PATH_KEYS:
+        value = params.get(name)
+        if isinstance(value, str) and value:
+            return name, value
+    return None, None
+
+
+def nearest_existing(path):
+    while not os.path.exists(path) and path != "/":
+        path = os.path.dirname(path)
+    return path
+
+
+def ask_widened(call, ref, extra_root, params=None):
+    """The reference's answer with `extra_root` allowed too: what a tool
+    answers when its containment check let the path through."""
+    roots = call["workspace"]["roots"] + [extra_root]
+    return ref.ask({**call, "params": params or call["params"],
+                    "workspace": {**call["workspace"], "roots": roots}})
+
+
+def rewrite_paths(value, old, new):
+    """Every string in an answer with the path `old` written as `new`."""
+    if isinstance(value, str):
+        return new + value[len(old):] if value == old or value.startswith(old + "/") else value.replace(old + "/", new + "/")
+    if isinstance(value, list):
+        return [rewrite_paths(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k == "output" else rewrite_paths(v, old, new)) for k, v in value.items()}
+    return value
+
+
+def dotdot_used_raw(call, result, ref):
+    """Validates `lnk/../x` in its normalised form (RES-3), but hands the
+    path as given to the system, which follows `lnk` before `..`: the
+    tool works in the link target's parent (SEC-8)."""
+    key, given = given_path(call["params"])
+    if not given or result.get("outcome") != "ok" or "/../" not in "/" + given + "/":
+        return result
+    target = call["workspace"]["target"]
+    raw = given if given.startswith("/") else target + "/" + given
+    used = os.path.realpath(raw)
+    meant = lexical(target, given)
+    if used == os.path.realpath(meant) or not os.path.exists(used):
+        return result
+    top = used if os.path.isdir(used) else os.path.dirname(used)
+    answer = ask_widened(call, ref, top, dict(call["params"], **{key: used}))
+    answer = rewrite_paths(answer, used, meant)
+    answer["seq"] = result["seq"]
+    return answer
+
+
+def later_roots_lexical(call, result, ref):
+    """Checks the first root on real paths and the others by their text: a
+    path in the second root is inside whatever its links lead to."""
+    _, given = given_path(call["params"])
+    roots = call["workspace"]["roots"]
+    if not given or not refused_outside(result) or "\0" in given:
+        return result
+    meant = lexical(call["workspace"]["target"], given)
+    if not any(meant == r or meant.startswith(r + "/") for r in roots[1:]):
+        return result
+    answer = ask_widened(call, ref, nearest_existing(os.path.realpath(meant)))
+    answer["seq"] = result["seq"]
+    return answer
+
+
+CLASS_MUTANTS = {
+    "dotdot-used-raw": dotdot_used_raw,
+    "later-roots-lexical": later_roots_lexical,
+}
+
 # Protocol misbehaviour: what to do instead of answering.
 MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-noise", "no-tools"}
 
@@ -1135,7 +1217,7 @@ def main():
         print("\n".join(name for name in MUTANTS if name not in HONEST | CASES_ONLY))
         return
     pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
-    if mode not in MUTANTS and mode not in FILE_MUTANTS and mode not in MISBEHAVIOUR:
+    if mode not in {**MUTANTS, **FILE_MUTANTS, **CLASS_MUTANTS} and mode not in MISBEHAVIOUR:
         sys.exit(f"mutant.py: unknown mode {mode}")
     ref = Reference()
     for line in sys.stdin:
@@ -1170,7 +1252,7 @@ def main():
             send({"type": "result", "seq": result["seq"], "outcome": "unsupported",
                   "reason": "this adapter skips everything"})
         else:
-            send({**MUTANTS, **FILE_MUTANTS}[mode](message, result, ref))
+            send({**MUTANTS, **FILE_MUTANTS, **CLASS_MUTANTS}[mode](message, result, ref))
 
 
 if __name__ == "__main__":
