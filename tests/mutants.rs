@@ -1114,3 +1114,61 @@ fn class_3_a_second_root_checked_by_its_text_is_caught_in_every_tool() {
     let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
     assert_class_closed("later-roots-lexical", "SEC-1", "security.shape.", &cells);
 }
+
+#[test]
+fn class_1_a_wildcard_segment_that_steps_through_links_is_caught() {
+    assert_class_closed(
+        "glob-segments-follow-links",
+        "GLOB-7",
+        "glob.link.star-",
+        &[
+            "star-segment-out.glob.abs.r1",
+            "star-segment-out.glob.rel.r2",
+            "star-all-workspaces",
+        ],
+    );
+}
+
+#[test]
+fn class_4_a_fifo_named_like_the_files_sought_is_caught_in_every_walking_tool() {
+    assert_caught_by_all(
+        "fifo-matching-opened",
+        &[
+            (
+                "SEARCH-4",
+                "security.shape.walk-fifo-matching.search.rel.r2@ripgrep",
+            ),
+            ("GLOB-7", "security.shape.walk-fifo-matching.glob.abs.r2"),
+            ("SEARCH-4", "search.fifo.matching-all-workspaces@grep"),
+            ("GLOB-7", "glob.fifo.matching-all-workspaces"),
+        ],
+    );
+}
+
+#[test]
+fn class_5_a_resolver_that_gives_up_after_8_links_is_caught() {
+    assert_caught_by_all(
+        "link-limit-8",
+        &[
+            ("SEC-1", "security.shape.link-chain-40-dir.shell.rel.r2"),
+            (
+                "SEC-1",
+                "security.shape.link-chain-40-file.write_file.abs.r1",
+            ),
+            ("SEC-5", "security.shape.link-chain-40-out.glob.abs.r2"),
+        ],
+    );
+}
+
+#[test]
+fn class_6_a_glob_that_walks_a_pattern_s_first_segment_through_a_link_is_caught() {
+    assert_class_closed(
+        "glob-base-follows-link",
+        "GLOB-7",
+        "glob.link.first-segment-",
+        &[
+            "first-segment-wildcard.glob.rel.r1",
+            "first-segment-literal.glob.abs.r2",
+        ],
+    );
+}

@@ -15,6 +15,7 @@ import fnmatch
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import time
@@ -1202,9 +1203,117 @@ def later_roots_lexical(call, result, ref):
     return answer
 
 
+def python_glob_files(top, pattern):
+    """Python's glob, which steps through links to directories wherever a
+    segment is matched by listing (and `**` only when recursive)."""
+    import glob as globbing
+    found = globbing.glob(pattern, root_dir=top, recursive=False)
+    return [os.path.join(top, f) for f in found if os.path.isfile(os.path.join(top, f))]
+
+
+def through_link(top, path):
+    """Whether `path` below `top` is reached through a symbolic link."""
+    rest = os.path.relpath(path, top).split("/")
+    here = top
+    for segment in rest[:-1]:
+        here = os.path.join(here, segment)
+        if os.path.islink(here):
+            return True
+    return False
+
+
+def glob_tops(call, result):
+    if call["tool"] != "glob" or result.get("kind") not in ("directory", "all-workspaces"):
+        return []
+    if not isinstance(call["params"].get("pattern"), str):
+        return []
+    return [result["path"]] if result.get("path") else call["workspace"]["roots"]
+
+
+def glob_segments_follow_links(call, result, ref):
+    """Expands `*` segments by listing a directory and stepping into what
+    it lists, links included: only a pattern that begins with `**` is
+    walked without following links (GLOB-7 was pinned only for those)."""
+    pattern = call["params"].get("pattern")
+    if not glob_tops(call, result):
+        return result
+    first = pattern.split("/", 1)[0]
+    if pattern.startswith("**") or not any(c in first for c in "*?[") and "/" in pattern:
+        return result
+    for top in glob_tops(call, result):
+        for path in python_glob_files(top, pattern):
+            if through_link(top, path) and path not in result["files"]:
+                result["files"].append(path)
+    return result
+
+
+def glob_base_follows_link(call, result, ref):
+    """Takes a pattern's literal first segment as the directory to walk
+    (`lnk/*` walks `lnk`), following it when it is a link."""
+    pattern = call["params"].get("pattern")
+    if not glob_tops(call, result):
+        return result
+    first = pattern.split("/", 1)[0]
+    if "/" not in pattern or any(c in first for c in "*?[{"):
+        return result
+    for top in glob_tops(call, result):
+        if os.path.islink(os.path.join(top, first)):
+            for path in python_glob_files(top, pattern):
+                if path not in result["files"]:
+                    result["files"].append(path)
+    return result
+
+
+def fifo_matching_opened(call, result, ref):
+    """Opens every file whose name passes the filter (the include, or the
+    glob pattern) before looking at its type: a FIFO named `pipe.txt` below
+    stops the whole call (here answered as an error instead of a hang)."""
+    tool = call["tool"]
+    if tool not in SEARCH_TOOLS + ("glob",) or result.get("kind") not in ("directory", "all-workspaces"):
+        return result
+    tops = [result["path"]] if result.get("path") else call["workspace"]["roots"]
+    wanted = call["params"].get("include") if tool in SEARCH_TOOLS else call["params"].get("pattern")
+    last = (wanted if isinstance(wanted, str) and wanted else "*").rsplit("/", 1)[-1]
+    for top in tops:
+        for here, dirs, names in os.walk(top):
+            for name in names:
+                path = os.path.join(here, name)
+                if stat.S_ISFIFO(os.lstat(path).st_mode) and fnmatch.fnmatchcase(name, last):
+                    return error(result, "unsupported_file_type", f"{path} is not a regular file")
+    return result
+
+
+def links_in_chain(path, limit=64):
+    """How many links a lookup of `path`'s last component follows."""
+    count = 0
+    while os.path.islink(path) and count < limit:
+        target = os.readlink(path)
+        path = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        count += 1
+    return count
+
+
+def link_limit_8(call, result, ref):
+    """A resolver that follows at most 8 links (a hand-written realpath
+    with a small limit): a longer chain is a loop to it, and since the 8
+    links it saw are inside, `not_found`, even for a chain the spec
+    follows to the end (40 links) or one that ends outside."""
+    _, given = given_path(call["params"])
+    if not given or "\0" in given:
+        return result
+    path = lexical(call["workspace"]["target"], given)
+    if links_in_chain(path) <= 8:
+        return result
+    return error(result, "not_found", f"{path}: too many levels of symbolic links")
+
+
 CLASS_MUTANTS = {
     "dotdot-used-raw": dotdot_used_raw,
     "later-roots-lexical": later_roots_lexical,
+    "glob-segments-follow-links": glob_segments_follow_links,
+    "glob-base-follows-link": glob_base_follows_link,
+    "fifo-matching-opened": fifo_matching_opened,
+    "link-limit-8": link_limit_8,
 }
 
 # Protocol misbehaviour: what to do instead of answering.
