@@ -1172,3 +1172,78 @@ fn class_6_a_glob_that_walks_a_pattern_s_first_segment_through_a_link_is_caught(
         ],
     );
 }
+
+#[test]
+fn class_16_a_relative_path_tried_in_every_root_is_caught_in_every_tool() {
+    assert_caught_by_all(
+        "first-existing-root",
+        &[
+            ("RES-2", "resolve.shape.in-both-roots.resolve.rel.r2"),
+            ("RES-2", "resolve.shape.in-both-roots.search.rel.r2@grep"),
+            ("RES-2", "resolve.shape.in-both-roots.shell.rel.r2"),
+            ("RES-2", "resolve.shape.in-both-roots.glob.rel.r2"),
+            ("RES-2", "resolve.shape.only-in-other-root.ls.rel.r1"),
+            ("RES-2", "resolve.shape.only-in-first-root.shell.rel.r2"),
+        ],
+    );
+}
+
+#[test]
+fn class_17_a_tilde_taken_as_a_name_is_caught_in_every_tool() {
+    assert_caught_by_all(
+        "tilde-as-a-name",
+        &[
+            ("RES-12", "resolve.shape.tilde-home.resolve.rel.r1"),
+            ("RES-12", "resolve.shape.tilde-home.search.rel.r2@ripgrep"),
+            ("RES-12", "resolve.shape.tilde-alone.shell.rel.r1"),
+            ("RES-12", "resolve.shape.tilde-user.glob.rel.r2"),
+            ("RES-12", "resolve.shape.tilde-home.ls.rel.r1"),
+        ],
+    );
+}
+
+#[test]
+fn class_18_an_unknown_key_dropped_when_null_or_empty_is_caught_in_every_tool() {
+    let tools = [
+        "resolve",
+        "search",
+        "shell",
+        "glob",
+        "ls",
+        "read_file",
+        "write_file",
+        "edit",
+    ];
+    let cells: Vec<String> = ["null", "empty"]
+        .iter()
+        .flat_map(|v| {
+            tools
+                .iter()
+                .map(move |t| format!("unknown-key-{v}.{t}.abs"))
+        })
+        .collect();
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    assert_class_closed(
+        "unknown-empty-dropped",
+        "ERR-8",
+        "errors.shape.unknown-key-",
+        &cells,
+    );
+}
+
+#[test]
+fn res_13_a_name_too_long_looked_up_is_caught_in_every_tool() {
+    assert_class_closed(
+        "long-paths-looked-up",
+        "RES-13",
+        "resolve.shape.",
+        &[
+            "name-too-long.resolve.rel.r2",
+            "name-too-long.shell.abs.r1",
+            "name-too-long.write_file.abs.r2",
+            "path-too-long.edit.abs.r1",
+            "path-too-long.search.rel.r2@grep",
+            "name-too-long-outside.read_file.abs.r1",
+        ],
+    );
+}

@@ -50,7 +50,7 @@ pub fn absolute_path(
             ),
         ));
     }
-    Ok(lexical_resolve(&workspace.target, &path))
+    resolve::lexical_checked(workspace, &path)
 }
 
 /// What an absolute path names, once it is known to be inside.

@@ -54,6 +54,51 @@ pub fn lexical_resolve(base: &str, path: &str) -> String {
     format!("/{}", segments.join("/"))
 }
 
+/// The longest name a file system the suite runs on holds (Linux's
+/// `NAME_MAX`), and the longest path a system call takes, without its NUL
+/// (`PATH_MAX` less one): RES-13.
+pub const NAME_MAX: usize = 255;
+pub const PATH_MAX: usize = 4095;
+
+/// A path given, read as text alone, before any file system access
+/// (ERR-2): refused when it begins with `~` (RES-12: never expanded, and a
+/// model that meant its home directory must learn so rather than find no
+/// directory named `~`), joined and normalised (RES-3), and refused when
+/// the result could name no file (RES-13: a name longer than [`NAME_MAX`]
+/// or a path longer than [`PATH_MAX`]).
+pub fn lexical_checked(workspace: &Workspace, path: &str) -> Result<String, ToolError> {
+    if path.starts_with('~') {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "{path:?} begins with `~`, which is not expanded: give an absolute path, or one \
+                 relative to the target directory {} (`./{path}` for a name beginning with `~`)",
+                workspace.target
+            ),
+        ));
+    }
+    let lexical = lexical_resolve(&workspace.target, path);
+    if let Some(name) = lexical.split('/').find(|n| n.len() > NAME_MAX) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "{lexical} has a name of {} bytes, and no name can be longer than {NAME_MAX} bytes",
+                name.len()
+            ),
+        ));
+    }
+    if lexical.len() > PATH_MAX {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "the path is {} bytes long, and no path can be longer than {PATH_MAX} bytes: {lexical}",
+                lexical.len()
+            ),
+        ));
+    }
+    Ok(lexical)
+}
+
 /// The lexical parent of a lexical absolute path (RES-11): `/a/b` gives `/a`,
 /// `/a` and `/` give `/`.
 pub fn lexical_parent(path: &str) -> String {
@@ -257,7 +302,7 @@ pub fn resolve_target(workspace: &Workspace, path: Option<&str>) -> Result<Targe
     let Some(path) = path else {
         return Ok(Target::AllWorkspaces);
     };
-    let lexical = lexical_resolve(&workspace.target, path);
+    let lexical = lexical_checked(workspace, path)?;
     match locate(workspace, &lexical)? {
         Found::Directory => Ok(Target::Directory(lexical)),
         Found::File => Ok(Target::File {

@@ -46,7 +46,7 @@ pub fn directory(workspace: &Workspace, dir: Option<&str>) -> Result<String, Too
     let Some(dir) = dir else {
         return Ok(lexical_resolve(&workspace.target, ""));
     };
-    let lexical = lexical_resolve(&workspace.target, dir);
+    let lexical = resolve::lexical_checked(workspace, dir)?;
     let checked = check_directory(workspace, &lexical).map(|()| lexical);
     if checked.is_ok() || dir.contains('/') {
         return checked;

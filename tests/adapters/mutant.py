@@ -1307,7 +1307,64 @@ def link_limit_8(call, result, ref):
     return error(result, "not_found", f"{path}: too many levels of symbolic links")
 
 
+def first_existing_root(call, result, ref):
+    """Resolves a relative path against each root in turn and takes the
+    first where it exists, instead of the target directory alone (RES-2)."""
+    key, given = given_path(call["params"])
+    if not given or given.startswith("/") or "\0" in given or call["tool"] in FILE_TOOLS:
+        return result
+    for root in call["workspace"]["roots"]:
+        candidate = lexical(root, given)
+        if os.path.exists(candidate):
+            if candidate == lexical(call["workspace"]["target"], given):
+                return result
+            answer = ref.ask({**call, "params": dict(call["params"], **{key: candidate})})
+            answer["seq"] = result["seq"]
+            return answer
+    return result
+
+
+def tilde_as_a_name(call, result, ref):
+    """Takes `~/src` as a directory called `~` below the target, as the
+    spec said before RES-12: the answer is `not_found`, and the model never
+    learns that `~` is not its home directory."""
+    key, given = given_path(call["params"])
+    if not given or not given.startswith("~") or call["tool"] in FILE_TOOLS:
+        return result
+    answer = ref.ask({**call, "params": dict(call["params"], **{key: "./" + given})})
+    answer["seq"] = result["seq"]
+    return answer
+
+
+def unknown_empty_dropped(call, result, ref):
+    """Drops an unknown key whose value is `null` or `""`, as if it were a
+    known key left empty (RES-1 applied to keys it does not define)."""
+    params = {k: v for k, v in call["params"].items()
+              if k in KNOWN_KEYS[call["tool"]] or v not in (None, "")}
+    if params == call["params"]:
+        return result
+    answer = ref.ask({**call, "params": params})
+    answer["seq"] = result["seq"]
+    return answer
+
+
+def long_paths_looked_up(call, result, ref):
+    """Hands a path with a name over 255 bytes to the system as it is and
+    maps ENAMETOOLONG to `not_found` (RES-13 wants `invalid_params`)."""
+    _, given = given_path(call["params"])
+    if not given or "\0" in given:
+        return result
+    path = lexical(call["workspace"]["target"], given)
+    if len(path) <= 4095 and all(len(n) <= 255 for n in path.split("/")):
+        return result
+    return error(result, "not_found", f"{path}: file name too long")
+
+
 CLASS_MUTANTS = {
+    "first-existing-root": first_existing_root,
+    "tilde-as-a-name": tilde_as_a_name,
+    "unknown-empty-dropped": unknown_empty_dropped,
+    "long-paths-looked-up": long_paths_looked_up,
     "dotdot-used-raw": dotdot_used_raw,
     "later-roots-lexical": later_roots_lexical,
     "glob-segments-follow-links": glob_segments_follow_links,
