@@ -1247,3 +1247,50 @@ fn res_13_a_name_too_long_looked_up_is_caught_in_every_tool() {
         ],
     );
 }
+
+#[test]
+fn class_19_a_shell_that_only_fakes_pwd_is_caught_by_ls() {
+    assert_class_closed(
+        "pwd-faked",
+        "SHELL-6",
+        "shell.shape.ls-",
+        &[
+            "ls-sub-path.shell.abs.r2",
+            "ls-sub-path.shell.rel.r1",
+            "ls-root-name.shell.rel.r1",
+            "ls-dotdot-after-link.shell.rel.r2",
+            "ls-link-inside.shell.abs.r1",
+        ],
+    );
+}
+
+#[test]
+fn class_19_a_shell_text_that_only_carries_the_output_fails_out_5() {
+    let report = run_mutant("text-is-output");
+    let failing = failing_cases_citing(&report, "OUT-5");
+    assert!(
+        failing
+            .iter()
+            .any(|id| id == "output.model-text.shell-sub-path"),
+        "{failing:?}"
+    );
+    assert!(failing.iter().any(|id| id.starts_with("shell.shape.ls-")));
+    // Every failing instance is a shell case, failed on what it showed the model.
+    let fails: Vec<&Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .collect();
+    assert!(fails.len() > 50, "only {} failed", fails.len());
+    for c in fails {
+        assert_eq!(c["tool"], "shell", "{}", c["id"]);
+        let fields: Vec<&str> = c["mismatches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(fields, ["model_text contains"], "{}", c["id"]);
+    }
+}

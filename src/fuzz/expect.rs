@@ -229,7 +229,7 @@ mod tests {
         let root = std::path::Path::new("/nonexistent-toolpath-test");
         let fixture = toolpath_suite::case::Fixture::default();
         let tool = toolpath_suite::protocol::Tool::Ls;
-        let mut expected = Expected::derive(&expect, &fixture, tool, &vars(), root);
+        let mut expected = Expected::derive(&expect, &fixture, tool, None, &vars(), root);
         allow_hidden(&mut expected, actual, &["/t/ws".into()]);
         let verdict = judge(&expected, actual, &[], &vars());
         verdict.mismatches.into_iter().map(|m| m.field).collect()
@@ -275,7 +275,7 @@ mod tests {
         let fixture = toolpath_suite::case::Fixture::default();
         let root = std::path::Path::new("/nonexistent-toolpath-test");
         let tool = toolpath_suite::protocol::Tool::Glob;
-        let derive = || Expected::derive(&expect, &fixture, tool, &vars(), root);
+        let derive = || Expected::derive(&expect, &fixture, tool, None, &vars(), root);
         let verdict = |actual: &ToolResult| {
             let mut expected = derive();
             allow_hidden(&mut expected, actual, &["/t/ws".into()]);

@@ -144,6 +144,7 @@ pub fn probe(
         &expect_of(&answer, &needles, true),
         &rendered.fixture,
         rendered.tool,
+        None,
         &vars,
         &built.root,
     );

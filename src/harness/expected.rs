@@ -6,7 +6,10 @@
 //! - SHELL-6: a successful shell call runs `pwd`, whose output names the
 //!   directory the command really ran in: the expected `cwd` (the lexical
 //!   path, as `pwd` prints it with `PWD` set) or the same directory by its
-//!   real path (as `pwd -P` prints it). Anything else ran elsewhere.
+//!   real path (as `pwd -P` prints it). Anything else ran elsewhere. Or it
+//!   runs `ls`, whose output is the names in that directory (read from the
+//!   fixture before the call): a tool that only fakes `pwd`'s answer, or
+//!   ran in another directory of the same name, lists other names.
 //! - SEARCH-10: each expected match's text is that line of the file as the
 //!   fixture wrote it, without its `\n` (a `\r` stays).
 //! - OUT-5: the text shown to the model names the resolved path that was
@@ -44,6 +47,17 @@ pub enum ExpectedContent {
     Binary,
 }
 
+/// What a shell command the harness runs prints in the directory it must
+/// run in (SHELL-6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpectedOutput {
+    /// `pwd`: one of these directories, without the final `\n`.
+    Directory(Vec<String>),
+    /// `ls`: exactly these names, one a line, in any order (no name that
+    /// begins with `.`, as `ls` leaves them out).
+    Listing(Vec<String>),
+}
+
 /// A match the instance expects: file and line, and the line's text when the
 /// fixture defines that file (a match through a path the fixture does not
 /// describe has no text to hold the answer to).
@@ -62,8 +76,8 @@ pub struct Expected {
     pub path: Option<String>,
     pub parent: Option<String>,
     pub cwd: Option<String>,
-    /// SHELL-6: the output of `pwd`, without its final `\n`, is one of these.
-    pub output: Option<Vec<String>>,
+    /// SHELL-6: what the command prints where it must run.
+    pub output: Option<ExpectedOutput>,
     pub matches: Option<Vec<ExpectedLine>>,
     pub notes: Option<Vec<String>>,
     /// `glob`'s files (GLOB-8).
@@ -95,6 +109,7 @@ impl Expected {
         expect: &Expect,
         fixture: &Fixture,
         tool: Tool,
+        command: Option<&str>,
         vars: &Placeholders,
         root: &Path,
     ) -> Expected {
@@ -103,7 +118,10 @@ impl Expected {
         let cwd = expand(&expect.cwd);
         let ok = expect.outcome == ExpectedOutcome::Ok;
         let output = match (&cwd, tool == Tool::Shell && ok) {
-            (Some(cwd), true) => Some(ran_in(cwd)),
+            (Some(cwd), true) if command == Some("ls") => {
+                listing(cwd, root).map(ExpectedOutput::Listing)
+            }
+            (Some(cwd), true) => Some(ExpectedOutput::Directory(ran_in(cwd))),
             _ => None,
         };
         // `resolve` is the resolver alone: no model ever reads it.
@@ -197,6 +215,25 @@ fn ran_in(cwd: &str) -> Vec<String> {
         }
     }
     any
+}
+
+/// The names `ls` prints in `cwd`, read now, before the call: every name
+/// but those beginning with `.`, sorted as `LC_ALL=C` sorts them. Only a
+/// directory inside the fixture is read (a case cannot have the harness
+/// list the machine's directories); elsewhere there is nothing to expect.
+fn listing(cwd: &str, root: &Path) -> Option<Vec<String>> {
+    let real = std::fs::canonicalize(cwd).ok()?;
+    if !real.starts_with(std::fs::canonicalize(root).ok()?) {
+        return None;
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&real)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Some(names)
 }
 
 /// Reads expected line texts from the fixture's own description of its
@@ -338,7 +375,7 @@ mod tests {
             ("{ws}/nowhere.ts", 1),
             ("{ws}/real/a.ts", 9),
         ]);
-        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, None, &vars, &root);
         let texts: Vec<_> = e.matches.unwrap().into_iter().map(|m| m.text).collect();
         assert_eq!(
             texts,
@@ -368,7 +405,7 @@ mod tests {
             ("{ws}/via/big.txt", 699051),
             ("{ws}/real/big.txt", 699052),
         ]);
-        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, None, &vars, &root);
         let texts: Vec<_> = e.matches.unwrap().into_iter().map(|m| m.text).collect();
         assert_eq!(texts, [Some("ab".into()), Some("abend".into()), None]);
     }
@@ -386,7 +423,7 @@ mod tests {
         expect.matches = None;
         let read = |path: &str, expect: &mut Expect| {
             expect.path = Some(path.into());
-            Expected::derive(expect, &fixture, Tool::ReadFile, &vars, &root)
+            Expected::derive(expect, &fixture, Tool::ReadFile, None, &vars, &root)
         };
         let e = read("{ws}/via/a.ts", &mut expect);
         assert_eq!(
@@ -400,7 +437,7 @@ mod tests {
         assert_eq!(e.notes, Some(vec![BINARY.to_owned()]));
         // Another tool, or an error, expects no content.
         expect.path = Some("{ws}/real/a.ts".into());
-        let e = Expected::derive(&expect, &fixture, Tool::Grep, &vars, &root);
+        let e = Expected::derive(&expect, &fixture, Tool::Grep, None, &vars, &root);
         assert_eq!(e.content, None);
         assert_eq!(text_of(b"caf\xe9"), None);
     }
@@ -413,14 +450,32 @@ mod tests {
         expect.matches = None;
         expect.path = None;
         expect.cwd = Some("{ws}/via".into());
-        let e = Expected::derive(&expect, &fixture, Tool::Shell, &vars, &root);
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, None, &vars, &root);
         assert_eq!(
             e.output.unwrap(),
-            [vars.expand("{ws}/via"), vars.expand("{ws}/real")]
+            ExpectedOutput::Directory(vec![vars.expand("{ws}/via"), vars.expand("{ws}/real")])
         );
+        // `ls` lists the directory's names as the fixture made them, dot
+        // names left out, read before the call.
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, Some("ls"), &vars, &root);
+        let names = std::fs::read_dir(root.join("ws/real"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect::<std::collections::BTreeSet<_>>();
+        assert!(!names.is_empty());
+        assert_eq!(
+            e.output.unwrap(),
+            ExpectedOutput::Listing(names.into_iter().collect())
+        );
+        // Nothing is read outside the fixture directory.
+        expect.cwd = Some("/etc".into());
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, Some("ls"), &vars, &root);
+        assert_eq!(e.output, None);
+        expect.cwd = Some("{ws}/via".into());
         expect.outcome = ExpectedOutcome::Error;
         expect.cwd = None;
-        let e = Expected::derive(&expect, &fixture, Tool::Shell, &vars, &root);
+        let e = Expected::derive(&expect, &fixture, Tool::Shell, None, &vars, &root);
         assert_eq!(e.output, None);
         assert!(e.model_text_contains.is_empty());
     }

@@ -14,7 +14,7 @@
 //! as placeholders. Where that display would hide a difference (an answer
 //! that is literally `{ws}/a.ts`), both sides are shown as they are.
 
-use crate::harness::expected::{Expected, ExpectedContent, texts_by_line};
+use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
@@ -434,9 +434,10 @@ fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     );
 }
 
-/// SHELL-6: `pwd`'s output names the directory the command ran in.
+/// SHELL-6: the command's output shows where it ran: `pwd` names the
+/// directory, `ls` lists what is in it.
 fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
-    let Some(any) = &expected.output else { return };
+    let Some(want) = &expected.output else { return };
     if !j.observable("output") {
         return;
     }
@@ -444,13 +445,33 @@ fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         .output
         .as_deref()
         .map(|o| o.strip_suffix('\n').unwrap_or(o));
-    let agrees = printed.is_some_and(|p| any.iter().any(|a| a == p));
-    let want = format!("pwd printed {}", quoted(&any[0]));
-    let got = printed.map_or_else(
-        || MISSING.to_owned(),
-        |p| format!("pwd printed {}", quoted(p)),
-    );
-    j.check("output", &want, &got, agrees);
+    match want {
+        ExpectedOutput::Directory(any) => {
+            let agrees = printed.is_some_and(|p| any.iter().any(|a| a == p));
+            let want = format!("pwd printed {}", quoted(&any[0]));
+            let got = printed.map_or_else(
+                || MISSING.to_owned(),
+                |p| format!("pwd printed {}", quoted(p)),
+            );
+            j.check("output", &want, &got, agrees);
+        }
+        ExpectedOutput::Listing(names) => {
+            // A set: `ls` sorts by the locale, which an adapter may not set.
+            let mut lines: Vec<&str> = printed
+                .map(|p| p.split('\n').filter(|l| !l.is_empty()).collect())
+                .unwrap_or_default();
+            lines.sort_unstable();
+            let agrees =
+                printed.is_some() && lines == names.iter().map(String::as_str).collect::<Vec<_>>();
+            let show = |names: &[&str]| format!("ls printed {}", quoted(&names.join(" ")));
+            let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+            let got = match printed {
+                None => MISSING.to_owned(),
+                Some(_) => show(&lines),
+            };
+            j.check("output", &show(&wanted), &got, agrees);
+        }
+    }
 }
 
 /// SEARCH-10: which lines matched, and what each line says. When
@@ -554,6 +575,17 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
             false,
         );
         return;
+    };
+    // The shell's text is judged without one copy of the command's output: a
+    // text that only carries what `pwd` printed names the directory
+    // whatever the tool calls it, so OUT-5 could not fail there.
+    let without_output;
+    let text = match (&expected.cwd, result.output.as_deref()) {
+        (Some(_), Some(out)) if !out.trim_end_matches('\n').is_empty() => {
+            without_output = text.replacen(out.trim_end_matches('\n'), "", 1);
+            without_output.as_str()
+        }
+        _ => text,
     };
     // Only the first line is shown: the rest lists matches in whatever
     // order the tool walked, which would make reports differ run to run.
@@ -979,7 +1011,10 @@ mod tests {
             matches: None,
             notes: None,
             cwd: Some("/t/ws/sub".into()),
-            output: Some(vec!["/t/ws/sub".into(), "/real/sub".into()]),
+            output: Some(ExpectedOutput::Directory(vec![
+                "/t/ws/sub".into(),
+                "/real/sub".into(),
+            ])),
             model_text_contains: vec![],
             ..expected_ok()
         };
@@ -999,6 +1034,47 @@ mod tests {
         let v = judge(&e, &ran(None), &["output".into()], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["output"]);
+        // `ls`: the same names in any order, nothing more or less.
+        let e = Expected {
+            output: Some(ExpectedOutput::Listing(vec!["a.txt".into(), "b".into()])),
+            ..e
+        };
+        assert!(judge(&e, &ran(Some("b\na.txt\n")), &[], &vars()).passed());
+        assert!(judge(&e, &ran(Some("a.txt\nb")), &[], &vars()).passed());
+        for wrong in ["a.txt\n", "a.txt\nb\nc\n", "/t/ws/sub\n", ""] {
+            assert_eq!(
+                fields(&judge(&e, &ran(Some(wrong)), &[], &vars())),
+                ["output"],
+                "{wrong:?}"
+            );
+        }
+    }
+
+    /// OUT-5 for the shell: the text must name the directory besides the
+    /// output it carries, or `pwd` would pass it for any tool.
+    #[test]
+    fn the_shell_s_text_names_its_directory_apart_from_the_output() {
+        let e = Expected {
+            kind: None,
+            path: None,
+            matches: None,
+            notes: None,
+            cwd: Some("/t/ws/sub".into()),
+            model_text_contains: vec!["/t/ws/sub".into()],
+            ..expected_ok()
+        };
+        let said = |text: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            cwd: Some("/t/ws/sub".into()),
+            output: Some("/t/ws/sub\n".into()),
+            model_text: Some(text.into()),
+            ..ToolResult::default()
+        };
+        assert!(judge(&e, &said("Ran in /t/ws/sub:\n/t/ws/sub\n"), &[], &vars()).passed());
+        assert_eq!(
+            fields(&judge(&e, &said("Output: /t/ws/sub\n"), &[], &vars())),
+            ["model_text contains"]
+        );
     }
 
     #[test]

@@ -260,10 +260,12 @@ impl<'a, 'b> Worker<'a, 'b> {
             vars.add_shown(RUN_DIR, &run_dir.to_string_lossy());
         }
         let call = call::for_instance(instance, params, &vars, built);
+        let command = call.params.get("command").and_then(|c| c.as_str());
         let expected = Expected::derive(
             &case.expect,
             &case.fixture,
             instance.tool,
+            command,
             &vars,
             &built.root,
         );

@@ -68,7 +68,7 @@ function grep(_workspace, _params) {
 }
 
 function shell(_workspace, _params) {
-  // TODO: run your shell tool with params.command (the suite sends "pwd") in
+  // TODO: run your shell tool with params.command (the suite sends "pwd" or "ls") in
   // params.dir_path; answer {outcome: 'ok', cwd}.
   throw new NotImplemented('shell');
 }

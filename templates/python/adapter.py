@@ -76,7 +76,7 @@ def grep(workspace, params):
 
 
 def shell(workspace, params):
-    # TODO: run your shell tool with params["command"] (the suite sends "pwd")
+    # TODO: run your shell tool with params["command"] (the suite sends "pwd" or "ls")
     # in params.get("dir_path"); answer {"outcome": "ok", "cwd": ...}.
     raise NotImplementedError("shell")
 

@@ -1360,7 +1360,34 @@ def long_paths_looked_up(call, result, ref):
     return error(result, "not_found", f"{path}: file name too long")
 
 
+def pwd_faked(call, result, ref):
+    """Validates and echoes the directory but runs every command in the
+    target directory, answering `pwd` with the directory it should have
+    run in (a tool that sets `PWD` without changing directory)."""
+    if call["tool"] != "shell" or result.get("outcome") != "ok":
+        return result
+    params = {k: v for k, v in call["params"].items() if k not in ("dir_path", "directory")}
+    ran = ref.ask({**call, "params": params})
+    if ran.get("outcome") != "ok":
+        return result
+    if call["params"].get("command") == "pwd":
+        return result
+    result["output"] = ran.get("output")
+    return result
+
+
+def text_is_output(call, result, ref):
+    """Gives the model the command's output alone, never the directory it
+    ran in: with `pwd` the text names it anyway (OUT-5 judged apart from
+    the output)."""
+    if call["tool"] == "shell" and result.get("outcome") == "ok":
+        result["model_text"] = result.get("output", "")
+    return result
+
+
 CLASS_MUTANTS = {
+    "pwd-faked": pwd_faked,
+    "text-is-output": text_is_output,
     "first-existing-root": first_existing_root,
     "tilde-as-a-name": tilde_as_a_name,
     "unknown-empty-dropped": unknown_empty_dropped,

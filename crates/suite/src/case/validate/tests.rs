@@ -470,7 +470,7 @@ fixture:
   roots: [ws]
   files: {/abs: x, ws/ok: \"\"}
   modes: {ws/ok: \"4755\"}
-call: {tool: shell, params: {command: ls}}
+call: {tool: shell, params: {command: rm}}
 expect:
   outcome: error
 ";
@@ -486,7 +486,7 @@ expect:
             "cases/x.yaml:5:12: requires: `fifos` is declared but the case does not use it",
             "cases/x.yaml:8:11: fixture.files: `/abs` is absolute; fixture paths are relative to the fixture directory",
             "cases/x.yaml:9:11: fixture.modes: `4755` sets the setuid bit; only permission bits (at most 0777) are allowed",
-            "cases/x.yaml:10:7: call.params.command: `ls` would run on this machine; the harness only runs `pwd` (a case may give an empty command, a non-string or one with a NUL byte)",
+            "cases/x.yaml:10:7: call.params.command: `rm` would run on this machine; the harness only runs `pwd` or `ls` (a case may give an empty command, a non-string or one with a NUL byte)",
             "cases/x.yaml:12:3: expect: `outcome: error` needs `error: {code: ...}`",
         ]
     );

@@ -81,15 +81,19 @@ fn params(
     params
 }
 
-/// The harness only ever runs `pwd` (SHELL-6 is about where, not what), so a
-/// case file from a stranger cannot run anything else on the machine. A case
-/// may still give a command the tool must refuse before running anything:
-/// one that is empty, not a string, or contains a NUL byte.
+/// The harness only ever runs `pwd` or `ls` (SHELL-6 is about where, not
+/// what: `pwd` names the directory, `ls` shows what is in it, so a tool
+/// that fakes one cannot fake the other), so a case file from a stranger
+/// cannot run anything else on the machine. A case may still give a
+/// command the tool must refuse before running anything: one that is
+/// empty, not a string, or contains a NUL byte.
 fn check_command(params: &Map<String, Value>) -> Result<(), String> {
     match params.get("command") {
-        Some(Value::String(c)) if !(c.is_empty() || c.contains('\0') || c == "pwd") => {
+        Some(Value::String(c))
+            if !(c.is_empty() || c.contains('\0') || SAFE_COMMANDS.contains(&c.as_str())) =>
+        {
             Err(format!(
-                "call.params.command: `{}` would run on this machine; the harness only runs `pwd` \
+                "call.params.command: `{}` would run on this machine; the harness only runs `pwd` or `ls` \
              (a case may give an empty command, a non-string or one with a NUL byte)",
                 quote(c)
             ))
@@ -97,3 +101,6 @@ fn check_command(params: &Map<String, Value>) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+/// The commands a case may have the shell run (`cases/README.md`).
+pub const SAFE_COMMANDS: &[&str] = &["pwd", "ls"];
