@@ -1294,3 +1294,45 @@ fn class_19_a_shell_text_that_only_carries_the_output_fails_out_5() {
         assert_eq!(fields, ["model_text contains"], "{}", c["id"]);
     }
 }
+
+#[test]
+fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
+    for (mode, cells) in [
+        (
+            "stops-at-50-silently",
+            &["output.shape.hundred.", "output.shape.hundred-fifty."][..],
+        ),
+        (
+            "stops-at-50-saying-so",
+            &["output.shape.hundred.", "output.shape.hundred-fifty."][..],
+        ),
+        (
+            "stops-at-100-silently",
+            &["output.shape.hundred-fifty."][..],
+        ),
+    ] {
+        let mut cells: Vec<String> = cells
+            .iter()
+            .flat_map(|c| {
+                ["search.rel.r1@grep", "glob.abs.r1", "ls.rel.r1"].map(|t| format!("{c}{t}"))
+            })
+            .collect();
+        cells.sort();
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        assert_class_closed(mode, "OUT-6", "output.shape.hundred", &cells);
+    }
+    // A cut past 100 results that says so is what OUT-6 allows: every case
+    // passes, so the allowance is judged, not merely tolerated.
+    let report = run_mutant("stops-at-100-saying-so");
+    assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    // Saying `truncated` of a whole answer is caught where it matters.
+    let report = run_mutant("truncated-note-always");
+    let failing = failing_cases_citing(&report, "OUT-6");
+    assert!(
+        failing
+            .iter()
+            .any(|id| id == "output.shape.hundred.glob.abs.r1"),
+        "{failing:?}"
+    );
+}

@@ -16,6 +16,7 @@
 
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
+use crate::harness::truncation::{self, Cut, FLOOR};
 use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
@@ -249,6 +250,7 @@ fn derived_rule(field: &str) -> Option<&'static str> {
         "matches.text" => Some("SEARCH-10"),
         "model_text" => Some("OUT-5"),
         "content" => Some("FILE-5"),
+        "truncated" => Some("OUT-6"),
         _ => None,
     }
 }
@@ -303,6 +305,20 @@ pub fn judge(
             return j.finish();
         }
     }
+    // OUT-6: an answer that declares a cut is judged on what it gave.
+    let cut = truncation::judge(expected, result);
+    let expected: &Expected = match &cut {
+        Cut::Judge(cut) => cut,
+        Cut::Refused(why) => {
+            j.check(
+                "truncated",
+                &format!("nothing left out, or at least {FLOOR} results"),
+                why,
+                false,
+            );
+            expected
+        }
+    };
     echoed_fields(&mut j, expected, result);
     output(&mut j, expected, result);
     matches(&mut j, expected, result);

@@ -17,6 +17,8 @@
 //! - [`snapshot`]: the fixture's state before and after a call, and what
 //!   changed (SEC-11);
 //! - [`judge`]: an answer against its expectation, value by value;
+//! - [`truncation`]: what an answer that says it stopped early is judged
+//!   against (OUT-6);
 //! - [`containment`]: whether anything got out of the workspace (escape,
 //!   refusal, false refusal), apart from how the answer was worded;
 //! - [`stored`]: the caps on what one instance keeps in the report;
@@ -35,4 +37,5 @@ pub mod route;
 pub mod run;
 pub mod snapshot;
 pub mod stored;
+pub mod truncation;
 pub mod worker;

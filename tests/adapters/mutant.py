@@ -1385,7 +1385,35 @@ def text_is_output(call, result, ref):
     return result
 
 
+def cut_after(limit, note):
+    """A search, glob or ls that stops after `limit` results, with the note
+    `truncated` or silently (OUT-6 allows the first past 100 only)."""
+    def mutant(call, result, ref):
+        if result.get("outcome") != "ok":
+            return result
+        for field in ("matches", "files", "entries"):
+            items = result.get(field)
+            if isinstance(items, list) and len(items) > limit:
+                result[field] = sorted(items, key=json.dumps)[:limit]
+                if note:
+                    result["notes"] = sorted(set(result.get("notes") or []) | {"truncated"})
+        return result
+    return mutant
+
+
+def truncated_note_always(call, result, ref):
+    """Says `truncated` on every listing, whole or not."""
+    if result.get("outcome") == "ok" and any(f in result for f in ("matches", "files", "entries")):
+        result["notes"] = sorted(set(result.get("notes") or []) | {"truncated"})
+    return result
+
+
 CLASS_MUTANTS = {
+    "stops-at-50-silently": cut_after(50, False),
+    "stops-at-50-saying-so": cut_after(50, True),
+    "stops-at-100-silently": cut_after(100, False),
+    "stops-at-100-saying-so": cut_after(100, True),
+    "truncated-note-always": truncated_note_always,
     "pwd-faked": pwd_faked,
     "text-is-output": text_is_output,
     "first-existing-root": first_existing_root,

@@ -1,0 +1,165 @@
+//! OUT-6: a search, `glob` or `ls` may stop after [`FLOOR`] results or
+//! more, and then says so with the note [`TRUNCATED`].
+//!
+//! Agent tools cap their answers to spare the model's context (a published
+//! grep stops at 100 matches); what the spec rules out is stopping
+//! silently, which a model reads as "there is nothing else", and stopping
+//! so early that the answer is useless. So an answer that declares a cut
+//! is judged on what it gave: every result one the full answer has, at
+//! least [`FLOOR`] of them, and only where the full answer has more than
+//! [`FLOOR`]. An answer that does not declare one is compared whole, as
+//! before.
+
+use std::borrow::Cow;
+
+use crate::harness::expected::Expected;
+use toolpath_suite::protocol::ToolResult;
+
+/// The fewest results a cut answer may give (OUT-6).
+pub const FLOOR: usize = 100;
+
+/// The note an answer that stopped early carries (OUT-3, OUT-6).
+pub const TRUNCATED: &str = "truncated";
+
+/// How an answer's declared cut stands.
+#[derive(Debug, PartialEq)]
+pub enum Cut<'a> {
+    /// The answer declares none, or one the spec allows: judge it against
+    /// this expectation (the full one, or the part of it the answer gave,
+    /// with the note expected too).
+    Judge(Cow<'a, Expected>),
+    /// The answer declares a cut the spec does not allow: why.
+    Refused(String),
+}
+
+/// What `result` is to be judged against, given the cut it declares.
+pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
+    let declared = result
+        .notes
+        .as_ref()
+        .is_some_and(|n| n.iter().any(|n| n == TRUNCATED));
+    if !declared {
+        return Cut::Judge(Cow::Borrowed(expected));
+    }
+    let mut cut = expected.clone();
+    if let Some(notes) = &mut cut.notes
+        && !notes.iter().any(|n| n == TRUNCATED)
+    {
+        notes.push(TRUNCATED.to_owned());
+    }
+    // The list the case expects, and which of its items the answer gave
+    // (an item it does not have stays out of the cut expectation, so the
+    // comparison shows it).
+    let (full, kept) = if let (Some(want), Some(got)) = (&mut cut.matches, &result.matches) {
+        let full = want.len();
+        want.retain(|w| got.iter().any(|g| g.path == w.path && g.line == w.line));
+        (full, want.len())
+    } else if let (Some(want), Some(got)) = (&mut cut.files, &result.files) {
+        let full = want.len();
+        want.retain(|w| got.contains(w));
+        (full, want.len())
+    } else if let (Some(want), Some(got)) = (&mut cut.entries, &result.entries) {
+        let full = want.len();
+        want.retain(|(p, t)| got.iter().any(|g| &g.path == p && g.entry_type == *t));
+        (full, want.len())
+    } else {
+        // No list is judged: the note is the answer's own business.
+        return Cut::Judge(Cow::Owned(cut));
+    };
+    if full <= FLOOR {
+        return Cut::Refused(format!(
+            "the answer says it was truncated, but the full answer has {full} results and nothing \
+             may be left out of {FLOOR} or fewer"
+        ));
+    }
+    if kept < FLOOR {
+        return Cut::Refused(format!(
+            "the answer stops after {kept} of the {full} results; a truncated answer gives at \
+             least {FLOOR}"
+        ));
+    }
+    Cut::Judge(Cow::Owned(cut))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::expected::ExpectedLine;
+    use toolpath_suite::case::raw::ExpectedOutcome;
+    use toolpath_suite::protocol::{Match, Outcome};
+
+    fn expected(n: usize) -> Expected {
+        Expected {
+            outcome: ExpectedOutcome::Ok,
+            kind: None,
+            path: None,
+            parent: None,
+            cwd: None,
+            output: None,
+            matches: Some(
+                (0..n)
+                    .map(|i| ExpectedLine {
+                        path: format!("/w/f{i}"),
+                        line: 1,
+                        text: Some("x".into()),
+                    })
+                    .collect(),
+            ),
+            notes: Some(vec![]),
+            files: None,
+            entries: None,
+            error: None,
+            model_text_contains: vec![],
+            content: None,
+            writes: vec![],
+        }
+    }
+
+    fn answer(n: usize, note: bool) -> ToolResult {
+        ToolResult {
+            outcome: Some(Outcome::Ok),
+            matches: Some(
+                (0..n)
+                    .map(|i| Match {
+                        path: format!("/w/f{i}"),
+                        line: 1,
+                        text: "x".into(),
+                    })
+                    .collect(),
+            ),
+            notes: Some(if note { vec![TRUNCATED.into()] } else { vec![] }),
+            ..ToolResult::default()
+        }
+    }
+
+    #[test]
+    fn an_answer_without_the_note_is_judged_whole() {
+        let e = expected(150);
+        assert_eq!(
+            judge(&e, &answer(100, false)),
+            Cut::Judge(Cow::Borrowed(&e))
+        );
+    }
+
+    #[test]
+    fn a_declared_cut_past_the_floor_is_judged_on_what_it_gave() {
+        let e = expected(150);
+        let Cut::Judge(cut) = judge(&e, &answer(120, true)) else {
+            panic!("allowed")
+        };
+        assert_eq!(cut.matches.as_ref().unwrap().len(), 120);
+        assert_eq!(cut.notes.as_deref(), Some(&[TRUNCATED.to_owned()][..]));
+    }
+
+    #[test]
+    fn a_cut_below_the_floor_or_of_a_short_answer_is_refused() {
+        assert!(matches!(
+            judge(&expected(150), &answer(99, true)),
+            Cut::Refused(why) if why.contains("stops after 99 of the 150")
+        ));
+        assert!(matches!(
+            judge(&expected(100), &answer(100, true)),
+            Cut::Refused(why) if why.contains("has 100 results")
+        ));
+    }
+}
