@@ -27,7 +27,7 @@ pub enum Cut<'a> {
     /// The answer declares none, or one the spec allows: judge it against
     /// this expectation (the full one, or the part of it the answer gave,
     /// with the note expected too).
-    Judge(Cow<'a, Expected>),
+    Judge(Box<Cow<'a, Expected>>),
     /// The answer declares a cut the spec does not allow: why.
     Refused(String),
 }
@@ -39,7 +39,7 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
         .as_ref()
         .is_some_and(|n| n.iter().any(|n| n == TRUNCATED));
     if !declared {
-        return Cut::Judge(Cow::Borrowed(expected));
+        return Cut::Judge(Box::new(Cow::Borrowed(expected)));
     }
     let mut cut = expected.clone();
     if let Some(notes) = &mut cut.notes
@@ -64,7 +64,7 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
         (full, want.len())
     } else {
         // No list is judged: the note is the answer's own business.
-        return Cut::Judge(Cow::Owned(cut));
+        return Cut::Judge(Box::new(Cow::Owned(cut)));
     };
     if full <= FLOOR {
         return Cut::Refused(format!(
@@ -78,7 +78,7 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
              least {FLOOR}"
         ));
     }
-    Cut::Judge(Cow::Owned(cut))
+    Cut::Judge(Box::new(Cow::Owned(cut)))
 }
 
 #[cfg(test)]
@@ -137,7 +137,7 @@ mod tests {
         let e = expected(150);
         assert_eq!(
             judge(&e, &answer(100, false)),
-            Cut::Judge(Cow::Borrowed(&e))
+            Cut::Judge(Box::new(Cow::Borrowed(&e)))
         );
     }
 
