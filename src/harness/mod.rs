@@ -35,4 +35,6 @@ pub mod route;
 pub mod run;
 pub mod snapshot;
 pub mod stored;
+#[cfg(test)]
+mod testing;
 pub mod worker;

@@ -531,3 +531,6 @@ pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) 
 pub fn not_run(instance: &Instance, reason: &str) -> CaseReport {
     base_report(instance, Status::NotRun, Some(reason.into()))
 }
+
+#[cfg(test)]
+mod tests;
