@@ -8,6 +8,7 @@
 //! minimal one and written as a case file for a human to review.
 //!
 //! - [`sample`]: one generated input and its rendering into a valid fixture and call;
+//! - [`pools`]: the names, contents, patterns and keys a sample picks from, by index;
 //! - [`generate`]: the proptest strategies that make samples;
 //! - [`signature`]: what an input is made of, which tells findings apart;
 //! - [`expect`]: the reference's answer as a case's expectation, with the spec's latitude;
@@ -24,6 +25,7 @@
 pub mod expect;
 pub mod finding;
 pub mod generate;
+pub mod pools;
 pub mod probe;
 pub mod rules;
 pub mod run;
