@@ -19,8 +19,12 @@
 //! - [`finding`]: a shrunk divergence as a case file;
 //! - [`run`]: the loop over iterations, workers, in-order recording and known findings.
 //!
-//! This floor (6) may import `harness`, `subject`, `case`, `reference`,
-//! `report`, `sys` and the suite model; nothing above it.
+//! A fuzzing run's lifetime (its run directory, signals, the adapter's
+//! processes, the findings written) is [`crate::session::fuzz`]'s.
+//!
+//! May import the floors below (ARCHITECTURE.md, floor 5): `harness`,
+//! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
+//! model; never `session` or `cli` above it.
 
 pub mod expect;
 pub mod finding;

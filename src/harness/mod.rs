@@ -36,5 +36,5 @@ pub mod run;
 pub mod snapshot;
 pub mod stored;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 pub mod worker;

@@ -19,7 +19,6 @@ use std::time::Instant;
 
 use crate::case::catalog::{Catalog, Unreadable};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
-use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
 use crate::report::counts::Counts;
 use crate::report::findings::Findings;
@@ -179,11 +178,12 @@ impl Sink for Keep {
 /// exactly once, plus amendments), and returns the report's header and
 /// counts, without cases.
 pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunConfig) -> Report {
-    let env = Environment {
-        machine: Machine::here(config.unprivileged.is_some()),
-        cancelled: &crate::sys::cancel::signal,
-    };
-    run_in(instances, make, config, &env)
+    run_in(
+        instances,
+        make,
+        config,
+        &Environment::here(config, &crate::sys::cancel::signal),
+    )
 }
 
 /// [`run_into`] in the given [`Environment`].
