@@ -69,8 +69,8 @@ pub mod report;
 pub mod session;
 pub mod subject;
 pub mod sys;
-#[cfg(test)]
-mod testing;
+#[doc(hidden)]
+pub mod testing;
 
 /// The suite version: of the cases and spec this build carries.
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
