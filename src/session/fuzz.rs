@@ -118,6 +118,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         max_findings: plan.max_findings,
         on_iteration: Some(&progress),
         on_finding: Some(&on_finding),
+        cancelled: session.cancellation(),
     };
     let summary = match crate::fuzz::run::fuzz(make, &config) {
         Ok(summary) => summary,
