@@ -778,6 +778,12 @@ fn a_crate_read_whole_or_not_at_all() {
     // A declared module whose file is missing.
     let missing = found_with(&[("case/mod.rs", "mod gone;\n")]);
     assert!(missing[0].contains("`mod gone`: neither of"), "{missing:?}");
+    // A module this test cannot follow as the compiler would.
+    let moved = found_with(&[("case/mod.rs", "#[path = \"elsewhere.rs\"]\nmod away;\n")]);
+    assert!(
+        moved[0].ends_with("case/mod.rs:2: `#[path]` on `mod away`: not read by this test"),
+        "{moved:?}"
+    );
     // A top-level module the table does not place.
     let unplaced = found(&[("lib.rs", "mod extra;\n"), ("extra.rs", "")]);
     assert!(
