@@ -372,32 +372,45 @@ mod tests {
     use crate::sys::SIGINT;
     use toolpath_suite::protocol::Call;
 
-    fn plan(dir: &std::path::Path, filter: &[&str]) -> RunPlan {
-        let selection = Selection {
-            ids: filter.iter().map(|f| (*f).to_owned()).collect(),
-            ..Selection::default()
-        };
+    /// A plan that runs `catalog` against `subjects` on `jobs` workers, the
+    /// JSON report to `dir/r.json`.
+    fn plan_of(dir: &Path, catalog: Catalog, subjects: Subjects, jobs: usize) -> RunPlan {
         RunPlan {
-            catalog: Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap(),
+            catalog,
             baseline: Baseline::default(),
-            subjects: Subjects::Reference,
+            subjects,
             targets: vec![Target {
                 format: Format::Json,
                 path: Some(dir.join("r.json")),
             }],
             events: None,
             fixture_dir: None,
-            jobs: 2,
+            jobs,
             supervision: Supervision {
                 call_timeout: Duration::from_secs(60),
                 hello_timeout: Duration::from_secs(60),
                 max_restarts: 0,
             },
             keep_fixtures: false,
-            write_expectations: Some(dir.join("exp.yaml")),
+            write_expectations: None,
             strict: false,
             unprivileged: false,
+            whole_selection: true,
+        }
+    }
+
+    /// The mini suite's instances `filter` selects, against the reference,
+    /// writing an expectations file to `dir/exp.yaml`.
+    fn plan(dir: &Path, filter: &[&str]) -> RunPlan {
+        let selection = Selection {
+            ids: filter.iter().map(|f| (*f).to_owned()).collect(),
+            ..Selection::default()
+        };
+        let catalog = Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap();
+        RunPlan {
+            write_expectations: Some(dir.join("exp.yaml")),
             whole_selection: filter.is_empty(),
+            ..plan_of(dir, catalog, Subjects::Reference, 2)
         }
     }
 
@@ -446,17 +459,12 @@ mod tests {
             let text = case_text(i, "resolve", "{path: missing}");
             std::fs::write(cases.join(format!("c{i}.yaml")), text).unwrap();
         }
-        RunPlan {
-            catalog: Catalog::open(&[cases], &[], &Selection::default()).unwrap(),
-            subjects: Subjects::Made {
-                label: Some("scripted".into()),
-                make: Box::new(move || Ok(Box::new(make()) as Box<dyn Subject + Send>)),
-            },
-            jobs: 1,
-            write_expectations: None,
-            whole_selection: true,
-            ..plan(dir, &["mini.resolve.outside"])
-        }
+        let catalog = Catalog::open(&[cases], &[], &Selection::default()).unwrap();
+        let subjects = Subjects::Made {
+            label: Some("scripted".into()),
+            make: Box::new(move || Ok(Box::new(make()) as Box<dyn Subject + Send>)),
+        };
+        plan_of(dir, catalog, subjects, 1)
     }
 
     /// A subject that follows `steps`, made once (for the only worker),
