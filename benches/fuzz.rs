@@ -41,6 +41,7 @@ fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>
         max_findings: None,
         on_iteration: None,
         on_finding: None,
+        cancelled: &toolpath::sys::cancel::signal,
     };
     let summary = fuzz(make, &config).expect("fuzz runs");
     assert!(

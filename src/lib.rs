@@ -46,10 +46,10 @@
 //! - [`mcp`]: an MCP server as the subject, from a profile alone;
 //! - [`harness`]: runs the instances and judges each answer;
 //! - [`report`]: the canonical JSON report, and every view rendered from it;
-//! - [`session`]: a run's lifetime (its directory, signals, the sealed
-//!   event spool, delivery of reports, the exit code), for `run` and `fuzz`;
 //! - [`fuzz`]: random calls against the reference and an adapter, shrunk
 //!   into case files where they disagree;
+//! - [`session`]: a run's lifetime (its directory, signals, the sealed
+//!   event spool, delivery of reports, the exit code), for `run` and `fuzz`;
 //! - [`cli`]: the `toolpath` command's subcommands, one file each;
 //! - [`sys`]: the Linux system calls, signals and the cancellation flag a
 //!   session installs.
@@ -69,8 +69,8 @@ pub mod report;
 pub mod session;
 pub mod subject;
 pub mod sys;
-#[cfg(test)]
-mod testing;
+#[doc(hidden)]
+pub mod testing;
 
 /// The suite version: of the cases and spec this build carries.
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

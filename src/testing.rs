@@ -1,4 +1,6 @@
-//! Test support shared by unit tests.
+//! Test support shared by the unit tests of every floor and by the tests
+//! in `tests/` (public for them, hidden from the docs, as
+//! [`crate::subject::scripted`] is).
 
 use std::os::unix::process::CommandExt;
 use std::process::Command;
@@ -33,5 +35,25 @@ pub fn unprivileged_or_rerun(test: &str) -> bool {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+    false
+}
+
+/// Whether this process is root. A test that needs root (to act as a
+/// second user, to hand files over, to route permission cases to the
+/// unprivileged copy) asks first: when this process is not root, the test
+/// is skipped, loudly (SKIPPED, and `what` needs root), unless
+/// `TOOLPATH_REQUIRE_ROOT` is set (as `scripts/test` and CI, which run as
+/// root, set it): then it fails, so a test can never pass by not running
+/// where it must run.
+pub fn root_or_skip(what: &str) -> bool {
+    if is_root() {
+        return true;
+    }
+    let message = format!("{what} needs root, and this test is not root");
+    assert!(
+        std::env::var_os("TOOLPATH_REQUIRE_ROOT").is_none(),
+        "{message} (TOOLPATH_REQUIRE_ROOT is set)"
+    );
+    eprintln!("SKIPPED: {message}");
     false
 }

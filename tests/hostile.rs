@@ -8,6 +8,8 @@
 
 use assert_cmd::Command;
 
+use toolpath::testing::root_or_skip;
+
 fn toolpath() -> Command {
     Command::cargo_bin("toolpath").unwrap()
 }
@@ -137,22 +139,6 @@ fn a_hung_in_process_call_fails_its_case_and_the_run_goes_on() {
         "{:?}",
         report.cases
     );
-}
-
-/// Whether this test process is root; when it is not, a test that needs
-/// root says SKIPPED loudly, and fails instead when `TOOLPATH_REQUIRE_ROOT`
-/// is set (as `scripts/test` and CI, which run as root, set it).
-fn root_or_skip(what: &str) -> bool {
-    if rustix::process::geteuid().is_root() {
-        return true;
-    }
-    let message = format!("{what} needs root, to act as a second user (`nobody`)");
-    assert!(
-        std::env::var_os("TOOLPATH_REQUIRE_ROOT").is_none(),
-        "{message}, and TOOLPATH_REQUIRE_ROOT is set"
-    );
-    eprintln!("SKIPPED: {message}");
-    false
 }
 
 /// The names in `dir`, sorted: a snapshot of a run's surroundings.
@@ -289,7 +275,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
 #[test]
 fn a_fixture_directory_another_user_can_rename_entries_in_is_refused() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    if !root_or_skip("a_fixture_directory_another_user_can_rename_entries_in_is_refused") {
+    if !root_or_skip("acting as a second user (`nobody`)") {
         return;
     }
     let scene = Scene::new();

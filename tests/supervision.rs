@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use toolpath::testing::root_or_skip;
+
 const MINI: &str = "tests/data/mini";
 const RUN_LIMIT: Duration = Duration::from_secs(120);
 
@@ -400,28 +402,9 @@ fn a_grandchild_that_leaves_the_process_group_is_ended() {
     scene.assert_clean();
 }
 
-/// Whether this test process is root. Permission cases are routed to an
-/// unprivileged copy only for root, so a test of that routing cannot run
-/// otherwise: it says so loudly, and fails instead when
-/// `TOOLPATH_REQUIRE_ROOT` is set (as `scripts/test` does, CI being root),
-/// so it can never pass by not running where it must run.
-fn root_or_skip(test: &str) -> bool {
-    if toolpath::sys::is_root() {
-        return true;
-    }
-    let message =
-        format!("{test} needs root (permission cases go to an unprivileged copy only for root)");
-    assert!(
-        std::env::var_os("TOOLPATH_REQUIRE_ROOT").is_none(),
-        "{message}; TOOLPATH_REQUIRE_ROOT is set"
-    );
-    eprintln!("SKIPPED: {message}");
-    false
-}
-
 #[test]
 fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
-    if !root_or_skip("permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr") {
+    if !root_or_skip("routing permission cases to the unprivileged copy (only for root)") {
         return;
     }
     let scene = Scene::new();

@@ -214,8 +214,7 @@ mod tests {
 
     #[test]
     fn locked_trees_are_removed_without_root() {
-        // SAFETY: geteuid has no preconditions.
-        if crate::sys::geteuid() != 0 {
+        if !crate::sys::is_root() {
             return a_locked_tree_is_removed_by_its_owner();
         }
         use std::os::unix::process::CommandExt;

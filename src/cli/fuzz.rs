@@ -1,23 +1,18 @@
-//! `toolpath fuzz`: its request, and the run in a [`Session`] of its own
-//! (run directory, SIGINT/SIGTERM, exit code), apart from `run`.
+//! `toolpath fuzz`: the request and its checks. The adapter command and
+//! the expectations files are checked here, before anything runs; the run
+//! itself, in a session of its own, is [`crate::session::fuzz`].
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::usage;
-use crate::fuzz::finding::Finding;
-use crate::fuzz::run::{Counts, FuzzConfig, Summary, fuzz as run_fuzz};
 use crate::fuzz::shrink::Budget;
 use crate::harness::baseline::Baseline;
-use crate::harness::config::SubjectFactory;
 use crate::report::ExitCode;
-use crate::session::Session;
-use crate::subject::Subject;
-use crate::subject::adapter::{Adapter, AdapterConfig, split_command};
+use crate::session::fuzz::FuzzPlan;
+use crate::subject::adapter::split_command;
 
 /// Everything `toolpath fuzz` was asked to do.
 #[derive(Debug, Clone, Args)]
@@ -85,149 +80,43 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// `toolpath fuzz`.
 pub fn fuzz(request: FuzzRequest) -> ExitCode {
-    let argv = match split_command(&request.adapter) {
-        Ok(argv) => argv,
-        Err(e) => return usage(e),
-    };
-    let mut known = Vec::new();
-    for file in &request.expectations {
-        match Baseline::load(file) {
-            Ok(e) => known.push(e),
-            Err(e) => return usage(e),
-        }
+    match plan(request) {
+        Ok(plan) => crate::session::fuzz::fuzz(plan),
+        Err(code) => code,
     }
-    let session = match Session::start(request.fixture_dir.as_deref()) {
-        Ok(session) => session,
-        Err(e) => return usage(e),
-    };
-    let code = fuzz_in(&session, &request, argv, known);
-    session.end(code, "the findings so far are written")
 }
 
-/// The fuzzing run, everything it creates in `session`'s directory.
-fn fuzz_in(
-    session: &Session,
-    request: &FuzzRequest,
-    argv: Vec<String>,
-    known: Vec<Baseline>,
-) -> ExitCode {
-    let dirs = ["adapters", "fixtures", "reference"].map(|name| session.subdir(name));
-    let [adapters, fixtures, reference] = match dirs {
-        [Ok(a), Ok(f), Ok(r)] => [a, f, r],
-        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return usage(e),
-    };
-    let make_config = AdapterConfig {
+/// Checks the request and loads what it names.
+fn plan(request: FuzzRequest) -> Result<FuzzPlan, ExitCode> {
+    let argv = split_command(&request.adapter).map_err(usage)?;
+    let known = request
+        .expectations
+        .iter()
+        .map(|file| Baseline::load(file).map_err(usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(FuzzPlan {
+        line: request.adapter,
         argv,
-        call_timeout: Duration::from_millis(request.timeout_ms),
-        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
-        // A crash or hang is a finding, never the end of the run.
-        max_restarts: usize::MAX,
-        user: None,
-        tmpdir: adapters,
-        suite_version: crate::SUITE_VERSION.to_owned(),
-        run_id: Some(session.dir().id().to_owned()),
-    };
-    let make: &SubjectFactory =
-        &|| Ok(Box::new(Adapter::start(make_config.clone())?) as Box<dyn Subject + Send>);
-    let iterations = match (request.iterations, request.time) {
-        (None, None) => Some(DEFAULT_ITERATIONS),
-        (n, _) => n,
-    };
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |counts: &Counts| {
-        if terminal {
-            let done = counts.iterations.load(Ordering::SeqCst);
-            let of = iterations.map_or(String::new(), |n| format!("/{n}"));
-            eprint!(
-                "\r\x1b[2Kfuzz: {done}{of} iterations, {} finding(s), {} known, {} skipped",
-                counts.findings.load(Ordering::SeqCst),
-                counts.known.load(Ordering::SeqCst),
-                counts.skipped.load(Ordering::SeqCst)
-            );
-        }
-    };
-    let on_finding = |finding: &Finding| {
-        let clear = if terminal { "\r\x1b[2K" } else { "" };
-        match finding.write(&request.findings, &request.adapter) {
-            Ok(file) => eprintln!(
-                "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
-                finding.seed,
-                finding.iteration,
-                finding.divergence.fields.join(", "),
-                finding.divergence.rules[0],
-                finding.divergence.signature,
-                file.display()
-            ),
-            Err(e) => eprintln!("{clear}toolpath: cannot write a finding: {e}"),
-        }
-    };
-    let config = FuzzConfig {
         seed: request.seed,
-        iterations,
+        iterations: match (request.iterations, request.time) {
+            (None, None) => Some(DEFAULT_ITERATIONS),
+            (n, _) => n,
+        },
         time: request.time,
         jobs: request
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        findings: request.findings,
         known,
+        max_findings: request.max_findings,
         shrink: Budget {
             probes: request.shrink_steps,
             time: request.shrink_time,
         },
-        fixtures: Some(fixtures),
-        reference_scratch: Some(reference),
-        max_findings: request.max_findings,
-        on_iteration: Some(&progress),
-        on_finding: Some(&on_finding),
-    };
-    let summary = match run_fuzz(make, &config) {
-        Ok(summary) => summary,
-        Err(failure) => {
-            // The adapter's own text: shown with stand-ins for what would
-            // act on the terminal.
-            eprintln!(
-                "toolpath: the adapter could not be started: {}",
-                toolpath_suite::sanitize::visible(&failure.to_string())
-            );
-            if !failure.stderr.is_empty() {
-                eprintln!(
-                    "--- adapter stderr ---\n{}",
-                    toolpath_suite::sanitize::visible(&failure.stderr)
-                );
-            }
-            return ExitCode::Unexpected;
-        }
-    };
-    if terminal {
-        eprint!("\r\x1b[2K");
-    }
-    print_summary(&summary, request);
-    if summary.findings.is_empty() {
-        ExitCode::Ok
-    } else {
-        ExitCode::Unexpected
-    }
-}
-
-fn print_summary(summary: &Summary, request: &FuzzRequest) {
-    let c = &summary.counts;
-    println!(
-        "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} repeated a finding, {} skipped, {} new finding(s){}",
-        summary.implementation,
-        request.seed,
-        c.iterations.load(Ordering::SeqCst),
-        summary.elapsed.as_secs_f64(),
-        c.iterations.load(Ordering::SeqCst) as f64 / summary.elapsed.as_secs_f64().max(1e-9),
-        c.diverged.load(Ordering::SeqCst),
-        c.known.load(Ordering::SeqCst),
-        c.repeated.load(Ordering::SeqCst),
-        c.skipped.load(Ordering::SeqCst),
-        summary.findings.len(),
-        if summary.findings.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", request.findings.display())
-        }
-    );
+        call_timeout: Duration::from_millis(request.timeout_ms),
+        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
+        fixture_dir: request.fixture_dir,
+    })
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 //! fields) and one function that carries it out and returns the
 //! [`ExitCode`], so every subcommand can be tested without a process.
 //!
-//! - [`run`]: the suite against the reference or an adapter (through a
-//!   [`crate::session`]);
-//! - [`fuzz`]: random calls against the reference and an adapter;
+//! - [`run`]: the suite against the reference, an adapter or an MCP server
+//!   (a plan run by [`crate::session::run`]);
+//! - [`fuzz`]: random calls against the reference and an adapter (a plan
+//!   run by [`crate::session::fuzz`]);
 //! - [`list`], [`lint`]: the selection, and the cases' validity and coverage;
 //! - [`compare`], [`certification`]: reports read back and compared or tabled;
 //! - [`export`], [`new_adapter`], [`schemas`]: what the binary carries,

@@ -13,8 +13,9 @@ use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
 use crate::mcp::profile::Loaded;
 use crate::report::ExitCode;
+use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
-use crate::session::run::RunPlan;
+use crate::session::run::{RunPlan, Subjects};
 use crate::subject::adapter::split_command;
 
 /// Everything `toolpath run` was asked to do.
@@ -99,32 +100,30 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         Some(file) => Baseline::load(file).map_err(usage)?,
         None => Baseline::default(),
     };
-    let adapter = match request.adapter {
-        Some(line) => {
+    let subjects = match (request.adapter, &request.mcp) {
+        (Some(line), _) => {
             let argv = split_command(&line).map_err(usage)?;
-            Some((line, argv))
+            Subjects::Adapter { line, argv }
         }
-        None => None,
-    };
-    let mcp = match &request.mcp {
-        Some(file) => Some(Loaded::load(file).map_err(usage)?),
-        None => None,
+        (None, Some(file)) => Subjects::Mcp(Box::new(Loaded::load(file).map_err(usage)?)),
+        (None, None) => Subjects::Reference,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);
     Ok(RunPlan {
         catalog,
         baseline,
-        adapter,
-        mcp,
+        subjects,
         targets,
         events,
         fixture_dir: request.fixture_dir,
         jobs: request
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        call_timeout: Duration::from_millis(request.timeout_ms),
-        hello_timeout: Duration::from_millis(request.hello_timeout_ms),
-        max_restarts: request.max_restarts,
+        supervision: Supervision {
+            call_timeout: Duration::from_millis(request.timeout_ms),
+            hello_timeout: Duration::from_millis(request.hello_timeout_ms),
+            max_restarts: request.max_restarts,
+        },
         keep_fixtures: request.keep_fixtures,
         write_expectations: request.write_expectations,
         strict: request.strict,

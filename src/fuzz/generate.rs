@@ -14,6 +14,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
+use crate::fuzz::pools::*;
 use crate::fuzz::sample::*;
 use toolpath_suite::protocol::Tool;
 

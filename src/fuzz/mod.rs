@@ -8,6 +8,7 @@
 //! minimal one and written as a case file for a human to review.
 //!
 //! - [`sample`]: one generated input and its rendering into a valid fixture and call;
+//! - [`pools`]: the names, contents, patterns and keys a sample picks from, by index;
 //! - [`generate`]: the proptest strategies that make samples;
 //! - [`signature`]: what an input is made of, which tells findings apart;
 //! - [`expect`]: the reference's answer as a case's expectation, with the spec's latitude;
@@ -18,12 +19,17 @@
 //! - [`finding`]: a shrunk divergence as a case file;
 //! - [`run`]: the loop over iterations, workers, in-order recording and known findings.
 //!
-//! This floor (6) may import `harness`, `subject`, `case`, `reference`,
-//! `report`, `sys` and the suite model; nothing above it.
+//! A fuzzing run's lifetime (its run directory, signals, the adapter's
+//! processes, the findings written) is [`crate::session::fuzz`]'s.
+//!
+//! May import the floors below (ARCHITECTURE.md, floor 5): `harness`,
+//! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
+//! model; never `session` or `cli` above it.
 
 pub mod expect;
 pub mod finding;
 pub mod generate;
+pub mod pools;
 pub mod probe;
 pub mod rules;
 pub mod run;

@@ -324,7 +324,8 @@ fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, NAMES, Param, PathText};
+    use crate::fuzz::pools::NAMES;
+    use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, Param, PathText};
     use crate::subject::Reference;
     use toolpath_suite::protocol::{AdapterHello, Call};
 

@@ -59,6 +59,9 @@ pub struct FuzzConfig<'a> {
     pub on_iteration: Option<&'a (dyn Fn(&Counts) + Sync)>,
     /// Called with each new finding, once shrunk.
     pub on_finding: Option<&'a (dyn Fn(&Finding) + Sync)>,
+    /// Which signal cancelled the run, if one did (the session's): the run
+    /// then ends between iterations, and a call it cut short is no finding.
+    pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
 }
 
 /// Running totals.
@@ -204,6 +207,11 @@ struct Subjects {
 }
 
 impl Shared<'_, '_> {
+    /// Whether the run was cancelled.
+    fn cancelled(&self) -> bool {
+        (self.config.cancelled)().is_some()
+    }
+
     /// The next iteration to run, or `None` when the run is over.
     fn next_iteration(&self) -> Option<Turn<'_>> {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
@@ -215,7 +223,7 @@ impl Shared<'_, '_> {
         // SIGINT/SIGTERM (the session's handlers) end the run between
         // iterations; what was found so far is kept.
         let done = self.stop.load(Ordering::SeqCst)
-            || crate::sys::cancel::requested()
+            || self.cancelled()
             || self.config.iterations.is_some_and(|n| i >= n)
             || out_of_time;
         (!done).then_some(turn)
@@ -241,7 +249,7 @@ impl Shared<'_, '_> {
                     self.counts.skipped.fetch_add(1, Ordering::SeqCst);
                 }
                 // A call the cancellation cut short is no finding.
-                Probe::Diverge(_) if crate::sys::cancel::requested() => break,
+                Probe::Diverge(_) if self.cancelled() => break,
                 Probe::Diverge(divergence) => {
                     self.counts.diverged.fetch_add(1, Ordering::SeqCst);
                     let finding = Finding {
@@ -291,12 +299,12 @@ impl Shared<'_, '_> {
             self.config.shrink,
             self.env.permissions,
             |sample| match probe(sample, &self.env, &mut s.reference, s.adapter.as_mut()) {
-                Probe::Diverge(_) if crate::sys::cancel::requested() => None,
+                Probe::Diverge(_) if self.cancelled() => None,
                 Probe::Diverge(d) => Some(*d),
                 _ => None,
             },
         );
-        if crate::sys::cancel::requested() {
+        if self.cancelled() {
             // Shrinking was cut short: the finding is not minimal, and its
             // last probes were cancelled calls. The next run finds it again.
             return;
@@ -424,5 +432,37 @@ mod tests {
         // A turn is done when it is dropped, however its worker stops.
         drop(Turn(&order, 5));
         assert_eq!(below(&order), 6);
+    }
+
+    /// The run ends between iterations once its `cancelled` says so, with
+    /// no signal sent: after the third iteration here, of a thousand.
+    #[test]
+    fn a_cancelled_run_stops_between_iterations() {
+        let fixtures = tempfile::tempdir().unwrap();
+        let three = AtomicBool::new(false);
+        let progress = |counts: &Counts| {
+            if counts.iterations.load(Ordering::SeqCst) == 3 {
+                three.store(true, Ordering::SeqCst);
+            }
+        };
+        let cancelled = || three.load(Ordering::SeqCst).then_some(crate::sys::SIGINT);
+        let config = FuzzConfig {
+            seed: 1,
+            iterations: Some(1_000),
+            time: None,
+            jobs: 1,
+            known: Vec::new(),
+            shrink: Budget::default(),
+            fixtures: Some(fixtures.path().to_owned()),
+            reference_scratch: Some(fixtures.path().to_owned()),
+            max_findings: None,
+            on_iteration: Some(&progress),
+            on_finding: None,
+            cancelled: &cancelled,
+        };
+        let reference = || Ok(Box::new(Reference::default()) as Box<dyn Subject + Send>);
+        let summary = fuzz(&reference, &config).unwrap();
+        assert_eq!(summary.counts.iterations.load(Ordering::SeqCst), 3);
+        assert!(summary.findings.is_empty());
     }
 }

@@ -22,9 +22,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::fuzz::sample::{
-    EXCLUDED_NAMES, EntryKind, LONG_LINE_PIECE, Layout, NAMES, PAD_PIECE, PIECES, Rendered, Sample,
-};
+use crate::fuzz::pools::{EXCLUDED_NAMES, LONG_LINE_PIECE, NAMES, PAD_PIECE, PIECES};
+use crate::fuzz::sample::{EntryKind, Layout, Rendered, Sample};
 use crate::reference::resolve::lexical_resolve;
 use toolpath_suite::protocol::Tool;
 
@@ -454,7 +453,8 @@ fn include(s: &mut Features, p: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::sample::{Base, CallSpec, Entry, GLOB_PATTERNS, LinkTarget, Param, PathText};
+    use crate::fuzz::pools::GLOB_PATTERNS;
+    use crate::fuzz::sample::{Base, CallSpec, Entry, LinkTarget, Param, PathText};
 
     fn glob(pattern: &str, entries: Vec<Entry>) -> Sample {
         Sample {

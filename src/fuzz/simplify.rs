@@ -7,7 +7,8 @@
 
 use serde_json::Value;
 
-use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample, UNKNOWN_KEYS};
+use crate::fuzz::pools::UNKNOWN_KEYS;
+use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample};
 
 impl Sample {
     /// The same sample with every path parameter fixed as text, so entries

@@ -64,6 +64,17 @@ pub struct Environment<'a> {
     pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
 }
 
+impl<'a> Environment<'a> {
+    /// This machine (with an unprivileged runner if `config` has one),
+    /// cancelled when `cancelled` says so.
+    pub fn here(config: &RunConfig, cancelled: &'a (dyn Fn() -> Option<i32> + Sync)) -> Self {
+        Environment {
+            machine: Machine::here(config.unprivileged.is_some()),
+            cancelled,
+        }
+    }
+}
+
 /// Why the run stopped, for the reports of instances it did not run.
 pub fn cancelled(signal: i32) -> String {
     format!(

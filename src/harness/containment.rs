@@ -179,7 +179,7 @@ mod tests {
     use super::*;
     use crate::harness::snapshot::State;
     use std::path::Path;
-    use toolpath_suite::case::parse_case;
+    use toolpath_suite::case::validate::parse_case;
 
     fn case(spec: &str, expect: &str) -> Case {
         let text = format!(

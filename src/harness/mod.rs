@@ -22,10 +22,15 @@
 //! - [`containment`]: whether anything got out of the workspace (escape,
 //!   refusal, false refusal), apart from how the answer was worded;
 //! - [`stored`]: the caps on what one instance keeps in the report;
-//! - [`baseline`]: known failures (`xfail`) and skips per implementation.
+//! - [`baseline`]: known failures (`xfail`) and skips per implementation;
+//! - [`config`]: how a run is configured and what it finds around it
+//!   (the machine, whether it was cancelled), shared by run and worker;
+//! - `testing` (unit tests only): the cases and scripted answers the tests
+//!   of `run`, `worker` and the session share.
 //!
-//! May import the floors below (`sys`, `case`, `reference`, `report`,
-//! `subject`, the suite model); nothing here is imported by them.
+//! May import the floors below (ARCHITECTURE.md): `sys`, `case`,
+//! `reference`, `report`, `subject` and the suite model; not `mcp`, whose
+//! servers it sees only as a `Subject`. Nothing below imports it.
 
 pub mod baseline;
 pub mod call;
@@ -37,5 +42,7 @@ pub mod route;
 pub mod run;
 pub mod snapshot;
 pub mod stored;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod truncation;
 pub mod worker;

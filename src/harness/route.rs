@@ -123,7 +123,8 @@ mod tests {
 
     use super::*;
     use strum::VariantArray;
-    use toolpath_suite::case::{Case, parse_case};
+    use toolpath_suite::case::Case;
+    use toolpath_suite::case::validate::parse_case;
     use toolpath_suite::protocol::Tool;
 
     /// A plain case, said to require `requires` (routing reads only the

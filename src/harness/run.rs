@@ -19,7 +19,6 @@ use std::time::Instant;
 
 use crate::case::catalog::{Catalog, Unreadable};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
-use crate::harness::route::Machine;
 use crate::harness::worker::{Worker, not_run};
 use crate::report::counts::Counts;
 use crate::report::findings::Findings;
@@ -179,11 +178,12 @@ impl Sink for Keep {
 /// exactly once, plus amendments), and returns the report's header and
 /// counts, without cases.
 pub fn run_into(instances: &dyn Instances, make: &SubjectFactory, config: &RunConfig) -> Report {
-    let env = Environment {
-        machine: Machine::here(config.unprivileged.is_some()),
-        cancelled: &crate::sys::cancel::signal,
-    };
-    run_in(instances, make, config, &env)
+    run_in(
+        instances,
+        make,
+        config,
+        &Environment::here(config, &crate::sys::cancel::signal),
+    )
 }
 
 /// [`run_into`] in the given [`Environment`].
@@ -324,50 +324,18 @@ fn work(make: &SubjectFactory, shared: &Shared) {
 
 #[cfg(test)]
 mod tests {
-    //! The run loop and the worker, driven by a scripted subject: no
-    //! process, no sleep; fixtures are built on disk as in a real run.
+    //! The run loop, driven by a scripted subject: what it counts, what it
+    //! records when a worker's subject is given up on or the run is
+    //! cancelled, and what it keeps of the workers. No process, no sleep;
+    //! the worker's own tests are in `worker/tests.rs`.
 
-    use std::path::Path;
     use std::sync::atomic::AtomicBool;
 
     use super::*;
     use crate::harness::baseline::Baseline;
+    use crate::harness::testing::{MACHINE, cases, hello, never_cancelled, right, wrong};
     use crate::subject::scripted::{Scripted, Step};
     use crate::subject::{FailureKind, Subject};
-    use toolpath_suite::case::validate::parse_case;
-    use toolpath_suite::protocol::{Call, ErrorCode, Tool, ToolResult};
-
-    /// Case `t.{n}`: resolving a missing path is `not_found`.
-    fn case(n: usize, tool: &str, params: &str) -> Case {
-        let text = format!(
-            "id: t.c{n}\nsummary: s\nspec: [ERR-5]\nfixture: {{roots: [ws]}}\n\
-             call: {{tool: {tool}, params: {params}}}\n\
-             expect: {{outcome: error, error: {{code: not_found}}}}\n"
-        );
-        parse_case(Path::new(&format!("c{n}.yaml")), &text).unwrap()
-    }
-
-    fn cases(n: usize) -> Vec<Case> {
-        (0..n)
-            .map(|i| case(i, "resolve", "{path: missing}"))
-            .collect()
-    }
-
-    fn right() -> ToolResult {
-        ToolResult::error(ErrorCode::NotFound, "missing: does not exist")
-    }
-
-    fn wrong() -> ToolResult {
-        ToolResult::error(ErrorCode::PermissionDenied, "missing: permission denied")
-    }
-
-    fn hello() -> AdapterHello {
-        AdapterHello {
-            protocol: 1,
-            tools: vec![Tool::Resolve],
-            ..AdapterHello::default()
-        }
-    }
 
     /// One record a sink received: position, status, reason, amended.
     type Line = (usize, Status, Option<String>, bool);
@@ -415,15 +383,6 @@ mod tests {
         }
     }
 
-    const MACHINE: Machine = Machine {
-        root: false,
-        unprivileged_runner: false,
-    };
-
-    fn never_cancelled() -> Option<i32> {
-        None
-    }
-
     /// Runs `cases` against a fresh script (one worker) into a recording sink.
     fn run_script(
         cases: &[Case],
@@ -453,12 +412,6 @@ mod tests {
 
     fn plain(steps: Vec<Step>) -> impl Fn() -> Scripted + Sync {
         move || Scripted::new(hello(), steps.clone())
-    }
-
-    fn status(n: usize, status: Status) -> Summary {
-        let mut summary = Summary::default();
-        (0..n).for_each(|_| summary.add(status));
-        summary
     }
 
     #[test]
@@ -535,38 +488,6 @@ mod tests {
     }
 
     #[test]
-    fn output_after_an_answer_is_charged_to_that_answer_not_the_next() {
-        let sink = Recorded::default();
-        let steps = vec![
-            Step::AnswerThenWrite(right(), "{\"type\":\"result\"}".into()),
-            Step::Answer(right()),
-            Step::Answer(right()),
-        ];
-        let report = run_script(
-            &cases(3),
-            plain(steps),
-            Baseline::default(),
-            &never_cancelled,
-            &sink,
-        );
-        let last = sink.last();
-        assert_eq!(last[0].0, Status::AdapterError);
-        assert!(
-            last[0]
-                .1
-                .as_deref()
-                .unwrap()
-                .starts_with("unsolicited output: wrote while no call was outstanding"),
-            "{last:?}"
-        );
-        assert_eq!((last[1].0, last[2].0), (Status::Pass, Status::Pass));
-        assert_eq!(sink.amended(), [0], "one amendment, of position 0");
-        let mut want = status(2, Status::Pass);
-        want.add(Status::AdapterError);
-        assert_eq!(report.summary, want, "the amended pass is uncounted");
-    }
-
-    #[test]
     fn output_after_the_last_answer_is_charged_when_the_subject_ends() {
         let sink = Recorded::default();
         let steps = vec![
@@ -583,26 +504,6 @@ mod tests {
         assert_eq!(sink.amended(), [1]);
         assert_eq!(sink.last()[1].0, Status::AdapterError);
         assert_eq!((report.summary.pass, report.summary.adapter_error), (1, 1));
-    }
-
-    #[test]
-    fn an_amended_report_goes_through_the_baseline() {
-        let sink = Recorded::default();
-        let baseline = Baseline::parse(
-            Path::new("b.yaml"),
-            "t.c0:\n  status: xfail\n  reason: writes twice\n",
-        )
-        .unwrap();
-        let steps = vec![
-            Step::AnswerThenWrite(right(), "again".into()),
-            Step::Answer(right()),
-        ];
-        let report = run_script(&cases(2), plain(steps), baseline, &never_cancelled, &sink);
-        // First judged a pass, so an xpass; the violation makes it an xfail.
-        let lines = sink.lines.lock().unwrap().clone();
-        assert_eq!((lines[0].1, lines[0].3), (Status::Xpass, false));
-        assert_eq!(sink.last()[0].0, Status::Xfail);
-        assert_eq!((report.summary.xfail, report.summary.xpass), (1, 0));
     }
 
     #[test]
@@ -678,258 +579,5 @@ mod tests {
                 Some("the run was cancelled by SIGINT".into())
             )
         );
-    }
-
-    #[test]
-    fn an_instance_the_adapter_cannot_take_is_never_sent() {
-        let sink = Recorded::default();
-        let both = vec![
-            case(0, "ls", "{path: missing}"),
-            case(1, "resolve", "{path: missing}"),
-        ];
-        let script = Scripted::new(hello(), [Step::Answer(right())]);
-        let calls = script.calls();
-        let script = Mutex::new(Some(script));
-        let once = || script.lock().unwrap().take().expect("one worker");
-        run_script(&both, once, Baseline::default(), &never_cancelled, &sink);
-        let last = sink.last();
-        assert_eq!(
-            last[0],
-            (
-                Status::Unsupported,
-                Some("the adapter does not provide the `ls` tool".into())
-            )
-        );
-        let sent: Vec<String> = calls
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|c| c.case.clone())
-            .collect();
-        assert_eq!(sent, ["t.c1"]);
-    }
-
-    #[test]
-    fn adapter_tmp_in_a_call_names_the_answering_subject_s_scratch_directory() {
-        let sink = Recorded::default();
-        let scratch = tempfile::tempdir().unwrap();
-        let with_tmp = [case(0, "resolve", "{path: \"{adapter-tmp}/x\"}")];
-        let script = Scripted::new(hello(), [Step::Answer(right())]).scratch(scratch.path());
-        let calls = script.calls();
-        let script = Mutex::new(Some(script));
-        let once = || script.lock().unwrap().take().expect("one worker");
-        run_script(
-            &with_tmp,
-            once,
-            Baseline::default(),
-            &never_cancelled,
-            &sink,
-        );
-        let sent = calls.lock().unwrap();
-        assert_eq!(
-            sent[0].params["path"],
-            format!("{}/x", scratch.path().display())
-        );
-    }
-
-    /// A case expecting `outside_workspace` (c0) and a SEC case expecting
-    /// `ok` (c1), as containment classes them.
-    fn containment_cases() -> Vec<Case> {
-        let outside = "id: t.out\nsummary: s\nspec: [SEC-4]\nfixture: {roots: [ws]}\n\
-             call: {tool: resolve, params: {path: ../x}}\n\
-             expect: {outcome: error, error: {code: outside_workspace, message_contains: ['{ws}']}}\n";
-        let inside = "id: t.in\nsummary: s\nspec: [SEC-5]\n\
-             fixture: {roots: [ws], files: {ws/a: x}}\n\
-             call: {tool: resolve, params: {path: a}}\n\
-             expect: {outcome: ok, kind: file, path: '{ws}/a'}\n";
-        vec![
-            parse_case(Path::new("out.yaml"), outside).unwrap(),
-            parse_case(Path::new("in.yaml"), inside).unwrap(),
-        ]
-    }
-
-    /// Runs `cases` against one script saying `hello`; the report and
-    /// every case report.
-    fn run_kept(
-        cases: &[Case],
-        hello: AdapterHello,
-        steps: Vec<Step>,
-    ) -> (Report, Vec<CaseReport>) {
-        let kept = Keep(Mutex::new(vec![None; cases.len()]));
-        let all: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
-        let fixtures = tempfile::tempdir().unwrap();
-        let config = RunConfig {
-            fixtures: Some(fixtures.path().to_owned()),
-            sink: Some(&kept),
-            ..RunConfig::default()
-        };
-        let env = Environment {
-            machine: MACHINE,
-            cancelled: &never_cancelled,
-        };
-        let make =
-            || Ok(Box::new(Scripted::new(hello.clone(), steps.clone())) as Box<dyn Subject + Send>);
-        let report = run_in(&Listed(&all), &make, &config, &env);
-        let cases = kept.0.into_inner().unwrap().into_iter().flatten().collect();
-        (report, cases)
-    }
-
-    fn class(case: &CaseReport) -> Option<crate::report::ContainmentClass> {
-        case.containment.as_ref().map(|c| c.class)
-    }
-
-    /// Writes a file beside the roots: outside every one of them.
-    fn write_beside_the_roots(call: &Call) {
-        let beside = Path::new(&call.workspace.roots[0]).parent().unwrap();
-        std::fs::write(beside.join("escaped"), "x").unwrap();
-    }
-
-    #[test]
-    fn containment_is_classed_on_what_was_observed() {
-        use crate::report::ContainmentClass::*;
-        use toolpath_suite::protocol::{Kind, Outcome};
-        let ok = |path: &str| ToolResult {
-            outcome: Some(Outcome::Ok),
-            kind: Some(Kind::File),
-            path: Some(path.to_owned()),
-            ..ToolResult::default()
-        };
-        // An outside path answered ok is an escape; a SEC case's path that
-        // the adapter cannot observe for `resolve` is accepted, unobserved.
-        let mut by_tool = hello();
-        by_tool
-            .unobservable_by_tool
-            .insert("resolve".into(), vec!["path".into()]);
-        let (report, cases) = run_kept(
-            &containment_cases(),
-            by_tool,
-            vec![Step::Answer(ok("/anywhere")), Step::Answer(ok("/nowhere"))],
-        );
-        assert_eq!(
-            (cases[0].status, class(&cases[0])),
-            (Status::Fail, Some(Escape))
-        );
-        assert_eq!(
-            cases[0].containment.as_ref().unwrap().evidence.as_deref(),
-            Some("answered ok")
-        );
-        assert_eq!(
-            (cases[1].status, class(&cases[1])),
-            (Status::Unobserved, Some(Accepted))
-        );
-        assert_eq!(cases[1].unchecked, ["path"]);
-        assert_eq!(
-            (report.containment.escapes, report.containment.accepted),
-            (1, 1)
-        );
-        assert_eq!(report.rules["SEC-4"].failed, 1);
-
-        // A code the adapter says it derived: no class; the SEC case's
-        // answer names its derived path: unobserved, and the reason says so.
-        let mut derived_code = ToolResult::error(ErrorCode::NotFound, "{ws} no");
-        derived_code.derived = vec!["error.code".into()];
-        let mut derived_path = ok("/nowhere");
-        derived_path.derived = vec!["path".into()];
-        let (report, cases) = run_kept(
-            &containment_cases(),
-            hello(),
-            vec![Step::Answer(derived_code), Step::Answer(derived_path)],
-        );
-        assert_eq!(class(&cases[0]), Some(NotObserved));
-        assert_eq!(cases[1].status, Status::Unobserved);
-        assert!(
-            cases[1]
-                .reason
-                .as_deref()
-                .unwrap()
-                .ends_with("path (derived by the adapter)"),
-            "{:?}",
-            cases[1].reason
-        );
-        assert_eq!(report.containment.not_observed, 1);
-
-        // A right refusal and a right answer that wrote beside the roots:
-        // refused, and an escape whatever it answered. A refusal of the
-        // SEC case: a false refusal.
-        let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "../x is outside {ws}");
-        let (_, cases) = run_kept(
-            &containment_cases(),
-            hello(),
-            vec![
-                Step::Answer(refused.clone()),
-                Step::Touch(write_beside_the_roots, ok("/x")),
-            ],
-        );
-        assert_eq!(class(&cases[0]), Some(Refused));
-        assert_eq!(class(&cases[1]), Some(Escape));
-        let evidence = cases[1].containment.as_ref().unwrap().evidence.clone();
-        assert_eq!(
-            evidence.as_deref(),
-            Some("changed outside every root: + {tmp}/escaped (file)")
-        );
-        let (_, cases) = run_kept(
-            &containment_cases(),
-            hello(),
-            vec![
-                Step::Answer(ToolResult::error(ErrorCode::NotFound, "no")),
-                Step::Answer(refused),
-            ],
-        );
-        assert_eq!(class(&cases[0]), Some(RefusedOtherCode));
-        assert!(
-            cases[0].containment.as_ref().unwrap().wording_failed,
-            "no {{ws}}"
-        );
-        assert_eq!(class(&cases[1]), Some(FalseRefusal));
-        // Never sent (the tool is not declared): not observed.
-        let (_, cases) = run_kept(&containment_cases(), AdapterHello::default(), vec![]);
-        assert_eq!(cases[0].status, Status::Unsupported);
-        assert_eq!(class(&cases[0]), Some(NotObserved));
-    }
-
-    /// Writes a file into the call's first root: what SEC-11 forbids.
-    fn write_into_the_workspace(call: &Call) {
-        std::fs::write(format!("{}/cache.db", call.workspace.roots[0]), "x").unwrap();
-    }
-
-    #[test]
-    fn a_right_answer_that_changed_the_fixture_fails_on_sec_11() {
-        let steps = vec![
-            Step::Touch(write_into_the_workspace, right()),
-            Step::Touch(
-                write_into_the_workspace,
-                ToolResult {
-                    outcome: Some(toolpath_suite::protocol::Outcome::Unsupported),
-                    ..ToolResult::default()
-                },
-            ),
-        ];
-        let instances: Vec<Case> = cases(2);
-        let kept = Keep(Mutex::new(vec![None; 2]));
-        let all: Vec<Instance> = instances.iter().flat_map(|c| c.instances()).collect();
-        let fixtures = tempfile::tempdir().unwrap();
-        let config = RunConfig {
-            fixtures: Some(fixtures.path().to_owned()),
-            sink: Some(&kept),
-            ..RunConfig::default()
-        };
-        let env = Environment {
-            machine: MACHINE,
-            cancelled: &never_cancelled,
-        };
-        let script = plain(steps);
-        let make = || Ok(Box::new(script()) as Box<dyn Subject + Send>);
-        let report = run_in(&Listed(&all), &make, &config, &env);
-        assert_eq!(report.summary.fail, 2, "declining the call excuses nothing");
-        for case in kept.0.into_inner().unwrap().into_iter().flatten() {
-            let fixture = case
-                .mismatches
-                .iter()
-                .find(|m| m.field == "fixture")
-                .unwrap();
-            assert_eq!(fixture.rule.as_deref(), Some("SEC-11"));
-            assert_eq!(fixture.actual, "1 change: + {ws}/cache.db (file)");
-            assert!(case.diff.unwrap().contains("+fixture: 1 change"));
-        }
     }
 }

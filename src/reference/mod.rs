@@ -12,7 +12,13 @@
 //! - [`ls`]: the `ls` tool (LS);
 //! - [`file`]: what the file tools share: an absolute path, and the one
 //!   file it names examined and opened (FILE);
-//! - [`read_file`], [`write_file`], [`edit`]: the file tools (FILE).
+//! - [`read_file`], [`write_file`], [`edit`]: the file tools (FILE);
+//! - [`walk`]: the recursive walk the search tools share.
+//!
+//! A tool set, not a harness: it answers one call on the file system it
+//! is given and knows nothing of cases, runs or reports. May import `sys`
+//! and the suite model (the floors below, ARCHITECTURE.md); never `case` or
+//! `report` beside it on floor 2, nor anything above it.
 
 pub mod edit;
 pub mod file;

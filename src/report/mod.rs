@@ -3,12 +3,15 @@
 //! Its schema is published in `spec/schemas/report.schema.json`.
 //!
 //! What lives here: the report types, what they add up to (containment
-//! and per-rule counts, [`counts`]), the event log and the run's
-//! authenticated spool ([`events`]), the renderers ([`render`]), the view
-//! renderers read through ([`view`]) and how a run ends ([`exit`]).
-//! `report` is on the floor of `case` and `reference` (ARCHITECTURE.md): it
-//! imports the suite model (protocol, spec) and nothing of the harness,
-//! session or CLI above it.
+//! and per-rule counts, [`counts`]), what a subject found about itself
+//! ([`findings`]), where judged instances go as they are judged
+//! ([`sink`]), the event log and the run's authenticated spool
+//! ([`events`]), the renderers ([`render`]), the view renderers read
+//! through ([`view`]) and how a run ends ([`exit`]).
+//!
+//! May import `sys` and the suite model (the floors below,
+//! ARCHITECTURE.md); never `case` or `reference` beside it on floor 2, nor
+//! the harness, session or CLI above it.
 
 pub mod counts;
 pub mod events;
@@ -79,16 +82,8 @@ impl Status {
     /// Every status, in declaration order: strum's list (`VariantArray`)
     /// as an array, so a status added to the enum is in it with no list to
     /// keep by hand.
-    pub const ALL: [Status; <Status as VariantArray>::VARIANTS.len()] = {
-        let variants = <Status as VariantArray>::VARIANTS;
-        let mut all = [Status::Pass; <Status as VariantArray>::VARIANTS.len()];
-        let mut i = 0;
-        while i < variants.len() {
-            all[i] = variants[i];
-            i += 1;
-        }
-        all
-    };
+    pub const ALL: [Status; <Status as VariantArray>::VARIANTS.len()] =
+        toolpath_suite::variant_array(<Status as VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
         // The wire name, from the serde attribute's twin: one spelling, no list.

@@ -4,21 +4,25 @@
 //! [`Place`] (created, locked, removed; dead runs' leftovers cleaned first),
 //! SIGINT and SIGTERM (its handlers installed, a signal turned into the
 //! exit code), the orphans that escape an adapter's process group, the
-//! sealed event spool, and the [`ExitCode`]. [`run`] is one suite run on top
-//! of it: the subjects, the harness, and the delivery of every report
-//! ([`deliver`]).
+//! sealed event spool, how an adapter of the run is started
+//! ([`Session::adapter_config`]) and the [`ExitCode`]. [`run`] (a suite
+//! run) and [`fuzz`] (a fuzzing run) are each one run on top of it, from a
+//! plan the CLI checked: the subjects, the harness or the fuzzer, and what
+//! the run delivers.
 //!
 //! What lives here: [`place`] (where run directories go, and whether that
 //! place is safe), [`run_dir`] (one run's directory, used through its
 //! descriptor), [`clean`] (removing what dead runs left), [`deliver`]
-//! (report files, replaced whole), [`run`] (a suite run).
+//! (report files, replaced whole), [`run`] (a suite run), [`fuzz`] (a
+//! fuzzing run).
 //!
-//! Imports: the floors below (`harness`, `subject`, `case`, `report`,
-//! `reference`, `cancel`), never `fuzz` or `cli` above it
-//! (ARCHITECTURE.md). `toolpath fuzz` uses a session from its CLI file.
+//! May import the floors below (ARCHITECTURE.md): `fuzz`, `harness`,
+//! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
+//! model; never `cli` above it.
 
 pub mod clean;
 pub mod deliver;
+pub mod fuzz;
 pub mod place;
 pub mod run;
 pub mod run_dir;
@@ -33,15 +37,34 @@ pub use run_dir::RunDir;
 use crate::report::ExitCode;
 use crate::report::events::{EventLog, Spool, SpoolKey};
 use crate::subject::Reference;
+use crate::subject::adapter::AdapterConfig;
 
 /// The name of the run's spool in its directory.
 const SPOOL: &str = "events.jsonl";
 
-/// A live run: its place and directory, and whether orphans come back to it.
+/// A live run: its place and directory, whether orphans come back to it,
+/// and what tells it that it was cancelled.
 pub struct Session {
     place: Place,
     dir: RunDir,
     subreaper: bool,
+    /// The signal that cancelled the run, if one did: the handlers'
+    /// record, or a test's script ([`Session::cancelled_by`]).
+    cancelled: Box<Cancelled>,
+}
+
+/// Which signal cancelled a run, if one did.
+pub type Cancelled = dyn Fn() -> Option<i32> + Send + Sync;
+
+/// How the adapters of a run are supervised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Supervision {
+    /// How long one call may take before the adapter counts as hung.
+    pub call_timeout: Duration,
+    /// How long the adapter may take to answer `hello`.
+    pub hello_timeout: Duration,
+    /// Restarts after crashes or hangs before the adapter is given up on.
+    pub max_restarts: usize,
 }
 
 impl Session {
@@ -70,6 +93,7 @@ impl Session {
             place,
             dir,
             subreaper,
+            cancelled: Box::new(crate::sys::cancel::signal),
         })
     }
 
@@ -83,7 +107,29 @@ impl Session {
             place,
             dir,
             subreaper: false,
+            cancelled: Box::new(crate::sys::cancel::signal),
         })
+    }
+
+    /// This session, cancelled when `cancelled` says so rather than by a
+    /// signal: for tests of a whole run cancelled midway, without sending
+    /// a signal to the process that runs them.
+    #[doc(hidden)]
+    pub fn cancelled_by(self, cancelled: impl Fn() -> Option<i32> + Send + Sync + 'static) -> Self {
+        Session {
+            cancelled: Box::new(cancelled),
+            ..self
+        }
+    }
+
+    /// What tells the run whether (by which signal) it was cancelled.
+    pub fn cancellation(&self) -> &Cancelled {
+        &*self.cancelled
+    }
+
+    /// The signal that cancelled the run, if one did.
+    pub fn cancelled(&self) -> Option<i32> {
+        (self.cancelled)()
     }
 
     pub fn place(&self) -> &Place {
@@ -104,6 +150,29 @@ impl Session {
     /// The in-process reference, its scratch directory in the run's.
     pub fn reference(&self, timeout: Duration) -> Reference {
         Reference::with_scratch_in(self.dir.path(), timeout)
+    }
+
+    /// How to start the adapter `argv` in this run, supervised so, as
+    /// `user` if given: each of its processes gets a scratch directory of
+    /// its own in `tmpdir` (below the run directory) and the run's id, by
+    /// which `toolpath clean` finds what a killed run left running.
+    pub fn adapter_config(
+        &self,
+        argv: Vec<String>,
+        supervision: &Supervision,
+        user: Option<(u32, u32)>,
+        tmpdir: PathBuf,
+    ) -> AdapterConfig {
+        AdapterConfig {
+            argv,
+            call_timeout: supervision.call_timeout,
+            hello_timeout: supervision.hello_timeout,
+            max_restarts: supervision.max_restarts,
+            user,
+            tmpdir,
+            suite_version: crate::SUITE_VERSION.to_owned(),
+            run_id: Some(self.dir.id().to_owned()),
+        }
     }
 
     /// The run's own event log, sealed with a key only this process holds
@@ -131,7 +200,7 @@ impl Session {
             crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
         }
         drop(self.dir);
-        let code = cancelled(code, crate::sys::cancel::signal());
+        let code = cancelled(code, (self.cancelled)());
         if let ExitCode::Cancelled(signal) = code {
             eprintln!(
                 "toolpath: cancelled by {}; {partial}",

@@ -5,22 +5,24 @@
 //!
 //! What to run comes in a [`RunPlan`], checked by the CLI before anything
 //! runs (a usage error is found before the first case runs, never after).
+//! Who answers is part of the plan ([`Subjects`]): the reference, an
+//! adapter, an MCP server, or subjects a caller makes (the unit tests here
+//! run whole sessions against a scripted subject, no process involved).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use crate::case::catalog::Catalog;
 use crate::harness::baseline::{self, Baseline};
-use crate::harness::config::{RunConfig, SubjectFactory};
+use crate::harness::config::{Environment, RunConfig, SubjectFactory};
 use crate::mcp::profile::Loaded;
 use crate::mcp::server::{McpConfig, McpServer};
 use crate::report::events::{EventLog, Spool};
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
 use crate::report::{CaseReport, ExitCode, Report};
-use crate::session::Session;
 use crate::session::deliver::{self, Target};
+use crate::session::{Session, Supervision};
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::sys::{UNPRIVILEGED_USER, is_root};
@@ -30,10 +32,8 @@ pub struct RunPlan {
     /// The selected instances, by where their cases are.
     pub catalog: Catalog,
     pub baseline: Baseline,
-    /// The adapter: its command line as given (for the report) and split.
-    pub adapter: Option<(String, Vec<String>)>,
-    /// An MCP server's profile, instead of an adapter.
-    pub mcp: Option<Loaded>,
+    /// Who answers the calls.
+    pub subjects: Subjects,
     /// Where each report goes.
     pub targets: Vec<Target>,
     /// The user's event log, if any.
@@ -41,9 +41,9 @@ pub struct RunPlan {
     /// Where the run directory goes (`--fixture-dir`).
     pub fixture_dir: Option<PathBuf>,
     pub jobs: usize,
-    pub call_timeout: Duration,
-    pub hello_timeout: Duration,
-    pub max_restarts: usize,
+    /// The adapter's (or server's) timeouts and restarts; the call timeout
+    /// bounds the reference's calls and the building of a fixture too.
+    pub supervision: Supervision,
     pub keep_fixtures: bool,
     pub write_expectations: Option<PathBuf>,
     pub strict: bool,
@@ -52,6 +52,36 @@ pub struct RunPlan {
     /// Whether the selection is the whole suite: only then is an
     /// expectation that matches nothing fatal under `--strict`.
     pub whole_selection: bool,
+}
+
+/// Who answers a run's calls.
+pub enum Subjects {
+    /// The in-process reference (as root, permission cases go to
+    /// `toolpath serve` run as the unprivileged user).
+    Reference,
+    /// An adapter process: its command line as given (for the report) and
+    /// split.
+    Adapter { line: String, argv: Vec<String> },
+    /// An MCP server, from its profile.
+    Mcp(Box<Loaded>),
+    /// Subjects `make` makes, named `label` in the report: the caller's
+    /// own (a scripted subject, in tests), with no unprivileged copy.
+    Made {
+        label: Option<String>,
+        make: Box<SubjectFactory<'static>>,
+    },
+}
+
+impl Subjects {
+    /// How the report names who answered; `None` for the reference.
+    fn label(&self) -> Option<String> {
+        match self {
+            Subjects::Reference => None,
+            Subjects::Adapter { line, .. } => Some(line.clone()),
+            Subjects::Mcp(profile) => Some(format!("--mcp {}", profile.file.display())),
+            Subjects::Made { label, .. } => label.clone(),
+        }
+    }
 }
 
 /// Runs `plan`; the exit code.
@@ -101,7 +131,7 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         eprintln!("toolpath: the reports lack what the run's event log lacks");
     }
     let code = match session.read_spool(&spool, plan.catalog.len()) {
-        Ok(cases) => deliver_all(plan, &head, &cases),
+        Ok(cases) => deliver_all(plan, &session, &head, &cases),
         Err(e) => {
             eprintln!("toolpath: refusing to report: {e}");
             ExitCode::Report
@@ -119,65 +149,66 @@ fn subjects<'r>(
     plan: &'r RunPlan,
     session: &'r Session,
 ) -> Result<(Box<SubjectFactory<'r>>, Option<AdapterConfig>), String> {
-    let config_for = |argv: Vec<String>, user: Option<(u32, u32)>, tmpdir: PathBuf| AdapterConfig {
-        argv,
-        call_timeout: plan.call_timeout,
-        hello_timeout: plan.hello_timeout,
-        max_restarts: plan.max_restarts,
-        user,
-        tmpdir,
-        suite_version: crate::SUITE_VERSION.to_owned(),
-        run_id: Some(session.dir().id().to_owned()),
-    };
-    let unprivileged = if plan.unprivileged && is_root() {
-        // Root's, not `nobody`'s: the unprivileged copy gets a scratch
-        // directory of its own inside, handed to it there. Were this one
-        // `nobody`'s, that copy (an adapter, as hostile as any) could swap
-        // the scratch directory of its next restart for a link between its
-        // creation and root's chown, and have root chown what it chose.
+    let supervision = &plan.supervision;
+    // Root's, not `nobody`'s: the unprivileged copy gets a scratch
+    // directory of its own inside, handed to it there. Were this one
+    // `nobody`'s, that copy (an adapter, as hostile as any) could swap the
+    // scratch directory of its next restart for a link between its
+    // creation and root's chown, and have root chown what it chose.
+    let copy = |argv| -> Result<Option<AdapterConfig>, String> {
         let dir = session.subdir("unprivileged")?;
-        let argv = match &plan.adapter {
-            Some((_, argv)) => argv.clone(),
-            None => vec![
-                std::env::current_exe()
-                    .map_err(|e| format!("cannot find this program: {e}"))?
-                    .display()
-                    .to_string(),
-                "serve".into(),
-            ],
-        };
-        Some(config_for(argv, Some(UNPRIVILEGED_USER), dir))
-    } else {
-        None
+        Ok(Some(session.adapter_config(
+            argv,
+            supervision,
+            Some(UNPRIVILEGED_USER),
+            dir,
+        )))
     };
-    if let Some(profile) = &plan.mcp {
-        let config = McpConfig {
-            profile: profile.clone(),
-            call_timeout: plan.call_timeout,
-            hello_timeout: plan.hello_timeout,
-            max_restarts: plan.max_restarts,
-            tmpdir: session.subdir("servers")?,
-            run_id: Some(session.dir().id().to_owned()),
-            user: None,
-        };
+    let unprivileged = match &plan.subjects {
+        _ if !(plan.unprivileged && is_root()) => None,
+        Subjects::Reference => copy(vec![
+            std::env::current_exe()
+                .map_err(|e| format!("cannot find this program: {e}"))?
+                .display()
+                .to_string(),
+            "serve".into(),
+        ])?,
+        Subjects::Adapter { argv, .. } => copy(argv.clone())?,
         // As root, permission cases are skipped with the reason: the
         // unprivileged copy is an adapter process, not yet a server.
-        let make: Box<SubjectFactory> = Box::new(move || {
-            Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
-        });
-        return Ok((make, None));
-    }
-    let make: Box<SubjectFactory> = match &plan.adapter {
-        None => {
-            let timeout = plan.call_timeout;
+        Subjects::Mcp(_) | Subjects::Made { .. } => None,
+    };
+    let make: Box<SubjectFactory> = match &plan.subjects {
+        Subjects::Reference => {
+            let timeout = supervision.call_timeout;
             Box::new(move || Ok(Box::new(session.reference(timeout)) as Box<dyn Subject + Send>))
         }
-        Some((_, argv)) => {
-            let config = config_for(argv.clone(), None, session.subdir("adapters")?);
+        Subjects::Adapter { argv, .. } => {
+            let config = session.adapter_config(
+                argv.clone(),
+                supervision,
+                None,
+                session.subdir("adapters")?,
+            );
             Box::new(move || {
                 Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>)
             })
         }
+        Subjects::Mcp(profile) => {
+            let config = McpConfig {
+                profile: (**profile).clone(),
+                call_timeout: supervision.call_timeout,
+                hello_timeout: supervision.hello_timeout,
+                max_restarts: supervision.max_restarts,
+                tmpdir: session.subdir("servers")?,
+                run_id: Some(session.dir().id().to_owned()),
+                user: None,
+            };
+            Box::new(move || {
+                Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
+            })
+        }
+        Subjects::Made { make, .. } => Box::new(make),
     };
     Ok((make, unprivileged))
 }
@@ -206,18 +237,17 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         strict: plan.strict,
         baseline: plan.baseline.clone(),
         unprivileged,
-        adapter_label: match &plan.mcp {
-            Some(profile) => Some(format!("--mcp {}", profile.file.display())),
-            None => plan.adapter.as_ref().map(|(label, _)| label.clone()),
-        },
+        adapter_label: plan.subjects.label(),
         fixtures,
         sink: Some(&sink),
-        fixture_timeout: plan.call_timeout,
+        fixture_timeout: plan.supervision.call_timeout,
     };
-    Ok(crate::harness::run::run_into(
+    let env = Environment::here(&config, session.cancellation());
+    Ok(crate::harness::run::run_in(
         &plan.catalog,
         make.as_ref(),
         &config,
+        &env,
     ))
 }
 
@@ -250,7 +280,7 @@ impl Sink for Progress {
 
 /// Writes every report and the expectations file, reading the run's cases
 /// back from its spool; the exit code.
-fn deliver_all(plan: &RunPlan, head: &Report, cases: &Spool) -> ExitCode {
+fn deliver_all(plan: &RunPlan, session: &Session, head: &Report, cases: &Spool) -> ExitCode {
     let view = View::streamed(head, cases);
     explain_if_nothing_ran(head, cases);
     if let Err(e) = deliver::write_reports(view, &plan.targets) {
@@ -279,7 +309,7 @@ fn deliver_all(plan: &RunPlan, head: &Report, cases: &Spool) -> ExitCode {
             file.display()
         );
     }
-    if crate::sys::cancel::requested() {
+    if session.cancelled().is_some() {
         // Session::end says so and turns this into the signal's code.
         return ExitCode::Ok;
     }
@@ -326,36 +356,61 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use serde_json::Value;
+
     use super::*;
     use crate::case::select::Selection;
+    use crate::harness::testing::{case_text, hello, never_cancelled, right, wrong};
     use crate::session::deliver::Format;
     use crate::session::place::Place;
+    use crate::subject::FailureKind;
+    use crate::subject::scripted::{Scripted, Step};
+    use crate::sys::SIGINT;
+    use toolpath_suite::protocol::Call;
 
-    fn plan(dir: &std::path::Path, filter: &[&str]) -> RunPlan {
-        let selection = Selection {
-            ids: filter.iter().map(|f| (*f).to_owned()).collect(),
-            ..Selection::default()
-        };
+    /// A plan that runs `catalog` against `subjects` on `jobs` workers, the
+    /// JSON report to `dir/r.json`.
+    fn plan_of(dir: &Path, catalog: Catalog, subjects: Subjects, jobs: usize) -> RunPlan {
         RunPlan {
-            catalog: Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap(),
+            catalog,
             baseline: Baseline::default(),
-            adapter: None,
-            mcp: None,
+            subjects,
             targets: vec![Target {
                 format: Format::Json,
                 path: Some(dir.join("r.json")),
             }],
             events: None,
             fixture_dir: None,
-            jobs: 2,
-            call_timeout: Duration::from_secs(60),
-            hello_timeout: Duration::from_secs(60),
-            max_restarts: 0,
+            jobs,
+            supervision: Supervision {
+                call_timeout: Duration::from_secs(60),
+                hello_timeout: Duration::from_secs(60),
+                max_restarts: 0,
+            },
             keep_fixtures: false,
-            write_expectations: Some(dir.join("exp.yaml")),
+            write_expectations: None,
             strict: false,
             unprivileged: false,
+            whole_selection: true,
+        }
+    }
+
+    /// The mini suite's instances `filter` selects, against the reference,
+    /// writing an expectations file to `dir/exp.yaml`.
+    fn plan(dir: &Path, filter: &[&str]) -> RunPlan {
+        let selection = Selection {
+            ids: filter.iter().map(|f| (*f).to_owned()).collect(),
+            ..Selection::default()
+        };
+        let catalog = Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap();
+        RunPlan {
+            write_expectations: Some(dir.join("exp.yaml")),
             whole_selection: filter.is_empty(),
+            ..plan_of(dir, catalog, Subjects::Reference, 2)
         }
     }
 
@@ -388,5 +443,174 @@ mod tests {
         );
         assert!(dir.path().join("exp.yaml").is_file());
         assert_eq!(std::fs::read_dir(place.path()).unwrap().count(), 0);
+    }
+
+    /// A plan over `n` cases written into `dir` (`t.c0` ..., each
+    /// resolving a missing path), answered by the subjects `make` makes,
+    /// on one worker; the JSON report goes to `dir/r.json`.
+    fn scripted_plan(
+        dir: &Path,
+        n: usize,
+        make: impl Fn() -> Scripted + Send + Sync + 'static,
+    ) -> RunPlan {
+        let cases = dir.join("cases");
+        std::fs::create_dir(&cases).unwrap();
+        for i in 0..n {
+            let text = case_text(i, "resolve", "{path: missing}");
+            std::fs::write(cases.join(format!("c{i}.yaml")), text).unwrap();
+        }
+        let catalog = Catalog::open(&[cases], &[], &Selection::default()).unwrap();
+        let subjects = Subjects::Made {
+            label: Some("scripted".into()),
+            make: Box::new(move || Ok(Box::new(make()) as Box<dyn Subject + Send>)),
+        };
+        plan_of(dir, catalog, subjects, 1)
+    }
+
+    /// A subject that follows `steps`, made once (for the only worker),
+    /// and where the calls it receives are recorded.
+    fn once(
+        steps: Vec<Step>,
+    ) -> (
+        impl Fn() -> Scripted + Send + Sync + 'static,
+        Arc<Mutex<Vec<Call>>>,
+    ) {
+        let script = Scripted::new(hello(), steps);
+        let calls = script.calls();
+        let script = Mutex::new(Some(script));
+        (
+            move || script.lock().unwrap().take().expect("one worker"),
+            calls,
+        )
+    }
+
+    /// Runs `plan` in a session in a fresh place below `dir`, cancelled when
+    /// `cancelled` says so, into `user_log` if given: the exit code and the
+    /// JSON report (`null` when none was written). Nothing is left in the
+    /// place afterwards, whatever happened.
+    fn run_session(
+        dir: &Path,
+        plan: &RunPlan,
+        cancelled: impl Fn() -> Option<i32> + Send + Sync + 'static,
+        user_log: Option<&EventLog>,
+    ) -> (ExitCode, Value) {
+        let place = dir.join("place");
+        std::fs::create_dir(&place).unwrap();
+        let place = Place::resolve(Some(&place)).unwrap();
+        let session = Session::in_place(place.clone())
+            .unwrap()
+            .cancelled_by(cancelled);
+        let code = run_in(session, plan, user_log);
+        let left: Vec<_> = std::fs::read_dir(place.path()).unwrap().collect();
+        assert!(left.is_empty(), "left in the place: {left:?}");
+        let text = std::fs::read_to_string(dir.join("r.json")).unwrap_or_default();
+        let report = serde_json::from_str(&text).unwrap_or(Value::Null);
+        (code, report)
+    }
+
+    /// Each case's status, in the report's order.
+    fn statuses(report: &Value) -> Vec<&str> {
+        let cases = report["cases"].as_array().unwrap();
+        cases
+            .iter()
+            .map(|c| c["status"].as_str().unwrap())
+            .collect()
+    }
+
+    /// Cancelled after its first call, with no signal sent: the report is
+    /// written, partial, with the rest not run for the signal, and the run
+    /// ends with 128 + the signal (130).
+    #[test]
+    fn a_cancelled_session_reports_what_it_ran_and_ends_with_the_signal() {
+        let dir = tempfile::tempdir().unwrap();
+        let (make, calls) = once(vec![Step::Answer(right()); 3]);
+        let plan = scripted_plan(dir.path(), 3, make);
+        let after_one_call = move || (!calls.lock().unwrap().is_empty()).then_some(SIGINT);
+        let (code, report) = run_session(dir.path(), &plan, after_one_call, None);
+        assert_eq!((code, code.code()), (ExitCode::Cancelled(SIGINT), 130));
+        assert_eq!(report["partial"], true, "{report}");
+        assert_eq!(statuses(&report), ["pass", "not_run", "not_run"]);
+        assert_eq!(
+            report["cases"][2]["reason"],
+            "the run was cancelled by SIGINT"
+        );
+        assert_eq!(report["summary"]["not_run"], 2);
+    }
+
+    /// An adapter that crashes past its restarts: the rest is not run, the
+    /// report is written, partial, and the run ends with 3.
+    #[test]
+    fn a_session_whose_adapter_is_given_up_on_ends_partial() {
+        let dir = tempfile::tempdir().unwrap();
+        let crash = || Step::Fail(FailureKind::Crash, "the adapter exited".into());
+        let plan = scripted_plan(dir.path(), 4, move || {
+            Scripted::new(hello(), [crash(), crash()]).max_restarts(1)
+        });
+        let (code, report) = run_session(dir.path(), &plan, never_cancelled, None);
+        assert_eq!((code, code.code()), (ExitCode::Partial, 3));
+        assert_eq!(report["partial"], true, "{report}");
+        assert_eq!(
+            statuses(&report),
+            ["adapter_error", "adapter_error", "not_run", "not_run"]
+        );
+        assert_eq!(
+            report["cases"][3]["reason"],
+            "the adapter was given up on after too many restarts"
+        );
+    }
+
+    /// Every case goes through the run's sealed spool and the report is
+    /// rendered from it read back: it holds what the subject answered, in
+    /// order, as does the user's own event log.
+    #[test]
+    fn the_report_is_the_spool_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let steps = vec![Step::Answer(right()), Step::Answer(wrong()), Step::Hang];
+        let (make, _) = once(steps);
+        let mut plan = scripted_plan(dir.path(), 3, make);
+        plan.events = Some(dir.path().join("events.jsonl"));
+        let user_log = deliver::claim(&plan.targets, plan.events.as_deref()).unwrap();
+        let (code, report) = run_session(dir.path(), &plan, never_cancelled, user_log.as_ref());
+        assert_eq!(code, ExitCode::Unexpected);
+        assert_eq!(statuses(&report), ["pass", "fail", "adapter_error"]);
+        assert_eq!(report["adapter"], "scripted");
+        let logged = std::fs::read_to_string(dir.path().join("events.jsonl")).unwrap();
+        let logged = serde_json::to_value(crate::report::events::read(&logged).unwrap()).unwrap();
+        assert_eq!(logged["cases"], report["cases"]);
+        assert_eq!(logged["summary"], report["summary"]);
+    }
+
+    /// Appends a copy of the spool's first line to it: what a subject
+    /// running as the harness's user can do to the run directory.
+    fn replay_the_spool(call: &Call) {
+        let root = Path::new(&call.workspace.roots[0]);
+        let spool = root
+            .ancestors()
+            .map(|dir| dir.join(crate::session::SPOOL))
+            .find(|spool| spool.is_file())
+            .expect("the spool above the fixture");
+        let text = std::fs::read_to_string(&spool).unwrap();
+        let first = text.lines().next().expect("the start line");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&spool)
+            .unwrap();
+        std::io::Write::write_all(&mut file, format!("{first}\n").as_bytes()).unwrap();
+    }
+
+    /// A spool the subject wrote to does not verify when read back: no
+    /// report is written from it, and the run ends with 4.
+    #[test]
+    fn a_spool_the_subject_wrote_to_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let steps = vec![
+            Step::Touch(replay_the_spool, right()),
+            Step::Answer(right()),
+        ];
+        let (make, _) = once(steps);
+        let plan = scripted_plan(dir.path(), 2, make);
+        let (code, report) = run_session(dir.path(), &plan, never_cancelled, None);
+        assert_eq!((code, code.code()), (ExitCode::Report, 4));
+        assert_eq!(report, Value::Null, "no report from a forged spool");
     }
 }

@@ -45,3 +45,18 @@ pub mod protocol;
 pub mod sanitize;
 pub mod spec;
 pub mod wildcard;
+
+/// An enum's variants as an array, from strum's list (`VariantArray`):
+/// what `Tool::ALL` and `Status::ALL` are, so a variant added to the enum
+/// is in them with no list to keep by hand, and per-variant tables can be
+/// sized by the array's length.
+pub const fn variant_array<T: Copy, const N: usize>(variants: &[T]) -> [T; N] {
+    assert!(variants.len() == N, "one element per variant");
+    let mut all = [variants[0]; N];
+    let mut i = 0;
+    while i < N {
+        all[i] = variants[i];
+        i += 1;
+    }
+    all
+}

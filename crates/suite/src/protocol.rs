@@ -62,15 +62,7 @@ impl Tool {
     /// strum's slice, so per-tool tables can be sized by it. `Glob` and `Ls`
     /// came after suite 0.1.0 as an additive change: the protocol version
     /// did not move (`spec/protocol.md`, Versions).
-    pub const ALL: [Tool; Tool::VARIANTS.len()] = {
-        let mut all = [Tool::Resolve; Tool::VARIANTS.len()];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = Tool::VARIANTS[i];
-            i += 1;
-        }
-        all
-    };
+    pub const ALL: [Tool; Tool::VARIANTS.len()] = crate::variant_array(Tool::VARIANTS);
 
     pub fn name(self) -> &'static str {
         // The wire name, from the serde attribute's twin: one spelling, no list.

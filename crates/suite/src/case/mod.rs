@@ -15,8 +15,12 @@
 //! Beside them: [`error`] (an error and how it quotes a case file),
 //! [`path`] ([`FixturePath`]), [`generate`] (file content made at build
 //! time) and [`limits`] (every size a case is held to).
-//! May import [`crate::protocol`], [`crate::spec`] and
-//! [`crate::placeholders`]; nothing here imports the wildcard matcher.
+//! May import [`crate::protocol`], [`crate::spec`], [`crate::placeholders`]
+//! and [`crate::sanitize`]; nothing here imports the wildcard matcher.
+//! Within it (`ARCHITECTURE.md`, the suite crate's floors), [`validate`]
+//! builds on the types of this module and [`load`] on [`validate`]: this
+//! module and the ones beside it import neither (use
+//! `case::validate::parse_case`, not a re-export here).
 
 pub mod compact;
 pub mod error;
@@ -41,7 +45,6 @@ pub use crate::case::path::FixturePath;
 pub use crate::case::raw::KNOWN_TAGS;
 use crate::case::raw::{ExpectedOutcome, Feature};
 pub use crate::case::shape::{Form, RootPlace, Shape};
-pub use crate::case::validate::{load_case, parse_case, parse_case_bytes};
 pub use crate::case::yaml::yaml_lines;
 use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 

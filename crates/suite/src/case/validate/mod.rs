@@ -19,7 +19,7 @@
 //! statement about the file and none is a consequence of another.
 //!
 //! May import the case model around it (`raw`, `path`, `error`, `yaml`,
-//! `limits`, the [`Case`] types), [`crate::protocol`], [`crate::spec`] and
+//! `limits`, `generate`, the [`Case`] types), [`crate::protocol`], [`crate::spec`] and
 //! [`crate::placeholders`]. The concern modules import only this module's
 //! [`Findings`] and [`Spans`], never each other: [`parse_case`] runs them
 //! in turn and hands each what an earlier one validated.

@@ -15,6 +15,11 @@
 //! was outstanding) belongs to the instance answered last on that subject:
 //! the worker keeps the reports a violation can still reach and hands back
 //! the amended ones ([`Amended`]) for the run to record again.
+//!
+//! May import the rest of `harness` that an instance goes through (route,
+//! call, expected, snapshot, judge, containment, stored, baseline, config)
+//! and the floors below; never [`run`](crate::harness::run), which drives
+//! it. Its unit tests (`tests.rs`) drive a worker alone, as the run does.
 
 use std::path::Path;
 use std::time::Instant;
@@ -533,3 +538,6 @@ pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) 
 pub fn not_run(instance: &Instance, reason: &str) -> CaseReport {
     base_report(instance, Status::NotRun, Some(reason.into()))
 }
+
+#[cfg(test)]
+mod tests;

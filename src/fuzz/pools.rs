@@ -1,0 +1,187 @@
+//! The fixed pools a [`Sample`](crate::fuzz::sample::Sample) indexes
+//! into: names, content pieces, search patterns, `include` globs, unknown
+//! keys, `glob` patterns and absolute link targets.
+//!
+//! A sample holds indices, never text, so that shrinking is moving an
+//! index toward 0: each pool lists its simplest value first, and a minimal
+//! case says `a` or `hello` unless the value itself matters. The pools
+//! are the fuzzer's vocabulary; which of them a sample uses, and how, is
+//! [`generate`](crate::fuzz::generate)'s.
+
+/// A name that is as long as a path component usually gets in practice.
+const LONG: &str = "a-rather-long-file-name-that-goes-on-and-on-and-on-to-test-buffers-and-truncation-in-path-handling.ts";
+
+/// Names, simplest first: shrinking moves an index toward 0, so a minimal
+/// case says `a` unless the name itself matters. Root base names are in the
+/// pool so the shell's root-name fall-back (SHELL-5) is exercised.
+pub const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "src",
+    "a.ts",
+    "b.md",
+    "ws",
+    "other",
+    "sub",
+    "outside",
+    "..foo",
+    " ",
+    "a\\b",
+    "-x",
+    ".hidden",
+    "é",
+    "日本.ts",
+    "a b",
+    "ws-evil",
+    "*",
+    "{a,b}",
+    LONG,
+    // Characters that mean something to some layer between the model and
+    // the file system: a drive or URL scheme (`:`), negation in globs and
+    // ignore files (`!`), a comment or URL fragment (`#`), the home
+    // directory (`~`), a shell variable (`$x`), a shell quote (`'`), a
+    // percent-encoded `.` (`%2e`).
+    "a:b",
+    "!a",
+    "#a",
+    "~",
+    "$x",
+    "a'b",
+    "%2e",
+    // Names common tools skip on their own (SEARCH-4 forbids it).
+    "node_modules",
+    "build",
+    "dist",
+    "target",
+    "vendor",
+    "a.log",
+];
+
+/// Where the names that common tools exclude begin in [`NAMES`]; the
+/// generator picks from them on purpose, as they are rare by chance.
+pub const EXCLUDED_NAMES: usize = 28;
+
+/// File content is a sequence of these pieces: line terminators, NUL bytes
+/// at any offset and text around them.
+pub const PIECES: &[&str] = &[
+    "hello",
+    "\n",
+    "world",
+    "\r\n",
+    "\0",
+    "x",
+    "hello world",
+    "\r",
+    // Case differs from the patterns: a backend that ignores case (git grep
+    // with `-i`, a smart-case default) matches it.
+    "Hello",
+    "HELLO world",
+];
+
+/// A piece past [`PIECES`]: 8 KiB of ordinary lines, so that a NUL after
+/// it lies past the first block, where backends that look only at the
+/// start of a file stop looking (SEARCH-8).
+pub const PAD_PIECE: usize = PIECES.len();
+
+/// A piece past the padding: one line of 4 KiB that ends in `hello`, for
+/// tools that cut long lines (the text of a match is the whole line,
+/// SEARCH-10) or read lines into a fixed buffer.
+pub const LONG_LINE_PIECE: usize = PAD_PIECE + 1;
+
+/// The text of piece `i`: one of [`PIECES`], the padding or the long line.
+pub fn piece(i: usize) -> &'static str {
+    static PAD: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| "filler line of ordinary text\n".repeat(8192 / 29 + 1));
+    static LONG_LINE: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("{}hello\n", "-".repeat(4096)));
+    match i {
+        PAD_PIECE => PAD.as_str(),
+        LONG_LINE_PIECE => LONG_LINE.as_str(),
+        _ => PIECES.get(i).copied().unwrap_or(PAD.as_str()),
+    }
+}
+
+/// Patterns from the portable subset (SEARCH-7), plus an empty one and one
+/// that does not compile.
+pub const PATTERNS: &[&str] = &[
+    "hello",
+    "o",
+    "^hello$",
+    "h.llo",
+    "l+",
+    "[a-h]ello",
+    "[^x]llo",
+    "wor|hel",
+    "(he)llo",
+    "lo$",
+    "^$",
+    "x{2}",
+    "l{1,2}",
+    "\\.",
+    "é",
+    "^",
+    "",
+    "(",
+];
+
+/// `include` globs (SEARCH-9), braces included.
+pub const INCLUDES: &[&str] = &[
+    "*",
+    "*.ts",
+    "a*",
+    "*.{ts,md}",
+    "{a,b}",
+    "?",
+    "a.ts",
+    "{*.ts,b.md}",
+    "{",
+    "}",
+    "a,b",
+    "",
+];
+
+/// Keys the generator adds as unknown: misspellings and other tools'
+/// parameters. One a tool does take is not added (see
+/// [`CallSpec::render`](crate::fuzz::sample::CallSpec::render)).
+pub const UNKNOWN_KEYS: &[&str] = &[
+    "dir",
+    "dirpath",
+    "file_path",
+    "cwd",
+    "directory",
+    "path",
+    "dir_path",
+    "include",
+    "pattern",
+    "command",
+];
+
+/// `glob` patterns (GLOB-5): the portable subset over the names above, an
+/// empty one, and ones that climb out (GLOB-6).
+pub const GLOB_PATTERNS: &[&str] = &[
+    "**",
+    "*",
+    "*.ts",
+    "**/*.ts",
+    "*/*",
+    "src/**",
+    "{a,src}/*",
+    "[ab]*",
+    "[!a]*",
+    "?",
+    "a.ts",
+    "**/a",
+    "",
+    "../*",
+    "/*",
+    // `!` is an ordinary character (GLOB-5), not a negation.
+    "!a*",
+    "!*",
+];
+
+/// Link targets that are absolute: outside every root, whatever the machine.
+/// Written from `{tmp}` (the fixture directory, as an absolute path), since
+/// a link may not lead outside the fixture directory (cases/README.md): the
+/// top of the fixture plays `/`, a missing and a present-looking name there
+/// play `/nonexistent` and `/etc`.
+pub const ABSOLUTE_TARGETS: &[&str] = &["{tmp}", "{tmp}/nonexistent-toolpath-fuzz", "{tmp}/etc"];

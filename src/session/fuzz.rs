@@ -1,0 +1,172 @@
+//! One fuzzing run in a [`Session`]: start the run directory, start the
+//! adapter's processes in it, run the fuzzer ([`crate::fuzz::run`]) with a
+//! progress line on a terminal, write each finding as a case file as it is
+//! made, print the summary, and end with the exit code.
+//!
+//! What to fuzz comes in a [`FuzzPlan`], checked by the CLI before anything
+//! runs, as a suite run's [`RunPlan`](crate::session::run::RunPlan) is.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crate::fuzz::finding::Finding;
+use crate::fuzz::run::{Counts, FuzzConfig, Summary};
+use crate::fuzz::shrink::Budget;
+use crate::harness::baseline::Baseline;
+use crate::harness::config::SubjectFactory;
+use crate::report::ExitCode;
+use crate::session::{Session, Supervision};
+use crate::subject::Subject;
+use crate::subject::adapter::Adapter;
+
+/// Everything a fuzzing run needs, checked.
+pub struct FuzzPlan {
+    /// The adapter command as given, for the findings and the summary.
+    pub line: String,
+    /// The adapter command, split.
+    pub argv: Vec<String>,
+    /// The seed: the same seed generates the same inputs.
+    pub seed: u64,
+    /// Stop after this many iterations (`None`: only `time` bounds the run).
+    pub iterations: Option<u64>,
+    pub time: Option<Duration>,
+    pub jobs: usize,
+    /// Where findings are written, one case file per distinct finding.
+    pub findings: PathBuf,
+    /// Expectations files: what they list is known, not reported.
+    pub known: Vec<Baseline>,
+    pub max_findings: Option<usize>,
+    pub shrink: Budget,
+    /// The adapter's timeouts. A crash or hang is a finding, never the end
+    /// of the run: the adapter is always restarted.
+    pub call_timeout: Duration,
+    pub hello_timeout: Duration,
+    /// Where the run directory goes (`--fixture-dir`).
+    pub fixture_dir: Option<PathBuf>,
+}
+
+/// Runs `plan` in a session of its own; the exit code.
+pub fn fuzz(plan: FuzzPlan) -> ExitCode {
+    let session = match Session::start(plan.fixture_dir.as_deref()) {
+        Ok(session) => session,
+        Err(e) => {
+            eprintln!("toolpath: {e}");
+            return ExitCode::Usage;
+        }
+    };
+    let code = fuzz_in(&session, &plan);
+    session.end(code, "the findings so far are written")
+}
+
+/// The fuzzing run, everything it creates in `session`'s directory.
+fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
+    let dirs = ["adapters", "fixtures", "reference"].map(|name| session.subdir(name));
+    let [adapters, fixtures, reference] = match dirs {
+        [Ok(a), Ok(f), Ok(r)] => [a, f, r],
+        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => {
+            eprintln!("toolpath: {e}");
+            return ExitCode::Usage;
+        }
+    };
+    let supervision = Supervision {
+        call_timeout: plan.call_timeout,
+        hello_timeout: plan.hello_timeout,
+        max_restarts: usize::MAX,
+    };
+    let config = session.adapter_config(plan.argv.clone(), &supervision, None, adapters);
+    let make: &SubjectFactory =
+        &|| Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>);
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |counts: &Counts| {
+        if terminal {
+            let done = counts.iterations.load(Ordering::SeqCst);
+            let of = plan.iterations.map_or(String::new(), |n| format!("/{n}"));
+            eprint!(
+                "\r\x1b[2Kfuzz: {done}{of} iterations, {} finding(s), {} known, {} skipped",
+                counts.findings.load(Ordering::SeqCst),
+                counts.known.load(Ordering::SeqCst),
+                counts.skipped.load(Ordering::SeqCst)
+            );
+        }
+    };
+    let on_finding = |finding: &Finding| {
+        let clear = if terminal { "\r\x1b[2K" } else { "" };
+        match finding.write(&plan.findings, &plan.line) {
+            Ok(file) => eprintln!(
+                "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
+                finding.seed,
+                finding.iteration,
+                finding.divergence.fields.join(", "),
+                finding.divergence.rules[0],
+                finding.divergence.signature,
+                file.display()
+            ),
+            Err(e) => eprintln!("{clear}toolpath: cannot write a finding: {e}"),
+        }
+    };
+    let config = FuzzConfig {
+        seed: plan.seed,
+        iterations: plan.iterations,
+        time: plan.time,
+        jobs: plan.jobs,
+        known: plan.known.clone(),
+        shrink: plan.shrink,
+        fixtures: Some(fixtures),
+        reference_scratch: Some(reference),
+        max_findings: plan.max_findings,
+        on_iteration: Some(&progress),
+        on_finding: Some(&on_finding),
+        cancelled: session.cancellation(),
+    };
+    let summary = match crate::fuzz::run::fuzz(make, &config) {
+        Ok(summary) => summary,
+        Err(failure) => {
+            // The adapter's own text: shown with stand-ins for what would
+            // act on the terminal.
+            eprintln!(
+                "toolpath: the adapter could not be started: {}",
+                toolpath_suite::sanitize::visible(&failure.to_string())
+            );
+            if !failure.stderr.is_empty() {
+                eprintln!(
+                    "--- adapter stderr ---\n{}",
+                    toolpath_suite::sanitize::visible(&failure.stderr)
+                );
+            }
+            return ExitCode::Unexpected;
+        }
+    };
+    if terminal {
+        eprint!("\r\x1b[2K");
+    }
+    print_summary(&summary, plan);
+    if summary.findings.is_empty() {
+        ExitCode::Ok
+    } else {
+        ExitCode::Unexpected
+    }
+}
+
+fn print_summary(summary: &Summary, plan: &FuzzPlan) {
+    let c = &summary.counts;
+    println!(
+        "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} repeated a finding, {} skipped, {} new finding(s){}",
+        summary.implementation,
+        plan.seed,
+        c.iterations.load(Ordering::SeqCst),
+        summary.elapsed.as_secs_f64(),
+        c.iterations.load(Ordering::SeqCst) as f64 / summary.elapsed.as_secs_f64().max(1e-9),
+        c.diverged.load(Ordering::SeqCst),
+        c.known.load(Ordering::SeqCst),
+        c.repeated.load(Ordering::SeqCst),
+        c.skipped.load(Ordering::SeqCst),
+        summary.findings.len(),
+        if summary.findings.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", plan.findings.display())
+        }
+    );
+}
