@@ -1336,3 +1336,13 @@ fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
         "{failing:?}"
     );
 }
+
+#[test]
+fn class_12_a_glob_per_aliasing_root_is_caught() {
+    assert_class_closed(
+        "glob-per-root",
+        "GLOB-8",
+        "glob.multi-root.alias-once-",
+        &["alias-once-alias-first", "alias-once-ws-first"],
+    );
+}

@@ -55,9 +55,12 @@ fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult
             (Kind::File, Some(path), Some(parent))
         }
     };
-    // Nested roots reach one file twice; it is reported once (GLOB-8).
+    // Nested roots, or two roots that are one directory through a link,
+    // reach a file twice: it is reported once, under the first root in
+    // the workspace's order, the walk's (GLOB-8, as SEARCH-10 for lines).
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(fs::canonicalize(f).unwrap_or_else(|_| f.into())));
     files.sort();
-    files.dedup();
     let place = resolve::place(workspace, echoed.as_deref());
     // What the model reads (OUT-5): the resolved place, then one file a line.
     let mut shown = format!(

@@ -1408,7 +1408,21 @@ def truncated_note_always(call, result, ref):
     return result
 
 
+def glob_per_root(call, result, ref):
+    """Globs each root on its own and merges the lists: a file below two
+    roots that are one directory through a link is reported twice."""
+    if call["tool"] != "glob" or result.get("kind") != "all-workspaces":
+        return result
+    merged = []
+    for root in call["workspace"]["roots"]:
+        alone = ref.ask({**call, "workspace": {"roots": [root], "target": root}})
+        merged += [f for f in alone.get("files", []) if f not in merged]
+    result["files"] = merged
+    return result
+
+
 CLASS_MUTANTS = {
+    "glob-per-root": glob_per_root,
     "stops-at-50-silently": cut_after(50, False),
     "stops-at-50-saying-so": cut_after(50, True),
     "stops-at-100-silently": cut_after(100, False),
