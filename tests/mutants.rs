@@ -1346,3 +1346,17 @@ fn class_12_a_glob_per_aliasing_root_is_caught() {
         &["alias-once-alias-first", "alias-once-ws-first"],
     );
 }
+
+#[test]
+fn class_13_unreadable_and_unsearchable_below_a_walk_are_caught() {
+    assert_caught_by_all(
+        "glob-opens-files",
+        &[("GLOB-9", "glob.unreadable.below-reported")],
+    );
+    assert_class_closed(
+        "ls-lstats-entries",
+        "LS-5",
+        "ls.unsearchable.target-listed",
+        &["ls.unsearchable.target-listed"],
+    );
+}

@@ -1421,7 +1421,41 @@ def glob_per_root(call, result, ref):
     return result
 
 
+def glob_opens_files(call, result, ref):
+    """Opens each file a glob finds (to read its first bytes, or check it
+    is text) and leaves out those it cannot open."""
+    if call["tool"] != "glob" or not isinstance(result.get("files"), list):
+        return result
+    kept = []
+    for path in result["files"]:
+        try:
+            with open(path, "rb"):
+                kept.append(path)
+        except OSError:
+            pass
+    result["files"] = kept
+    return result
+
+
+def ls_lstats_entries(call, result, ref):
+    """Types each entry with `lstat`, and leaves out those it cannot
+    examine (every entry of a directory it may read but not search)."""
+    if call["tool"] != "ls" or not isinstance(result.get("entries"), list):
+        return result
+    kept = []
+    for entry in result["entries"]:
+        try:
+            os.lstat(entry["path"])
+            kept.append(entry)
+        except OSError:
+            pass
+    result["entries"] = kept
+    return result
+
+
 CLASS_MUTANTS = {
+    "glob-opens-files": glob_opens_files,
+    "ls-lstats-entries": ls_lstats_entries,
     "glob-per-root": glob_per_root,
     "stops-at-50-silently": cut_after(50, False),
     "stops-at-50-saying-so": cut_after(50, True),
