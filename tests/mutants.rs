@@ -1360,3 +1360,34 @@ fn class_13_unreadable_and_unsearchable_below_a_walk_are_caught() {
         &["ls.unsearchable.target-listed"],
     );
 }
+
+#[test]
+fn class_14_git_backends_that_miss_quote_or_relocate_files_are_caught() {
+    assert_caught_by_all(
+        "git-tracked-only",
+        &[
+            ("SEARCH-4", "search.git.untracked-found.search.rel.r1@grep"),
+            ("GLOB-3", "search.git.untracked-found.glob.abs.r1"),
+            ("LS-3", "search.git.untracked-found.ls.rel.r1"),
+            ("SEARCH-4", "search.git.untracked-all-workspaces@ripgrep"),
+        ],
+    );
+    assert_class_closed(
+        "git-real-paths",
+        "OUT-4",
+        "search.git.",
+        &[
+            "repository-through-link.search.rel.r1@ripgrep",
+            "repository-through-link.glob.abs.r1",
+            "dir-through-link.ls.rel.r1",
+            "dir-through-link.search.abs.r1@grep",
+        ],
+    );
+    assert_caught_by_all(
+        "git-quoted-names",
+        &[
+            ("SEARCH-9", "search.git.include-odd-names@grep"),
+            ("GLOB-8", "glob.git.odd-names"),
+        ],
+    );
+}

@@ -1453,7 +1453,97 @@ def ls_lstats_entries(call, result, ref):
     return result
 
 
+def repository_of(path):
+    """The top of the git repository holding `path`, by its real path."""
+    here = os.path.realpath(path)
+    while here not in ("/", ""):
+        if os.path.isdir(os.path.join(here, ".git")):
+            return here
+        here = os.path.dirname(here)
+    return None
+
+
+def result_paths(result):
+    """(field, index, path) of every path a listing result gives."""
+    for field in ("matches", "entries"):
+        for i, item in enumerate(result.get(field) or []):
+            yield field, i, item["path"]
+    for i, path in enumerate(result.get("files") or []):
+        yield "files", i, path
+
+
+def set_path(result, field, i, path):
+    if field == "files":
+        result[field][i] = path
+    else:
+        result[field][i]["path"] = path
+
+
+def git_tracked_only(call, result, ref):
+    """Inside a git repository, reads only what git tracks (`git grep`
+    without `--untracked`, `git ls-files`): an untracked file is missed."""
+    if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("outcome") != "ok":
+        return result
+    tracked = {}
+    drop = set()
+    for field, i, path in result_paths(result):
+        repo = repository_of(path)
+        if not repo:
+            continue
+        if repo not in tracked:
+            listed = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True)
+            tracked[repo] = {os.path.join(repo, p) for p in listed.stdout.decode(errors="replace").split("\0") if p}
+        real = os.path.realpath(path)
+        if os.path.isfile(real) and real not in tracked[repo]:
+            drop.add((field, i))
+    for field in ("matches", "entries", "files"):
+        if isinstance(result.get(field), list):
+            result[field] = [x for i, x in enumerate(result[field]) if (field, i) not in drop]
+    return result
+
+
+def git_real_paths(call, result, ref):
+    """Inside a git repository, reports what git reports: paths below the
+    repository's real path, not the path the caller gave."""
+    if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("outcome") != "ok":
+        return result
+    for field, i, path in list(result_paths(result)):
+        if repository_of(path):
+            set_path(result, field, i, os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path)))
+    return result
+
+
+def c_quoted(name):
+    """A name as git prints it with `core.quotePath` (its default)."""
+    special = any(ord(c) > 126 or c in '"\\\t\n' for c in name)
+    if not special:
+        return name
+    out = ""
+    for byte in name.encode():
+        c = chr(byte)
+        if byte > 126 or byte < 32 or c in '"\\':
+            out += {"\t": "\\t", "\n": "\\n", '"': '\\"', "\\": "\\\\"}.get(c, "\\%03o" % byte)
+        else:
+            out += c
+    return '"' + out + '"'
+
+
+def git_quoted_names(call, result, ref):
+    """Parses `git grep` / `git ls-files` output without `-z`: a name with
+    a non-ASCII character, a quote or a tab comes back quoted."""
+    if call["tool"] not in SEARCH_TOOLS + ("glob",) or result.get("outcome") != "ok":
+        return result
+    for field, i, path in list(result_paths(result)):
+        if repository_of(path):
+            head, name = os.path.split(path)
+            set_path(result, field, i, os.path.join(head, c_quoted(name)))
+    return result
+
+
 CLASS_MUTANTS = {
+    "git-tracked-only": git_tracked_only,
+    "git-real-paths": git_real_paths,
+    "git-quoted-names": git_quoted_names,
     "glob-opens-files": glob_opens_files,
     "ls-lstats-entries": ls_lstats_entries,
     "glob-per-root": glob_per_root,

@@ -66,6 +66,9 @@ pub struct Fixture {
     pub modes: Vec<(FixturePath, u32)>,
     /// Roots made git repositories (a real `git init` and one commit).
     pub git: Vec<FixturePath>,
+    /// Files of `files` that the commit of the repository holding them
+    /// leaves out (untracked, not ignored).
+    pub untracked: Vec<FixturePath>,
 }
 
 impl Fixture {

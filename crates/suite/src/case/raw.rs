@@ -186,6 +186,11 @@ pub struct RawFixture {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub git: Vec<Spanned<String>>,
+    /// Files (of `files`) inside a `git` directory that its commit leaves
+    /// out: there but not tracked, as a file made since the last commit.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub untracked: Vec<Spanned<String>>,
 }
 
 /// A file's content.

@@ -148,6 +148,7 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         .filter_map(|g| Some((path(findings, &mut spans, "fixture.git", g)?, g.referenced)))
         .collect();
     findings.repeats("fixture.git", spanned(&raw.git), "");
+    let untracked = untracked(findings, &raw.untracked, &files, &git);
     let fixture = Fixture {
         roots,
         target: target.clone().unwrap_or_default(),
@@ -160,6 +161,7 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         devices,
         modes,
         git: dedup(git.iter().map(|(p, _)| p.clone()).collect()),
+        untracked,
     };
     created_once(findings, &fixture, &spans);
     let workspace: Vec<FixturePath> = fixture.roots.iter().chain(&target).cloned().collect();
@@ -170,6 +172,52 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         workspace,
         git,
     }
+}
+
+/// `untracked`: each a file the fixture writes (as text or base64), below a
+/// directory `git` makes a repository, given once: a repository's commit
+/// leaves it out, so a backend that searches tracked files only misses it.
+fn untracked(
+    findings: &mut Findings,
+    raw: &[Spanned<String>],
+    files: &[(FixturePath, Vec<u8>)],
+    git: &[(FixturePath, Location)],
+) -> Vec<FixturePath> {
+    findings.repeats("fixture.untracked", spanned(raw), "");
+    let mut out = Vec::new();
+    for item in raw {
+        // Not recorded in the spans: the file is located where `files` has it.
+        let file = match FixturePath::parse(&item.value) {
+            Ok(file) => file,
+            Err(e) => {
+                findings.error(item.referenced, format!("fixture.untracked: {e}"));
+                continue;
+            }
+        };
+        if !files.iter().any(|(f, _)| f == &file) {
+            findings.error(
+                item.referenced,
+                format!(
+                    "fixture.untracked: `{}` is not one of `fixture.files`",
+                    quote(file.as_str())
+                ),
+            );
+        } else if !git
+            .iter()
+            .any(|(repo, _)| file.is_within(repo) && &file != repo)
+        {
+            findings.error(
+                item.referenced,
+                format!(
+                    "fixture.untracked: `{}` is in no `fixture.git` repository",
+                    quote(file.as_str())
+                ),
+            );
+        } else if !out.contains(&file) {
+            out.push(file);
+        }
+    }
+    out
 }
 
 /// A generated file's description, checked: a size within the limit, a
