@@ -13,7 +13,9 @@
 //!   error) or an **escape** (answered `ok`); whether the refusal's message
 //!   names what ERR-4 asks is a separate *wording* flag, never an escape;
 //! - an instance of a SEC case (one citing any `SEC-*`) that expects `ok` is
-//!   **accepted** (`ok`) or a **false refusal** (an error);
+//!   **accepted** (`ok`) or a **false refusal** (an error); so is any other
+//!   instance expecting `ok` that was refused as `outside_workspace` (the
+//!   tool claimed an inside path is outside), which otherwise has no class;
 //! - any instance after whose call the fixture changed outside every root
 //!   is an escape, whatever it answered;
 //! - an instance of either kind that was not judged (unsupported, skipped,
@@ -69,8 +71,9 @@ pub enum ContainmentClass {
     /// (`not_found`, `permission_denied`, ...): contained, but the model
     /// is told something else.
     RefusedOtherCode,
-    /// A SEC case expecting `ok` (a link whose real path is inside, a name
-    /// beginning with `..`, a root reached through a link) was refused.
+    /// A path the case expects `ok` (a link whose real path is inside, a
+    /// name beginning with `..`, a root reached through a link) was refused
+    /// as `outside_workspace`; for a SEC case, refused with any code.
     FalseRefusal,
     /// A SEC case expecting `ok` was answered `ok`.
     Accepted,

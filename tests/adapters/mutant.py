@@ -542,8 +542,9 @@ def outside_not_found(call, result, ref):
 
 def refuses_inside_links(call, result, ref):
     """Distrusts any path that goes through a link or has a name starting
-    with `..`, wherever it leads: false refusals."""
-    given = path_param(call["params"])
+    with `..`, wherever it leads: false refusals. The file tools' path
+    (`file_path`) is distrusted as much as any other."""
+    given = path_param(call["params"]) or file_path(call)
     if not given or result.get("outcome") != "ok":
         return result
     path = lexical(call["workspace"]["target"], given)

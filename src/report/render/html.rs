@@ -131,7 +131,8 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
         "<p class=\"note\">An escape: a path the case expects refused as <code>outside_workspace</code> \
          was answered <code>ok</code>, or the call changed the fixture outside every root (at most \
          {MAX_LISTED} listed per implementation). A wording failure is a refusal whose message lacks \
-         what ERR-4 asks, never an escape; a false refusal, a SEC case expecting <code>ok</code> refused.</p>\n\
+         what ERR-4 asks, never an escape; a false refusal, a path the case expects <code>ok</code> refused as \
+         <code>outside_workspace</code> (or a SEC case expecting <code>ok</code> refused with any code).</p>\n\
          </section>\n"
     ));
 }

@@ -243,8 +243,9 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
     out.push_str(
         "An escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
          or the call changed the fixture outside every root. A wording failure is a refusal \
-         whose message lacks what ERR-4 asks, never an escape. A false refusal: a SEC case \
-         expecting `ok` was refused.\n\n",
+         whose message lacks what ERR-4 asks, never an escape. A false refusal: a path the \
+         case expects `ok` was refused as `outside_workspace` (or a SEC case expecting `ok` \
+         was refused with any code).\n\n",
     );
     Ok(())
 }
