@@ -815,6 +815,30 @@ fn a_write_through_a_dangling_link_to_the_outside_is_an_escape() {
 }
 
 #[test]
+fn a_write_into_its_own_temporary_directory_answered_with_a_refusal_is_an_escape() {
+    // `{adapter-tmp}` is outside the fixture, so the fixture's snapshot
+    // cannot see it: the paths under it that a call names are looked at
+    // before and after the call instead.
+    let report = run_file_mutant("writes-own-tmp");
+    let escapes = failing_on(&report, "escape");
+    assert_eq!(escapes, ["file.write.adapter-tmp"], "{escapes:?}");
+    let case = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "file.write.adapter-tmp")
+        .unwrap();
+    assert_eq!(case["status"], "fail");
+    assert_eq!(
+        case["containment"]["evidence"],
+        "changed outside every root: + {adapter-tmp}/x.txt (file)"
+    );
+    let escaped: Vec<String> = with_class(&report, "escape").into_iter().collect();
+    assert_eq!(escaped, ["file.write.adapter-tmp"]);
+    assert_eq!(containment(&report, "escapes"), 1);
+}
+
+#[test]
 fn a_write_that_also_touches_another_file_is_caught() {
     // Right file, right bytes, and a backup beside it: every successful
     // write and edit fails on the fixture, none on an escape.
