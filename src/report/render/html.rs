@@ -33,13 +33,13 @@
 
 use serde::Serialize;
 
-use std::collections::BTreeMap;
-
 use super::certification::{cites_any, sort_key};
 use super::containment::{self, MAX_LISTED};
-use super::requirements::{self, Row, Unexercised};
+use super::requirements::{self, Row};
 use super::text;
-use crate::report::counts::{Conformance, ContainmentCounts, Tally, rule_statuses};
+use crate::report::counts::{
+    Conformance, ContainmentCounts, Counts, RuleCounts, Tally, rule_statuses,
+};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};
@@ -139,16 +139,8 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
 
 /// Per requirement ID, the statuses its instances have for it (as
 /// [`rule_statuses`] attributes them), and why what was not judged was not.
-fn per_rule(report: &Report) -> (BTreeMap<&str, Tally>, Unexercised) {
-    let mut rules: BTreeMap<&str, Tally> = BTreeMap::new();
-    let mut why = Unexercised::default();
-    for case in &report.cases {
-        why.note(case);
-        for (rule, status) in rule_statuses(case) {
-            rules.entry(rule).or_default().add(status);
-        }
-    }
-    (rules, why)
+fn per_rule(report: &Report) -> RuleCounts {
+    Counts::of(&report.cases).rules
 }
 
 fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
@@ -196,9 +188,10 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             row.summary
                 .map_or("<em>(not in this build's spec)</em>".to_owned(), summary)
         ));
-        for (i, (rules, why)) in cited.iter().enumerate() {
-            let tally = rules.get(row.id).copied().unwrap_or_default();
-            cell(out, i, row.id, tally, why.reason(row, &tally));
+        for (i, rules) in cited.iter().enumerate() {
+            let count = rules.get(row.id);
+            let tally = count.map(|c| c.tally).unwrap_or_default();
+            cell(out, i, row.id, tally, requirements::unexercised(row, count));
         }
         out.push_str("</tr>\n");
     }
@@ -236,9 +229,13 @@ fn area_row(out: &mut String, area: &str, columns: &[&Report]) {
 fn cell(out: &mut String, column: usize, id: &str, tally: Tally, unexercised: Option<String>) {
     let mut notes = Vec::new();
     let mut title = counts(&tally);
+    // The reason is shown under the note, not only in a tooltip that a
+    // touch screen or a printout never shows.
+    let mut why = String::new();
     if let Some(reason) = &unexercised {
         notes.push("not exercised".to_owned());
         title = format!("not exercised: {reason}");
+        why = format!("<small class=\"why\">{}</small>", esc(reason));
     }
     if tally.xfail > 0 {
         notes.push(format!("{} xfail", tally.xfail));
@@ -252,9 +249,11 @@ fn cell(out: &mut String, column: usize, id: &str, tally: Tally, unexercised: Op
     if tally.skipped > 0 {
         notes.push(format!("{} skipped", tally.skipped));
     }
-    let notes: String = notes
-        .iter()
-        .map(|n| format!("<small>{n}</small>"))
+    let mut notes = notes.iter().map(|n| format!("<small>{n}</small>"));
+    let first = notes.next().unwrap_or_default();
+    let notes: String = std::iter::once(first)
+        .chain(std::iter::once(why))
+        .chain(notes)
         .collect();
     out.push_str(&format!(
         "<td class=\"cell {}\" tabindex=\"0\" data-col=\"{column}\" data-req=\"{}\" \
@@ -464,6 +463,7 @@ tr.area th { text-align: left; background: #eef0f4; font-weight: 600; }
 tr.area td { text-align: center; font-weight: 600; }
 td.cell { text-align: center; cursor: pointer; white-space: nowrap; }
 td small { display: block; font-size: 11px; color: #444; }
+td small.why { white-space: normal; max-width: 16em; margin: 0 auto; font-style: italic; }
 td.cell:hover, td.cell:focus { outline: 2px solid #333; outline-offset: -2px; }
 td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
@@ -650,7 +650,9 @@ mod tests {
         );
         assert!(
             out.contains(
-                "title=\"not exercised: the adapter does not provide the `shell` tool\"><span class=\"n\">—</span><small>not exercised</small>"
+                "title=\"not exercised: the adapter does not provide the `shell` tool\"><span class=\"n\">—</span><small>not exercised</small>\
+                 <small class=\"why\">the adapter does not provide the `shell` tool</small>\
+                 <small>1 unsupported</small></td>"
             ),
             "{out}"
         );
