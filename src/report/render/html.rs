@@ -37,9 +37,7 @@ use super::certification::{cites_any, sort_key};
 use super::containment::{self, MAX_LISTED};
 use super::requirements::{self, Row};
 use super::text;
-use crate::report::counts::{
-    Conformance, ContainmentCounts, Counts, RuleCounts, Tally, rule_statuses,
-};
+use crate::report::counts::{Conformance, Counts, RuleCounts, Tally, rule_statuses};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};
@@ -89,8 +87,7 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     );
     let mut listed = String::new();
     for report in columns {
-        let mut c = ContainmentCounts::default();
-        report.cases.iter().for_each(|case| c.add(case));
+        let c = containment::counted(report);
         let label = esc(&text::implementation(&report.implementation));
         let expected = match c.escapes_expected {
             0 => String::new(),
