@@ -16,6 +16,8 @@
 //!   included, computed before the call;
 //! - [`snapshot`]: the fixture's state before and after a call, and what
 //!   changed (SEC-11);
+//! - [`watch`]: the paths a call names in the subject's own scratch
+//!   directory (`{adapter-tmp}`), outside the fixture, before and after it;
 //! - [`judge`]: an answer against its expectation, value by value;
 //! - [`containment`]: whether anything got out of the workspace (escape,
 //!   refusal, false refusal), apart from how the answer was worded;
@@ -42,4 +44,5 @@ pub mod snapshot;
 pub mod stored;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod watch;
 pub mod worker;
