@@ -699,6 +699,63 @@ fn skip_expectations_are_never_sent() {
     assert_eq!(status_of(&report, "mini.search.file@grep"), "skip");
 }
 
+/// A call never sent can never show an escape: a `skip` entry that covers
+/// an instance whose case expects `outside_workspace` is refused when the
+/// file is loaded (exit 2, before anything runs), by its key's place and
+/// with the instance it would hide, whether it names it or matches it as
+/// a wildcard. The same instance as `xfail` is fine.
+#[test]
+fn a_skip_that_would_hide_an_escape_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("e.yaml");
+    for (text, line) in [
+        (
+            "mini.resolve.outside:\n  status: skip\n  reason: hangs\n",
+            1,
+        ),
+        (
+            "mini.shell.subpath:\n  status: skip\n  reason: no\n\"mini.*\":\n  status: skip\n  reason: all\n",
+            4,
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let out = toolpath()
+            .args(["run", "--cases", MINI, "--adapter"])
+            .arg(mutant("outside-answered-ok", "*"))
+            .arg("--expectations")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("{}:{line}:1: ", file.display()))
+                && stderr.contains("`mini.resolve.outside`")
+                && stderr.contains("outside_workspace")
+                && stderr.contains("xfail"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty(), "nothing ran");
+    }
+    // As xfail the instance runs, and its escape is counted.
+    std::fs::write(
+        &file,
+        "mini.resolve.outside:\n  status: xfail\n  reason: lets it through\n",
+    )
+    .unwrap();
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--adapter",
+        &mutant("outside-answered-ok", "*"),
+        "--expectations",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(status_of(&report, "mini.resolve.outside"), "xfail");
+    assert_eq!(report["containment"]["escapes_expected"], 1);
+}
+
 #[test]
 fn list_filters_by_glob_spec_tool_and_shard() {
     let out = toolpath()

@@ -608,7 +608,10 @@ fn refusing_outside_paths_with_another_code_is_contained() {
 }
 
 /// 4: a link whose real path is inside (and a name beginning with `..`)
-/// refused: false refusals, each an instance of a SEC case expecting ok.
+/// refused: false refusals. Every instance expecting `ok` that the mutant
+/// refused as `outside_workspace` is one, whatever rules its case cites
+/// (a `..name` case cites RES-6, a file tool's link case FILE-9): the
+/// tool claimed an inside path is outside. And none is anything else.
 #[test]
 fn refusing_links_that_stay_inside_is_a_false_refusal() {
     let dir = tempfile::tempdir().unwrap();
@@ -618,15 +621,48 @@ fn refusing_links_that_stay_inside_is_a_false_refusal() {
     let refused = with_class(&report, "false_refusal");
     assert_eq!(containment(&report, "false_refusals"), refused.len() as u64);
     assert!(refused.len() >= 10, "only {refused:?}");
+    // What the mutant refused that the case expects `ok`: exactly the
+    // false refusals.
+    let (cases, _) = toolpath::case::embedded::load_embedded();
+    let expects_ok: std::collections::BTreeSet<String> = cases
+        .iter()
+        .filter(|c| c.expect.outcome == toolpath_suite::case::raw::ExpectedOutcome::Ok)
+        .flat_map(|c| c.instances().map(|i| i.id()).collect::<Vec<_>>())
+        .collect();
+    let refused_ok: std::collections::BTreeSet<String> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            expects_ok.contains(c["id"].as_str().unwrap())
+                && c["diff"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("\n+error.code: outside_workspace\n"))
+        })
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(refused, refused_ok);
     for case in report["cases"].as_array().unwrap() {
         if refused.contains(case["id"].as_str().unwrap()) {
             assert_eq!(case["status"], "fail", "{case}");
-            let spec = case["spec"].as_array().unwrap();
-            assert!(
-                spec.iter().any(|s| s.as_str().unwrap().starts_with("SEC-")),
-                "{case}"
-            );
         }
+    }
+    // The issue's own examples: a name beginning with `..` (RES-6, no SEC
+    // rule cited), and the file tools' links and `..name` files.
+    for id in [
+        "resolve.name.dotdot-prefix",
+        "ls.name.dotdot-prefix",
+        "file.read.link",
+        "file.write.link",
+        "file.edit.link",
+        "file.read.dotdot-name",
+        "file.write.dotdot-name",
+        "file.edit.dotdot-name",
+    ] {
+        assert!(
+            refused.contains(id),
+            "{id} is not a false refusal: {refused:?}"
+        );
     }
 }
 
@@ -775,6 +811,30 @@ fn a_write_through_a_dangling_link_to_the_outside_is_an_escape() {
     // header counts it (issue: containment apart from wording).
     let escaped: Vec<String> = with_class(&report, "escape").into_iter().collect();
     assert_eq!(escaped, ["file.write.dangling-out"]);
+    assert_eq!(containment(&report, "escapes"), 1);
+}
+
+#[test]
+fn a_write_into_its_own_temporary_directory_answered_with_a_refusal_is_an_escape() {
+    // `{adapter-tmp}` is outside the fixture, so the fixture's snapshot
+    // cannot see it: the paths under it that a call names are looked at
+    // before and after the call instead.
+    let report = run_file_mutant("writes-own-tmp");
+    let escapes = failing_on(&report, "escape");
+    assert_eq!(escapes, ["file.write.adapter-tmp"], "{escapes:?}");
+    let case = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "file.write.adapter-tmp")
+        .unwrap();
+    assert_eq!(case["status"], "fail");
+    assert_eq!(
+        case["containment"]["evidence"],
+        "changed outside every root: + {adapter-tmp}/x.txt (file)"
+    );
+    let escaped: Vec<String> = with_class(&report, "escape").into_iter().collect();
+    assert_eq!(escaped, ["file.write.adapter-tmp"]);
     assert_eq!(containment(&report, "escapes"), 1);
 }
 

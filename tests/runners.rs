@@ -203,6 +203,46 @@ fn common_node_unit_tests_pass() {
     assert!(stdout.contains("# fail 0"), "{stdout}");
 }
 
+/// Each npm adapter declares unobservable, per tool, only what that tool's
+/// own output cannot show (`unobservable_by_tool`): their write and edit
+/// tools name the file they wrote, so FILE-4's `kind` and `path` are
+/// checked for them; a read names no file, so for it they are not. An
+/// adapter declaring `kind` and `path` for every tool, as both did, leaves
+/// FILE-4 unobserved 12 out of 12.
+#[test]
+fn npm_adapters_judge_what_each_file_tool_shows() {
+    for runner in ["gemini-cli-core", "qwen-code-core"] {
+        if !ready(runner, "node_modules/.toolpath-lock.sha256") {
+            return;
+        }
+        let expectations = format!("runners/{runner}/expectations.yaml");
+        let (code, report) = certify(
+            &format!("node runners/{runner}/adapter.mjs"),
+            &[
+                "--spec",
+                "FILE-4",
+                "--expectations",
+                &expectations,
+                "--strict",
+            ],
+        );
+        assert_eq!(unexpected(&report), Vec::<String>::new(), "{runner}");
+        assert_eq!(code, 0, "{runner}");
+        let cases = report["cases"].as_array().unwrap();
+        for case in cases {
+            let writes = matches!(case["tool"].as_str(), Some("write_file" | "edit"));
+            let unchecked: Vec<&str> = case["unchecked"]
+                .as_array()
+                .map(|u| u.iter().map(|f| f.as_str().unwrap()).collect())
+                .unwrap_or_default();
+            let seen = !unchecked.contains(&"kind") && !unchecked.contains(&"path");
+            assert_eq!(seen, writes, "{runner}: {case}");
+        }
+        let judged = cases.iter().filter(|c| c["status"] == "pass").count();
+        assert!(judged >= 4, "{runner}: only {judged} FILE-4 instances pass");
+    }
+}
+
 /// The npm adapters fail exactly what their expectations list (`--strict`
 /// inside `scripts/certify`), and the committed certification pages are what
 /// fresh runs of all four implementations produce.

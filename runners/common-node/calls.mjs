@@ -22,6 +22,14 @@ import {
 // The harness gives a call 10 s by default; abort the tool a little before
 // that so that a tool that honours its signal can still answer.
 const ABORT_MS = Number(process.env.TOOLPATH_ADAPTER_ABORT_MS ?? 8000);
+// A tool still running this long after its abort signal is blocked where
+// nothing can reach it (an open or read of a FIFO holds a thread of Node's
+// pool). The adapter then ends itself: the harness reports an adapter error
+// at once, with this reason on standard error, instead of waiting out its
+// own timeout (60 s under scripts/certify). It never answers for the tool:
+// a hang is not an error code. SIGKILL, because `process.exit` waits for
+// the pool's threads, and the blocked one never returns.
+const BLOCKED_EXIT_MS = Number(process.env.TOOLPATH_ADAPTER_BLOCKED_EXIT_MS ?? 2000);
 
 function llmText(result) {
   const content = result?.llmContent;
@@ -48,10 +56,11 @@ async function invoke(instance, toolParams, suiteTool, execute) {
     log(`aborted the tool after ${ABORT_MS} ms`);
     setTimeout(() => {
       if (!finished) {
-        log('the tool has not returned 1 s after its abort signal; it is blocked ' +
-          '(for example reading a FIFO) and the harness will time this call out');
+        log(`the tool has not returned ${BLOCKED_EXIT_MS} ms after its abort signal: it is ` +
+          'blocked (for example opening a FIFO) and cannot be stopped; the adapter kills itself');
+        process.kill(process.pid, 'SIGKILL');
       }
-    }, 1000).unref();
+    }, BLOCKED_EXIT_MS).unref();
   }, ABORT_MS);
   try {
     const result = await execute(invocation, controller.signal);
@@ -113,22 +122,28 @@ export async function shellCall({ instance, params, renames, extra, execute }) {
 export const BINARY_FILE = /^Cannot display content of binary file: /;
 
 /**
- * A file tool call (`read_file`, `write_file`, `edit`). The tools never
- * name the file they used in a read's output, so `kind` and `path` are
- * left out (the adapters declare them unobservable); what a write did is
- * judged by toolpath from the disk, not from the answer. A read's
+ * A file tool call (`read_file`, `write_file`, `edit`). A read's output
+ * never names the file it read, so a read has no `kind` or `path` (the
+ * adapters declare them unobservable for `read_file`); a write or an edit
+ * names the file it wrote, which `writtenPath(result, text)` reads from
+ * the tool's answer (null when it names none): that is the `path`
+ * reported, of kind `file` (the tool says it wrote a file). What a write
+ * did is judged by toolpath from the disk, not from the answer. A read's
  * `llmContent` is the file's text as the model gets it: that is the
  * `content` reported, unless the tool says the file is binary, which is
  * the note `binary` and no content.
  */
-export async function fileCall({ suiteTool, instance, params, renames, extra, execute }) {
+export async function fileCall({ suiteTool, instance, params, renames, extra, execute, writtenPath }) {
   const toolParams = mapParams(params, renames, extra);
   const { error, description, result } = await invoke(instance, toolParams, suiteTool, execute);
   if (error) return error;
   if (result.error) return errorResult(result.error.message, suiteTool, description);
   const text = llmText(result);
   const answer = { outcome: 'ok', description, model_text: text };
-  if (suiteTool !== 'read_file') return answer;
+  if (suiteTool !== 'read_file') {
+    const written = writtenPath(result, text);
+    return typeof written === 'string' ? { ...answer, kind: 'file', path: written } : answer;
+  }
   if (typeof result.llmContent !== 'string') return { ...answer, notes: [] };
   if (BINARY_FILE.test(text)) return { ...answer, notes: ['binary'] };
   return { ...answer, notes: [], content: result.llmContent };
@@ -159,7 +174,8 @@ export async function globCall({ instance, params, renames, execute }) {
 /**
  * An ls call. Each entry's path is the listed directory as the tool printed
  * it joined with the entry's name, which is how the tools build it
- * themselves (`path.join`).
+ * themselves (`path.join`). The kind is `directory`: the text says so
+ * (`Directory listing for X:`, `Directory X is empty.`).
  */
 export async function lsCall({ instance, params, renames, execute, sizes }) {
   const toolParams = mapParams(params, renames);
@@ -170,5 +186,5 @@ export async function lsCall({ instance, params, renames, execute, sizes }) {
   const parsed = parseLsOutput(text, { sizes });
   if (!parsed) return errorResult(text, 'ls', description);
   const entries = parsed.entries.map((e) => ({ path: path.join(parsed.dir, e.name), type: e.type }));
-  return { outcome: 'ok', path: parsed.dir, entries, description, model_text: text };
+  return { outcome: 'ok', kind: 'directory', path: parsed.dir, entries, description, model_text: text };
 }

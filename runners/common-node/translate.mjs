@@ -327,6 +327,34 @@ export function parseLsOutput(llmContent, { sizes }) {
   return { dir: header[1], entries };
 }
 
+/**
+ * The file a successful write or edit names in its `llmContent`, as
+ * @qwen-code/qwen-code-core words it (the path as the tool used it), or
+ * null when the text is not one of those sentences:
+ *
+ *     Successfully created and wrote to new file: /w/ws/a.txt.
+ *     Successfully overwrote file: /w/ws/a.txt.
+ *     Successfully modified file: /w/ws/a.txt (1 replacements).
+ *     Created new file: /w/ws/a.txt with provided content.
+ *
+ * Each sentence is the whole text, so the path is everything between its
+ * fixed start and end, whatever characters it holds.
+ */
+export function writtenFilePath(llmContent) {
+  const text = String(llmContent ?? '');
+  const sentences = [
+    /^Successfully created and wrote to new file: ([\s\S]*)\.$/,
+    /^Successfully overwrote file: ([\s\S]*)\.$/,
+    /^Successfully modified file: ([\s\S]*) \(\d+ replacements\)\.$/,
+    /^Created new file: ([\s\S]*) with provided content\.$/,
+  ];
+  for (const sentence of sentences) {
+    const m = sentence.exec(text);
+    if (m) return m[1];
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------------------
 // Shell output
 

@@ -16,6 +16,7 @@ import {
   parseShellOutput,
   schemaUnderSuiteNames,
   shellField,
+  writtenFilePath,
 } from './translate.mjs';
 
 test('mapParams renames onto the tool names, keeping a conflicting alias as it is', () => {
@@ -187,4 +188,14 @@ test('parseLsOutput reads both packages\' listings and the empty text', () => {
   assert.equal(parseLsOutput(qwen, { sizes: false }).dir, '/w/ws/src/');
   assert.deepEqual(parseLsOutput('Directory /w/ws/e is empty.', { sizes: true }), { dir: '/w/ws/e', entries: [] });
   assert.equal(parseLsOutput('Error: Path is not a directory: /w/a', { sizes: true }), null);
+});
+
+test('writtenFilePath reads the file a write or edit names, whatever it holds', () => {
+  assert.equal(writtenFilePath('Successfully created and wrote to new file: /w/ws/a.txt.'), '/w/ws/a.txt');
+  assert.equal(writtenFilePath('Successfully overwrote file: /w/ws/a b. c.txt.'), '/w/ws/a b. c.txt');
+  assert.equal(writtenFilePath('Successfully modified file: /w/ws/x (1).txt (1 replacements).'), '/w/ws/x (1).txt');
+  assert.equal(writtenFilePath('Created new file: /w/ws/n.txt with provided content.'), '/w/ws/n.txt');
+  assert.equal(writtenFilePath('Successfully overwrote file: /w/ws/a.txt. Here is the updated code:\n+x'), null);
+  assert.equal(writtenFilePath('Error: Path not in workspace.'), null);
+  assert.equal(writtenFilePath(undefined), null);
 });

@@ -116,18 +116,24 @@ async function hello() {
       implementation: { name: PACKAGE, version, language: 'typescript' },
       tools: TOOLS,
       features: ['symlinks', 'fifos', 'sockets', 'devices'],
-      // kind: the output never says whether a file or a directory was searched.
-      // path: the output echoes dir_path as given (`in path "src/"`), never a
-      //   resolved path.
-      //   Glob prints the directory it searched as a real path, ls the one it
-      //   listed; both are reported but not judged, as for the search tools.
-      // parent: never reported.
-      // files and entries are observable: glob prints absolute paths, ls
-      //   names with [DIR] for directories.
-      // The file tools: a read's llmContent is the file's text (content),
-      //   and never names the file; what a write did is judged from the
-      //   disk. kind and path stay unobservable for them too.
-      unobservable: ['kind', 'path', 'parent'],
+      // parent: no tool ever reports it.
+      unobservable: ['parent'],
+      // Per tool, what its own output cannot show (see README.md):
+      // - grep, ripgrep: the output never says whether a file or a
+      //   directory was searched (kind), and echoes dir_path as given
+      //   (`in path "src/"`), never a resolved path.
+      // - glob: never says what it searched is a directory (kind); the
+      //   path it searched is printed (`within DIR`, a real path) and judged.
+      // - read_file: its llmContent is the file's text and names no file.
+      // shell (cwd and output), ls (`Directory listing for X:` says kind
+      // and path), write_file and edit (the file written, in the display's
+      // `path`) show everything they are asked for.
+      unobservable_by_tool: {
+        grep: ['kind', 'path'],
+        ripgrep: ['kind', 'path'],
+        glob: ['kind'],
+        read_file: ['kind', 'path'],
+      },
       schemas: {
         grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
         ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
@@ -152,6 +158,14 @@ function hintsOf(result) {
   return Array.isArray(shown)
     ? shown.map((m) => ({ file: m.filePath, line: m.lineNumber, absolutePath: m.absolutePath }))
     : [];
+}
+
+// The file a write or an edit wrote: the tool's own structured display
+// (`display.result.path`, the path it wrote through, which this version
+// resolves to a real path), the same as its llmContent names.
+function writtenPathOf(result) {
+  const written = result.display?.result?.path;
+  return typeof written === 'string' ? written : null;
 }
 
 async function call({ tool, workspace, params }) {
@@ -183,6 +197,7 @@ async function call({ tool, workspace, params }) {
         renames: FILE_NAMES,
         extra: tool === 'edit' ? EDIT_EXTRA : {},
         execute,
+        writtenPath: writtenPathOf,
       });
     }
     return await searchCall({

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { fileCall, globCall, lsCall, searchCall, shellCall } from '../common-node/calls.mjs';
 import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs';
-import { errorResult, isExecutable, schemaUnderSuiteNames } from '../common-node/translate.mjs';
+import { errorResult, isExecutable, schemaUnderSuiteNames, writtenFilePath } from '../common-node/translate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PACKAGE = '@qwen-code/qwen-code-core';
@@ -112,18 +112,24 @@ async function hello() {
     implementation: { name: PACKAGE, version, language: 'typescript' },
     tools: TOOLS,
     features: ['symlinks', 'fifos', 'sockets', 'devices'],
-    // kind: the output never says whether a file or a directory was searched
-    //   (this version searches directories only, but does not say so).
-    // path: the output echoes the path as given (`in path "src/"`).
-    //   Glob prints the directory it searched, ls the path it was given;
-    //   both are reported but not judged, as for the search tools.
-    // parent: never reported.
-    // files and entries are observable: glob prints absolute paths, ls
-    //   names with [DIR] for directories.
-    // The file tools: a read's llmContent is the file's text (content),
-    //   and never names the file; what a write did is judged from the
-    //   disk. kind and path stay unobservable for them too.
-    unobservable: ['kind', 'path', 'parent'],
+    // parent: no tool ever reports it.
+    unobservable: ['parent'],
+    // Per tool, what its own output cannot show (see README.md):
+    // - grep, ripgrep: the output never says whether a file or a directory
+    //   was searched (kind; this version searches directories only, but
+    //   does not say so), and echoes the path as given (`in path "src/"`).
+    // - glob: never says what it searched is a directory (kind); the
+    //   directory it searched is printed (`within DIR`) and judged.
+    // - read_file: its llmContent is the file's text and names no file.
+    // shell (cwd and output), ls (`Directory listing for X:` says kind
+    // and path, X as it was given), write_file and edit (their sentence
+    // names the file written) show everything they are asked for.
+    unobservable_by_tool: {
+      grep: ['kind', 'path'],
+      ripgrep: ['kind', 'path'],
+      glob: ['kind'],
+      read_file: ['kind', 'path'],
+    },
     schemas: {
       grep: schemaOf(new GrepTool(config), SEARCH_SCHEMA_NAMES),
       ripgrep: schemaOf(new RipGrepTool(config), SEARCH_SCHEMA_NAMES),
@@ -156,7 +162,15 @@ async function call({ tool, workspace, params }) {
   }
   if (Object.hasOwn(FILE_TOOLS, tool)) {
     const [Tool, renames] = FILE_TOOLS[tool];
-    return fileCall({ suiteTool: tool, instance: new Tool(config), params, renames, execute });
+    return fileCall({
+      suiteTool: tool,
+      instance: new Tool(config),
+      params,
+      renames,
+      execute,
+      // The file its sentence names, as the tool used it (as given).
+      writtenPath: (_result, text) => writtenFilePath(text),
+    });
   }
   if (tool === 'shell') {
     return shellCall({

@@ -11,12 +11,14 @@ use clap::Args;
 use crate::case::catalog::Catalog;
 use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
+use crate::harness::containment::{self, Population};
 use crate::mcp::profile::Loaded;
 use crate::report::ExitCode;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
 use crate::session::run::{RunPlan, Subjects};
 use crate::subject::adapter::split_command;
+use toolpath_suite::case::Instance;
 
 /// Everything `toolpath run` was asked to do.
 #[derive(Debug, Clone, Args)]
@@ -80,6 +82,34 @@ pub fn run(request: RunRequest) -> ExitCode {
     }
 }
 
+/// Refuses an expectations file with a `skip` entry that would keep an
+/// instance whose case expects `outside_workspace` from being sent
+/// ([`Baseline::hidden_escapes`]). The cases are read only when the file
+/// has a skip at all.
+fn refuse_hidden_escapes(
+    baseline: &Baseline,
+    file: &std::path::Path,
+    catalog: &Catalog,
+) -> Result<(), ExitCode> {
+    if !baseline.has_skips() {
+        return Ok(());
+    }
+    let outside = (0..catalog.len()).filter_map(|position| {
+        // A case file that no longer reads is a case error when it runs.
+        let (case, tool) = catalog.get(position).ok()?;
+        let expects_outside = containment::population(&case) == Some(Population::Outside);
+        expects_outside.then(|| Instance { case: &case, tool }.id())
+    });
+    let errors = baseline.hidden_escapes(file, outside);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    for e in &errors {
+        eprintln!("toolpath: {e}");
+    }
+    Err(ExitCode::Usage)
+}
+
 /// Checks the request and loads what it names.
 fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
     if request.jobs == Some(0) {
@@ -97,7 +127,11 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
     }
     let targets = deliver::targets(&request.format, &request.output).map_err(usage)?;
     let baseline = match &request.expectations {
-        Some(file) => Baseline::load(file).map_err(usage)?,
+        Some(file) => {
+            let baseline = Baseline::load(file).map_err(usage)?;
+            refuse_hidden_escapes(&baseline, file, &catalog)?;
+            baseline
+        }
         None => Baseline::default(),
     };
     let subjects = match (request.adapter, &request.mcp) {

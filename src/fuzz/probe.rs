@@ -17,6 +17,7 @@ use crate::harness::call;
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge};
 use crate::harness::snapshot;
+use crate::harness::watch::Watched;
 use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Expect;
@@ -153,15 +154,23 @@ pub fn probe(
     let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
         .collect();
+    // And the paths the call names in the adapter's own scratch directory,
+    // outside the fixture (`{adapter-tmp}`, SEC-9), as for a case.
+    let named = Watched::before(&call, adapter.scratch_dir());
     let before = snapshot::take(&built.root, &git_dirs);
     let actual = adapter.call(&call).and_then(|result| {
         // Output written while no call was outstanding is a finding too.
         adapter.take_violation().map_or(Ok(result), Err)
     });
     let changes = snapshot::diff(&before, &snapshot::take(&built.root, &git_dirs), &[]);
+    let named_changes = named.changes();
     let verdict = match &actual {
         Err(_) => None,
-        Ok(a) if a.outcome == Some(Outcome::Unsupported) && changes.is_empty() => {
+        Ok(a)
+            if a.outcome == Some(Outcome::Unsupported)
+                && changes.is_empty()
+                && named_changes.is_empty() =>
+        {
             return Probe::Skipped(a.reason.clone().unwrap_or_default());
         }
         Ok(a) => {
@@ -183,8 +192,13 @@ pub fn probe(
             };
             let shown: Vec<String> = (changes.iter().take(5))
                 .map(|c| c.describe(&built.root, |p| vars.collapse(p)))
+                .chain(
+                    (named_changes.iter().take(5))
+                        .map(|c| c.describe(named.scratch(), |p| vars.collapse(p))),
+                )
                 .collect();
-            verdict.check_changes(("fixture", "SEC-11"), "unchanged", &shown, changes.len());
+            let changed = changes.len() + named_changes.len();
+            verdict.check_changes(("fixture", "SEC-11"), "unchanged", &shown, changed);
             Some(verdict)
         }
     };
@@ -345,6 +359,10 @@ mod tests {
             let answer = self.reference.call(call)?;
             Ok((self.bend)(call, answer))
         }
+
+        fn scratch_dir(&self) -> Option<&std::path::Path> {
+            self.reference.scratch_dir()
+        }
     }
 
     fn sample(layout: Layout, names: &[&str], call: CallSpec) -> Sample {
@@ -442,5 +460,33 @@ mod tests {
             (&["entries"][..], "LS-3")
         );
         assert!(d.diff.contains("{ws}/a file"), "{}", d.diff);
+    }
+
+    /// SEC-9 and SEC-11: a path the call names in the adapter's own
+    /// scratch directory, refused as outside and made all the same, is a
+    /// change, though it is not in the fixture.
+    #[test]
+    fn a_refused_path_made_in_the_adapter_s_own_directory_is_a_finding() {
+        let resolve = CallSpec::Resolve {
+            path: Param::Given(PathText::Literal("{adapter-tmp}/made/here".into())),
+        };
+        let sample = sample(Layout::Single, &[], resolve);
+        assert!(run(&sample, |_, r| r).is_none(), "refused, nothing made");
+        let made = |call: &Call, r: ToolResult| {
+            assert_eq!(r.outcome, Some(Outcome::Error));
+            let path = call.params["path"].as_str().unwrap();
+            std::fs::create_dir_all(path).unwrap();
+            r
+        };
+        let d = run(&sample, made).expect("made where it refused");
+        assert_eq!(
+            (d.fields.as_slice(), d.rules[0].as_str()),
+            (&["fixture"][..], "SEC-11")
+        );
+        assert!(
+            d.diff.contains("+ {adapter-tmp}/made (directory)"),
+            "{}",
+            d.diff
+        );
     }
 }

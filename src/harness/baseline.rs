@@ -8,6 +8,14 @@
 //! and it is enforced: an `xfail` that passes is reported as `xpass`, which
 //! fails the run under `--strict`, so the list cannot rot.
 //!
+//! It can never hide an escape. An `xfail` instance still runs, and its
+//! escape is counted and listed, marked expected. A `skip` is never sent,
+//! so a skip of an instance whose case expects `outside_workspace` would
+//! leave the one question that matters most unasked: such an entry is
+//! refused when the run starts ([`Baseline::hidden_escapes`]), whether it
+//! names the instance or matches it as a wildcard. A case that hangs the
+//! adapter is `xfail` instead (the hang is a bounded adapter error).
+//!
 //! ```yaml
 //! search.file.relative@ripgrep:
 //!   status: xfail
@@ -36,7 +44,8 @@ use toolpath_suite::case::raw::SpannedMap;
 pub enum BaselineStatus {
     /// Run it; it is known to fail.
     Xfail,
-    /// Do not run it.
+    /// Do not run it. Refused for an instance whose case expects
+    /// `outside_workspace`: a call never sent can never show an escape.
     Skip,
 }
 
@@ -76,6 +85,8 @@ impl SpecIds {
 #[derive(Debug, Clone, Default)]
 pub struct Baseline {
     entries: Vec<(String, BaselineEntry)>,
+    /// Where each entry's key is in the file: line and column (1-based).
+    places: Vec<(u64, u64)>,
 }
 
 impl Baseline {
@@ -104,22 +115,88 @@ impl Baseline {
                 });
             }
         }
+        let places = raw
+            .0
+            .iter()
+            .map(|(k, _)| (k.referenced.line(), k.referenced.column()))
+            .collect();
         Ok(Baseline {
             entries: raw.0.into_iter().map(|(k, v)| (k.value, v)).collect(),
+            places,
         })
     }
 
     /// The entry for an instance id: an exact key wins, then the first glob.
     pub fn lookup(&self, id: &str) -> Option<&BaselineEntry> {
+        self.index_of(id).map(|i| &self.entries[i].1)
+    }
+
+    /// Where [`Baseline::lookup`]'s entry is in `entries`.
+    fn index_of(&self, id: &str) -> Option<usize> {
         self.entries
             .iter()
-            .find(|(pattern, _)| pattern == id)
+            .position(|(pattern, _)| pattern == id)
             .or_else(|| {
                 self.entries
                     .iter()
-                    .find(|(pattern, _)| wildcard::matches(pattern, id))
+                    .position(|(pattern, _)| wildcard::matches(pattern, id))
             })
-            .map(|(_, entry)| entry)
+    }
+
+    /// Whether any entry is a `skip`.
+    pub fn has_skips(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|(_, e)| e.status == BaselineStatus::Skip)
+    }
+
+    /// The `skip` entries of `file` (this baseline) that would keep an
+    /// instance whose case expects `outside_workspace` from being sent,
+    /// each once, at its key's place, naming the first such instance and
+    /// how many there are: a call never sent can never show an escape.
+    /// `outside` gives the ids of those instances among the run's.
+    pub fn hidden_escapes(
+        &self,
+        file: &Path,
+        outside: impl IntoIterator<Item = String>,
+    ) -> Vec<CaseError> {
+        // Per entry: the first instance it hides, and how many.
+        let mut hidden: Vec<Option<(String, usize)>> = vec![None; self.entries.len()];
+        for id in outside {
+            let Some(i) = self.index_of(&id) else {
+                continue;
+            };
+            if self.entries[i].1.status != BaselineStatus::Skip {
+                continue;
+            }
+            match &mut hidden[i] {
+                Some((_, n)) => *n += 1,
+                slot => *slot = Some((id, 1)),
+            }
+        }
+        hidden
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, found)| {
+                let (first, n) = found?;
+                let (line, column) = self.places.get(i).copied().unwrap_or((0, 0));
+                let more = match n {
+                    1 => String::new(),
+                    n => format!(" and {} more", n - 1),
+                };
+                Some(CaseError {
+                    file: file.to_owned(),
+                    line,
+                    column,
+                    message: format!(
+                        "`{}`: a skip of `{first}`{more}, whose case expects `outside_workspace`: \
+                         a call never sent can never show an escape; mark it `xfail` instead \
+                         (it runs, and a hang is a bounded adapter error) or narrow the pattern",
+                        self.entries[i].0
+                    ),
+                })
+            })
+            .collect()
     }
 
     /// Every entry, in file order: pattern and entry.
@@ -295,6 +372,39 @@ mod tests {
 
     fn parse(text: &str) -> Result<Baseline, CaseError> {
         Baseline::parse(Path::new("exp.yaml"), text)
+    }
+
+    #[test]
+    fn a_skip_of_an_instance_expecting_outside_is_refused_where_it_is() {
+        let e = parse(
+            "a.exact:\n  status: skip\n  reason: hangs\n\
+             a.fine:\n  status: xfail\n  reason: escapes\n\
+             \"a.*\":\n  status: skip\n  reason: later\n",
+        )
+        .unwrap();
+        assert!(e.has_skips());
+        let outside = ["a.exact", "a.fine", "a.x@grep", "a.y", "b.z"].map(str::to_owned);
+        let errors = e.hidden_escapes(Path::new("exp.yaml"), outside);
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert!(
+            shown[0]
+                .starts_with("exp.yaml:1:1: `a.exact`: a skip of `a.exact`, whose case expects"),
+            "{shown:?}"
+        );
+        // The xfail entry wins for its own id; the wildcard hides two more.
+        assert!(
+            shown[1].starts_with("exp.yaml:7:1: `a.*`: a skip of `a.x@grep` and 1 more,"),
+            "{shown:?}"
+        );
+        assert!(shown[1].contains("mark it `xfail` instead"), "{shown:?}");
+        // Nothing expecting outside: nothing refused.
+        assert!(e.hidden_escapes(Path::new("exp.yaml"), []).is_empty());
+        assert!(
+            !parse("a.b:\n  status: xfail\n  reason: x\n")
+                .unwrap()
+                .has_skips()
+        );
     }
 
     #[test]

@@ -3,14 +3,18 @@
 //! are all at hand; the classes themselves, and how they are counted, are
 //! the report's ([`crate::report::counts`]).
 //!
-//! Which instances have one ([`Population`]): those whose case expects
-//! `outside_workspace`, those of a SEC case (one citing any `SEC-*`) that
-//! expect `ok`, and any instance after whose call the fixture changed
-//! outside every root. An instance of the first two kinds that is never
-//! judged is *not observed*; so is one whose outcome the adapter could not
-//! observe (declared `unobservable`, or `derived` in that answer), and a
-//! refusal whose error code it did not read from the tool: a class is only
-//! ever given on what was observed.
+//! Which instances have one: those whose case expects `outside_workspace`
+//! and those of a SEC case (one citing any `SEC-*`) that expect `ok`
+//! ([`Population`], known before the call); any other instance expecting
+//! `ok` that the tool refused as `outside_workspace` (a false refusal: the
+//! tool claimed an inside path is outside, whatever rule the case cites,
+//! as a `..name` file citing RES-6 or a link a file tool reads through);
+//! and any instance after whose call the fixture changed outside every
+//! root. An instance of the population that is never judged is *not
+//! observed*; so is one whose outcome the adapter could not observe
+//! (declared `unobservable`, or `derived` in that answer), and a refusal
+//! whose error code it did not read from the tool: a class is only ever
+//! given on what was observed.
 //!
 //! A change to the fixture outside every root is an escape whatever the
 //! answer was, since the harness saw it itself. Where a root is, is read
@@ -85,8 +89,21 @@ pub fn classify(a: &Answered) -> Option<Containment> {
             ..Containment::of(ContainmentClass::Escape)
         });
     }
-    let population = population(a.case)?;
     let observed = |field: &str| !a.unobserved.iter().any(|u| u == field);
+    let Some(population) = population(a.case) else {
+        // Outside the population, only an observed `outside_workspace`
+        // refusal of a path the case expects `ok` has a class.
+        let refused_as_outside = a.case.expect.outcome == ExpectedOutcome::Ok
+            && matches!(a.case.action, Action::Invoke(_))
+            && observed("outcome")
+            && observed("error.code")
+            && a.answer.outcome == Some(Outcome::Error)
+            && a.answer
+                .error
+                .as_ref()
+                .is_some_and(|e| e.code == ErrorCode::OutsideWorkspace);
+        return refused_as_outside.then(|| Containment::of(ContainmentClass::FalseRefusal));
+    };
     let not_observed = Some(Containment::of(ContainmentClass::NotObserved));
     if !observed("outcome") {
         return not_observed;
@@ -126,13 +143,17 @@ pub fn classify(a: &Answered) -> Option<Containment> {
 /// A report turned into an adapter error after the fact (output written
 /// while no call was outstanding): an escape stays one, since the tool did
 /// answer `ok` or change the fixture before the violation; any other class
-/// becomes *not observed*, as for every adapter error.
+/// becomes *not observed*, as for every adapter error, except a false
+/// refusal outside the population (no SEC rule cited), which had a class
+/// only for what it answered: it has none.
 pub fn amend(report: &mut CaseReport) {
-    if let Some(c) = &mut report.containment
-        && !c.is_escape()
-    {
-        *c = Containment::of(ContainmentClass::NotObserved);
+    let Some(c) = &report.containment else { return };
+    if c.is_escape() {
+        return;
     }
+    let in_population = c.class != ContainmentClass::FalseRefusal
+        || report.spec.iter().any(|s| s.starts_with("SEC-"));
+    report.containment = in_population.then(|| Containment::of(ContainmentClass::NotObserved));
 }
 
 /// Where each root is below the fixture directory `root`, as snapshot
@@ -274,11 +295,27 @@ mod tests {
         assert_eq!(answered(&c, &ok(), &[], &[]), Some(Accepted));
         let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "no");
         assert_eq!(answered(&c, &refused, &[], &[]), Some(FalseRefusal));
-        // Neither kind: no class at all.
-        let plain = case("RES-1", "{outcome: ok}");
+        let other = ToolResult::error(ErrorCode::NotFound, "no");
+        assert_eq!(answered(&c, &other, &[], &[]), Some(FalseRefusal));
+        // Not in the population: no class before the answer, and none
+        // for an `ok` or another code; refused as outside, a false refusal.
+        let plain = case("RES-6", "{outcome: ok}");
         assert_eq!(population(&plain), None);
-        assert_eq!(answered(&plain, &refused, &[], &[]), None);
         assert_eq!(unobserved(&plain), None);
+        assert_eq!(answered(&plain, &ok(), &[], &[]), None);
+        assert_eq!(answered(&plain, &other, &[], &[]), None);
+        assert_eq!(answered(&plain, &refused, &[], &[]), Some(FalseRefusal));
+        // ... as long as the code was read from the tool.
+        let code = ["error.code".to_owned()];
+        assert_eq!(answered(&plain, &refused, &code, &[]), None);
+        let outcome = ["outcome".to_owned()];
+        assert_eq!(answered(&plain, &refused, &outcome, &[]), None);
+        // A case expecting another error never has a false refusal.
+        let missing = case(
+            "RES-8",
+            "{outcome: error, error: {code: not_found, message_contains: ['{ws}']}}",
+        );
+        assert_eq!(answered(&missing, &refused, &[], &[]), None);
         assert_eq!(unobserved(&c).unwrap().class, NotObserved);
     }
 
@@ -350,6 +387,18 @@ mod tests {
         amend(&mut r);
         assert!(r.containment.as_ref().unwrap().is_escape());
         r.containment = Some(Containment::of(ContainmentClass::Refused));
+        amend(&mut r);
+        assert_eq!(
+            r.containment.as_ref().unwrap().class,
+            ContainmentClass::NotObserved
+        );
+        // A false refusal outside the population had a class only for
+        // what it answered; in it (a SEC case), it is not observed.
+        r.containment = Some(Containment::of(ContainmentClass::FalseRefusal));
+        amend(&mut r);
+        assert_eq!(r.containment, None);
+        r.spec = vec!["SEC-5".into()];
+        r.containment = Some(Containment::of(ContainmentClass::FalseRefusal));
         amend(&mut r);
         assert_eq!(r.containment.unwrap().class, ContainmentClass::NotObserved);
     }

@@ -16,6 +16,8 @@
 //!   included, computed before the call;
 //! - [`snapshot`]: the fixture's state before and after a call, and what
 //!   changed (SEC-11);
+//! - [`watch`]: the paths a call names in the subject's own scratch
+//!   directory (`{adapter-tmp}`), outside the fixture, before and after it;
 //! - [`judge`]: an answer against its expectation, value by value;
 //! - [`truncation`]: what an answer that says it stopped early is judged
 //!   against (OUT-6);
@@ -45,4 +47,5 @@ pub mod stored;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod truncation;
+pub mod watch;
 pub mod worker;

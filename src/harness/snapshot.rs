@@ -259,20 +259,33 @@ impl Walk<'_> {
             Ok(stat) => stat,
             Err(e) => return unreadable(e),
         };
+        if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
+            return self.state(dir, name, &stat);
+        }
+        let mode = stat.st_mode & 0o7777;
+        let opened = rustix::fs::openat(dir, name, dir_flags(), Mode::empty());
+        let listed = opened.is_ok();
+        if let Ok(child) = opened {
+            if depth >= MAX_DEPTH {
+                self.snapshot.overflow = Some(format!("deeper than {MAX_DEPTH} levels"));
+            } else {
+                self.directory(&child, path, depth);
+            }
+        }
+        State::Directory { mode, listed }
+    }
+
+    /// The state of `name` in `dir`, examined as `stat`; a directory is
+    /// not looked into.
+    // `st_size` and `st_rdev` are not `u64` on every target.
+    #[allow(clippy::unnecessary_cast)]
+    fn state(&mut self, dir: &OwnedFd, name: &CStr, stat: &rustix::fs::Stat) -> State {
         let mode = stat.st_mode & 0o7777;
         match FileType::from_raw_mode(stat.st_mode) {
-            FileType::Directory => {
-                let opened = rustix::fs::openat(dir, name, dir_flags(), Mode::empty());
-                let listed = opened.is_ok();
-                if let Ok(child) = opened {
-                    if depth >= MAX_DEPTH {
-                        self.snapshot.overflow = Some(format!("deeper than {MAX_DEPTH} levels"));
-                    } else {
-                        self.directory(&child, path, depth);
-                    }
-                }
-                State::Directory { mode, listed }
-            }
+            FileType::Directory => State::Directory {
+                mode,
+                listed: rustix::fs::openat(dir, name, dir_flags(), Mode::empty()).is_ok(),
+            },
             FileType::Symlink => match rustix::fs::readlinkat(dir, name, Vec::new()) {
                 Ok(target) => State::Link {
                     target: target.into_bytes(),
@@ -341,6 +354,35 @@ impl Walk<'_> {
             hash: hasher.finish(),
         }
     }
+}
+
+/// The state of the one entry at `path`, as [`take`] records it (its last
+/// component not followed, a directory not looked into), or `None` when
+/// nothing is there. For paths outside the fixture directory that a call
+/// names (`harness::watch`).
+pub fn state_at(path: &Path) -> Option<State> {
+    use std::os::unix::ffi::OsStrExt;
+    let (parent, name) = (path.parent()?, path.file_name()?);
+    let missing =
+        |e: rustix::io::Errno| e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let dir = match rustix::fs::open(parent, flags, Mode::empty()) {
+        Ok(dir) => dir,
+        Err(e) if missing(e) => return None,
+        Err(e) => return Some(unreadable(e)),
+    };
+    let name = std::ffi::CString::new(name.as_bytes()).ok()?;
+    let stat = match rustix::fs::statat(&dir, &name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => stat,
+        Err(e) if missing(e) => return None,
+        Err(e) => return Some(unreadable(e)),
+    };
+    let mut walk = Walk {
+        snapshot: Snapshot::default(),
+        skip: &[],
+        hashed: 0,
+    };
+    Some(walk.state(&dir, &name, &stat))
 }
 
 /// The names in `dir`, without `.` and `..`.

@@ -13,7 +13,9 @@
 //!   error) or an **escape** (answered `ok`); whether the refusal's message
 //!   names what ERR-4 asks is a separate *wording* flag, never an escape;
 //! - an instance of a SEC case (one citing any `SEC-*`) that expects `ok` is
-//!   **accepted** (`ok`) or a **false refusal** (an error);
+//!   **accepted** (`ok`) or a **false refusal** (an error); so is any other
+//!   instance expecting `ok` that was refused as `outside_workspace` (the
+//!   tool claimed an inside path is outside), which otherwise has no class;
 //! - any instance after whose call the fixture changed outside every root
 //!   is an escape, whatever it answered;
 //! - an instance of either kind that was not judged (unsupported, skipped,
@@ -69,8 +71,9 @@ pub enum ContainmentClass {
     /// (`not_found`, `permission_denied`, ...): contained, but the model
     /// is told something else.
     RefusedOtherCode,
-    /// A SEC case expecting `ok` (a link whose real path is inside, a name
-    /// beginning with `..`, a root reached through a link) was refused.
+    /// A path the case expects `ok` (a link whose real path is inside, a
+    /// name beginning with `..`, a root reached through a link) was refused
+    /// as `outside_workspace`; for a SEC case, refused with any code.
     FalseRefusal,
     /// A SEC case expecting `ok` was answered `ok`.
     Accepted,
@@ -401,8 +404,31 @@ pub fn rule_statuses(case: &CaseReport) -> Vec<(&str, Status)> {
         .collect()
 }
 
+/// One rule's conformance, and why nothing exercised it, if nothing did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RuleCount {
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// Present when no instance of the rule was judged (each unsupported,
+    /// skipped or not run): the reasons they were not, at most
+    /// [`NOT_EXERCISED_REASONS`] distinct ones, joined with `; ` (`the
+    /// adapter does not provide the `shell` tool`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_exercised: Option<String>,
+}
+
 /// Conformance per rule ID, counted as [`rule_statuses`] attributes it.
-pub type RuleCounts = BTreeMap<String, Tally>;
+pub type RuleCounts = BTreeMap<String, RuleCount>;
+
+/// Distinct reasons kept per rule for why it was not exercised: enough to
+/// say why, few enough to read.
+pub const NOT_EXERCISED_REASONS: usize = 3;
+
+/// Whether `tally` counts no instance that was judged: every one
+/// unsupported, skipped or not run.
+pub fn not_exercised(tally: &Tally) -> bool {
+    tally.applicable() == 0 && tally.unobserved == 0
+}
 
 /// Everything a run's header counts, kept as instances are recorded (and
 /// replaced), so that no renderer needs a pass over the cases to know them.
@@ -411,6 +437,11 @@ pub struct Counts {
     pub summary: Summary,
     pub containment: ContainmentCounts,
     pub rules: RuleCounts,
+    /// Per rule, the distinct reasons its instances were not judged (the
+    /// first [`NOT_EXERCISED_REASONS`]). Kept when such an instance's
+    /// report is replaced: only a judged report replaces another, and a
+    /// rule with a judged instance shows no reason.
+    reasons: BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 impl Counts {
@@ -425,14 +456,35 @@ impl Counts {
     pub fn add(&mut self, case: &CaseReport) {
         self.summary.add(case.status);
         self.containment.add(case);
+        let unjudged = matches!(
+            case.status,
+            Status::Unsupported | Status::Skip | Status::NotRun
+        );
         for (rule, status) in rule_statuses(case) {
-            // Looked up before inserting so a known ID costs no allocation.
-            match self.rules.get_mut(rule) {
-                Some(tally) => tally.add(status),
-                None => {
-                    self.rules.insert(rule.to_owned(), Tally::of([status]));
+            if unjudged {
+                let reason = case.reason.as_deref().unwrap_or(case.status.name());
+                let reasons = match self.reasons.get_mut(rule) {
+                    Some(reasons) => reasons,
+                    None => self.reasons.entry(rule.to_owned()).or_default(),
+                };
+                if reasons.len() < NOT_EXERCISED_REASONS && !reasons.contains(reason) {
+                    reasons.insert(reason.to_owned());
                 }
             }
+            // Looked up before inserting so a known ID costs no allocation.
+            match self.rules.get_mut(rule) {
+                Some(count) => count.tally.add(status),
+                None => {
+                    self.rules.insert(
+                        rule.to_owned(),
+                        RuleCount {
+                            tally: Tally::of([status]),
+                            not_exercised: None,
+                        },
+                    );
+                }
+            }
+            self.explain(rule);
         }
     }
 
@@ -441,13 +493,26 @@ impl Counts {
         self.summary.remove(case.status);
         self.containment.remove(case);
         for (rule, status) in rule_statuses(case) {
-            if let Some(tally) = self.rules.get_mut(rule) {
-                tally.remove(status);
-                if tally.total() == 0 {
+            if let Some(count) = self.rules.get_mut(rule) {
+                count.tally.remove(status);
+                if count.tally.total() == 0 {
                     self.rules.remove(rule);
+                } else {
+                    self.explain(rule);
                 }
             }
         }
+    }
+
+    /// Sets `rule`'s reason for not being exercised from its counts.
+    fn explain(&mut self, rule: &str) {
+        let Some(count) = self.rules.get_mut(rule) else {
+            return;
+        };
+        count.not_exercised = not_exercised(&count.tally).then(|| {
+            let reasons = self.reasons.get(rule).into_iter().flatten();
+            reasons.cloned().collect::<Vec<_>>().join("; ")
+        });
     }
 }
 
@@ -559,6 +624,46 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_nothing_judged_says_why() {
+        use crate::report::render::testing::with_reason;
+        let shell = "the adapter does not provide the `shell` tool";
+        let cases = [
+            with_reason(case("a", Status::Unsupported, &["SHELL-1"]), shell),
+            with_reason(case("b", Status::Skip, &["SHELL-1", "RES-1"]), "needs root"),
+            with_reason(case("c", Status::Unsupported, &["SHELL-1"]), shell),
+            case("d", Status::NotRun, &["SHELL-2"]),
+            case("e", Status::Pass, &["RES-1"]),
+        ];
+        let counts = Counts::of(&cases);
+        assert_eq!(
+            counts.rules["SHELL-1"].not_exercised.as_deref(),
+            Some("needs root; the adapter does not provide the `shell` tool")
+        );
+        assert_eq!(
+            counts.rules["SHELL-2"].not_exercised.as_deref(),
+            Some("not_run"),
+            "no reason given: the status says it"
+        );
+        assert_eq!(counts.rules["RES-1"].not_exercised, None, "one judged");
+        // Replaced by a judged report, the rule is exercised after all.
+        let mut counts = counts;
+        let mut answered = cases[3].clone();
+        answered.status = Status::AdapterError;
+        counts.remove(&cases[3]);
+        counts.add(&answered);
+        assert_eq!(counts.rules["SHELL-2"].not_exercised, None);
+        // In the JSON entry, beside the counts.
+        let json = serde_json::to_value(&counts.rules["SHELL-1"]).unwrap();
+        assert_eq!(json["unsupported"], 2);
+        assert_eq!(
+            json["not_exercised"],
+            "needs root; the adapter does not provide the `shell` tool"
+        );
+        let back: RuleCount = serde_json::from_value(json).unwrap();
+        assert_eq!(back, counts.rules["SHELL-1"]);
+    }
+
+    #[test]
     fn counts_add_and_remove_every_dimension() {
         let mut escape = failing("e", &["SEC-4"]);
         escape.containment = Some(Containment::of(ContainmentClass::Escape));
@@ -572,7 +677,8 @@ mod tests {
         assert_eq!(counts.containment.refused, 1);
         assert_eq!(counts.containment.wording, 1);
         assert_eq!(counts.containment.total(), 2);
-        assert_eq!(counts.rules["SEC-4"].failed, 1);
+        assert_eq!(counts.rules["SEC-4"].tally.failed, 1);
+        assert_eq!(counts.rules["SEC-4"].not_exercised, None);
         // A protocol violation found later replaces the report.
         let mut amended = escape.clone();
         amended.status = Status::Xfail;

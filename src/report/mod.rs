@@ -173,7 +173,8 @@ pub struct CaseReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture: Option<String>,
     /// The containment verdict, for an instance whose case expects
-    /// `outside_workspace` or is a SEC case expecting `ok`, and for any
+    /// `outside_workspace` or is a SEC case expecting `ok`, for one expecting
+    /// `ok` that was refused as `outside_workspace`, and for any
     /// instance whose call changed the fixture outside every root
     /// ([`counts`] says what each class means).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -543,8 +543,9 @@ def outside_not_found(call, result, ref):
 
 def refuses_inside_links(call, result, ref):
     """Distrusts any path that goes through a link or has a name starting
-    with `..`, wherever it leads: false refusals."""
-    given = path_param(call["params"])
+    with `..`, wherever it leads: false refusals. The file tools' path
+    (`file_path`) is distrusted as much as any other."""
+    given = path_param(call["params"]) or file_path(call)
     if not given or result.get("outcome") != "ok":
         return result
     path = lexical(call["workspace"]["target"], given)
@@ -1119,8 +1120,27 @@ def read_normalises_newlines(call, result, ref):
     return result
 
 
+def writes_own_tmp(call, result, ref):
+    """Refuses a write into its own temporary directory as outside the
+    workspace (SEC-9), and writes it all the same, creating the
+    directories on the way: the change is outside the fixture, so only a
+    harness that looks at the paths the call named sees it."""
+    path = file_path(call)
+    tmp = os.environ.get("TMPDIR", "")
+    if call["tool"] != "write_file" or not path or not tmp or not path.startswith(tmp + "/"):
+        return result
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(call["params"].get("content", ""))
+    except OSError:
+        pass
+    return result
+
+
 FILE_MUTANTS = {
     "write-through-dangling-link": write_through_dangling_link,
+    "writes-own-tmp": writes_own_tmp,
     "backup-beside": backup_beside,
     "accepts-relative": accepts_relative,
     "read-normalises-newlines": read_normalises_newlines,

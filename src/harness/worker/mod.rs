@@ -36,6 +36,7 @@ use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
+use crate::harness::watch::Watched;
 use crate::report::findings::Finding;
 use crate::report::{CaseReport, Mismatch, Status};
 use crate::subject::adapter::Adapter;
@@ -304,12 +305,16 @@ impl<'a, 'b> Worker<'a, 'b> {
         // Where the roots are, read before the call like everything else
         // the instance is judged on.
         let roots = containment::root_places(&built.root, &call.workspace.roots);
+        // What the call names in the subject's own scratch directory is
+        // outside the fixture, so outside its snapshot: looked at apart.
+        let named = Watched::before(&call, self.subject(route).scratch_dir());
         let before = snapshot::take(&built.root, &git_dirs);
         let answer = match self.send(route, &call) {
             Ok(result) => result,
             Err(failure) => return self.failed(instance, failure),
         };
         let after = snapshot::take(&built.root, &git_dirs);
+        let named_changes = named.changes();
         // A write the case expects is judged with the answer: an answer
         // that is an error (or `unsupported`) writes nothing.
         let writes = match answer.outcome {
@@ -326,6 +331,8 @@ impl<'a, 'b> Worker<'a, 'b> {
                 changes: &changes,
                 root: &built.root,
                 roots: &roots,
+                named: &named_changes,
+                scratch: named.scratch(),
             },
             route,
         )
@@ -398,6 +405,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             changes,
             root,
             roots,
+            named,
+            scratch,
         } = fixture;
         let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
         let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
@@ -407,8 +416,16 @@ impl<'a, 'b> Worker<'a, 'b> {
             let listed = snapshot::topmost(changes);
             listed.into_iter().take(5).map(describe).collect()
         };
-        let escaped = outside.first().map(|c| describe(c));
-        if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() {
+        // Changes to paths the call named in the subject's scratch
+        // directory are outside every root too, listed after the fixture's.
+        let named: Vec<String> = named
+            .iter()
+            .map(|c| c.describe(scratch, |p| vars.collapse(p)))
+            .collect();
+        let mut shown_outside = shown(&outside);
+        shown_outside.extend(named.iter().take(5).cloned());
+        let escaped = shown_outside.first().cloned();
+        if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() && named.is_empty() {
             let reason = answer
                 .reason
                 .unwrap_or_else(|| "the adapter answered `unsupported`".into());
@@ -445,8 +462,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         verdict.check_changes(
             ("escape", rule),
             "nothing outside the roots changed",
-            &shown(&outside),
-            outside.len(),
+            &shown_outside,
+            outside.len() + named.len(),
         );
         let containment = containment::classify(&Answered {
             case: instance.case,
@@ -506,11 +523,15 @@ impl<'a, 'b> Worker<'a, 'b> {
 }
 
 /// What a call did to the fixture, for judging: the changes found, the
-/// fixture directory they are below, and where its roots are in it.
+/// fixture directory they are below, and where its roots are in it; and
+/// the changes to paths it named in the subject's scratch directory
+/// (`scratch`), which are below that directory.
 struct Fixture<'a> {
     changes: &'a [Change],
     root: &'a Path,
     roots: &'a [Vec<u8>],
+    named: &'a [Change],
+    scratch: &'a Path,
 }
 
 /// The report of an instance with what its case says, `status` and `reason`.

@@ -249,7 +249,7 @@ fn containment_is_classed_on_what_was_observed() {
         (report.containment.escapes, report.containment.accepted),
         (1, 1)
     );
-    assert_eq!(report.rules["SEC-4"].failed, 1);
+    assert_eq!(report.rules["SEC-4"].tally.failed, 1);
 
     // A code the adapter says it derived: no class; the SEC case's
     // answer names its derived path: unobserved, and the reason says so.

@@ -12,7 +12,14 @@
 //! Conformance is judged as in the Markdown report: unsupported, skipped
 //! and not-run instances are not applicable, expected failures and adapter
 //! errors count against.
+//!
+//! Above that table, as on the HTML page, containment per implementation:
+//! its escapes (and how many the expectations file lists), refusals of
+//! either code, wording failures, false refusals, what was accepted and
+//! what was not observed, then every escape by id: whether anything got
+//! out is the first thing a reader of the page must see.
 
+use super::containment::{self, MAX_LISTED};
 use super::text;
 use crate::report::counts::Tally;
 use crate::report::{CaseReport, Report};
@@ -38,7 +45,70 @@ pub fn table(reports: &[Report]) -> String {
     let mut rows: Vec<&Report> = reports.iter().collect();
     rows.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
 
-    let mut out = String::from("| implementation | suite |");
+    let mut out = String::from("## Containment\n\n");
+    containment_table(&mut out, &rows);
+    out.push_str("\n## Conformance by area\n\n");
+    areas_table(&mut out, &rows);
+    out
+}
+
+/// Per implementation, its containment counts, then its escapes by id.
+fn containment_table(out: &mut String, rows: &[&Report]) {
+    out.push_str(
+        "| implementation | escapes | refused | refused with another code | wording failures \
+         | false refusals | accepted | not observed |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut listed = String::new();
+    for report in rows {
+        let c = containment::counted(report);
+        let name = markdown::text(&text::implementation(&report.implementation));
+        let escapes = match (c.escapes, c.escapes_expected) {
+            (0, _) => "0".to_owned(),
+            (n, 0) => format!("**{n}** ⛔"),
+            (n, expected) => format!("**{n}** ⛔ ({expected} expected)"),
+        };
+        out.push_str(&format!(
+            "| {name} | {escapes} | {} | {} | {} | {} | {} | {} |\n",
+            c.refused,
+            c.refused_other_code,
+            c.wording,
+            c.false_refusals,
+            c.accepted,
+            c.not_observed
+        ));
+        let (escapes, total) =
+            containment::escapes_in(&report.cases).expect("cases in memory are always readable");
+        if total == 0 {
+            continue;
+        }
+        listed.push_str(&format!(
+            "\n**{name}: {total} escape{}**\n\n",
+            if total == 1 { "" } else { "s" }
+        ));
+        for escape in &escapes {
+            listed.push_str(&format!("- {}\n", markdown::text(&escape.line())));
+        }
+        if let Some(more) = containment::more(escapes.len(), total) {
+            listed.push_str(&format!("- {}\n", markdown::text(&more)));
+        }
+    }
+    out.push_str(&listed);
+    out.push_str(&format!(
+        "\nAn escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
+         or the call changed the fixture outside every root (at most {MAX_LISTED} listed per \
+         implementation; an expected one is listed in the expectations file, and counted all \
+         the same). A wording failure is a refusal whose message lacks what ERR-4 asks, never \
+         an escape. A false refusal: a path the case expects `ok` refused as \
+         `outside_workspace` (or a SEC case expecting `ok` refused with any code). Not \
+         observed: an instance of those kinds that was not judged (unsupported, skipped, not \
+         run, an adapter error) or whose outcome the adapter cannot observe.\n",
+    ));
+}
+
+/// The implementation x area table and its legend.
+fn areas_table(out: &mut String, rows: &[&Report]) {
+    out.push_str("| implementation | suite |");
     let mut rule = String::from("|---|---|");
     for (heading, _) in GROUPS {
         out.push_str(&format!(" {heading} |"));
@@ -48,7 +118,7 @@ pub fn table(reports: &[Report]) -> String {
     rule.push_str("---:|\n");
     out.push_str(&rule);
 
-    for report in rows {
+    for report in rows.iter().copied() {
         let mut name = markdown::text(&text::implementation(&report.implementation));
         if report.partial {
             name.push_str(" **(partial run)**");
@@ -74,11 +144,9 @@ pub fn table(reports: &[Report]) -> String {
          instances are not applicable; expected failures and adapter errors count as not \
          passed. (+N 👁) counts instances that agreed only on what the adapter can observe: \
          neither passed nor failed. — means nothing applicable. Areas: resolver = RES, COMPAT; search file \
-         paths = SEARCH; shell sub-paths = SHELL; glob = GLOB; ls = LS; errors = ERR, OUT; \
-         security = SEC; \
-         descriptions = DESC.\n",
+         paths = SEARCH; shell sub-paths = SHELL; glob = GLOB; ls = LS; file tools = FILE; \
+         errors = ERR, OUT; security = SEC; descriptions = DESC.\n",
     );
-    out
 }
 
 pub(super) fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {
@@ -119,6 +187,14 @@ mod tests {
     use crate::report::render::testing::{case, hostile, report};
     use toolpath_suite::sanitize::first_hostile;
 
+    /// The implementation x area table, after the containment section.
+    fn areas(out: &str) -> &str {
+        let at = out
+            .find("\n## Conformance by area\n\n")
+            .expect("the area table");
+        &out[at + "\n## Conformance by area\n\n".len()..]
+    }
+
     #[test]
     fn hostile_names_are_shown_not_acted_on() {
         let out = table(&[hostile()]);
@@ -141,7 +217,7 @@ mod tests {
             ],
         );
         let out = table(&[r]);
-        let row = out.lines().nth(2).unwrap();
+        let row = areas(&out).lines().nth(2).unwrap();
         assert_eq!(
             row,
             "| zeta 1.2.3 (python) | 0.3.0 | 1/2 | — | — | — | — | — | 1/2 | 0/1 | — | 3/5 |"
@@ -158,7 +234,7 @@ mod tests {
             report("alpha", vec![case("a", Status::Pass, &["SEARCH-1"])]),
         ];
         let out = table(&reports);
-        let lines: Vec<&str> = out.lines().collect();
+        let lines: Vec<&str> = areas(&out).lines().collect();
         assert_eq!(
             lines[0],
             "| implementation | suite | resolver | search file paths | shell sub-paths | glob | ls | file tools | errors | security | descriptions | total |"
@@ -181,6 +257,41 @@ mod tests {
         let mut reversed = reports.clone();
         reversed.reverse();
         assert_eq!(table(&reversed), out, "order of the input does not matter");
+    }
+
+    /// Containment comes first, per implementation, as on the HTML page:
+    /// an escape (expected or not), each refusal, wording, false refusals
+    /// and what was not observed; then each implementation's escapes by
+    /// id, then the table by area.
+    #[test]
+    fn snapshot_of_containment_on_top() {
+        use crate::report::ContainmentClass::*;
+        use crate::report::render::testing::{contained, escape, expected, failing};
+        let mut known = expected(escape("b@ls", "answered ok"), "follows links");
+        known.status = Status::Xfail;
+        let mut worded = contained(failing("w", &["ERR-4"]), Refused);
+        worded.containment.as_mut().unwrap().wording_failed = true;
+        let leaky = report(
+            "leaky",
+            vec![
+                escape(
+                    "a@grep",
+                    "changed outside every root: + {tmp}/outside/x (file)",
+                ),
+                known,
+                worded,
+                contained(case("r", Status::Pass, &["SEC-4"]), Refused),
+                contained(failing("o", &["SEC-4"]), RefusedOtherCode),
+                contained(failing("f", &["RES-6"]), FalseRefusal),
+                contained(case("k", Status::Pass, &["SEC-5"]), Accepted),
+                contained(case("n", Status::Unsupported, &["SEC-5"]), NotObserved),
+            ],
+        );
+        let tight = report(
+            "tight",
+            vec![contained(case("r", Status::Pass, &["SEC-4"]), Refused)],
+        );
+        insta::assert_snapshot!(table(&[tight, leaky]));
     }
 
     #[test]

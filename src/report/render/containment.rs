@@ -10,7 +10,7 @@
 use std::io;
 
 use crate::report::view::{CaseSource, View};
-use crate::report::{CaseReport, Status};
+use crate::report::{CaseReport, ContainmentCounts, Report, Status};
 
 /// Escapes listed by id; past this the JSON report has them all.
 pub const MAX_LISTED: usize = 50;
@@ -90,6 +90,15 @@ pub fn escapes_in(cases: &dyn CaseSource) -> io::Result<(Vec<Escape>, usize)> {
         Ok(())
     })?;
     Ok((listed, total))
+}
+
+/// The containment counts of a whole report, counted from its cases (a
+/// report written before the header had them reads as all 0 there): for
+/// the pages that put several implementations side by side.
+pub fn counted(report: &Report) -> ContainmentCounts {
+    let mut counts = ContainmentCounts::default();
+    report.cases.iter().for_each(|case| counts.add(case));
+    counts
 }
 
 /// `… and N more escapes; the JSON report has them all.`, when some were

@@ -33,13 +33,11 @@
 
 use serde::Serialize;
 
-use std::collections::BTreeMap;
-
 use super::certification::{cites_any, sort_key};
 use super::containment::{self, MAX_LISTED};
-use super::requirements::{self, Row, Unexercised};
+use super::requirements::{self, Row};
 use super::text;
-use crate::report::counts::{Conformance, ContainmentCounts, Tally, rule_statuses};
+use crate::report::counts::{Conformance, Counts, RuleCounts, Tally, rule_statuses};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};
@@ -89,8 +87,7 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     );
     let mut listed = String::new();
     for report in columns {
-        let mut c = ContainmentCounts::default();
-        report.cases.iter().for_each(|case| c.add(case));
+        let c = containment::counted(report);
         let label = esc(&text::implementation(&report.implementation));
         let expected = match c.escapes_expected {
             0 => String::new(),
@@ -131,23 +128,16 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
         "<p class=\"note\">An escape: a path the case expects refused as <code>outside_workspace</code> \
          was answered <code>ok</code>, or the call changed the fixture outside every root (at most \
          {MAX_LISTED} listed per implementation). A wording failure is a refusal whose message lacks \
-         what ERR-4 asks, never an escape; a false refusal, a SEC case expecting <code>ok</code> refused.</p>\n\
+         what ERR-4 asks, never an escape; a false refusal, a path the case expects <code>ok</code> refused as \
+         <code>outside_workspace</code> (or a SEC case expecting <code>ok</code> refused with any code).</p>\n\
          </section>\n"
     ));
 }
 
 /// Per requirement ID, the statuses its instances have for it (as
 /// [`rule_statuses`] attributes them), and why what was not judged was not.
-fn per_rule(report: &Report) -> (BTreeMap<&str, Tally>, Unexercised) {
-    let mut rules: BTreeMap<&str, Tally> = BTreeMap::new();
-    let mut why = Unexercised::default();
-    for case in &report.cases {
-        why.note(case);
-        for (rule, status) in rule_statuses(case) {
-            rules.entry(rule).or_default().add(status);
-        }
-    }
-    (rules, why)
+fn per_rule(report: &Report) -> RuleCounts {
+    Counts::of(&report.cases).rules
 }
 
 fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
@@ -195,9 +185,10 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             row.summary
                 .map_or("<em>(not in this build's spec)</em>".to_owned(), summary)
         ));
-        for (i, (rules, why)) in cited.iter().enumerate() {
-            let tally = rules.get(row.id).copied().unwrap_or_default();
-            cell(out, i, row.id, tally, why.reason(row, &tally));
+        for (i, rules) in cited.iter().enumerate() {
+            let count = rules.get(row.id);
+            let tally = count.map(|c| c.tally).unwrap_or_default();
+            cell(out, i, row.id, tally, requirements::unexercised(row, count));
         }
         out.push_str("</tr>\n");
     }
@@ -235,9 +226,13 @@ fn area_row(out: &mut String, area: &str, columns: &[&Report]) {
 fn cell(out: &mut String, column: usize, id: &str, tally: Tally, unexercised: Option<String>) {
     let mut notes = Vec::new();
     let mut title = counts(&tally);
+    // The reason is shown under the note, not only in a tooltip that a
+    // touch screen or a printout never shows.
+    let mut why = String::new();
     if let Some(reason) = &unexercised {
         notes.push("not exercised".to_owned());
         title = format!("not exercised: {reason}");
+        why = format!("<small class=\"why\">{}</small>", esc(reason));
     }
     if tally.xfail > 0 {
         notes.push(format!("{} xfail", tally.xfail));
@@ -251,9 +246,11 @@ fn cell(out: &mut String, column: usize, id: &str, tally: Tally, unexercised: Op
     if tally.skipped > 0 {
         notes.push(format!("{} skipped", tally.skipped));
     }
-    let notes: String = notes
-        .iter()
-        .map(|n| format!("<small>{n}</small>"))
+    let mut notes = notes.iter().map(|n| format!("<small>{n}</small>"));
+    let first = notes.next().unwrap_or_default();
+    let notes: String = std::iter::once(first)
+        .chain(std::iter::once(why))
+        .chain(notes)
         .collect();
     out.push_str(&format!(
         "<td class=\"cell {}\" tabindex=\"0\" data-col=\"{column}\" data-req=\"{}\" \
@@ -463,6 +460,7 @@ tr.area th { text-align: left; background: #eef0f4; font-weight: 600; }
 tr.area td { text-align: center; font-weight: 600; }
 td.cell { text-align: center; cursor: pointer; white-space: nowrap; }
 td small { display: block; font-size: 11px; color: #444; }
+td small.why { white-space: normal; max-width: 16em; margin: 0 auto; font-style: italic; }
 td.cell:hover, td.cell:focus { outline: 2px solid #333; outline-offset: -2px; }
 td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
@@ -649,7 +647,9 @@ mod tests {
         );
         assert!(
             out.contains(
-                "title=\"not exercised: the adapter does not provide the `shell` tool\"><span class=\"n\">—</span><small>not exercised</small>"
+                "title=\"not exercised: the adapter does not provide the `shell` tool\"><span class=\"n\">—</span><small>not exercised</small>\
+                 <small class=\"why\">the adapter does not provide the `shell` tool</small>\
+                 <small>1 unsupported</small></td>"
             ),
             "{out}"
         );

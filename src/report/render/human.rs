@@ -161,16 +161,19 @@ fn containment(out: &mut String, view: View, paint: &Paint) -> io::Result<()> {
     Ok(())
 }
 
-/// The rules that fail, each with its own counts, and how many rules
-/// stand where: one rule failing across a whole tool shows as that rule,
-/// and the rest of its area keeps its own counts.
+/// The rules that fail, each with its own counts, then the rules nothing
+/// exercised, each with the reason, and how many rules stand where: one
+/// rule failing across a whole tool shows as that rule, and the rest of
+/// its area keeps its own counts.
 fn rules(out: &mut String, report: &Report, paint: &Paint) {
     if report.rules.is_empty() {
         return;
     }
     let mut standing = BTreeMap::new();
-    for tally in report.rules.values() {
-        *standing.entry(tally.standing().symbol()).or_insert(0usize) += 1;
+    for count in report.rules.values() {
+        *standing
+            .entry(count.tally.standing().symbol())
+            .or_insert(0usize) += 1;
     }
     let count = |symbol| standing.get(symbol).copied().unwrap_or(0);
     out.push_str(&format!(
@@ -180,7 +183,8 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
         count("👁"),
         count("➖")
     ));
-    for (rule, tally) in report.rules.iter().filter(|(_, t)| t.failed > 0) {
+    for (rule, count) in report.rules.iter().filter(|(_, c)| c.tally.failed > 0) {
+        let tally = &count.tally;
         let xfail = match tally.xfail {
             0 => String::new(),
             n => format!(" ({n} xfail)"),
@@ -193,6 +197,16 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
             tally.passed,
             tally.unobserved
         ));
+    }
+    for (rule, count) in &report.rules {
+        if let Some(reason) = &count.not_exercised {
+            out.push_str(&format!(
+                "  {} {:<10} {}\n",
+                paint.yellow("NOT EXERCISED"),
+                sanitize::visible(rule),
+                sanitize::visible(reason)
+            ));
+        }
     }
 }
 

@@ -97,14 +97,16 @@ fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
     if let Some(more) = super::containment::more(escapes.len(), total) {
         properties.push(("escape.more".to_owned(), more));
     }
-    for (rule, t) in &head.rules {
-        properties.push((
-            format!("rule.{rule}"),
-            format!(
-                "passed {}, failed {} ({} xfail), not observable {}, unsupported {}, skipped {}",
-                t.passed, t.failed, t.xfail, t.unobserved, t.unsupported, t.skipped
-            ),
-        ));
+    for (rule, count) in &head.rules {
+        let t = &count.tally;
+        let mut counted = format!(
+            "passed {}, failed {} ({} xfail), not observable {}, unsupported {}, skipped {}",
+            t.passed, t.failed, t.xfail, t.unobserved, t.unsupported, t.skipped
+        );
+        if let Some(reason) = &count.not_exercised {
+            counted.push_str(&format!("; not exercised: {reason}"));
+        }
+        properties.push((format!("rule.{rule}"), counted));
     }
     Ok(properties)
 }

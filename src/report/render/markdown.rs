@@ -18,12 +18,10 @@
 //!
 //! [`rule_statuses`]: crate::report::counts::rule_statuses
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::requirements::Unexercised;
 use super::{containment, requirements, text};
-use crate::report::counts::{Conformance, Tally, rule_statuses};
+use crate::report::counts::{Conformance, RuleCounts, Tally};
 use crate::report::view::View;
 use crate::report::{CaseReport, ContainmentCounts, Report};
 use toolpath_suite::sanitize::markdown;
@@ -92,41 +90,32 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
 struct Counts {
     /// Conformance over every instance.
     all: Tally,
-    /// Conformance per requirement ID, as [`rule_statuses`] attributes it;
-    /// an instance citing several requirements counts under each.
-    cited: BTreeMap<String, Tally>,
-    /// Why requirements nothing judged were not exercised.
-    unexercised: Unexercised,
+    /// Conformance per requirement ID, as [`rule_statuses`] attributes it
+    /// (an instance citing several requirements counts under each), and
+    /// why a requirement nothing judged was not exercised.
+    cited: RuleCounts,
     /// Instances that fail to conform.
     failing: usize,
 }
 
 impl Counts {
     fn of(view: View) -> io::Result<Counts> {
-        let mut counts = Counts {
-            all: Tally::default(),
-            cited: BTreeMap::new(),
-            unexercised: Unexercised::default(),
-            failing: 0,
-        };
+        let mut all = Tally::default();
+        let mut counted = crate::report::counts::Counts::default();
+        let mut failing = 0;
         view.cases.each(&mut |case| {
-            counts.all.add(case.status);
-            counts.unexercised.note(case);
-            for (id, status) in rule_statuses(case) {
-                // Looked up before inserting so a known ID costs no allocation.
-                match counts.cited.get_mut(id) {
-                    Some(tally) => tally.add(status),
-                    None => {
-                        counts.cited.insert(id.to_owned(), Tally::of([status]));
-                    }
-                }
-            }
+            all.add(case.status);
+            counted.add(case);
             if Conformance::of(case.status) == Conformance::Fails {
-                counts.failing += 1;
+                failing += 1;
             }
             Ok(())
         })?;
-        Ok(counts)
+        Ok(Counts {
+            all,
+            cited: counted.rules,
+            failing,
+        })
     }
 }
 
@@ -243,8 +232,9 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
     out.push_str(
         "An escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
          or the call changed the fixture outside every root. A wording failure is a refusal \
-         whose message lacks what ERR-4 asks, never an escape. A false refusal: a SEC case \
-         expecting `ok` was refused.\n\n",
+         whose message lacks what ERR-4 asks, never an escape. A false refusal: a path the \
+         case expects `ok` was refused as `outside_workspace` (or a SEC case expecting `ok` \
+         was refused with any code).\n\n",
     );
     Ok(())
 }
@@ -266,7 +256,8 @@ fn requirements_table(
     let rows = requirements::rows(requirements, cited.keys().map(String::as_str));
     let mut unexercised = 0;
     for req in &rows {
-        let tally = cited.get(req.id).copied().unwrap_or_default();
+        let count = cited.get(req.id);
+        let tally = count.map(|c| c.tally).unwrap_or_default();
         let summary = match req.summary {
             Some(summary) => text::md_cell(summary),
             None => "*(not in this build's spec)*".to_owned(),
@@ -274,7 +265,7 @@ fn requirements_table(
         let mut line = String::new();
         row(&mut line, req.id, req.area, &summary, tally);
         out.write_all(line.as_bytes())?;
-        unexercised += usize::from(counts.unexercised.reason(req, &tally).is_some());
+        unexercised += usize::from(requirements::unexercised(req, count).is_some());
     }
     out.write_all(
         "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
@@ -288,8 +279,7 @@ fn requirements_table(
     }
     writeln!(out, "## Not exercised ({unexercised})\n")?;
     for req in &rows {
-        let tally = cited.get(req.id).copied().unwrap_or_default();
-        if let Some(reason) = counts.unexercised.reason(req, &tally) {
+        if let Some(reason) = requirements::unexercised(req, cited.get(req.id)) {
             writeln!(
                 out,
                 "- **{}**: {}",

@@ -9,15 +9,16 @@
 //!
 //! A requirement no instance exercised (nothing judged: every instance
 //! unsupported, skipped or not run, or none cites it) is listed as *not
-//! exercised* with the reason ([`Unexercised`]): the reasons its instances
+//! exercised* with the reason ([`unexercised`]): the reasons its instances
 //! were not judged (a tool the adapter does not provide, a feature it
-//! does not declare, a machine that cannot observe it), or, when no
-//! selected instance cites it, the tools its `Applies to:` line names.
+//! does not declare, a machine that cannot observe it), as the per-rule
+//! counts keep them, or, when no selected instance cites it, the tools its
+//! `Applies to:` line names.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::report::counts::Tally;
-use crate::report::{CaseReport, Report, Status};
+use crate::report::counts::RuleCount;
+use crate::report::{CaseReport, Report};
 use toolpath_suite::spec::Requirement;
 
 /// One row of a per-requirement view.
@@ -73,52 +74,21 @@ pub fn rows<'a>(
     rows
 }
 
-/// Why requirements were not exercised: per cited ID, the distinct
-/// reasons its instances were not judged (at most [`Unexercised::KEPT`]).
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Unexercised(BTreeMap<String, BTreeSet<String>>);
-
-impl Unexercised {
-    /// Reasons kept per requirement: enough to say why, few enough to read.
-    pub const KEPT: usize = 3;
-
-    /// Notes why `case` was not judged, under every requirement it cites.
-    pub fn note(&mut self, case: &CaseReport) {
-        if !matches!(
-            case.status,
-            Status::Unsupported | Status::Skip | Status::NotRun
-        ) {
-            return;
-        }
-        let reason = case.reason.as_deref().unwrap_or(case.status.name());
-        for id in &case.spec {
-            let reasons = self.0.entry(id.clone()).or_default();
-            if reasons.len() < Self::KEPT {
-                reasons.insert(reason.to_owned());
-            }
-        }
-    }
-
-    /// Why `row` was not exercised, if it was not: `tally` (its counts)
-    /// has no instance judged.
-    pub fn reason(&self, row: &Row, tally: &Tally) -> Option<String> {
-        if tally.applicable() > 0 || tally.unobserved > 0 {
-            return None;
-        }
-        match self.0.get(row.id) {
-            Some(reasons) if !reasons.is_empty() => {
-                Some(reasons.iter().cloned().collect::<Vec<_>>().join("; "))
-            }
-            _ if row.tools.is_empty() => Some("no selected instance cites it".to_owned()),
-            _ => Some(format!(
-                "no selected instance cites it (it applies to {})",
-                row.tools
-                    .iter()
-                    .map(|t| format!("`{t}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
+/// Why `row` was not exercised, if it was not: `count` is its entry in
+/// the per-rule counts (with the reasons its instances were not judged),
+/// absent when no selected instance cites it.
+pub fn unexercised(row: &Row, count: Option<&RuleCount>) -> Option<String> {
+    match count {
+        Some(count) => count.not_exercised.clone(),
+        None if row.tools.is_empty() => Some("no selected instance cites it".to_owned()),
+        None => Some(format!(
+            "no selected instance cites it (it applies to {})",
+            row.tools
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
@@ -153,6 +123,7 @@ mod tests {
 
     #[test]
     fn what_was_not_exercised_says_why() {
+        use crate::report::counts::Counts;
         use crate::report::render::testing::with_reason;
         let reqs = spec::parse_requirements(
             "Applies to: `shell`.\n- **SHELL-1** One.\n- **SHELL-2** Two.\n- **SHELL-3** Three.\n",
@@ -165,25 +136,27 @@ mod tests {
             with_reason(case("b", Status::Skip, &["SHELL-1"]), "needs root"),
             case("c", Status::Pass, &["SHELL-2"]),
         ];
-        let mut why = Unexercised::default();
-        cases.iter().for_each(|c| why.note(c));
+        let counts = Counts::of(&cases);
         let rows = rows(&reqs, []);
-        let tally = |id: &str| {
-            Tally::of(
-                cases
-                    .iter()
-                    .filter(|c| c.spec.iter().any(|s| s == id))
-                    .map(|c| c.status),
-            )
-        };
+        let why = |i: usize| unexercised(&rows[i], counts.rules.get(rows[i].id));
         assert_eq!(
-            why.reason(&rows[0], &tally("SHELL-1")).unwrap(),
+            why(0).unwrap(),
             "needs root; the adapter does not provide the `shell` tool"
         );
-        assert_eq!(why.reason(&rows[1], &tally("SHELL-2")), None);
+        assert_eq!(why(1), None);
         assert_eq!(
-            why.reason(&rows[2], &tally("SHELL-3")).unwrap(),
+            why(2).unwrap(),
             "no selected instance cites it (it applies to `shell`)"
+        );
+        let unknown = Row {
+            id: "OLD-1",
+            area: "OLD",
+            summary: None,
+            tools: &[],
+        };
+        assert_eq!(
+            unexercised(&unknown, None).unwrap(),
+            "no selected instance cites it"
         );
     }
 

@@ -1,0 +1,231 @@
+//! The paths a call names in the subject's own scratch directory
+//! (`{adapter-tmp}`, SEC-9), looked at before and after the call.
+//!
+//! The fixture's snapshot ([`snapshot`]) covers the fixture directory
+//! only, and the scratch directory is not in it: it is the subject's, who
+//! may keep caches there (SEC-11 sends them there). So a tool that refused
+//! `{adapter-tmp}/x/y` as outside the workspace and wrote it all the same
+//! would change nothing the snapshot sees. What the case itself names is
+//! known, though: every string parameter that lies below the scratch
+//! directory, once joined onto the target directory and folded lexically
+//! (RES-2, RES-3), is recorded before the call, with each of its
+//! ancestors below the scratch directory that does not exist yet. After
+//! the call, any of them created, removed or changed is a change outside
+//! every root: an escape, whatever the answer.
+//!
+//! Nothing else in the scratch directory is looked at, and a directory is
+//! not looked into: what the subject keeps there is its own business.
+//! At most [`MAX_WATCHED`] paths are recorded per call.
+//!
+//! [`snapshot`]: crate::harness::snapshot
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::harness::snapshot::{self, Change, ChangeKind, State};
+use crate::reference::resolve::lexical_resolve;
+use toolpath_suite::protocol::Call;
+
+/// The most paths recorded for one call: a case names a few.
+pub const MAX_WATCHED: usize = 64;
+
+/// What the named paths held before the call.
+#[derive(Debug, Default)]
+pub struct Watched {
+    scratch: PathBuf,
+    /// Each path, relative to `scratch` (`/`-joined), and what was there.
+    before: Vec<(PathBuf, Option<State>)>,
+}
+
+impl Watched {
+    /// Records the paths `call` names below `scratch` (nothing without one).
+    pub fn before(call: &Call, scratch: Option<&Path>) -> Watched {
+        let Some(scratch) = scratch else {
+            return Watched::default();
+        };
+        let mut named = Vec::new();
+        for text in strings(&Value::Object(call.params.clone())) {
+            if text.contains('\0') {
+                continue; // no path holds one (ERR-7)
+            }
+            let path = PathBuf::from(lexical_resolve(&call.workspace.target, text));
+            let Ok(below) = path.strip_prefix(scratch) else {
+                continue;
+            };
+            if below.as_os_str().is_empty() {
+                continue; // the scratch directory itself is the subject's
+            }
+            named.push(below.to_path_buf());
+        }
+        let mut before: Vec<(PathBuf, Option<State>)> = Vec::new();
+        for below in named {
+            let mut first = true;
+            for place in below.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+                if before.len() >= MAX_WATCHED {
+                    break;
+                }
+                let state = snapshot::state_at(&scratch.join(place));
+                // The named path whatever it is; an ancestor only if missing.
+                if (first || state.is_none()) && !before.iter().any(|(p, _)| p == place) {
+                    before.push((place.to_path_buf(), state));
+                }
+                first = false;
+            }
+        }
+        Watched {
+            scratch: scratch.to_path_buf(),
+            before,
+        }
+    }
+
+    /// The scratch directory the changes are below.
+    pub fn scratch(&self) -> &Path {
+        &self.scratch
+    }
+
+    /// What changed since [`Watched::before`], each relative to the
+    /// scratch directory, in path order.
+    pub fn changes(&self) -> Vec<Change> {
+        let mut changes: Vec<Change> = self
+            .before
+            .iter()
+            .filter_map(|(place, was)| {
+                let now = snapshot::state_at(&self.scratch.join(place));
+                let kind = match (was, now) {
+                    (None, None) => return None,
+                    (Some(was), Some(now)) if *was == now => return None,
+                    (None, Some(now)) => ChangeKind::Added(now),
+                    (Some(was), None) => ChangeKind::Removed(was.clone()),
+                    (Some(was), Some(now)) => ChangeKind::Changed {
+                        before: was.clone(),
+                        after: now,
+                    },
+                };
+                Some(Change {
+                    path: place.as_os_str().as_encoded_bytes().to_vec(),
+                    kind,
+                })
+            })
+            .collect();
+        changes.sort_by(|a, b| a.path.cmp(&b.path));
+        changes
+    }
+}
+
+/// Every string in `value`, depth first.
+fn strings(value: &Value) -> Vec<&str> {
+    match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().flat_map(strings).collect(),
+        Value::Object(map) => map.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolpath_suite::protocol::{Tool, Workspace};
+
+    fn call(target: &Path, params: Value) -> Call {
+        Call {
+            seq: 0,
+            case: "c".into(),
+            workspace: Workspace {
+                roots: vec![target.display().to_string()],
+                target: target.display().to_string(),
+            },
+            tool: Tool::WriteFile,
+            params: match params {
+                Value::Object(map) => map,
+                _ => unreachable!(),
+            },
+        }
+    }
+
+    fn described(w: &Watched) -> Vec<String> {
+        w.changes()
+            .iter()
+            .map(|c| {
+                c.describe(w.scratch(), |p| {
+                    p.replace(&w.scratch().display().to_string(), "{adapter-tmp}")
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_named_path_and_its_missing_ancestors_are_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().join("tmp");
+        let ws = dir.path().join("ws");
+        std::fs::create_dir_all(scratch.join("cache")).unwrap();
+        std::fs::create_dir_all(&ws).unwrap();
+        let deep = format!("{}/x/y", scratch.display());
+        // Relative, climbing into the scratch directory from the target.
+        let climbing = "../tmp/cache/z.txt";
+        let c = call(
+            &ws,
+            serde_json::json!({"file_path": deep, "n": [climbing], "content": "ws/a"}),
+        );
+        let w = Watched::before(&c, Some(&scratch));
+        let watched: Vec<&Path> = w.before.iter().map(|(p, _)| p.as_path()).collect();
+        assert_eq!(
+            watched,
+            [Path::new("x/y"), Path::new("x"), Path::new("cache/z.txt")],
+            "an existing ancestor (cache) is not watched"
+        );
+        assert!(described(&w).is_empty(), "nothing changed yet");
+        // The subject writes what it refused, and its own cache beside.
+        std::fs::create_dir_all(scratch.join("x")).unwrap();
+        std::fs::write(scratch.join("x/y"), "new\n").unwrap();
+        std::fs::write(scratch.join("cache/other"), "mine").unwrap();
+        assert_eq!(
+            described(&w),
+            [
+                "+ {adapter-tmp}/x (directory)",
+                "+ {adapter-tmp}/x/y (file)"
+            ]
+        );
+        // The scratch directory itself is never watched, and without one
+        // nothing is.
+        let own = call(
+            &ws,
+            serde_json::json!({"dir_path": scratch.display().to_string()}),
+        );
+        assert!(Watched::before(&own, Some(&scratch)).before.is_empty());
+        assert!(Watched::before(&c, None).changes().is_empty());
+    }
+
+    #[test]
+    fn a_named_file_that_changes_or_goes_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().to_path_buf();
+        std::fs::write(scratch.join("a"), "one").unwrap();
+        std::fs::write(scratch.join("b"), "two").unwrap();
+        let c = call(
+            &scratch,
+            serde_json::json!({"p": format!("{}/a", scratch.display()), "q": format!("{}/b", scratch.display())}),
+        );
+        let w = Watched::before(&c, Some(&scratch));
+        std::fs::write(scratch.join("a"), "ONE").unwrap();
+        std::fs::remove_file(scratch.join("b")).unwrap();
+        assert_eq!(
+            described(&w),
+            ["~ {adapter-tmp}/a (content)", "- {adapter-tmp}/b (file)"]
+        );
+    }
+
+    #[test]
+    fn what_is_watched_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().to_path_buf();
+        let deep = format!("{}/{}", scratch.display(), vec!["d"; 200].join("/"));
+        let c = call(&scratch, serde_json::json!({ "p": deep }));
+        assert_eq!(
+            Watched::before(&c, Some(&scratch)).before.len(),
+            MAX_WATCHED
+        );
+    }
+}
