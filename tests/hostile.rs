@@ -277,6 +277,89 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     assert_eq!(listing(&place), Vec::<String>::new());
 }
 
+/// The passes in the total column of `toolpath certification`'s one row.
+fn total_passed(table: &str) -> u32 {
+    let row = table.lines().nth(2).unwrap_or_default();
+    let total = row
+        .trim_end_matches('|')
+        .rsplit('|')
+        .next()
+        .unwrap_or_default();
+    total
+        .trim()
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{table}"))
+}
+
+/// Issue 21 item 3, the key: the spool's seal is only as good as its key's
+/// secrecy, and an adapter runs as the harness's user (root in CI, every
+/// capability). The audit's adapter read `/proc/$PPID/mem`, found the
+/// 32-byte key and re-sealed a forged spool: the JSON report and
+/// `toolpath certification` then showed passes. The harness is not
+/// dumpable now and its children run without CAP_SYS_PTRACE (and with
+/// no_new_privs), so `steal_key.py` is denied the harness's memory, its
+/// open files and ptrace; the run fails honestly. Its log
+/// proves each attempt was made, and was denied.
+#[test]
+fn an_adapter_that_steals_the_spool_key_from_memory_cannot_forge_its_verdicts() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let steal_log = scene.path("stolen.txt");
+    let report = scene.path("report.json");
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+        .args(["--adapter", "python3 tests/attackers/steal_key.py"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .env("STEAL_LOG", &steal_log)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let attempts = std::fs::read_to_string(&steal_log).unwrap_or_default();
+    // `environ` is tried too, and stays readable to a root child that
+    // keeps CAP_SYS_ADMIN or CAP_PERFMON (Linux lets those read another
+    // process's /proc files in mode READ): it holds no secret.
+    for what in ["ptrace", "fd", "mem"] {
+        assert!(
+            attempts.contains(&format!("{what}: denied (")),
+            "{what} was not denied (or not tried):\n{attempts}\n{stderr}"
+        );
+    }
+    assert!(attempts.contains("key found: False"), "{attempts}");
+    assert!(!attempts.contains("re-sealed"), "{attempts}");
+    // The run fails honestly: every call it answered fails; the one pass
+    // is the schema description case, which sends no call.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["fail"], 5, "{json}");
+    assert_eq!(json["summary"]["pass"], 1, "{json}");
+    let passes: Vec<&str> = json["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "pass")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(passes, ["mini.desc.shell"], "forged passes in {json}");
+    let table = scene
+        .toolpath()
+        .arg("certification")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert_eq!(total_passed(&table), 1, "{table}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+}
+
 /// Issue 21 item 6: with `--fixture-dir` on a directory another user can
 /// write to (no sticky bit), that user swapped `toolpath-run-*` for a link
 /// right after it was created, and root then chowned, chmodded and wrote

@@ -19,8 +19,8 @@
 //! run holds only counts, and the reports are rendered by reading the log
 //! back ([`Spool`]), so memory does not grow with the number of cases.
 //!
-//! That copy, the spool, is sealed: each line is followed by a tab and an
-//! HMAC-SHA256 of its line number and bytes, under a key ([`SpoolKey`])
+//! That copy, the spool, is sealed ([`crate::report::seal`]): each line is
+//! followed by a tab and an HMAC of its line number and bytes, under a key
 //! that exists only in the harness process. Adapters run as the same user
 //! and can find and rewrite files in the run directory; a spool they
 //! changed does not verify and is refused, so no adapter can turn its
@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::report::seal::SpoolKey;
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ContainmentCounts, Report, Summary};
@@ -85,72 +86,6 @@ pub struct CaseEvent {
     pub report: CaseReport,
 }
 
-/// The key that seals the run's own event log (the spool): 32 bytes from
-/// the operating system's random source, held only in the harness
-/// process's memory, never written anywhere, so a line an adapter forged
-/// or changed cannot carry a valid seal. Not `Debug`: it is never printed.
-#[derive(Clone)]
-pub struct SpoolKey([u8; 32]);
-
-type Hmac = hmac::Hmac<sha2::Sha256>;
-
-impl SpoolKey {
-    /// A fresh random key.
-    pub fn generate() -> io::Result<SpoolKey> {
-        let mut key = [0u8; 32];
-        let mut filled = 0;
-        while filled < key.len() {
-            filled +=
-                rustix::rand::getrandom(&mut key[filled..], rustix::rand::GetRandomFlags::empty())?;
-        }
-        Ok(SpoolKey(key))
-    }
-
-    /// The MAC state for the line numbered `seq` (from 0): the number is
-    /// sealed with the bytes, so lines cannot be reordered, dropped from
-    /// the middle or replayed in another place.
-    fn mac(&self, seq: u64) -> Hmac {
-        use hmac::Mac;
-        let mut mac = <Hmac as Mac>::new_from_slice(&self.0).expect("HMAC takes any key length");
-        mac.update(&seq.to_le_bytes());
-        mac
-    }
-
-    /// The seal of `line` (without its newline) at `seq`, in hex.
-    fn seal(&self, seq: u64, line: &[u8]) -> String {
-        use hmac::Mac;
-        let mut mac = self.mac(seq);
-        mac.update(line);
-        mac.finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-
-    /// Whether `seal` (hex) is the seal of `line` at `seq`, compared in
-    /// constant time.
-    fn verifies(&self, seq: u64, line: &[u8], seal: &str) -> bool {
-        use hmac::Mac;
-        let Some(bytes) = unhex(seal) else {
-            return false;
-        };
-        let mut mac = self.mac(seq);
-        mac.update(line);
-        mac.verify_slice(&bytes).is_ok()
-    }
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
-}
-
 /// An event log being written: a user's copy (`--events`, plain JSON
 /// Lines), or the run's own spool, each line of which is followed by a tab
 /// and its seal ([`SpoolKey`]).
@@ -195,11 +130,7 @@ impl EventLog {
         let mut line = serde_json::to_string(event).expect("events serialise");
         let mut lines = self.file.lock().expect("event log");
         if let Some(key) = &self.seal {
-            // serde_json escapes control characters in strings, so a tab
-            // only ever separates the seal.
-            let seal = key.seal(lines.written, line.as_bytes());
-            line.push('\t');
-            line.push_str(&seal);
+            key.seal_line(lines.written, &mut line);
         }
         line.push('\n');
         match lines.file.write_all(line.as_bytes()) {
@@ -343,7 +274,9 @@ impl Spool {
             if read == 0 {
                 break;
             }
-            let json = unseal(&key, seq, &line).map_err(|e| tampered(&path, seq, &e))?;
+            let json = key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&path, seq, &e))?;
             let peek: Peek = serde_json::from_slice(json).map_err(|e| tampered(&path, seq, &e))?;
             if peek.event == "case" {
                 let position = peek
@@ -405,31 +338,16 @@ impl Spool {
             reader.seek_relative(offset as i64 - at as i64)?;
             line.clear();
             at = offset + reader.read_until(b'\n', &mut line)? as u64;
-            let json = unseal(&self.key, seq, &line).map_err(|e| tampered(&self.path, seq, &e))?;
+            let json = self
+                .key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&self.path, seq, &e))?;
             match serde_json::from_slice(json).map_err(|e| tampered(&self.path, seq, &e))? {
                 Event::Case(case) => visit(&case.report)?,
                 _ => return Err(tampered(&self.path, seq, &"not a case line")),
             }
         }
         Ok(())
-    }
-}
-
-/// The JSON of a sealed spool line numbered `seq`, if its seal verifies.
-fn unseal<'l>(key: &SpoolKey, seq: u64, line: &'l [u8]) -> Result<&'l [u8], &'static str> {
-    let line = line.strip_suffix(b"\n").ok_or("the line is cut short")?;
-    let tab = line
-        .iter()
-        .rposition(|b| *b == b'\t')
-        .ok_or("the line has no seal")?;
-    let (json, seal) = (&line[..tab], &line[tab + 1..]);
-    let seal = std::str::from_utf8(seal).map_err(|_| "the seal is not text")?;
-    if key.verifies(seq, json, seal) {
-        Ok(json)
-    } else {
-        Err(
-            "its seal does not verify: the line was changed, moved or forged after the run wrote it",
-        )
     }
 }
 

@@ -4,8 +4,9 @@
 //!
 //! What lives here: the report types, what they add up to (containment
 //! and per-rule counts, [`counts`]), the event log and the run's
-//! authenticated spool ([`events`]), the renderers ([`render`]), the view
-//! renderers read through ([`view`]) and how a run ends ([`exit`]).
+//! authenticated spool ([`events`]) and its seal ([`seal`]), the renderers
+//! ([`render`]), the view renderers read through ([`view`]) and how a run
+//! ends ([`exit`]).
 //! `report` is on the floor of `case` and `reference` (ARCHITECTURE.md): it
 //! imports the suite model (protocol, spec) and nothing of the harness,
 //! session or CLI above it.
@@ -15,6 +16,7 @@ pub mod events;
 pub mod exit;
 pub mod findings;
 pub mod render;
+pub mod seal;
 pub mod sink;
 pub mod view;
 
