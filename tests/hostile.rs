@@ -208,9 +208,10 @@ impl Scene {
 /// it in place, every failure made a pass; the JSON report then listed
 /// passes, and `toolpath certification` counted them. The run's log is
 /// sealed now: the forged log is refused with exit 4, naming the first
-/// line that does not verify, and no report counts a forged pass. The
-/// control (the same adapter, not forging) fails honestly, and the
-/// attacker's own log proves it did rewrite the spool.
+/// line that does not verify, and no report counts a forged pass; the
+/// user's live copy of the log, forged as well, is emptied. The control
+/// (the same adapter, not forging) fails honestly, and the attacker's own
+/// log proves it did rewrite the spool and the copy.
 #[test]
 fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     let scene = Scene::new();
@@ -218,6 +219,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     std::fs::create_dir(&place).unwrap();
     let forge_log = scene.path("forged.txt");
     let report = scene.path("report.json");
+    let events = scene.path("report.json.events.jsonl");
     let run = |forge: &str| {
         scene
             .toolpath()
@@ -230,6 +232,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
             .env("TOOLPATH_FIXTURE_DIR", &place)
             .env("FORGE", forge)
             .env("FORGE_LOG", &forge_log)
+            .env("FORGE_EVENTS", &events)
             .output()
             .unwrap()
     };
@@ -250,7 +253,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     let stderr = String::from_utf8_lossy(&forged.stderr);
     let rewritten = std::fs::read_to_string(&forge_log).unwrap_or_default();
     assert!(
-        rewritten.contains("/toolpath-run-"),
+        rewritten.contains("/toolpath-run-") && rewritten.contains("report.json.events.jsonl"),
         "the attack was not made, so this test proves nothing: {stderr}"
     );
     assert_eq!(forged.status.code(), Some(4), "{stderr}");
@@ -260,19 +263,27 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
         "{stderr}"
     );
     // No report stands for the forged run (claimed empty, never written),
-    // so nothing can certify it.
-    assert_eq!(std::fs::read_to_string(&report).unwrap(), "");
-    let table = scene
-        .toolpath()
-        .arg("certification")
-        .arg(&report)
-        .output()
-        .unwrap();
-    assert_eq!(
-        table.status.code(),
-        Some(2),
-        "an empty report certifies nothing"
-    );
+    // nor does the live copy of its log (forged too, and emptied), so
+    // nothing can certify it.
+    for file in [&report, &events] {
+        assert_eq!(
+            std::fs::read_to_string(file).unwrap(),
+            "",
+            "{}",
+            file.display()
+        );
+        let table = scene
+            .toolpath()
+            .arg("certification")
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(
+            table.status.code(),
+            Some(2),
+            "an empty report certifies nothing"
+        );
+    }
     // And the run cleaned up after itself all the same.
     assert_eq!(listing(&place), Vec::<String>::new());
 }
@@ -358,6 +369,63 @@ fn an_adapter_that_steals_the_spool_key_from_memory_cannot_forge_its_verdicts() 
     let table = String::from_utf8_lossy(&table.stdout);
     assert_eq!(total_passed(&table), 1, "{table}");
     assert_eq!(listing(&place), Vec::<String>::new());
+}
+
+/// Issue 21 item 3, bypass 2: the user's copy of the event log (beside the
+/// first `--output`, or `--events`) is plain JSON Lines, and an adapter
+/// that learnt its path (the audit's read `--output` from
+/// `/proc/$PPID/cmdline`; here the test tells it, so the attack does not
+/// depend on what the harness hides) rewrote it while the run went on:
+/// `toolpath certification LOG` then showed passes. The copy is written at
+/// delivery now, from the verified spool, after every adapter ended, and
+/// replaces whatever the file became meanwhile: certifying it shows the
+/// run's own verdicts. The attacker's log proves the rewrite was made.
+#[test]
+fn an_adapter_that_rewrites_the_users_event_log_cannot_forge_its_verdicts() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let report = scene.path("report.json");
+    let beside = scene.path("report.json.events.jsonl");
+    let asked = scene.path("asked.jsonl");
+    for (log, events) in [(&beside, None), (&asked, Some(&asked))] {
+        let forge_log = scene.path("forged.txt");
+        let _ = std::fs::remove_file(&forge_log);
+        let mut run = scene.toolpath();
+        run.args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+            .args(["--adapter", "python3 tests/attackers/forge_user.py"])
+            .args(["--format", "json", "--output"])
+            .arg(&report)
+            .arg("--fixture-dir")
+            .arg(&place)
+            .env("FORGE_EVENTS", log)
+            .env("FORGE_LOG", &forge_log);
+        if let Some(events) = events {
+            run.arg("--events").arg(events);
+        }
+        let out = run.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let rewritten = std::fs::read_to_string(&forge_log).unwrap_or_default();
+        assert!(
+            rewritten.contains(log.to_str().unwrap()),
+            "{}: the attack was not made, so this proves nothing: {stderr}",
+            log.display()
+        );
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let table = scene
+            .toolpath()
+            .arg("certification")
+            .arg(log)
+            .output()
+            .unwrap();
+        assert_eq!(table.status.code(), Some(0), "{table:?}");
+        let table = String::from_utf8_lossy(&table.stdout);
+        assert_eq!(total_passed(&table), 1, "{}: {table}", log.display());
+        let text = std::fs::read_to_string(log).unwrap();
+        assert_eq!(text.matches("\"status\":\"pass\"").count(), 1, "{text}");
+        assert!(text.trim_end().ends_with('}'), "{text}");
+        assert_eq!(listing(&place), Vec::<String>::new());
+    }
 }
 
 /// Issue 21 item 6: with `--fixture-dir` on a directory another user can

@@ -1,7 +1,7 @@
 //! The event log: the run written down as it goes, one JSON line per event,
-//! so a run that is killed (even with SIGKILL) leaves a usable partial
-//! report. `toolpath compare` and `toolpath certification` read an event
-//! log wherever they read a JSON report.
+//! so a run that is killed (even with SIGKILL) leaves a partial report.
+//! `toolpath compare` and `toolpath certification` read an event log
+//! wherever they read a JSON report.
 //!
 //! Lines, in order: one `start` (who answers, what runs), one `case` per
 //! judged instance, and one `end` when the run finished. A `case` line
@@ -14,19 +14,25 @@
 //! perhaps the last line of a killed run, which is ignored. Its schema is
 //! published in `spec/schemas/event.schema.json`.
 //!
-//! The log is also where `toolpath run` keeps its case reports (every run
-//! writes one in its run directory, besides any the user asked for): the
-//! run holds only counts, and the reports are rendered by reading the log
-//! back ([`Spool`]), so memory does not grow with the number of cases.
+//! `toolpath run` writes the log into its run directory as it goes (the
+//! spool): the run holds only counts, and the reports are rendered by
+//! reading the log back ([`Spool`]), so memory does not grow with the
+//! number of cases.
 //!
-//! That copy, the spool, is sealed ([`crate::report::seal`]): each line is
-//! followed by a tab and an HMAC of its line number and bytes, under a key
-//! that exists only in the harness process. Adapters run as the same user
-//! and can find and rewrite files in the run directory; a spool they
-//! changed does not verify and is refused, so no adapter can turn its
-//! failures into passes. The copy a user asks for with `--events` is plain
-//! JSON Lines, not sealed: it is evidence for people and tools, as
-//! trustworthy as the place it is written to.
+//! The spool is sealed ([`crate::report::seal`]): each line is followed by
+//! a tab and an HMAC of its line number and bytes, under a key that exists
+//! only in the harness process. Adapters run as the same user and can find
+//! and rewrite files in the run directory; a spool they changed does not
+//! verify and is refused, so no adapter can turn its failures into passes.
+//!
+//! The copy a user asks for (`--events`) is plain JSON Lines. It is written
+//! as the run goes, so that a run killed even with SIGKILL leaves a usable
+//! partial report, and replaced whole at delivery, after every adapter
+//! ended, by a copy made from the verified spool ([`Spool::write_plain`]):
+//! nothing an adapter wrote into it meanwhile survives a run that ends. A
+//! copy left by a run that did not end is evidence of what it judged, no
+//! more: an adapter, running as the user, could have written it, as it
+//! could any of the user's files.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -86,9 +92,10 @@ pub struct CaseEvent {
     pub report: CaseReport,
 }
 
-/// An event log being written: a user's copy (`--events`, plain JSON
-/// Lines), or the run's own spool, each line of which is followed by a tab
-/// and its seal ([`SpoolKey`]).
+/// An event log being written: the run's own spool, each line of which is
+/// followed by a tab and its seal ([`SpoolKey`]), or the user's live copy
+/// (`--events`, plain JSON Lines), replaced at delivery by one made from
+/// the verified spool ([`Spool::write_plain`]).
 pub struct EventLog {
     path: PathBuf,
     file: Mutex<Lines>,
@@ -103,8 +110,9 @@ struct Lines {
 }
 
 impl EventLog {
-    /// Creates (or truncates) a plain log at `path`: the user's copy, which
-    /// anyone who can write the file can change (documented as such).
+    /// Creates (or truncates) a plain log at `path`: the user's live copy,
+    /// which anyone who can write the file can change until the run
+    /// replaces it.
     pub fn create(path: &Path) -> io::Result<EventLog> {
         Ok(EventLog::over(File::create(path)?, path, None))
     }
@@ -205,6 +213,8 @@ pub struct Spool {
     /// The line number of each position's latest line, its seal's sequence
     /// number (u32: a run has fewer lines than that).
     seqs: Vec<u32>,
+    /// How many lines the run wrote, all verified.
+    lines: u64,
 }
 
 /// Reads a file at positions of its own, leaving the descriptor's offset
@@ -308,7 +318,30 @@ impl Spool {
             key,
             offsets,
             seqs,
+            lines: written,
         })
+    }
+
+    /// Writes the log as plain JSON Lines (the user's copy, `--events`):
+    /// every line the run wrote, in the order written, each verified again
+    /// and without its seal.
+    pub fn write_plain(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut reader = BufReader::new(At {
+            file: &self.file,
+            pos: 0,
+        });
+        let mut line = Vec::new();
+        for seq in 0..self.lines {
+            line.clear();
+            reader.read_until(b'\n', &mut line)?;
+            let json = self
+                .key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&self.path, seq, &e))?;
+            out.write_all(json)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
     }
 
     /// The report at `position`.
@@ -567,10 +600,9 @@ mod tests {
         assert_eq!(read(&text).unwrap().findings, [finding]);
     }
 
-    /// A spool written through the sink, with a plain copy beside it (as a
-    /// run writes `--events`): instances finishing out of order, one
-    /// amended after the fact. Returns the spool and the copy's path.
-    fn spooled(dir: &Path, skip: Option<usize>) -> (EventLog, PathBuf) {
+    /// A spool written through the sink: instances finishing out of order,
+    /// one amended after the fact.
+    fn spooled(dir: &Path, skip: Option<usize>) -> EventLog {
         let path = dir.join(format!("events-{}.jsonl", skip.map_or(9, |s| s)));
         let file = std::fs::OpenOptions::new()
             .create_new(true)
@@ -578,10 +610,7 @@ mod tests {
             .append(true)
             .open(&path)
             .unwrap();
-        let spool = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
-        let copy = dir.join(format!("copy-{}.jsonl", skip.map_or(9, |s| s)));
-        let plain = EventLog::create(&copy).unwrap();
-        let log = crate::report::sink::Tee(vec![&spool, &plain]);
+        let log = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
         let head = crate::report::render::testing::report("x", Vec::new());
         log.start(&head, 3);
         for (position, id, status) in [
@@ -598,8 +627,8 @@ mod tests {
         let amended = crate::report::render::testing::case("a", Status::AdapterError, &[]);
         log.record(0, &amended, true);
         log.end(&head);
-        assert!(spool.complete() && plain.complete());
-        (spool, copy)
+        assert!(log.complete());
+        log
     }
 
     fn statuses(source: &dyn CaseSource) -> io::Result<Vec<(String, Status)>> {
@@ -614,7 +643,7 @@ mod tests {
     #[test]
     fn a_spool_reads_cases_in_position_order_with_the_latest_line_of_each() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, copy) = spooled(dir.path(), None);
+        let log = spooled(dir.path(), None);
         let spool = Spool::open(&log, 3).unwrap();
         let expected = [
             ("a".to_owned(), Status::AdapterError),
@@ -629,20 +658,25 @@ mod tests {
         // to the last bit (without exact float parsing, this one reads
         // back as 1271.7055921705469).
         assert_eq!(spool.case(2).unwrap().duration_ms, 1271.7055921705467);
-        // The plain copy read whole (`toolpath compare`) agrees.
-        let text = std::fs::read_to_string(copy).unwrap();
+        // The plain copy (`--events`), read whole as `toolpath compare`
+        // reads it, agrees; it has every line the run wrote, unsealed.
+        let mut copy = Vec::new();
+        spool.write_plain(&mut copy).unwrap();
+        let text = String::from_utf8(copy).unwrap();
         assert_eq!(statuses(&read(&text).unwrap().cases).unwrap(), expected);
+        assert_eq!(text.lines().count(), 6);
+        assert!(!text.contains('\t'), "{text}");
     }
 
     #[test]
     fn a_spool_missing_an_instance_or_a_reader_that_stops_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let err = Spool::open(&spooled(dir.path(), Some(1)).0, 3)
+        let err = Spool::open(&spooled(dir.path(), Some(1)), 3)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("no report for instance 1"), "{err}");
-        let (log, _) = spooled(dir.path(), None);
+        let log = spooled(dir.path(), None);
         let spool = Spool::open(&log, 3).unwrap();
         let stopped = spool.each(&mut |_| Err(io::Error::other("reader stopped")));
         assert_eq!(stopped.unwrap_err().to_string(), "reader stopped");
@@ -677,7 +711,7 @@ mod tests {
         let refused = |edit: &dyn Fn(&mut Vec<String>)| -> String {
             // A fresh directory per forgery: the names repeat.
             let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
-            let (log, _) = spooled(&sub, None);
+            let log = spooled(&sub, None);
             forge(&log, edit);
             match Spool::open(&log, 3) {
                 Ok(spool) => panic!("a forged spool was accepted: {:?}", statuses(&spool)),
@@ -705,12 +739,28 @@ mod tests {
         assert!(replayed.contains("at line 7:"), "{replayed}");
         let other_key = {
             let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
-            std::fs::read_to_string(spooled(&sub, None).0.path()).unwrap()
+            std::fs::read_to_string(spooled(&sub, None).path()).unwrap()
         };
         let foreign = refused(&|lines| {
             *lines = other_key.lines().map(str::to_owned).collect();
         });
         assert!(foreign.contains("at line 1:"), "{foreign}");
+    }
+
+    /// The plain copy is made from the spool at delivery: a spool changed
+    /// after it was verified gives no copy, but the error.
+    #[test]
+    fn no_plain_copy_is_made_of_a_spool_changed_after_it_was_verified() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = spooled(dir.path(), None);
+        let spool = Spool::open(&log, 3).unwrap();
+        forge(&log, |lines: &mut Vec<String>| {
+            lines[3] = lines[3].replace("\"fail\"", "\"pass\"")
+        });
+        let mut copy = Vec::new();
+        let err = spool.write_plain(&mut copy).unwrap_err().to_string();
+        assert!(err.contains("does not verify at line 4"), "{err}");
+        assert!(!String::from_utf8_lossy(&copy).contains("\"b\""));
     }
 
     #[test]

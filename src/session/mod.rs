@@ -131,14 +131,21 @@ impl Session {
         Spool::open(spool, total)
     }
 
+    /// Kills the orphans that escaped their adapter's process group (and
+    /// were re-parented here): once every subject ended, nothing the run
+    /// started is left to write while the run reports.
+    pub fn end_orphans(&self) {
+        if self.subreaper {
+            crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
+        }
+    }
+
     /// Ends the run: orphans that escaped their process group are killed,
     /// the run directory is removed, and a SIGINT or SIGTERM received on
     /// the way turns `code` into [`ExitCode::Cancelled`] (said on stderr,
     /// with `partial`: what was kept of the run).
     pub fn end(self, code: ExitCode, partial: &str) -> ExitCode {
-        if self.subreaper {
-            crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
-        }
+        self.end_orphans();
         drop(self.dir);
         let code = cancelled(code, crate::sys::cancel::signal());
         if let ExitCode::Cancelled(signal) = code {
