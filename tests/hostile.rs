@@ -7,6 +7,10 @@
 //! attackers in `tests/attackers/`).
 
 use assert_cmd::Command;
+use std::path::Path;
+
+mod surroundings;
+use surroundings::{Snapshot, Surroundings};
 
 fn toolpath() -> Command {
     Command::cargo_bin("toolpath").unwrap()
@@ -166,7 +170,8 @@ fn listing(dir: &std::path::Path) -> Vec<String> {
 }
 
 /// A private directory for one test, that `nobody` may pass through, with
-/// a private TMPDIR inside (so a run's leftovers in TMPDIR are seen).
+/// a private TMPDIR and HOME inside (so a run's leftovers in TMPDIR, and
+/// anything written to HOME, are seen).
 struct Scene {
     dir: tempfile::TempDir,
 }
@@ -181,7 +186,17 @@ impl Scene {
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let scene = Scene { dir };
         std::fs::create_dir(scene.tmp()).unwrap();
+        std::fs::create_dir(scene.path("home")).unwrap();
         scene
+    }
+
+    /// The surroundings of this scene's runs (see `tests/surroundings`),
+    /// with `skipped` (the fixture directory, the files the test expects
+    /// to be written) left out, and their snapshot now.
+    fn watch(&self, skipped: &[&Path]) -> (Surroundings, Snapshot) {
+        let watch = Surroundings::of(self.dir.path(), skipped);
+        let before = watch.snapshot();
+        (watch, before)
     }
 
     fn path(&self, name: &str) -> std::path::PathBuf {
@@ -197,6 +212,10 @@ impl Scene {
         cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
             .env("TMPDIR", self.tmp())
+            .env("HOME", self.path("home"))
+            // Python adapters must not leave bytecode beside themselves,
+            // in the repository: that would be a write outside the run.
+            .env("PYTHONDONTWRITEBYTECODE", "1")
             .env_remove("TOOLPATH_FIXTURE_DIR")
             .stdin(std::process::Stdio::null());
         cmd
@@ -220,6 +239,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     let forge_log = scene.path("forged.txt");
     let report = scene.path("report.json");
     let events = scene.path("report.json.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &forge_log, &report, &events]);
     let run = |forge: &str| {
         scene
             .toolpath()
@@ -286,6 +306,7 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
     }
     // And the run cleaned up after itself all the same.
     assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
 }
 
 /// The passes in the total column of `toolpath certification`'s one row.
@@ -321,6 +342,8 @@ fn an_adapter_that_steals_the_spool_key_from_memory_cannot_forge_its_verdicts() 
     std::fs::create_dir(&place).unwrap();
     let steal_log = scene.path("stolen.txt");
     let report = scene.path("report.json");
+    let events = scene.path("report.json.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &steal_log, &report, &events]);
     let out = scene
         .toolpath()
         .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
@@ -369,6 +392,7 @@ fn an_adapter_that_steals_the_spool_key_from_memory_cannot_forge_its_verdicts() 
     let table = String::from_utf8_lossy(&table.stdout);
     assert_eq!(total_passed(&table), 1, "{table}");
     assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
 }
 
 /// Issue 21 item 3, bypass 2: the user's copy of the event log (beside the
@@ -388,8 +412,9 @@ fn an_adapter_that_rewrites_the_users_event_log_cannot_forge_its_verdicts() {
     let report = scene.path("report.json");
     let beside = scene.path("report.json.events.jsonl");
     let asked = scene.path("asked.jsonl");
+    let forge_log = scene.path("forged.txt");
+    let (watch, before) = scene.watch(&[&place, &report, &beside, &asked, &forge_log]);
     for (log, events) in [(&beside, None), (&asked, Some(&asked))] {
-        let forge_log = scene.path("forged.txt");
         let _ = std::fs::remove_file(&forge_log);
         let mut run = scene.toolpath();
         run.args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
@@ -426,6 +451,7 @@ fn an_adapter_that_rewrites_the_users_event_log_cannot_forge_its_verdicts() {
         assert!(text.trim_end().ends_with('}'), "{text}");
         assert_eq!(listing(&place), Vec::<String>::new());
     }
+    watch.assert_unchanged(&before);
 }
 
 /// Issue 21 item 6: with `--fixture-dir` on a directory another user can
@@ -468,6 +494,13 @@ fn a_fixture_directory_another_user_can_rename_entries_in_is_refused() {
         ("nobody's", NOBODY, 0o755, false),
         ("sticky", 0, 0o1777, true),
     ];
+    // The places and the attacker's stop files are the test's; the victim,
+    // and everything else around, must stay as it is.
+    let skipped: Vec<std::path::PathBuf> = places
+        .iter()
+        .flat_map(|(what, ..)| [scene.path(what), scene.path(&format!("{what}.stop"))])
+        .collect();
+    let (watch, before_all) = scene.watch(&skipped.iter().map(|p| p.as_path()).collect::<Vec<_>>());
     for (what, owner, mode, accepted) in places {
         let place = scene.path(what);
         std::fs::create_dir(&place).unwrap();
@@ -524,6 +557,7 @@ fn a_fixture_directory_another_user_can_rename_entries_in_is_refused() {
             "root only\n"
         );
     }
+    watch.assert_unchanged(&before_all);
 }
 
 /// Plants what a run that died leaves: its directory, with a lock file
@@ -551,6 +585,7 @@ fn runs_and_clean_touch_only_the_fixture_directory_they_are_given() {
     plant_dead_run(&other, "deadother1");
     let tmp_before = listing(&scene.tmp());
     let other_before = listing(&other);
+    let (watch, before) = scene.watch(&[&place]);
     let out = scene
         .toolpath()
         .args([
@@ -588,7 +623,9 @@ fn runs_and_clean_touch_only_the_fixture_directory_they_are_given() {
     );
     assert_eq!(listing(&place), Vec::<String>::new());
     assert_eq!(listing(&scene.tmp()), tmp_before, "TMPDIR was touched");
+    watch.assert_unchanged(&before);
     // The variable names the place as for `run`.
+    let (watch, before) = scene.watch(&[&place, &other]);
     let clean = scene
         .toolpath()
         .arg("clean")
@@ -598,6 +635,7 @@ fn runs_and_clean_touch_only_the_fixture_directory_they_are_given() {
     assert_eq!(clean.status.code(), Some(0), "{clean:?}");
     assert_eq!(listing(&other), Vec::<String>::new());
     assert_eq!(listing(&scene.tmp()), tmp_before, "TMPDIR was touched");
+    watch.assert_unchanged(&before);
 }
 
 /// Issue 21 item 7: a `--fixture-dir` that is a symbolic link leaked every
@@ -611,6 +649,7 @@ fn a_fixture_directory_given_as_a_link_leaves_nothing() {
     std::fs::create_dir(&place).unwrap();
     let link = scene.path("link");
     std::os::unix::fs::symlink(&place, &link).unwrap();
+    let (watch, before) = scene.watch(&[&place]);
     for _ in 0..2 {
         let out = scene
             .toolpath()
@@ -640,6 +679,7 @@ fn a_fixture_directory_given_as_a_link_leaves_nothing() {
         .unwrap();
     assert_eq!(clean.status.code(), Some(0), "{clean:?}");
     assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
+    watch.assert_unchanged(&before);
 }
 
 /// Starts `toolpath fuzz` in `place` against an adapter that hangs on its
@@ -691,6 +731,8 @@ fn a_cancelled_fuzz_run_removes_what_it_created_and_exits_130() {
     let scene = Scene::new();
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
+    let (ready, findings) = (scene.path("ready"), scene.path("findings"));
+    let (watch, before) = scene.watch(&[&place, &ready, &findings]);
     let child = start_hanging_fuzz(&scene, &place);
     rustix::process::kill_process(
         rustix::process::Pid::from_child(&child),
@@ -707,6 +749,7 @@ fn a_cancelled_fuzz_run_removes_what_it_created_and_exits_130() {
     );
     assert_eq!(listing(&place), Vec::<String>::new());
     assert_eq!(listing(&scene.tmp()), Vec::<String>::new());
+    watch.assert_unchanged(&before);
 }
 
 /// Issue 21 item 7: after a SIGKILL, the reference's scratch directories,
@@ -721,6 +764,8 @@ fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
     let scene = Scene::new();
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
+    let (ready, findings) = (scene.path("ready"), scene.path("findings"));
+    let (watch, before) = scene.watch(&[&place, &ready, &findings]);
     let mut child = start_hanging_fuzz(&scene, &place);
     child.kill().unwrap();
     child.wait().unwrap();
@@ -757,6 +802,7 @@ fn a_killed_fuzz_run_leaves_everything_in_its_run_directory_for_clean() {
     assert_eq!(clean.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("left by a run that died"), "{stderr}");
     assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
 }
 
 /// An adapter that cannot start has its stderr shown by `run` and `fuzz`:
@@ -767,6 +813,7 @@ fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
     let scene = Scene::new();
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
+    let (watch, before) = scene.watch(&[&place]);
     let adapter = r#"sh -c 'printf "\033[2Jcleared\n" >&2; exit 3'"#;
     for args in [
         &["run", "--cases", "tests/data/mini", "--adapter", adapter][..],
@@ -787,4 +834,53 @@ fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
         assert!(stderr.contains("␛[2Jcleared"), "{args:?}: {stderr}");
         assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr:?}");
     }
+    watch.assert_unchanged(&before);
+}
+
+/// The surroundings snapshot can fail: an adapter that writes a file into
+/// `$HOME` and takes a permission bit off a file of the test's scratch
+/// directory (both outside the run's own directory) is caught, with the
+/// paths, while the fixture directory it was given is left out.
+#[test]
+fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
+    use std::os::unix::fs::PermissionsExt;
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let mine = scene.path("mine.txt");
+    std::fs::write(&mine, "the test's\n").unwrap();
+    std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (watch, before) = scene.watch(&[&place]);
+    let adapter =
+        r#"sh -c 'echo planted > "$HOME/planted"; chmod 600 "$MINE"; exec "$TOOLPATH_BIN" serve'"#;
+    let out = scene
+        .toolpath()
+        .args([
+            "run",
+            "--cases",
+            "tests/data/mini",
+            "--filter",
+            "mini.resolve.outside",
+        ])
+        .args(["--adapter", adapter, "--fixture-dir"])
+        .arg(&place)
+        .env("MINE", &mine)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let changes = watch.changes(&before);
+    let home = scene.path("home").join("planted");
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.starts_with(&format!("added {}:", home.display()))),
+        "{changes:#?}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.starts_with(&format!("changed {}:", mine.display()))),
+        "{changes:#?}"
+    );
+    assert_eq!(changes.len(), 2, "{changes:#?}");
 }
