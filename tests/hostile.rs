@@ -837,6 +837,69 @@ fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
     watch.assert_unchanged(&before);
 }
 
+/// Issue 21 item 11, end to end: a valid case whose fixture is slow to
+/// build (6,000 git repositories; `git: [ws]` 3,000 times took 190 s under
+/// `--timeout-ms 1000` before builds had a deadline, and lint now refuses
+/// duplicates) is a case error naming the entry it stopped at, within the
+/// call's time limit, and what was built is removed. No build
+/// can make 6,000 repositories in 20 ms (each is a dozen files and
+/// directories), so the outcome does not depend on the machine's speed.
+#[test]
+fn a_fixture_too_slow_to_build_in_the_time_limit_is_a_case_error_with_its_reason() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    let cases = scene.path("cases");
+    let report = scene.path("report.json");
+    std::fs::create_dir(&place).unwrap();
+    std::fs::create_dir(&cases).unwrap();
+    let repos: Vec<String> = (0..6000).map(|i| format!("r{i}")).collect();
+    let list = repos.join(", ");
+    std::fs::write(
+        cases.join("slow.yaml"),
+        format!(
+            "id: hostile.slow\nsummary: many repositories\nspec: [SEARCH-4]\nrequires: [git]\n\
+             fixture:\n  roots: [{list}]\n  files: {{r0/f.txt: \"needle\\n\"}}\n  git: [{list}]\n\
+             call:\n  tool: grep\n  params: {{pattern: needle, dir_path: r0}}\n\
+             expect:\n  outcome: ok\n"
+        ),
+    )
+    .unwrap();
+    let lint = scene
+        .toolpath()
+        .args(["lint", "--cases"])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0), "the case is valid: {lint:?}");
+    let events = scene.path("report.json.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &report, &events]);
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases"])
+        .arg(&cases)
+        .args(["--timeout-ms", "20", "--format", "json", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["case_error"], 1, "{json}");
+    let reason = json["cases"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("slow.yaml: fixture entry `r")
+            && reason.contains(
+                "the fixture's time limit (the call's) passed before this entry was made"
+            ),
+        "{reason}"
+    );
+    assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
+}
+
 /// The surroundings snapshot can fail: an adapter that writes a file into
 /// `$HOME` and takes a permission bit off a file of the test's scratch
 /// directory (both outside the run's own directory) is caught, with the

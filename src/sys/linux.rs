@@ -170,7 +170,7 @@ pub fn tie_to_parent(command: &mut Command) {
 /// dumpable (`PR_SET_DUMPABLE` 0), so `/proc/<pid>/{mem,environ,fd,maps}`
 /// and `ptrace` need `CAP_SYS_PTRACE` even from a process of the same user,
 /// and no core file is written. Then gives up `CAP_SYS_PTRACE` itself
-/// ([`give_up_tracing`]), so every thread started from here on, and every
+/// (`give_up_tracing`), so every thread started from here on, and every
 /// child they start, however it is started, has no way back in.
 ///
 /// The harness holds the key that seals its event log, and runs adapters,
