@@ -1,7 +1,7 @@
 //! The Linux implementation of [`crate::sys`].
 
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
@@ -167,9 +167,11 @@ pub fn tie_to_parent(command: &mut Command) {
 }
 
 /// Closes this process's memory to every other process of its user: not
-/// dumpable (`PR_SET_DUMPABLE` 0), so `/proc/<pid>/{mem,environ,fd,maps}`
-/// and `ptrace` need `CAP_SYS_PTRACE` even from a process of the same user,
-/// and no core file is written. Then gives up `CAP_SYS_PTRACE` itself
+/// dumpable (`PR_SET_DUMPABLE` 0), so `ptrace`, `/proc/<pid>/mem` and the
+/// links in `/proc/<pid>/fd` need `CAP_SYS_PTRACE` even from a process of
+/// the same user, and no core file is written. (`environ` and `maps` stay
+/// readable to a root process that keeps `CAP_SYS_ADMIN` or
+/// `CAP_PERFMON`: they hold no secret.) Then gives up `CAP_SYS_PTRACE` itself
 /// (`give_up_tracing`), so every thread started from here on, and every
 /// child they start, however it is started, has no way back in.
 ///
@@ -247,6 +249,47 @@ pub fn wait_for(pid: u32) {
     if let Some(pid) = Pid::from_raw(pid as i32) {
         let _ = rustix::process::waitpid(Some(pid), WaitOptions::empty());
     }
+}
+
+/// Sends SIGKILL to each process of `pids` through a pidfd, which names
+/// that process and no other (a pid reused since the caller found it is
+/// never signalled), then waits at most `limit` until every one signalled
+/// has ended (a pidfd becomes readable then, for any process, not only a
+/// child). Returns how many were signalled; one already gone is not.
+/// SIGKILL cannot be caught, but a loaded machine takes its time to
+/// deliver it, and a process stuck in the kernel is left to it.
+pub fn kill_and_wait(pids: &[i32], limit: Duration) -> usize {
+    let killed: Vec<std::os::fd::OwnedFd> = pids
+        .iter()
+        .filter_map(|pid| {
+            let pidfd = rustix::process::pidfd_open(
+                Pid::from_raw(*pid)?,
+                rustix::process::PidfdFlags::empty(),
+            )
+            .ok()?;
+            rustix::process::pidfd_send_signal(&pidfd, Signal::KILL).ok()?;
+            Some(pidfd)
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + limit;
+    let mut waiting: Vec<RawFd> = killed.iter().map(|fd| fd.as_raw_fd()).collect();
+    while !waiting.is_empty() {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let watched: Vec<Option<RawFd>> = waiting.iter().copied().map(Some).collect();
+        let Ok(woke) = poll_readable(&watched, left) else {
+            break;
+        };
+        waiting = waiting
+            .into_iter()
+            .zip(woke)
+            .filter(|(_, ended)| !ended)
+            .map(|(fd, _)| fd)
+            .collect();
+    }
+    killed.len()
 }
 
 /// Makes this process the reaper of orphaned descendants
@@ -373,6 +416,22 @@ mod tests {
             let eff = free.iter().find(|(n, _)| n == "CapEff").unwrap().1;
             assert_ne!(eff & PTRACE, 0, "the control lost CAP_SYS_PTRACE: {free:?}");
         }
+    }
+
+    #[test]
+    fn kill_and_wait_ends_the_processes_it_names_and_no_other() {
+        let mut child = Command::new("/bin/sh")
+            .args(["-c", "read line"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        // Generous: only a hang guard on a loaded machine.
+        assert_eq!(kill_and_wait(&[pid], Duration::from_secs(60)), 1);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(child.wait().unwrap().signal(), Some(Signal::KILL.as_raw()));
+        // A pid with no process behind it is not signalled.
+        assert_eq!(kill_and_wait(&[i32::MAX], Duration::ZERO), 0);
     }
 
     #[test]
