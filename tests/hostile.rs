@@ -213,9 +213,6 @@ impl Scene {
             .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
             .env("TMPDIR", self.tmp())
             .env("HOME", self.path("home"))
-            // Python adapters must not leave bytecode beside themselves,
-            // in the repository: that would be a write outside the run.
-            .env("PYTHONDONTWRITEBYTECODE", "1")
             .env_remove("TOOLPATH_FIXTURE_DIR")
             .stdin(std::process::Stdio::null());
         cmd

@@ -38,7 +38,6 @@ fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
         .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
         .env("HOME", path("home"))
         .env("TMPDIR", path("tmp"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("FORGER_LOG", &log)
         .args(["run", "--jobs", "2", "--format", "json", "--output"])
         .arg(&report)

@@ -692,8 +692,7 @@ fn a_stale_answer_under_a_guessed_seq_is_a_wrong_seq_never_an_answer() {
         .arg(scene.out("report.json"))
         .arg("--fixture-dir")
         .arg(&place)
-        .env("HOME", &home)
-        .env("PYTHONDONTWRITEBYTECODE", "1");
+        .env("HOME", &home);
     let end = run_to_end(cmd);
     watch.assert_unchanged(&before);
     assert_eq!(end.code, Some(1), "{}", end.stderr);

@@ -16,7 +16,11 @@
 //! toolpath runs (other tests, other developers) come and go there: its
 //! top-level `toolpath-run-*` and `toolpath-starting-*` directories are
 //! left out. A test that uses the snapshot gives its run a `--fixture-dir`
-//! of its own, so none of them is its run's.
+//! of its own, so none of them is its run's. Likewise `__pycache__`
+//! directories: any Python adapter of any test running meanwhile may write
+//! its byte-code cache beside the modules it imports (in a fresh checkout,
+//! `tests/adapters/` and `runners/python/`); they are ignored by git and
+//! hold nothing a run could use to change a verdict.
 
 #![allow(dead_code)] // each test file uses what it needs
 
@@ -89,7 +93,8 @@ impl Surroundings {
     }
 
     fn walk(&self, path: &Path, entries: &mut BTreeMap<PathBuf, Entry>) {
-        if self.skipped.iter().any(|s| s == path) || others_run(path) {
+        let cache = path.file_name().is_some_and(|n| n == "__pycache__");
+        if cache || self.skipped.iter().any(|s| s == path) || others_run(path) {
             return;
         }
         if entries.contains_key(path) {
