@@ -25,8 +25,9 @@ fn unprivileged_runner() -> Option<AdapterConfig> {
     }
     Some(AdapterConfig {
         argv: vec![env!("CARGO_BIN_EXE_toolpath").into(), "serve".into()],
-        call_timeout: Duration::from_secs(10),
-        hello_timeout: Duration::from_secs(10),
+        // Healthy answers only: a hang guard, never what decides a case.
+        call_timeout: Duration::from_secs(60),
+        hello_timeout: Duration::from_secs(60),
         max_restarts: 2,
         user: Some(UNPRIVILEGED_USER),
         tmpdir: std::env::temp_dir(),

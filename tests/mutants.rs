@@ -13,6 +13,48 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod surroundings;
+
+/// A run of `adapter` over the cases `filter` selects (all when `None`),
+/// in a scene of its own (`HOME`, `TMPDIR`, fixture directory) whose
+/// surroundings must not change (see `tests/surroundings`): for forgers,
+/// which write to disk on purpose. `log` is a file the adapter is told of
+/// (`$FORGER_LOG`); its JSON report and that log's lines.
+fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
+    let scene = tempfile::Builder::new()
+        .prefix("mutants-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let path = |name: &str| scene.path().join(name);
+    for dir in ["home", "tmp", "place"] {
+        std::fs::create_dir(path(dir)).unwrap();
+    }
+    let (place, log, report) = (path("place"), path("forged.txt"), path("report.json"));
+    let events = path("report.json.events.jsonl");
+    let watch = surroundings::Surroundings::of(scene.path(), &[&place, &log, &report, &events]);
+    let before = watch.snapshot();
+    let mut run = Command::cargo_bin("toolpath").unwrap();
+    run.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .env("HOME", path("home"))
+        .env("TMPDIR", path("tmp"))
+        .env("FORGER_LOG", &log)
+        .args(["run", "--jobs", "2", "--format", "json", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .args(["--adapter", adapter]);
+    if let Some(filter) = filter {
+        run.args(["--filter", filter]);
+    }
+    let out = run.output().unwrap();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap())
+        .unwrap_or_else(|e| panic!("{adapter}: no report ({e}): {out:?}"));
+    let forged = std::fs::read_to_string(&log).unwrap_or_default();
+    watch.assert_unchanged(&before);
+    (report, forged.lines().map(str::to_owned).collect())
+}
+
 fn run_mutant(mode: &str) -> Value {
     run_adapter(&format!("python3 tests/adapters/mutant.py {mode}"), mode)
 }
@@ -442,7 +484,7 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
     // for a link to the wrong one. Judged from the disk after the answer,
     // 60 of its 63 instances passed; judged on what was derived before the
     // call, every one fails on its output, and on the fixture it changed.
-    let report = run_adapter("python3 tests/adapters/forger.py swap-cwd", "swap-cwd");
+    let (report, _) = run_watched("python3 tests/adapters/forger.py swap-cwd", None);
     assert_eq!(report["summary"]["adapter_error"], 0);
     let shell_failed = report["cases"]
         .as_array()
@@ -465,6 +507,37 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
         shell_failed >= 20,
         "only {shell_failed} shell cases caught it"
     );
+}
+
+#[test]
+fn a_search_that_rewrites_the_matched_line_after_the_call_is_caught() {
+    // Issue 21 item 4, SEARCH-10's half: it rewrites every matched line on
+    // disk after the call and answers the new text. Judged from the disk
+    // after the answer, the text would agree; judged on what was derived
+    // before the call, every case it forged fails on the text (SEARCH-10),
+    // and on the fixture it changed (SEC-11).
+    let (report, forged) = run_watched(
+        "python3 tests/adapters/forger.py rewrite-line",
+        Some("search.*"),
+    );
+    assert!(forged.len() >= 100, "only {} cases forged", forged.len());
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    let cases = report["cases"].as_array().unwrap();
+    for id in &forged {
+        let case = cases.iter().find(|c| c["id"] == id.as_str()).unwrap();
+        // `matches.text "{ws}/src/a.ts:1"`: the field, then which match.
+        let fields: Vec<&str> = case["mismatches"]
+            .as_array()
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| m["field"].as_str().unwrap().split(' ').next().unwrap())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(case["status"], "fail", "{id}: {case}");
+        assert!(fields.contains(&"matches.text"), "{id}: {fields:?}");
+        assert!(fields.contains(&"fixture"), "{id}: {fields:?}");
+    }
 }
 
 // Containment apart from wording (issue 23): each mutant is wrong in one

@@ -91,7 +91,11 @@ fn check_directory(workspace: &Workspace, lexical: &str) -> Result<(), ToolError
 /// absolute path (POSIX puts it there): no `PATH` search, which tried and
 /// failed an `execve` in every earlier `PATH` directory on every call.
 fn execute(command: &str, cwd: &str) -> Result<ToolResult, ToolError> {
-    let output = Command::new("/bin/sh")
+    let mut sh = Command::new("/bin/sh");
+    // The command is the case's: it runs as the harness's user, and must
+    // not reach into the harness (whose memory holds the spool's key).
+    crate::sys::confine(&mut sh);
+    let output = sh
         .arg("-c")
         .arg(command)
         .current_dir(cwd)

@@ -1,7 +1,7 @@
 //! The event log: the run written down as it goes, one JSON line per event,
-//! so a run that is killed (even with SIGKILL) leaves a usable partial
-//! report. `toolpath compare` and `toolpath certification` read an event
-//! log wherever they read a JSON report.
+//! so a run that is killed (even with SIGKILL) leaves a partial report.
+//! `toolpath compare` and `toolpath certification` read an event log
+//! wherever they read a JSON report.
 //!
 //! Lines, in order: one `start` (who answers, what runs), one `case` per
 //! judged instance, and one `end` when the run finished. A `case` line
@@ -14,19 +14,25 @@
 //! perhaps the last line of a killed run, which is ignored. Its schema is
 //! published in `spec/schemas/event.schema.json`.
 //!
-//! The log is also where `toolpath run` keeps its case reports (every run
-//! writes one in its run directory, besides any the user asked for): the
-//! run holds only counts, and the reports are rendered by reading the log
-//! back ([`Spool`]), so memory does not grow with the number of cases.
+//! `toolpath run` writes the log into its run directory as it goes (the
+//! spool): the run holds only counts, and the reports are rendered by
+//! reading the log back ([`Spool`]), so memory does not grow with the
+//! number of cases.
 //!
-//! That copy, the spool, is sealed: each line is followed by a tab and an
-//! HMAC-SHA256 of its line number and bytes, under a key ([`SpoolKey`])
-//! that exists only in the harness process. Adapters run as the same user
-//! and can find and rewrite files in the run directory; a spool they
-//! changed does not verify and is refused, so no adapter can turn its
-//! failures into passes. The copy a user asks for with `--events` is plain
-//! JSON Lines, not sealed: it is evidence for people and tools, as
-//! trustworthy as the place it is written to.
+//! The spool is sealed ([`crate::report::seal`]): each line is followed by
+//! a tab and an HMAC of its line number and bytes, under a key that exists
+//! only in the harness process. Adapters run as the same user and can find
+//! and rewrite files in the run directory; a spool they changed does not
+//! verify and is refused, so no adapter can turn its failures into passes.
+//!
+//! The copy a user asks for (`--events`) is plain JSON Lines. It is written
+//! as the run goes, so that a run killed even with SIGKILL leaves a usable
+//! partial report, and replaced whole at delivery, after every adapter
+//! ended, by a copy made from the verified spool ([`Spool::write_plain`]):
+//! nothing an adapter wrote into it meanwhile survives a run that ends. A
+//! copy left by a run that did not end is evidence of what it judged, no
+//! more: an adapter, running as the user, could have written it, as it
+//! could any of the user's files.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -37,6 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::report::seal::SpoolKey;
 use crate::report::sink::Sink;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ContainmentCounts, Report, Summary};
@@ -85,75 +92,10 @@ pub struct CaseEvent {
     pub report: CaseReport,
 }
 
-/// The key that seals the run's own event log (the spool): 32 bytes from
-/// the operating system's random source, held only in the harness
-/// process's memory, never written anywhere, so a line an adapter forged
-/// or changed cannot carry a valid seal. Not `Debug`: it is never printed.
-#[derive(Clone)]
-pub struct SpoolKey([u8; 32]);
-
-type Hmac = hmac::Hmac<sha2::Sha256>;
-
-impl SpoolKey {
-    /// A fresh random key.
-    pub fn generate() -> io::Result<SpoolKey> {
-        let mut key = [0u8; 32];
-        let mut filled = 0;
-        while filled < key.len() {
-            filled +=
-                rustix::rand::getrandom(&mut key[filled..], rustix::rand::GetRandomFlags::empty())?;
-        }
-        Ok(SpoolKey(key))
-    }
-
-    /// The MAC state for the line numbered `seq` (from 0): the number is
-    /// sealed with the bytes, so lines cannot be reordered, dropped from
-    /// the middle or replayed in another place.
-    fn mac(&self, seq: u64) -> Hmac {
-        use hmac::Mac;
-        let mut mac = <Hmac as Mac>::new_from_slice(&self.0).expect("HMAC takes any key length");
-        mac.update(&seq.to_le_bytes());
-        mac
-    }
-
-    /// The seal of `line` (without its newline) at `seq`, in hex.
-    fn seal(&self, seq: u64, line: &[u8]) -> String {
-        use hmac::Mac;
-        let mut mac = self.mac(seq);
-        mac.update(line);
-        mac.finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-
-    /// Whether `seal` (hex) is the seal of `line` at `seq`, compared in
-    /// constant time.
-    fn verifies(&self, seq: u64, line: &[u8], seal: &str) -> bool {
-        use hmac::Mac;
-        let Some(bytes) = unhex(seal) else {
-            return false;
-        };
-        let mut mac = self.mac(seq);
-        mac.update(line);
-        mac.verify_slice(&bytes).is_ok()
-    }
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
-}
-
-/// An event log being written: a user's copy (`--events`, plain JSON
-/// Lines), or the run's own spool, each line of which is followed by a tab
-/// and its seal ([`SpoolKey`]).
+/// An event log being written: the run's own spool, each line of which is
+/// followed by a tab and its seal ([`SpoolKey`]), or the user's live copy
+/// (`--events`, plain JSON Lines), replaced at delivery by one made from
+/// the verified spool ([`Spool::write_plain`]).
 pub struct EventLog {
     path: PathBuf,
     file: Mutex<Lines>,
@@ -168,8 +110,9 @@ struct Lines {
 }
 
 impl EventLog {
-    /// Creates (or truncates) a plain log at `path`: the user's copy, which
-    /// anyone who can write the file can change (documented as such).
+    /// Creates (or truncates) a plain log at `path`: the user's live copy,
+    /// which anyone who can write the file can change until the run
+    /// replaces it.
     pub fn create(path: &Path) -> io::Result<EventLog> {
         Ok(EventLog::over(File::create(path)?, path, None))
     }
@@ -195,11 +138,7 @@ impl EventLog {
         let mut line = serde_json::to_string(event).expect("events serialise");
         let mut lines = self.file.lock().expect("event log");
         if let Some(key) = &self.seal {
-            // serde_json escapes control characters in strings, so a tab
-            // only ever separates the seal.
-            let seal = key.seal(lines.written, line.as_bytes());
-            line.push('\t');
-            line.push_str(&seal);
+            key.seal_line(lines.written, &mut line);
         }
         line.push('\n');
         match lines.file.write_all(line.as_bytes()) {
@@ -274,6 +213,8 @@ pub struct Spool {
     /// The line number of each position's latest line, its seal's sequence
     /// number (u32: a run has fewer lines than that).
     seqs: Vec<u32>,
+    /// How many lines the run wrote, all verified.
+    lines: u64,
 }
 
 /// Reads a file at positions of its own, leaving the descriptor's offset
@@ -343,7 +284,9 @@ impl Spool {
             if read == 0 {
                 break;
             }
-            let json = unseal(&key, seq, &line).map_err(|e| tampered(&path, seq, &e))?;
+            let json = key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&path, seq, &e))?;
             let peek: Peek = serde_json::from_slice(json).map_err(|e| tampered(&path, seq, &e))?;
             if peek.event == "case" {
                 let position = peek
@@ -375,7 +318,30 @@ impl Spool {
             key,
             offsets,
             seqs,
+            lines: written,
         })
+    }
+
+    /// Writes the log as plain JSON Lines (the user's copy, `--events`):
+    /// every line the run wrote, in the order written, each verified again
+    /// and without its seal.
+    pub fn write_plain(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut reader = BufReader::new(At {
+            file: &self.file,
+            pos: 0,
+        });
+        let mut line = Vec::new();
+        for seq in 0..self.lines {
+            line.clear();
+            reader.read_until(b'\n', &mut line)?;
+            let json = self
+                .key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&self.path, seq, &e))?;
+            out.write_all(json)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
     }
 
     /// The report at `position`.
@@ -405,31 +371,16 @@ impl Spool {
             reader.seek_relative(offset as i64 - at as i64)?;
             line.clear();
             at = offset + reader.read_until(b'\n', &mut line)? as u64;
-            let json = unseal(&self.key, seq, &line).map_err(|e| tampered(&self.path, seq, &e))?;
+            let json = self
+                .key
+                .unseal(seq, &line)
+                .map_err(|e| tampered(&self.path, seq, &e))?;
             match serde_json::from_slice(json).map_err(|e| tampered(&self.path, seq, &e))? {
                 Event::Case(case) => visit(&case.report)?,
                 _ => return Err(tampered(&self.path, seq, &"not a case line")),
             }
         }
         Ok(())
-    }
-}
-
-/// The JSON of a sealed spool line numbered `seq`, if its seal verifies.
-fn unseal<'l>(key: &SpoolKey, seq: u64, line: &'l [u8]) -> Result<&'l [u8], &'static str> {
-    let line = line.strip_suffix(b"\n").ok_or("the line is cut short")?;
-    let tab = line
-        .iter()
-        .rposition(|b| *b == b'\t')
-        .ok_or("the line has no seal")?;
-    let (json, seal) = (&line[..tab], &line[tab + 1..]);
-    let seal = std::str::from_utf8(seal).map_err(|_| "the seal is not text")?;
-    if key.verifies(seq, json, seal) {
-        Ok(json)
-    } else {
-        Err(
-            "its seal does not verify: the line was changed, moved or forged after the run wrote it",
-        )
     }
 }
 
@@ -649,10 +600,9 @@ mod tests {
         assert_eq!(read(&text).unwrap().findings, [finding]);
     }
 
-    /// A spool written through the sink, with a plain copy beside it (as a
-    /// run writes `--events`): instances finishing out of order, one
-    /// amended after the fact. Returns the spool and the copy's path.
-    fn spooled(dir: &Path, skip: Option<usize>) -> (EventLog, PathBuf) {
+    /// A spool written through the sink: instances finishing out of order,
+    /// one amended after the fact.
+    fn spooled(dir: &Path, skip: Option<usize>) -> EventLog {
         let path = dir.join(format!("events-{}.jsonl", skip.map_or(9, |s| s)));
         let file = std::fs::OpenOptions::new()
             .create_new(true)
@@ -660,10 +610,7 @@ mod tests {
             .append(true)
             .open(&path)
             .unwrap();
-        let spool = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
-        let copy = dir.join(format!("copy-{}.jsonl", skip.map_or(9, |s| s)));
-        let plain = EventLog::create(&copy).unwrap();
-        let log = crate::report::sink::Tee(vec![&spool, &plain]);
+        let log = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
         let head = crate::report::render::testing::report("x", Vec::new());
         log.start(&head, 3);
         for (position, id, status) in [
@@ -680,8 +627,8 @@ mod tests {
         let amended = crate::report::render::testing::case("a", Status::AdapterError, &[]);
         log.record(0, &amended, true);
         log.end(&head);
-        assert!(spool.complete() && plain.complete());
-        (spool, copy)
+        assert!(log.complete());
+        log
     }
 
     fn statuses(source: &dyn CaseSource) -> io::Result<Vec<(String, Status)>> {
@@ -696,7 +643,7 @@ mod tests {
     #[test]
     fn a_spool_reads_cases_in_position_order_with_the_latest_line_of_each() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, copy) = spooled(dir.path(), None);
+        let log = spooled(dir.path(), None);
         let spool = Spool::open(&log, 3).unwrap();
         let expected = [
             ("a".to_owned(), Status::AdapterError),
@@ -711,20 +658,25 @@ mod tests {
         // to the last bit (without exact float parsing, this one reads
         // back as 1271.7055921705469).
         assert_eq!(spool.case(2).unwrap().duration_ms, 1271.7055921705467);
-        // The plain copy read whole (`toolpath compare`) agrees.
-        let text = std::fs::read_to_string(copy).unwrap();
+        // The plain copy (`--events`), read whole as `toolpath compare`
+        // reads it, agrees; it has every line the run wrote, unsealed.
+        let mut copy = Vec::new();
+        spool.write_plain(&mut copy).unwrap();
+        let text = String::from_utf8(copy).unwrap();
         assert_eq!(statuses(&read(&text).unwrap().cases).unwrap(), expected);
+        assert_eq!(text.lines().count(), 6);
+        assert!(!text.contains('\t'), "{text}");
     }
 
     #[test]
     fn a_spool_missing_an_instance_or_a_reader_that_stops_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let err = Spool::open(&spooled(dir.path(), Some(1)).0, 3)
+        let err = Spool::open(&spooled(dir.path(), Some(1)), 3)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("no report for instance 1"), "{err}");
-        let (log, _) = spooled(dir.path(), None);
+        let log = spooled(dir.path(), None);
         let spool = Spool::open(&log, 3).unwrap();
         let stopped = spool.each(&mut |_| Err(io::Error::other("reader stopped")));
         assert_eq!(stopped.unwrap_err().to_string(), "reader stopped");
@@ -759,7 +711,7 @@ mod tests {
         let refused = |edit: &dyn Fn(&mut Vec<String>)| -> String {
             // A fresh directory per forgery: the names repeat.
             let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
-            let (log, _) = spooled(&sub, None);
+            let log = spooled(&sub, None);
             forge(&log, edit);
             match Spool::open(&log, 3) {
                 Ok(spool) => panic!("a forged spool was accepted: {:?}", statuses(&spool)),
@@ -787,12 +739,28 @@ mod tests {
         assert!(replayed.contains("at line 7:"), "{replayed}");
         let other_key = {
             let sub = tempfile::tempdir_in(dir.path()).unwrap().keep();
-            std::fs::read_to_string(spooled(&sub, None).0.path()).unwrap()
+            std::fs::read_to_string(spooled(&sub, None).path()).unwrap()
         };
         let foreign = refused(&|lines| {
             *lines = other_key.lines().map(str::to_owned).collect();
         });
         assert!(foreign.contains("at line 1:"), "{foreign}");
+    }
+
+    /// The plain copy is made from the spool at delivery: a spool changed
+    /// after it was verified gives no copy, but the error.
+    #[test]
+    fn no_plain_copy_is_made_of_a_spool_changed_after_it_was_verified() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = spooled(dir.path(), None);
+        let spool = Spool::open(&log, 3).unwrap();
+        forge(&log, |lines: &mut Vec<String>| {
+            lines[3] = lines[3].replace("\"fail\"", "\"pass\"")
+        });
+        let mut copy = Vec::new();
+        let err = spool.write_plain(&mut copy).unwrap_err().to_string();
+        assert!(err.contains("does not verify at line 4"), "{err}");
+        assert!(!String::from_utf8_lossy(&copy).contains("\"b\""));
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! and per-rule counts, [`counts`]), what a subject found about itself
 //! ([`findings`]), where judged instances go as they are judged
 //! ([`sink`]), the event log and the run's authenticated spool
-//! ([`events`]), the renderers ([`render`]), the view renderers read
-//! through ([`view`]) and how a run ends ([`exit`]).
+//! ([`events`]) and its seal ([`seal`]), the renderers ([`render`]), the
+//! view renderers read through ([`view`]) and how a run ends ([`exit`]).
 //!
 //! May import `sys` and the suite model (the floors below,
 //! ARCHITECTURE.md); never `case` or `reference` beside it on floor 2, nor
@@ -18,6 +18,7 @@ pub mod events;
 pub mod exit;
 pub mod findings;
 pub mod render;
+pub mod seal;
 pub mod sink;
 pub mod view;
 

@@ -27,13 +27,13 @@ use std::io;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustix::fs::{AtFlags, Mode, OFlags};
 
 use crate::case::tree::DirHandle;
 use crate::session::place::Place;
-use crate::session::run_dir::{ENV, LOCK, PREFIX, STARTING, open_dir, try_lock};
+use crate::session::run_dir::{ENV, LOCK, PREFIX, STARTING, open_dir};
 
 /// How old a `toolpath-starting-*` directory must be before a cleaner
 /// looks at it: creating one takes microseconds.
@@ -52,7 +52,7 @@ pub struct Cleaned {
 /// What a cleaner makes of one entry of the place.
 enum Found {
     /// A dead run's directory, with its lock held by the cleaner.
-    Dead(Option<rustix::fd::OwnedFd>),
+    Dead(Option<OwnedFd>),
     Live,
     /// Not a run directory of this user, or gone meanwhile.
     Other,
@@ -138,7 +138,7 @@ fn examine(parent: &DirHandle, name: &CString) -> Found {
     };
     let is_dir =
         rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory;
-    if !is_dir || stat.st_uid != rustix::process::geteuid().as_raw() {
+    if !is_dir || stat.st_uid != crate::sys::geteuid() {
         return Found::Other;
     }
     if starting && !older_than(stat.st_mtime, STARTING_AGE) {
@@ -154,7 +154,8 @@ fn examine(parent: &DirHandle, name: &CString) -> Found {
         Mode::empty(),
     );
     match lock {
-        Ok(lock) if try_lock(&lock) => {
+        // An error taking it (none is expected) counts as held: a live run.
+        Ok(lock) if crate::sys::try_lock_exclusive(&lock).unwrap_or(false) => {
             // Still this directory's lock file, and the directory still
             // named so: not a run that removed itself meanwhile.
             let held = rustix::fs::fstat(&lock).ok();
@@ -196,73 +197,26 @@ pub const KILL_WAIT: Duration = Duration::from_secs(5);
 /// Kills every process whose environment carries the run id `id` in
 /// [`ENV`], then waits (at most [`KILL_WAIT`]) until each is gone, so that
 /// none still writes into the run's directory while it is removed, and a
-/// cleaner that returns leaves nothing running. Each is signalled through a
-/// pidfd, which names that process and no other: a pid reused between the
-/// read of `/proc` and the kill is never signalled.
+/// cleaner that returns leaves nothing running ([`crate::sys::kill_and_wait`],
+/// through pidfds: a pid reused between the read of `/proc` and the kill is
+/// never signalled).
 fn kill_processes_of(id: &str) -> usize {
     let wanted = [ENV.as_bytes(), b"=", id.as_bytes()].concat();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
-    let mut killed = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-            .and_then(rustix::process::Pid::from_raw)
-        else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        if !environ
-            .split(|&b| b == 0)
-            .any(|var| var == wanted.as_slice())
-        {
-            continue;
-        }
-        let Ok(pidfd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
-        else {
-            continue; // gone already
-        };
-        if rustix::process::pidfd_send_signal(&pidfd, rustix::process::Signal::KILL).is_ok() {
-            killed.push(pidfd);
-        }
-    }
-    wait_gone(&killed, KILL_WAIT);
-    killed.len()
-}
-
-/// Waits until every process behind `pidfds` has ended (a pidfd becomes
-/// readable then, for any process, not only a child), or `limit` passed.
-fn wait_gone(pidfds: &[OwnedFd], limit: Duration) {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let deadline = Instant::now() + limit;
-    let mut waiting: Vec<&OwnedFd> = pidfds.iter().collect();
-    while !waiting.is_empty() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return;
-        }
-        let timeout = Timespec {
-            tv_sec: left.as_secs() as i64,
-            tv_nsec: i64::from(left.subsec_nanos()),
-        };
-        let mut polled: Vec<PollFd> = (waiting.iter())
-            .map(|fd| PollFd::new(*fd, PollFlags::IN))
-            .collect();
-        match poll(&mut polled, Some(&timeout)) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return,
-        }
-        let ended: Vec<bool> = polled.iter().map(|p| !p.revents().is_empty()).collect();
-        waiting = (waiting.into_iter().zip(ended))
-            .filter(|(_, ended)| !ended)
-            .map(|(fd, _)| fd)
-            .collect();
-    }
+    let carriers: Vec<i32> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<i32>().ok()?;
+            let environ = std::fs::read(entry.path().join("environ")).ok()?;
+            environ
+                .split(|&b| b == 0)
+                .any(|var| var == wanted.as_slice())
+                .then_some(pid)
+        })
+        .collect();
+    crate::sys::kill_and_wait(&carriers, KILL_WAIT)
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! Delivering a run's reports: which format goes where, claiming the files
 //! before anything runs, and writing each one whole at the end.
 //!
-//! Report files are emptied when the run starts ([`claim`]), so an old
-//! report never stands for a new run, even one that is killed, and a file
-//! that cannot be written is found before the first case runs. At the end
-//! each is replaced whole (written beside, then renamed), so it is never
-//! seen half-written; a device, a FIFO or a link (`--output /dev/null`) is
-//! written into instead, never replaced.
+//! Report files (and the user's event log, then written as the run goes)
+//! are emptied when the run starts ([`claim`]), so an old report never stands for a new run, even one that
+//! is killed, and a file that cannot be written is found before the first
+//! case runs. At the end, once every adapter ended, each is replaced whole
+//! (written beside, then renamed), so it is never seen half-written and
+//! nothing an adapter wrote into it meanwhile survives; a device, a FIFO or
+//! a link (`--output /dev/null`) is written into instead, never replaced.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use crate::report::Report;
-use crate::report::events::EventLog;
+use crate::report::events::{EventLog, Spool};
 use crate::report::view::View;
 
 /// Report formats of `toolpath run`.
@@ -72,7 +73,9 @@ pub fn events_path(asked: Option<&Path>, targets: &[Target]) -> Option<PathBuf> 
     })
 }
 
-/// Empties every report file and starts the user's event log, if any.
+/// Empties every report file and starts the user's event log, if any: its
+/// live copy, written as the run goes (a killed run leaves it), until
+/// [`write_events`] replaces it.
 pub fn claim(targets: &[Target], events: Option<&Path>) -> Result<Option<EventLog>, String> {
     for path in targets.iter().filter_map(|t| t.path.as_ref()) {
         std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -82,6 +85,20 @@ pub fn claim(targets: &[Target], events: Option<&Path>) -> Result<Option<EventLo
             EventLog::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
         })
         .transpose()
+}
+
+/// Replaces the user's event log (`--events`) whole with a copy made from
+/// the run's verified spool: only once every adapter ended, so that
+/// nothing one wrote into the file while the run went on survives in it.
+pub fn write_events(path: &Path, spool: &Spool) -> Result<(), String> {
+    replace_file(path, &mut |out| spool.write_plain(out))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Empties the user's event log, for a run that reports nothing (its
+/// spool did not verify): its live copy must not stand for the run either.
+pub fn withdraw_events(path: &Path) -> Result<(), String> {
+    replace_file(path, &mut |_| Ok(())).map_err(|e| format!("cannot empty {}: {e}", path.display()))
 }
 
 /// Renders `report` in one format.
@@ -214,9 +231,11 @@ mod tests {
         ];
         let events = events_path(None, &targets).unwrap();
         assert_eq!(events, dir.path().join("r.json.events.jsonl"));
+        std::fs::write(&events, "an old log").unwrap();
         let log = claim(&targets, Some(&events)).unwrap();
         assert!(log.is_some());
         assert_eq!(std::fs::read_to_string(&json).unwrap(), "");
+        assert_eq!(std::fs::read_to_string(&events).unwrap(), "");
         let report = testing::report("x", vec![testing::case("a.b", Status::Fail, &[])]);
         write_reports(View::of(&report), &targets).unwrap();
         let written: serde_json::Value =

@@ -35,7 +35,8 @@ pub use place::{FIXTURE_DIR_ENV, Place};
 pub use run_dir::RunDir;
 
 use crate::report::ExitCode;
-use crate::report::events::{EventLog, Spool, SpoolKey};
+use crate::report::events::{EventLog, Spool};
+use crate::report::seal::SpoolKey;
 use crate::subject::Reference;
 use crate::subject::adapter::AdapterConfig;
 
@@ -71,8 +72,11 @@ impl Session {
     /// Starts a run in the place `fixture_dir` names (or the default one):
     /// installs the SIGINT/SIGTERM handlers, makes this process the reaper
     /// of escaping orphans, removes what dead runs left in that place (and
-    /// only there), and creates the run directory. The error is a usage
-    /// error (exit 2) with its message.
+    /// only there), closes this process's memory to every process it will
+    /// start (not dumpable, no `CAP_SYS_PTRACE` for itself or its
+    /// children: the spool's key lives there; [`crate::sys::keep_memory_private`]),
+    /// and creates the run directory. The error is a usage error (exit 2)
+    /// with its message.
     pub fn start(fixture_dir: Option<&Path>) -> Result<Session, String> {
         if let Err(e) = crate::sys::cancel::install() {
             eprintln!(
@@ -83,6 +87,11 @@ impl Session {
         // Orphans that leave an adapter's process group come back here.
         let subreaper = crate::subject::process::become_subreaper().is_ok();
         clean::clean_and_say(&place, false);
+        // After the cleaning (which reads the environment of other users'
+        // processes a dead run left), before any key, thread or child.
+        crate::sys::keep_memory_private().map_err(|e| {
+            format!("cannot close this process's memory to the processes it starts: {e}")
+        })?;
         let dir = RunDir::create(&place).map_err(|e| {
             format!(
                 "cannot create the run directory in {} (--fixture-dir, {FIXTURE_DIR_ENV}): {e}",
@@ -191,14 +200,21 @@ impl Session {
         Spool::open(spool, total)
     }
 
+    /// Kills the orphans that escaped their adapter's process group (and
+    /// were re-parented here): once every subject ended, nothing the run
+    /// started is left to write while the run reports.
+    pub fn end_orphans(&self) {
+        if self.subreaper {
+            crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
+        }
+    }
+
     /// Ends the run: orphans that escaped their process group are killed,
     /// the run directory is removed, and a SIGINT or SIGTERM received on
     /// the way turns `code` into [`ExitCode::Cancelled`] (said on stderr,
     /// with `partial`: what was kept of the run).
     pub fn end(self, code: ExitCode, partial: &str) -> ExitCode {
-        if self.subreaper {
-            crate::subject::process::end_orphans(crate::subject::adapter::REAP_TIMEOUT);
-        }
+        self.end_orphans();
         drop(self.dir);
         let code = cancelled(code, (self.cancelled)());
         if let ExitCode::Cancelled(signal) = code {

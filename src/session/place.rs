@@ -96,7 +96,7 @@ impl Place {
                 error: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
             });
         }
-        let me = rustix::process::geteuid().as_raw();
+        let me = crate::sys::geteuid();
         for ancestor in path.ancestors() {
             let meta = std::fs::metadata(ancestor).map_err(|error| PlaceError::Unresolved {
                 given: given.clone(),
@@ -181,19 +181,7 @@ fn choose_from(
 
 /// Whether `dir` is a tmpfs this process may create entries in.
 fn writable_tmpfs(dir: &Path) -> bool {
-    let Ok(fs) = rustix::fs::statfs(dir) else {
-        return false;
-    };
-    // TMPFS_MAGIC, from linux/magic.h.
-    const TMPFS_MAGIC: i64 = 0x0102_1994;
-    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-    let tmpfs = i64::from(fs.f_type) == TMPFS_MAGIC;
-    tmpfs
-        && rustix::fs::access(
-            dir,
-            rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
-        )
-        .is_ok()
+    crate::sys::is_tmpfs(dir).unwrap_or(false) && crate::sys::can_write_and_search(dir)
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! One run of the suite in a [`Session`]: claim the outputs, start the run
 //! directory, make the subjects, run the harness into the sealed spool (and
-//! the user's event log), read the spool back verified, deliver every
-//! report and the expectations file, and end with the exit code.
+//! the user's live event log), end every process it started, read the
+//! spool back verified, deliver every report (the user's event log replaced
+//! by a copy of the spool) and the expectations file, and end with the
+//! exit code.
 //!
 //! What to run comes in a [`RunPlan`], checked by the CLI before anything
 //! runs (a usage error is found before the first case runs, never after).
@@ -103,11 +105,11 @@ pub fn run(plan: RunPlan) -> ExitCode {
     run_in(session, &plan, user_log.as_ref())
 }
 
-/// Runs `plan` in `session`, into its spool and `user_log`; the exit code.
+/// Runs `plan` in `session`, into its spool and `user_log` (the live copy);
+/// the exit code.
 fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> ExitCode {
-    // Every run keeps its case reports in a sealed event log of its own
-    // (the reports are rendered from it), whether or not the user asked
-    // for a copy.
+    // Every run keeps its case reports in a sealed event log of its own:
+    // the reports, and the user's copy at the end, are made from it.
     let spool = match session.spool() {
         Ok(log) => log,
         Err(e) => {
@@ -125,6 +127,8 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
+    // Nothing the run started may still write while it reports.
+    session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
     // is what the reports are made from.
     if !spool.complete() {
@@ -134,6 +138,11 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         Ok(cases) => deliver_all(plan, &session, &head, &cases),
         Err(e) => {
             eprintln!("toolpath: refusing to report: {e}");
+            // No report stands for this run: nor does the live copy of its
+            // log, which adapters could write as well as the spool.
+            if let Some(Err(e)) = plan.events.as_deref().map(deliver::withdraw_events) {
+                eprintln!("toolpath: {e}");
+            }
             ExitCode::Report
         }
     };
@@ -283,6 +292,31 @@ impl Sink for Progress {
 fn deliver_all(plan: &RunPlan, session: &Session, head: &Report, cases: &Spool) -> ExitCode {
     let view = View::streamed(head, cases);
     explain_if_nothing_ran(head, cases);
+    // A user's log that cannot be written (a full disk) is exit 4, with
+    // every other report whole: they do not come from it.
+    let events = plan
+        .events
+        .as_deref()
+        .map_or(Ok(()), |path| deliver::write_events(path, cases));
+    if let Err(e) = &events {
+        eprintln!("toolpath: {e}");
+    }
+    let code = deliver_reports(plan, session, head, cases, view);
+    if events.is_err() {
+        ExitCode::Report
+    } else {
+        code
+    }
+}
+
+/// Writes every report and the expectations file; the exit code.
+fn deliver_reports(
+    plan: &RunPlan,
+    session: &Session,
+    head: &Report,
+    cases: &Spool,
+    view: View,
+) -> ExitCode {
     if let Err(e) = deliver::write_reports(view, &plan.targets) {
         eprintln!("toolpath: {e}");
         return ExitCode::Report;

@@ -34,7 +34,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, FlockOperation, Mode, OFlags, RenameFlags};
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
 use crate::session::place::Place;
@@ -71,20 +71,11 @@ pub(crate) fn open_dir(dir: impl AsFd, name: &OsStr) -> io::Result<OwnedFd> {
     Ok(rustix::fs::openat(dir, name, DIR, Mode::empty())?)
 }
 
-/// Takes `file`'s exclusive lock if no one holds it.
-pub(crate) fn try_lock(file: impl AsFd) -> bool {
-    rustix::fs::flock(file, FlockOperation::NonBlockingLockExclusive).is_ok()
-}
-
 /// Twelve random characters from `[a-z0-9]`.
 fn random_suffix() -> io::Result<String> {
     const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
     let mut bytes = [0u8; 12];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        filled +=
-            rustix::rand::getrandom(&mut bytes[filled..], rustix::rand::GetRandomFlags::empty())?;
-    }
+    crate::sys::random_bytes(&mut bytes)?;
     Ok(bytes
         .iter()
         .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
@@ -99,7 +90,7 @@ impl RunDir {
         let starting = format!("{STARTING}{suffix}");
         let id = format!("{PREFIX}{suffix}");
         let stat = rustix::fs::fstat(&dir)?;
-        if stat.st_uid != rustix::process::geteuid().as_raw() {
+        if stat.st_uid != crate::sys::geteuid() {
             return Err(io::Error::other(format!(
                 "{} is not the directory this run created",
                 place.path().join(&starting).display()
@@ -111,7 +102,7 @@ impl RunDir {
             OFlags::CREATE | OFlags::EXCL | OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC,
             Mode::from_raw_mode(0o600),
         )?;
-        if !try_lock(&lock) {
+        if !crate::sys::try_lock_exclusive(&lock)? {
             return Err(io::Error::other("cannot lock the run directory"));
         }
         rustix::fs::renameat_with(&parent, &starting, &parent, &id, RenameFlags::NOREPLACE)?;
@@ -225,7 +216,7 @@ mod tests {
         assert_eq!(mode, 0o711);
         // The lock is held: another open file description cannot take it.
         let lock = File::open(run.path().join(LOCK)).unwrap();
-        assert!(!try_lock(&lock));
+        assert!(!crate::sys::try_lock_exclusive(&lock).unwrap());
         let sub = run.subdir("fixtures").unwrap();
         std::fs::write(sub.join("x"), "x").unwrap();
         let mut spool = run.create_file("events.jsonl").unwrap();
@@ -234,7 +225,10 @@ mod tests {
         let path = run.path().to_owned();
         drop(run);
         assert!(!path.exists(), "a run removes its own directory");
-        assert!(try_lock(&lock), "the lock is released with the run");
+        assert!(
+            crate::sys::try_lock_exclusive(&lock).unwrap(),
+            "the lock is released with the run"
+        );
     }
 
     /// Everything after the creation goes through the directory's

@@ -1,7 +1,7 @@
 //! The Linux implementation of [`crate::sys`].
 
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
@@ -143,14 +143,15 @@ pub fn poll_readable(fds: &[Option<RawFd>], timeout: Duration) -> io::Result<Vec
     Ok(woke)
 }
 
-/// Starts `command` in a process group of its own, killed by the kernel
-/// when the thread that spawned it ends (`PR_SET_PDEATHSIG`), so even a
-/// SIGKILLed harness leaves no adapter behind. `parent` is this process's
+/// Starts `command` in a process group of its own, [`confine`]d, killed by
+/// the kernel when the thread that spawned it ends (`PR_SET_PDEATHSIG`), so
+/// even a SIGKILLed harness leaves no adapter behind. `parent` is this process's
 /// pid, checked in the child: the harness may have died before the death
 /// signal was armed.
 pub fn tie_to_parent(command: &mut Command) {
     let parent = std::process::id();
     command.process_group(0);
+    confine(command);
     // SAFETY: the closure runs between fork and exec and makes only raw
     // system calls (prctl, getppid, getpid, kill), which are
     // async-signal-safe; it allocates nothing.
@@ -163,6 +164,68 @@ pub fn tie_to_parent(command: &mut Command) {
             Ok(())
         });
     }
+}
+
+/// Closes this process's memory to every other process of its user: not
+/// dumpable (`PR_SET_DUMPABLE` 0), so `ptrace`, `/proc/<pid>/mem` and the
+/// links in `/proc/<pid>/fd` need `CAP_SYS_PTRACE` even from a process of
+/// the same user, and no core file is written. (`environ` and `maps` stay
+/// readable to a root process that keeps `CAP_SYS_ADMIN` or
+/// `CAP_PERFMON`: they hold no secret.) Then gives up `CAP_SYS_PTRACE` itself
+/// (`give_up_tracing`), so every thread started from here on, and every
+/// child they start, however it is started, has no way back in.
+///
+/// The harness holds the key that seals its event log, and runs adapters,
+/// MCP servers and shell commands as its own user (root in CI, with every
+/// capability): without this, one of them read the key from
+/// `/proc/$PPID/mem` and sealed a forged log (issue 21). Call it on the
+/// main thread before any other thread starts: capabilities and
+/// no_new_privs belong to a thread, and threads inherit them when created.
+pub fn keep_memory_private() -> io::Result<()> {
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)?;
+    Ok(give_up_tracing()?)
+}
+
+/// Makes `command`'s process unable to inspect any other process: in the
+/// child, between fork and exec, `CAP_SYS_PTRACE` leaves its bounding,
+/// effective, permitted and inheritable sets and no_new_privs is set, so no
+/// program it runs (a setuid one included) gets the capability back. A
+/// child of a harness that called [`keep_memory_private`] therefore cannot
+/// ptrace it or read its `/proc` files. Every process toolpath starts
+/// while a run is live goes through here: adapters, MCP servers,
+/// `toolpath serve` copies ([`tie_to_parent`] calls it) and the
+/// reference's shell commands. A child that fails to give the capability
+/// up does not start.
+pub fn confine(command: &mut Command) {
+    // SAFETY: the closure runs between fork and exec and makes only raw
+    // system calls (prctl, capget, capset), which are async-signal-safe;
+    // it allocates nothing.
+    unsafe {
+        command.pre_exec(|| Ok(give_up_tracing()?));
+    }
+}
+
+/// Drops `CAP_SYS_PTRACE` from the calling thread's bounding set (when it
+/// may: that takes `CAP_SETPCAP`, which a process already unprivileged,
+/// such as the `nobody` copy after its `setuid`, no longer has and does not
+/// need) and from its effective, permitted and inheritable sets (which
+/// clears it from the ambient set too), then sets no_new_privs, under which
+/// `execve` never grants more than the permitted set already holds.
+fn give_up_tracing() -> Result<(), Errno> {
+    use rustix::thread::CapabilitySet;
+    match rustix::thread::remove_capability_from_bounding_set(CapabilitySet::SYS_PTRACE) {
+        Ok(()) | Err(Errno::PERM) => {}
+        Err(e) => return Err(e),
+    }
+    let mut sets = rustix::thread::capabilities(None)?;
+    let held = sets.effective | sets.permitted | sets.inheritable;
+    if held.contains(CapabilitySet::SYS_PTRACE) {
+        sets.effective.remove(CapabilitySet::SYS_PTRACE);
+        sets.permitted.remove(CapabilitySet::SYS_PTRACE);
+        sets.inheritable.remove(CapabilitySet::SYS_PTRACE);
+        rustix::thread::set_capabilities(None, sets)?;
+    }
+    rustix::thread::set_no_new_privs(true)
 }
 
 /// Sends `signal` to the process `pid`. A process already gone is not an error.
@@ -188,6 +251,47 @@ pub fn wait_for(pid: u32) {
     }
 }
 
+/// Sends SIGKILL to each process of `pids` through a pidfd, which names
+/// that process and no other (a pid reused since the caller found it is
+/// never signalled), then waits at most `limit` until every one signalled
+/// has ended (a pidfd becomes readable then, for any process, not only a
+/// child). Returns how many were signalled; one already gone is not.
+/// SIGKILL cannot be caught, but a loaded machine takes its time to
+/// deliver it, and a process stuck in the kernel is left to it.
+pub fn kill_and_wait(pids: &[i32], limit: Duration) -> usize {
+    let killed: Vec<std::os::fd::OwnedFd> = pids
+        .iter()
+        .filter_map(|pid| {
+            let pidfd = rustix::process::pidfd_open(
+                Pid::from_raw(*pid)?,
+                rustix::process::PidfdFlags::empty(),
+            )
+            .ok()?;
+            rustix::process::pidfd_send_signal(&pidfd, Signal::KILL).ok()?;
+            Some(pidfd)
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + limit;
+    let mut waiting: Vec<RawFd> = killed.iter().map(|fd| fd.as_raw_fd()).collect();
+    while !waiting.is_empty() {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let watched: Vec<Option<RawFd>> = waiting.iter().copied().map(Some).collect();
+        let Ok(woke) = poll_readable(&watched, left) else {
+            break;
+        };
+        waiting = waiting
+            .into_iter()
+            .zip(woke)
+            .filter(|(_, ended)| !ended)
+            .map(|(fd, _)| fd)
+            .collect();
+    }
+    killed.len()
+}
+
 /// Makes this process the reaper of orphaned descendants
 /// (`PR_SET_CHILD_SUBREAPER`): a grandchild that left its adapter's process
 /// group is re-parented here, not to init, so the run can end it.
@@ -197,14 +301,22 @@ pub fn become_subreaper() -> io::Result<()> {
     ))?)
 }
 
-/// A random 64-bit number from the kernel's generator.
-pub fn random_u64() -> io::Result<u64> {
-    let mut bytes = [0u8; 8];
+/// Fills `bytes` from the kernel's random generator (`getrandom(2)`, which
+/// may return fewer bytes than asked when interrupted: it is called until
+/// every byte is filled).
+pub fn random_bytes(bytes: &mut [u8]) -> io::Result<()> {
     let mut filled = 0;
     while filled < bytes.len() {
         filled +=
             rustix::rand::getrandom(&mut bytes[filled..], rustix::rand::GetRandomFlags::empty())?;
     }
+    Ok(())
+}
+
+/// A random 64-bit number from the kernel's generator.
+pub fn random_u64() -> io::Result<u64> {
+    let mut bytes = [0u8; 8];
+    random_bytes(&mut bytes)?;
     Ok(u64::from_ne_bytes(bytes))
 }
 
@@ -254,9 +366,82 @@ mod tests {
         assert!(!try_lock_exclusive(&second).unwrap());
     }
 
+    /// The capability sets and no_new_privs of a `/bin/sh` started by
+    /// `command`, from its `/proc/self/status`.
+    fn child_status(mut command: Command) -> Vec<(String, u64)> {
+        let out = command
+            .args([
+                "-c",
+                "grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):' /proc/self/status",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let (name, value) = line.split_once(':').unwrap();
+                let value = value.trim();
+                let value = u64::from_str_radix(value, 16).unwrap();
+                (name.to_owned(), value)
+            })
+            .collect()
+    }
+
+    /// A confined child holds CAP_SYS_PTRACE in none of its sets and runs
+    /// with no_new_privs; the same child unconfined (the control) has
+    /// no_new_privs clear and, under a root that holds the capability,
+    /// the capability itself.
+    #[test]
+    fn a_confined_child_cannot_trace_and_gains_no_privilege() {
+        const PTRACE: u64 = 1 << 19;
+        let mut confined = Command::new("/bin/sh");
+        confine(&mut confined);
+        let status = child_status(confined);
+        assert_eq!(status.len(), 6, "{status:?}");
+        for (name, value) in &status {
+            match name.as_str() {
+                "NoNewPrivs" => assert_eq!(*value, 1),
+                _ => assert_eq!(value & PTRACE, 0, "{name} holds CAP_SYS_PTRACE"),
+            }
+        }
+        let free = child_status(Command::new("/bin/sh"));
+        assert!(free.contains(&("NoNewPrivs".to_owned(), 0)), "{free:?}");
+        let mine = rustix::thread::capabilities(None).unwrap();
+        if mine
+            .effective
+            .contains(rustix::thread::CapabilitySet::SYS_PTRACE)
+        {
+            let eff = free.iter().find(|(n, _)| n == "CapEff").unwrap().1;
+            assert_ne!(eff & PTRACE, 0, "the control lost CAP_SYS_PTRACE: {free:?}");
+        }
+    }
+
+    #[test]
+    fn kill_and_wait_ends_the_processes_it_names_and_no_other() {
+        let mut child = Command::new("/bin/sh")
+            .args(["-c", "read line"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        // Generous: only a hang guard on a loaded machine.
+        assert_eq!(kill_and_wait(&[pid], Duration::from_secs(60)), 1);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(child.wait().unwrap().signal(), Some(Signal::KILL.as_raw()));
+        // A pid with no process behind it is not signalled.
+        assert_eq!(kill_and_wait(&[i32::MAX], Duration::ZERO), 0);
+    }
+
     #[test]
     fn random_numbers_differ() {
         assert_ne!(random_u64().unwrap(), random_u64().unwrap());
+        // Every byte is filled, also of a buffer larger than one call may
+        // return (256 bytes at most are guaranteed whole).
+        let mut big = vec![0u8; 4096];
+        random_bytes(&mut big).unwrap();
+        assert!(big[4000..].iter().any(|b| *b != 0));
     }
 
     #[test]

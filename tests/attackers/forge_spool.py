@@ -12,6 +12,9 @@ line is written).
 Where it looks: `$TOOLPATH_RUN` when it is a path (what the harness used to
 hand adapters), else every `toolpath-run-*` directory in the fixture
 directory (`$TOOLPATH_FIXTURE_DIR`): the run directory's name is no secret.
+It forges the user's live copy of the log too when told where it is
+(`$FORGE_EVENTS`, paths separated by `:`), so that a run that refuses its
+spool has no copy left standing for it either.
 Each file it rewrote is appended to `$FORGE_LOG`, so the test knows the
 attack was really made. With `FORGE=0` it only answers wrongly (the
 control: the run fails honestly).
@@ -37,7 +40,8 @@ def spools():
 def forge():
     if os.environ.get("FORGE") == "0":
         return
-    for path in spools():
+    copies = [p for p in os.environ.get("FORGE_EVENTS", "").split(":") if p]
+    for path in spools() + copies:
         try:
             with open(path, "r+") as f:
                 text = f.read()

@@ -1,0 +1,186 @@
+//! A snapshot of a run's surroundings, for tests of hostile adapters and
+//! machines (issue 21: "nothing outside the run directory changes, checked
+//! with a snapshot of the surroundings, not by reading the code").
+//!
+//! [`Surroundings::of`] names what a run could touch besides its own fixture
+//! directory: the `HOME` and `TMPDIR` the test gives it (private
+//! directories of its scene), `/dev/shm`, the working directory (the
+//! repository, without `target/`) and the test's scratch directory (the
+//! scene, without the fixture directory and the files the test expects to
+//! be written). [`Surroundings::snapshot`] records the type, mode, owner,
+//! size and SHA-256 of the content (a link's target) of everything under
+//! them, links never followed; [`Surroundings::assert_unchanged`] fails
+//! with every difference.
+//!
+//! `/dev/shm` is shared with every other process of the machine, and other
+//! toolpath runs (other tests, other developers) come and go there: its
+//! top-level `toolpath-run-*` and `toolpath-starting-*` directories are
+//! left out. A test that uses the snapshot gives its run a `--fixture-dir`
+//! of its own, so none of them is its run's. Likewise `__pycache__`
+//! directories: any Python adapter of any test running meanwhile may write
+//! its byte-code cache beside the modules it imports (in a fresh checkout,
+//! `tests/adapters/` and `runners/python/`); they are ignored by git and
+//! hold nothing a run could use to change a verdict.
+
+#![allow(dead_code)] // each test file uses what it needs
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// What is recorded of one entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    kind: &'static str,
+    mode: u32,
+    owner: (u32, u32),
+    /// Files and links only: a directory's size follows its entries.
+    size: Option<u64>,
+    /// The content's SHA-256 (a file) or the target (a link), in hex.
+    content: Option<String>,
+}
+
+/// Every entry under the watched roots, by path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot(BTreeMap<PathBuf, Entry>);
+
+/// The places a run could touch besides its fixture directory.
+pub struct Surroundings {
+    roots: Vec<PathBuf>,
+    skipped: Vec<PathBuf>,
+}
+
+/// Top-level names in `/dev/shm` that belong to toolpath runs of other
+/// processes.
+fn others_run(path: &Path) -> bool {
+    path.parent() == Some(Path::new("/dev/shm"))
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("toolpath-run-") || n.starts_with("toolpath-starting-"))
+}
+
+impl Surroundings {
+    /// The surroundings of a run whose scene (scratch directory, holding
+    /// its `home` and `tmp`) is `scene`; `skipped` are the fixture
+    /// directory and the files the test expects to change (reports, an
+    /// attacker's log).
+    pub fn of(scene: &Path, skipped: &[&Path]) -> Surroundings {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut skipped: Vec<PathBuf> = skipped.iter().map(|p| p.to_path_buf()).collect();
+        skipped.push(manifest.join("target"));
+        skipped.push(manifest.join(".git"));
+        Surroundings {
+            roots: vec![
+                scene.join("home"),
+                scene.join("tmp"),
+                PathBuf::from("/dev/shm"),
+                manifest.to_path_buf(),
+                scene.to_path_buf(),
+            ],
+            skipped,
+        }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        let mut entries = BTreeMap::new();
+        for root in &self.roots {
+            self.walk(root, &mut entries);
+        }
+        Snapshot(entries)
+    }
+
+    fn walk(&self, path: &Path, entries: &mut BTreeMap<PathBuf, Entry>) {
+        let cache = path.file_name().is_some_and(|n| n == "__pycache__");
+        if cache || self.skipped.iter().any(|s| s == path) || others_run(path) {
+            return;
+        }
+        if entries.contains_key(path) {
+            return; // a root inside another (home inside the scene)
+        }
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            entries.insert(path.to_owned(), gone());
+            return;
+        };
+        let kind = meta.file_type();
+        let (kind_name, size, content) = if kind.is_symlink() {
+            let target = std::fs::read_link(path).map(|t| t.display().to_string());
+            ("link", Some(meta.len()), Some(target.unwrap_or_default()))
+        } else if kind.is_file() {
+            let hash = std::fs::read(path)
+                .map(|bytes| hex(&Sha256::digest(bytes)))
+                .unwrap_or_else(|e| format!("unreadable: {e}"));
+            ("file", Some(meta.len()), Some(hash))
+        } else if kind.is_dir() {
+            ("dir", None, None)
+        } else {
+            ("other", None, None)
+        };
+        entries.insert(
+            path.to_owned(),
+            Entry {
+                kind: kind_name,
+                mode: meta.mode(),
+                owner: (meta.uid(), meta.gid()),
+                size,
+                content,
+            },
+        );
+        if kind.is_dir() {
+            let Ok(children) = std::fs::read_dir(path) else {
+                return;
+            };
+            for child in children.flatten() {
+                self.walk(&child.path(), entries);
+            }
+        }
+    }
+
+    /// Every path whose entry differs between `before` and now: added,
+    /// removed or changed, with both entries.
+    pub fn changes(&self, before: &Snapshot) -> Vec<String> {
+        let after = self.snapshot();
+        let mut changes = Vec::new();
+        for (path, old) in &before.0 {
+            match after.0.get(path) {
+                None => changes.push(format!("removed {}: {old:?}", path.display())),
+                Some(new) if new != old => {
+                    changes.push(format!("changed {}: {old:?} -> {new:?}", path.display()))
+                }
+                Some(_) => {}
+            }
+        }
+        for (path, new) in &after.0 {
+            if !before.0.contains_key(path) {
+                changes.push(format!("added {}: {new:?}", path.display()));
+            }
+        }
+        changes
+    }
+
+    /// Fails, listing every difference, when anything changed since `before`.
+    pub fn assert_unchanged(&self, before: &Snapshot) {
+        let changes = self.changes(before);
+        assert!(
+            changes.is_empty(),
+            "the run changed its surroundings:\n{}",
+            changes.join("\n")
+        );
+    }
+}
+
+fn gone() -> Entry {
+    Entry {
+        kind: "gone",
+        mode: 0,
+        owner: (0, 0),
+        size: None,
+        content: None,
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
