@@ -1524,3 +1524,20 @@ fn class_14_git_backends_that_miss_quote_or_relocate_files_are_caught() {
         ],
     );
 }
+
+#[test]
+fn a_binary_file_target_answered_without_its_note_is_caught() {
+    assert_class_closed(
+        "binary-target-silent",
+        "SEARCH-8",
+        "binary",
+        &[
+            "search.file.binary-target@grep",
+            "search.lines.binary-after-1mib-file@ripgrep",
+            "search.git.binary-early-file@grep",
+        ],
+    );
+    // In a directory the note is allowed and not judged.
+    let report = run_mutant("binary-noted-in-dirs");
+    assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
+}

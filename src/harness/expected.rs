@@ -35,8 +35,7 @@ use toolpath_suite::case::{ErrorExpect, Expect, Fixture, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{EntryType, Kind, Tool};
 
-/// The note a read of a binary file carries (FILE-5).
-pub const BINARY: &str = "binary";
+use toolpath_suite::protocol::notes::BINARY;
 
 /// What a successful `read_file` must answer as `content` (FILE-5).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,7 +21,8 @@ use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::{EntryType, Outcome, ToolResult};
+use toolpath_suite::protocol::notes::BINARY;
+use toolpath_suite::protocol::{EntryType, Kind, Outcome, ToolResult};
 
 /// The result of judging one answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -322,16 +323,30 @@ pub fn judge(
     echoed_fields(&mut j, expected, result);
     output(&mut j, expected, result);
     matches(&mut j, expected, result);
+    // SEARCH-8: a search of a directory MAY say it skipped a binary file;
+    // the note is judged only where the spec asks for it (a file target).
+    let skipped_binary = |n: &&String| {
+        n.as_str() == BINARY
+            && matches!(expected.kind, Some(Kind::Directory | Kind::AllWorkspaces))
+            && !expected
+                .notes
+                .as_ref()
+                .is_some_and(|e| e.iter().any(|x| x == BINARY))
+    };
     j.equal(
         "notes",
         expected
             .notes
             .clone()
             .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
-        result
-            .notes
-            .clone()
-            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+        result.notes.as_ref().map(|n| {
+            list(
+                n.iter()
+                    .filter(|n| !skipped_binary(n))
+                    .map(|s| quoted(s))
+                    .collect(),
+            )
+        }),
     );
     files(&mut j, expected, result);
     entries(&mut j, expected, result);
@@ -438,11 +453,18 @@ fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         path(expected.path.as_ref()),
         path(result.path.as_ref()),
     );
-    j.equal(
-        "parent",
-        path(expected.parent.as_ref()),
-        path(result.parent.as_ref()),
-    );
+    // RES-11: `parent` is optional. A result that does not carry it did not
+    // show it, which is not observed (never passed), as if declared so; one
+    // that carries it must have it right.
+    if expected.parent.is_some() && result.parent.is_none() {
+        j.verdict.unchecked.push("parent".to_owned());
+    } else {
+        j.equal(
+            "parent",
+            path(expected.parent.as_ref()),
+            path(result.parent.as_ref()),
+        );
+    }
     j.equal(
         "cwd",
         path(expected.cwd.as_ref()),
@@ -1091,6 +1113,25 @@ mod tests {
             fields(&judge(&e, &said("Output: /t/ws/sub\n"), &[], &vars())),
             ["model_text contains"]
         );
+    }
+
+    /// RES-11: a result without `parent` did not show it (not observed,
+    /// never passed); one with it must have it right.
+    #[test]
+    fn an_absent_parent_is_not_observed_and_a_wrong_one_fails() {
+        let e = Expected {
+            parent: Some("/t/ws".into()),
+            ..expected_ok()
+        };
+        let mut r = result_ok();
+        r.parent = None;
+        let v = judge(&e, &r, &[], &vars());
+        assert!(v.mismatches.is_empty(), "{:?}", v.mismatches);
+        assert_eq!(v.unchecked, ["parent"]);
+        r.parent = Some("/t".into());
+        assert_eq!(fields(&judge(&e, &r, &[], &vars())), ["parent"]);
+        r.parent = Some("/t/ws".into());
+        assert!(judge(&e, &r, &[], &vars()).passed());
     }
 
     #[test]

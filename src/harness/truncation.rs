@@ -18,8 +18,7 @@ use toolpath_suite::protocol::ToolResult;
 /// The fewest results a cut answer may give (OUT-6).
 pub const FLOOR: usize = 100;
 
-/// The note an answer that stopped early carries (OUT-3, OUT-6).
-pub const TRUNCATED: &str = "truncated";
+pub use toolpath_suite::protocol::notes::TRUNCATED;
 
 /// How an answer's declared cut stands.
 #[derive(Debug, PartialEq)]

@@ -5,15 +5,13 @@ use serde_json::{Map, Value};
 
 use super::file;
 use super::{ToolError, params};
+use toolpath_suite::protocol::notes::BINARY;
 use toolpath_suite::protocol::{ToolResult, Workspace};
 
 /// The keys `read_file` takes; any other is refused (ERR-8). The paging
 /// parameters of published read tools (`offset`, `limit`, `start_line`)
 /// are not part of the suite's tool: a read answers the whole file.
 pub const KEYS: &[&str] = &["file_path", "absolute_path"];
-
-/// The note a binary file's read carries instead of its content (FILE-5).
-pub const BINARY: &str = "binary";
 
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     match read_file(workspace, params) {

@@ -9,8 +9,7 @@ use super::resolve::{self, Target};
 use super::{ToolError, include, params, walk};
 use toolpath_suite::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
 
-/// The note for an `include` that a file target made pointless (SEARCH-6).
-pub const INCLUDE_IGNORED: &str = "include_ignored";
+use toolpath_suite::protocol::notes::{BINARY, INCLUDE_IGNORED};
 
 /// Validated search parameters (SEARCH-1, SEARCH-7).
 struct Query {
@@ -80,6 +79,11 @@ fn search(workspace: &Workspace, query: &Query) -> Result<ToolResult, ToolError>
             search_bytes(&path, &bytes, &query.regex, &mut matches);
             if include.is_some() {
                 notes.push(INCLUDE_IGNORED.to_owned());
+            }
+            // Not searched, and said so: "no matches" would read as "the
+            // text is not there" (SEARCH-8).
+            if bytes.contains(&0) {
+                notes.push(BINARY.to_owned());
             }
             (Kind::File, Some(path), Some(parent))
         }

@@ -1560,7 +1560,25 @@ def git_quoted_names(call, result, ref):
     return result
 
 
+def binary_target_silent(call, result, ref):
+    """Answers a binary file target with no matches and no note, so the
+    model reads "the text is not there" (SEARCH-8 asks for `binary`)."""
+    if call["tool"] in SEARCH_TOOLS and result.get("kind") == "file" and result.get("notes"):
+        result["notes"] = [n for n in result["notes"] if n != "binary"]
+    return result
+
+
+def binary_noted_in_dirs(call, result, ref):
+    """Says `binary` of every directory search: SEARCH-8 lets a directory
+    search note a binary file it skipped, and does not judge the note."""
+    if call["tool"] in SEARCH_TOOLS and result.get("kind") in ("directory", "all-workspaces"):
+        result["notes"] = sorted(set(result.get("notes") or []) | {"binary"})
+    return result
+
+
 CLASS_MUTANTS = {
+    "binary-target-silent": binary_target_silent,
+    "binary-noted-in-dirs": binary_noted_in_dirs,
     "git-tracked-only": git_tracked_only,
     "git-real-paths": git_real_paths,
     "git-quoted-names": git_quoted_names,

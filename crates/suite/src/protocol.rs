@@ -95,6 +95,21 @@ impl std::fmt::Display for Tool {
     }
 }
 
+/// The closed list of `notes` a result may carry (spec OUT-3): one
+/// spelling for the reference, the judge and the docs.
+pub mod notes {
+    /// `include` given with a file target, and ignored (SEARCH-6).
+    pub const INCLUDE_IGNORED: &str = "include_ignored";
+    /// A file that was not searched or read as text because it is binary
+    /// (SEARCH-8, FILE-5).
+    pub const BINARY: &str = "binary";
+    /// A search, glob or listing that stopped early, past 100 results
+    /// (OUT-6).
+    pub const TRUNCATED: &str = "truncated";
+    /// Every note, in the order OUT-3 lists them.
+    pub const ALL: [&str; 3] = [INCLUDE_IGNORED, BINARY, TRUNCATED];
+}
+
 /// What a search target resolved to (spec RES-7, SEARCH-3).
 #[derive(
     Debug,
