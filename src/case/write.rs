@@ -159,6 +159,7 @@ fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
         }
     }
     paths(out, "git", &f.git);
+    paths(out, "untracked", &f.untracked);
 }
 
 /// A map of fixture paths to contents (`fixture.files`, `expect.writes`),
