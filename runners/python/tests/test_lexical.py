@@ -53,3 +53,31 @@ class NormaliseTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CheckedLexicalTest(unittest.TestCase):
+    """RES-12 and RES-13: refusals read from the text alone."""
+
+    def test_a_leading_tilde_is_refused_and_only_a_leading_one(self):
+        from toolpath_port.errors import ToolError
+        from toolpath_port.resolve import checked_lexical
+
+        for given in ("~", "~/src", "~root/x"):
+            with self.subTest(given=given):
+                with self.assertRaises(ToolError) as caught:
+                    checked_lexical("/w/ws", given)
+                self.assertIn(given, str(caught.exception))
+        self.assertEqual(checked_lexical("/w/ws", "./~/src"), "/w/ws/~/src")
+        self.assertEqual(checked_lexical("/w/ws", "~/x", tilde=False), "/w/ws/~/x")
+
+    def test_names_and_paths_past_the_limits_are_refused(self):
+        from toolpath_port.errors import ToolError
+        from toolpath_port.resolve import checked_lexical
+
+        self.assertEqual(checked_lexical("/w", "n" * 255), "/w/" + "n" * 255)
+        with self.assertRaises(ToolError):
+            checked_lexical("/w", "n" * 256)
+        with self.assertRaises(ToolError):
+            checked_lexical("/w", "x/" * 2100)
+        # The resolved path is measured, not the text.
+        self.assertEqual(checked_lexical("/w", "x/../" * 900 + "a"), "/w/a")

@@ -23,7 +23,7 @@ from typing import Any, List, Mapping, Optional
 
 from .errors import INVALID_PARAMS, UNSUPPORTED_FILE_TYPE, ToolError, invalid
 from .params import one_path, only, required_string
-from .resolve import Workspace, error_for_os_error, lexical, lexical_path_type, parent
+from .resolve import Workspace, checked_lexical, error_for_os_error, lexical, lexical_path_type, parent
 
 PATH = "file_path"
 ALIAS = "absolute_path"
@@ -60,7 +60,7 @@ def absolute_path(workspace: Workspace, params: Mapping[str, Any]) -> str:
             f"Relative to the target directory it would be {meant}; "
             f"pass that absolute path if it is the file you mean."
         )
-    return lexical("/", given)
+    return checked_lexical("/", given, tilde=False)
 
 
 def _string(params: Mapping[str, Any], name: str) -> str:

@@ -39,11 +39,16 @@ def glob(workspace: Workspace, params: Mapping[str, Any]) -> Listing:
         return Listing(FILE, target.path, files, description=f"'{text}' in file {target.path}")
     tops = [target.path] if target.kind == DIRECTORY else list(workspace.roots)
     found = set()
+    # GLOB-8: a file reached from two roots (nested, or one directory through
+    # a link) is reported once, under the first root in the workspace's order.
+    reached = set()
     for top in tops:
         strict = target.kind == DIRECTORY  # GLOB-9: only a directory asked for must be listable
         for path, _name in walk_files(top, strict_top=strict):
             relative = path[len(top):].lstrip("/")
-            if matches(relative):
+            real = os.path.realpath(path)
+            if matches(relative) and real not in reached:
+                reached.add(real)
                 found.add(path)
     where = target.path if target.kind == DIRECTORY else "all workspace directories"
     return Listing(target.kind, target.path, sorted(found), description=f"'{text}' in {where}")

@@ -25,6 +25,7 @@ from .errors import (
     PERMISSION_DENIED,
     UNSUPPORTED_FILE_TYPE,
     ToolError,
+    invalid,
 )
 
 # Linux gives ELOOP after 40 link traversals in one lookup; do the same.
@@ -69,6 +70,31 @@ def lexical(target: str, given: str) -> str:
     if given.startswith("/"):
         return normalise(given)
     return normalise(target + "/" + given)
+
+
+NAME_MAX = 255
+PATH_MAX = 4095
+
+
+def checked_lexical(target: str, given: str, tilde: bool = True) -> str:
+    """``lexical``, after the checks that read the text alone (ERR-2):
+    RES-12, a leading ``~`` is refused, never expanded nor taken as a name
+    (``tilde=False`` for a file tool, which refuses every relative path
+    itself, FILE-3); RES-13, a resolved path no file system can hold (a
+    name over NAME_MAX bytes, a path over PATH_MAX) is refused."""
+    if tilde and given.startswith("~"):
+        raise invalid(
+            f"{given!r} begins with '~', which is not expanded: give an absolute path "
+            f"or one relative to the target directory {target}"
+        )
+    path = lexical(target, given)
+    encoded = path.encode("utf-8", "surrogateescape")
+    longest = max((len(n) for n in encoded.split(b"/")), default=0)
+    if longest > NAME_MAX:
+        raise invalid(f"{path} has a name of {longest} bytes; a name is at most {NAME_MAX}")
+    if len(encoded) > PATH_MAX:
+        raise invalid(f"the path is {len(encoded)} bytes long; a path is at most {PATH_MAX}: {path}")
+    return path
 
 
 def join(base: str, name: str) -> str:
@@ -269,7 +295,7 @@ def resolve_target(workspace: Workspace, given: Optional[str]) -> Target:
     given (RES-1)."""
     if given is None:
         return Target(ALL_WORKSPACES)
-    path = lexical(workspace.target, given)
+    path = checked_lexical(workspace.target, given)
     kind = validate(workspace, path)
     if kind == DIRECTORY:
         return Target(DIRECTORY, path)

@@ -25,6 +25,7 @@ from .resolve import (
 )
 
 INCLUDE_IGNORED = "include_ignored"
+BINARY = "binary"
 
 
 @dataclass(frozen=True, order=True)
@@ -176,6 +177,14 @@ def search_directory(
     return found
 
 
+def file_is_binary(path: str) -> bool:
+    """Whether the file target holds a NUL byte (SEARCH-8)."""
+    try:
+        return is_binary(_read_regular(path, follow=True))
+    except OSError:
+        return False
+
+
 def search_file(path: str, pattern: "re.Pattern[str]") -> List[Match]:
     """SEARCH-5: the file alone, never its directory. SEARCH-11: a file that
     cannot be opened is ``permission_denied`` (or ``not_found``)."""
@@ -198,6 +207,8 @@ def run(workspace: Workspace, params: Mapping[str, Any]) -> SearchResult:
     if target.kind == FILE:
         notes = [INCLUDE_IGNORED] if p.include is not None else []
         matches = search_file(target.path, p.pattern)
+        if file_is_binary(target.path):
+            notes.append(BINARY)  # SEARCH-8: not searched, and said so
         desc = f"'{p.pattern_text}' in file {target.path}"
         return SearchResult(FILE, target.path, sorted(set(matches)), notes, desc)
     if target.kind == DIRECTORY:

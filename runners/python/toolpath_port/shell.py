@@ -20,6 +20,7 @@ from .resolve import (
     Workspace,
     basename,
     error_for_os_error,
+    checked_lexical,
     lexical,
     lexical_path_type,
     validate,
@@ -62,7 +63,7 @@ def working_directory(workspace: Workspace, given: Optional[str]) -> str:
     """The validated lexical directory the command runs in."""
     if given is None:
         return workspace.target  # SHELL-2
-    candidate = lexical(workspace.target, given)
+    candidate = checked_lexical(workspace.target, given)
     if given.startswith("/") or "/" in given:
         return _validate_directory(workspace, candidate)  # SHELL-3, SHELL-4
     # SHELL-5: one segment. A directory below the target wins; otherwise the
