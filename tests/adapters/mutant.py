@@ -1298,7 +1298,11 @@ def fifo_matching_opened(call, result, ref):
         for here, dirs, names in os.walk(top):
             for name in names:
                 path = os.path.join(here, name)
-                if stat.S_ISFIFO(os.lstat(path).st_mode) and fnmatch.fnmatchcase(name, last):
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue  # a directory it may list but not search
+                if stat.S_ISFIFO(mode) and fnmatch.fnmatchcase(name, last):
                     return error(result, "unsupported_file_type", f"{path} is not a regular file")
     return result
 
@@ -1483,7 +1487,7 @@ def repository_of(path):
     return None
 
 
-def result_paths(result):
+def listed_paths(result):
     """(field, index, path) of every path a listing result gives."""
     for field in ("matches", "entries"):
         for i, item in enumerate(result.get(field) or []):
@@ -1506,7 +1510,7 @@ def git_tracked_only(call, result, ref):
         return result
     tracked = {}
     drop = set()
-    for field, i, path in result_paths(result):
+    for field, i, path in listed_paths(result):
         repo = repository_of(path)
         if not repo:
             continue
@@ -1527,7 +1531,7 @@ def git_real_paths(call, result, ref):
     repository's real path, not the path the caller gave."""
     if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("outcome") != "ok":
         return result
-    for field, i, path in list(result_paths(result)):
+    for field, i, path in list(listed_paths(result)):
         if repository_of(path):
             set_path(result, field, i, os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path)))
     return result
@@ -1553,7 +1557,7 @@ def git_quoted_names(call, result, ref):
     a non-ASCII character, a quote or a tab comes back quoted."""
     if call["tool"] not in SEARCH_TOOLS + ("glob",) or result.get("outcome") != "ok":
         return result
-    for field, i, path in list(result_paths(result)):
+    for field, i, path in list(listed_paths(result)):
         if repository_of(path):
             head, name = os.path.split(path)
             set_path(result, field, i, os.path.join(head, c_quoted(name)))
