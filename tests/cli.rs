@@ -74,7 +74,10 @@ fn run_without_cases_flag_runs_the_embedded_suite() {
 }
 
 /// The instances of the suite in `cases/`, read from the files as plain
-/// YAML: one per case file, two for `tool: search` (grep and ripgrep).
+/// YAML: one per case file, two for `tool: search` (grep and ripgrep); a
+/// matrix, as `cases/README.md` says it expands: each tool (two for
+/// `search`) in each form (the absolute one only for a file tool), from
+/// each root.
 fn instances_in_case_files() -> usize {
     fn walk(dir: &Path, count: &mut (usize, usize)) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -85,10 +88,33 @@ fn instances_in_case_files() -> usize {
                 let text = std::fs::read_to_string(&path).unwrap();
                 let case: Value = serde_saphyr::from_str(&text)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                count.0 += 1;
+                let weight = |tool: &str| if tool == "search" { 2 } else { 1 };
+                if let Some(matrix) = case.get("matrix") {
+                    let listed = |v: &Value| v.as_array().map_or(0, Vec::len);
+                    let forms = match listed(&matrix["forms"]) {
+                        0 => 2,
+                        n => n,
+                    };
+                    let relative = forms == 2 || matrix["forms"][0].as_str() == Some("relative");
+                    let roots = match listed(&matrix["roots"]) {
+                        0 => listed(&case["fixture"]["roots"]),
+                        n => n,
+                    };
+                    for tool in matrix["tools"].as_array().unwrap() {
+                        let tool = tool.as_str().unwrap();
+                        let cells = if tool.ends_with("_file") || tool == "edit" {
+                            forms - usize::from(relative)
+                        } else {
+                            forms
+                        };
+                        count.1 += weight(tool) * cells * roots;
+                    }
+                    continue;
+                }
                 let tool = case["call"]["tool"].as_str();
                 let tool = tool.unwrap_or_else(|| panic!("{}: no call.tool", path.display()));
-                count.0 += 1;
-                count.1 += if tool == "search" { 2 } else { 1 };
+                count.1 += weight(tool);
             }
         }
     }
