@@ -347,7 +347,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
             ),
             // The implementation failed the case; no adapter is to blame.
-            FailureKind::NeverAnswered => {
+            kind if kind.is_server_fault() => {
                 let mismatch = Mismatch {
                     field: "answer".to_owned(),
                     expected: "an answer".to_owned(),

@@ -448,7 +448,7 @@ pub struct MatchesRule {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Poll {
-    /// Finds the session id in the first answer: a `session` group.
+    /// Finds the session id in a line of the first answer: a `session` group.
     pub session: Pattern,
     /// The tool asked for more, with `{session}` in its arguments.
     pub tool: String,

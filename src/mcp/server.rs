@@ -8,8 +8,12 @@
 //! force; a server given its directories on the command line or in a
 //! config file is started again for each new set (and, when it resolves
 //! relative paths against its working directory, in the case's target
-//! directory). A server that crashed or never answered is started again,
-//! up to `--max-restarts` times.
+//! directory). A server that was ended is started again for the next
+//! case. Only deaths nothing explains count toward `--max-restarts` (a
+//! crash, a start that failed): a server ended because a request was never
+//! answered, a line ran past the cap or a poll never came to an end has
+//! already had its verdict (the case failed, a finding says why), and a
+//! restart for new allowed directories is how such a server is run.
 //!
 //! Everything a server does wrong outside its answers (stray stdout, a
 //! request never answered, a kill at shutdown) is counted as a finding
@@ -76,7 +80,11 @@ pub struct McpServer {
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
+    /// Restarts after an unexplained death, counted against `--max-restarts`.
     restarts: usize,
+    /// The last process ended in a way nothing explains (it crashed, or a
+    /// start failed): starting the next one uses up a restart.
+    unexplained: bool,
     findings: Findings,
     /// The instance being answered, for findings.
     case: Option<String>,
@@ -129,6 +137,7 @@ impl McpServer {
             scratch,
             running: None,
             restarts: 0,
+            unexplained: false,
             findings: Findings::default(),
             case: None,
             stderr: String::new(),
@@ -335,18 +344,21 @@ impl McpServer {
                 let (program, args) = words
                     .split_first()
                     .ok_or_else(|| cannot("an empty command".into()))?;
-                let out = std::process::Command::new(program)
-                    .args(args)
-                    .env("HOME", self.home())
-                    .stdin(std::process::Stdio::null())
-                    .output()
-                    .map_err(|e| cannot(format!("`{}`: {e}", words.join(" "))))?;
-                let text = String::from_utf8_lossy(&out.stdout);
-                text.lines()
-                    .next()
-                    .and_then(|l| l.split_whitespace().last())
+                let mut command = std::process::Command::new(program);
+                command.args(args);
+                crate::subject::adapter::environment(&mut command, &self.tmp(), None);
+                command.env("HOME", self.home());
+                let shown = words.join(" ");
+                let done = crate::mcp::command::run(command, self.config.hello_timeout)
+                    .map_err(|e| cannot(format!("`{shown}`: {e}")))?;
+                if !done.success {
+                    return Err(cannot(format!("`{shown}` failed ({})", done.status)));
+                }
+                done.first_line
+                    .split_whitespace()
+                    .last()
                     .map(str::to_owned)
-                    .ok_or_else(|| cannot(format!("`{}` printed nothing", words.join(" "))))
+                    .ok_or_else(|| cannot(format!("`{shown}` printed nothing")))
             }
         }
     }
@@ -421,20 +433,25 @@ impl McpServer {
             }
         };
         if restart {
-            if self.running.is_none() && self.restarts >= self.config.max_restarts {
-                return Err(failure(
-                    FailureKind::GaveUp,
-                    format!(
-                        "the server was restarted {} times; giving up",
-                        self.restarts
-                    ),
-                ));
-            }
-            if self.running.is_none() {
+            if self.running.is_none() && self.unexplained {
+                if self.restarts >= self.config.max_restarts {
+                    return Err(failure(
+                        FailureKind::GaveUp,
+                        format!(
+                            "the server died unexplained (a crash or a failed start) after {} restart{}; --max-restarts {} allows no more: giving up",
+                            self.restarts,
+                            if self.restarts == 1 { "" } else { "s" },
+                            self.config.max_restarts
+                        ),
+                    ));
+                }
                 self.restarts += 1;
             }
             let roots = state.roots.clone();
+            // A start that fails is unexplained until one succeeds.
+            self.unexplained = true;
             self.launch(state)?;
+            self.unexplained = false;
             // A server taking MCP roots asks for them after `initialized`
             // and may take them in asynchronously, like a later change: a
             // first call sent before they are in force is refused as
@@ -479,58 +496,76 @@ impl McpServer {
                 }
             }
         }
-        let stderr = self.kill();
-        Err(AdapterFailure {
-            kind: FailureKind::NeverAnswered,
-            message: format!(
-                "its roots were still not in force after {polls} calls of `{}`",
-                ready.tool
-            ),
-            stderr,
-        })
+        Err(self.exhausted(format!(
+            "its new roots were still not in force after {polls} call{} of `{}`",
+            if polls == 1 { "" } else { "s" },
+            ready.tool
+        )))
     }
 
-    /// The failure for a request that got no usable answer; the server is
-    /// ended (and counted as never answering when it did not).
-    fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
-        let kind = match &error {
-            RequestError::NoAnswer(_) => {
-                let case = self.case.clone();
-                self.findings.note(
-                    FindingKind::NeverAnswered,
-                    || format!("{doing}: {error}"),
-                    case.as_deref(),
-                );
-                FailureKind::NeverAnswered
-            }
-            RequestError::Exited | RequestError::Io(_) => FailureKind::Crash,
-            RequestError::TooLong => FailureKind::BadOutput,
-            RequestError::Cancelled => FailureKind::Cancelled,
-            RequestError::Rpc { .. } => FailureKind::BadOutput,
-        };
+    /// The failure for a tool polled to the profile's limit that never
+    /// said it was done: a finding, and the server ended (its state is
+    /// unknown), which is no unexplained death.
+    fn exhausted(&mut self, message: String) -> AdapterFailure {
+        let case = self.case.clone();
+        self.findings.note(
+            FindingKind::PollsExhausted,
+            || message.clone(),
+            case.as_deref(),
+        );
         let stderr = self.kill();
         AdapterFailure {
-            kind,
-            message: format!("{doing}: {error}"),
+            kind: FailureKind::ServerFailed,
+            message,
             stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
         }
     }
 
-    /// `git init ROOT`, with git isolated as for the server.
+    /// The failure for a request that got no usable answer; the server is
+    /// ended, and what it did is a finding. Only a crash is an
+    /// unexplained death (counted toward `--max-restarts`).
+    fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
+        let message = format!("{doing}: {error}");
+        let (kind, finding) = match &error {
+            RequestError::NoAnswer(_) => {
+                (FailureKind::NeverAnswered, Some(FindingKind::NeverAnswered))
+            }
+            RequestError::Exited | RequestError::Io(_) => {
+                self.unexplained = true;
+                (FailureKind::ServerCrashed, Some(FindingKind::Crashed))
+            }
+            RequestError::TooLong | RequestError::Rpc { .. } => {
+                (FailureKind::ServerFailed, Some(FindingKind::ProtocolError))
+            }
+            RequestError::Cancelled => (FailureKind::Cancelled, None),
+        };
+        if let Some(finding) = finding {
+            let case = self.case.clone();
+            self.findings
+                .note(finding, || message.clone(), case.as_deref());
+        }
+        let stderr = self.kill();
+        AdapterFailure {
+            kind,
+            message,
+            stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
+        }
+    }
+
+    /// `git init ROOT`, with git isolated as for the server, bounded as
+    /// its start is (`--hello-timeout-ms`).
     fn init_repository(&self, root: &str) -> Result<(), AdapterFailure> {
         let mut command = std::process::Command::new("git");
         command.args(["init", "-q", root]);
         crate::subject::adapter::environment(&mut command, &self.tmp(), None);
-        command.stdin(std::process::Stdio::null());
-        let out = command
-            .output()
-            .map_err(|e| failure(FailureKind::Crash, format!("cannot run `git init`: {e}")))?;
-        if !out.status.success() {
+        let done = crate::mcp::command::run(command, self.config.hello_timeout)
+            .map_err(|e| failure(FailureKind::Start, format!("`git init {root}`: {e}")))?;
+        if !done.success {
             return Err(failure(
-                FailureKind::Crash,
+                FailureKind::Start,
                 format!(
-                    "`git init {root}` failed: {}",
-                    String::from_utf8_lossy(&out.stderr)
+                    "`git init {root}` failed ({}): {}",
+                    done.status, done.stderr
                 ),
             ));
         }
@@ -594,11 +629,11 @@ impl McpServer {
         let ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
         let result = match answer {
             Ok(result) => result,
-            Err(RequestError::Rpc { code, message }) => {
-                return Ok(translate::error(
-                    &ctx,
-                    &format!("JSON-RPC error {code}: {message}"),
-                ));
+            // A JSON-RPC error is an error answer like an `isError` one:
+            // its message is what a client shows the model, and what the
+            // profile's rules read (anchored rules included).
+            Err(RequestError::Rpc { message, .. }) => {
+                return Ok(translate::error(&ctx, &message));
             }
             Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
         };
@@ -611,6 +646,13 @@ impl McpServer {
             && !is_error
         {
             text = self.poll(poll, text)?;
+            let notes = self
+                .running
+                .as_mut()
+                .expect("running")
+                .connection
+                .take_notes();
+            self.note(notes);
         }
         let mut read = translate::read(&ctx, &text, is_error);
         for field in &map.unobservable {
@@ -627,13 +669,10 @@ impl McpServer {
         poll: &crate::mcp::profile::Poll,
         first: String,
     ) -> Result<String, AdapterFailure> {
-        let Some(session) = poll
-            .session
-            .0
-            .captures(&first)
-            .and_then(|c| c.name("session"))
-            .map(|s| s.as_str().to_owned())
-        else {
+        let Some(session) = first.lines().find_map(|line| {
+            let found = poll.session.0.captures(line)?.name("session")?;
+            Some(found.as_str().to_owned())
+        }) else {
             return Ok(first);
         };
         let mut text = first;
@@ -655,15 +694,15 @@ impl McpServer {
                 Err(e) => return Err(self.lost(e, &format!("polling `{}`", poll.tool))),
             }
         }
-        let stderr = self.kill();
-        Err(AdapterFailure {
-            kind: FailureKind::NeverAnswered,
-            message: format!(
-                "its search session was not done after {} polls",
-                poll.max_polls.unwrap_or(SESSION_POLLS)
-            ),
-            stderr,
-        })
+        if text.lines().any(|l| poll.done.is_match(l)) {
+            return Ok(text);
+        }
+        let polls = poll.max_polls.unwrap_or(SESSION_POLLS);
+        Err(self.exhausted(format!(
+            "its search session was not done after {polls} call{} of `{}`",
+            if polls == 1 { "" } else { "s" },
+            poll.tool
+        )))
     }
 }
 
