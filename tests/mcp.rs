@@ -471,6 +471,84 @@ fn a_profile_with_a_mistake_is_a_usage_error_with_its_line() {
     );
 }
 
+/// `toolpath lint --mcp` checks a profile without starting its server:
+/// every mistake the checks find, each at the line and column of its
+/// key's value (not the top of the file), the tools left out named; and a
+/// valid profile's map, one suite tool a line. The shipped profiles, the
+/// fake's and the skeleton are valid.
+#[test]
+fn lint_checks_a_profile_and_names_every_mistake_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = [
+        ("via: mcp\n  ready: {tool: allowed}", "via: flag"),
+        (
+            "    - {errno: EACCES, code: permission_denied}",
+            "    - {errno: EACCES, message: denied, code: permission_denied}",
+        ),
+        ("features: [symlinks]", "features: [symlinks, fifo]"),
+        (
+            "(?P<type>FILE|DIR|OTHER)\\] (?P<name>.*)$'",
+            "(?P<type>FILE|DIR|OTHER)\\] (.*)$'",
+        ),
+        ("  shell: {none: \"the fake runs no commands\"}\n", ""),
+        (
+            "  glob: {none: \"the fake has no search by name\"}",
+            "  glob: {none: \"the fake has no search by name\", tool: list}",
+        ),
+    ];
+    let file = profile(dir.path(), "", &wrong);
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .args(["lint", "--mcp"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let shown = file.display().to_string();
+    let lines: Vec<String> = stderr.lines().map(|l| l.replace(&shown, "P")).collect();
+    assert_eq!(
+        lines,
+        [
+            "P:13:8: `roots.via: flag` needs `roots.flag`",
+            "P:15:22: `features`: unknown feature `fifo` (known: symlinks, fifos, sockets, devices)",
+            "P:22:7: `errors.codes[3]` needs exactly one of `message` and `errno`",
+            "P:25:3: `tools` has no entry for `shell`: give each the server tool that stands for it, or `none` with the reason no tool fits",
+            "P:39:15: `tools.ls.result.entries.line` needs a `name` or a `path` group",
+            "P:58:56: `tools.glob`: `none` says no tool fits; `tool` cannot be given with it",
+            "toolpath: 6 error(s) in the MCP profile P",
+        ]
+    );
+
+    for valid in [
+        "tests/mcp/fake.profile.yaml",
+        "runners/mcp-server-filesystem/server-filesystem.profile.yaml",
+        "runners/mcp-server-git/mcp-server-git.profile.yaml",
+        "templates/mcp/server.profile.yaml",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .args(["lint", "--mcp", valid])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{valid}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.ends_with(&format!("{valid}: a valid MCP profile (format 1)\n")),
+            "{stdout}"
+        );
+        assert_eq!(
+            stdout.lines().count(),
+            10,
+            "nine tools and the verdict: {stdout}"
+        );
+    }
+}
+
 /// A profile that prepares the fixture (`git init` in each root) does it
 /// before the fixture is snapshotted, so the change is not charged to
 /// the server (SEC-11), and the findings say it happened, per case.
@@ -739,4 +817,25 @@ fn commands_that_never_end_are_ended_at_the_hello_timeout() {
         reason.contains("`git init ") && reason.ends_with(": did not end within 2000 ms"),
         "{reason}"
     );
+}
+
+/// Reasons given for a server speak of the server and its profile, never
+/// of an adapter: a field the profile composed, a feature it does not
+/// declare.
+#[test]
+fn reasons_for_a_server_name_the_server_and_its_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_links = [("features: [symlinks]", "features: []")];
+    let (code, report) = run(&profile(dir.path(), "", &no_links));
+    assert_eq!(code, 0);
+    assert_eq!(
+        case(&report, "mcp.edit.file")["reason"],
+        "agreed on every field that could be checked; not observable: kind (derived by the profile)"
+    );
+    assert_eq!(
+        case(&report, "mcp.write.dangling-out")["reason"],
+        "the profile does not declare the `symlinks` feature (the server's tools are not given such fixtures)"
+    );
+    let text = serde_json::to_string(&report["cases"]).unwrap();
+    assert!(!text.contains("adapter"), "{report:#}");
 }

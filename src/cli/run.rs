@@ -11,7 +11,6 @@ use clap::Args;
 use crate::case::catalog::Catalog;
 use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
-use crate::mcp::profile::Loaded;
 use crate::report::ExitCode;
 use crate::session::deliver::{self, Format};
 use crate::session::run::RunPlan;
@@ -107,7 +106,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         None => None,
     };
     let mcp = match &request.mcp {
-        Some(file) => Some(Loaded::load(file).map_err(usage)?),
+        Some(file) => Some(crate::cli::load_profile(file)?),
         None => None,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);

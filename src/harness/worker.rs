@@ -473,12 +473,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             // Agreeing on what could be seen is not passing what could not.
             (true, false) => Status::Unobserved,
         };
+        let composer = self.subject.composer();
         let reason = (status == Status::Unobserved).then(|| {
             let named: Vec<String> = verdict
                 .unchecked
                 .iter()
                 .map(|f| match derived.contains(f) {
-                    true => format!("{f} (derived by the adapter)"),
+                    true => format!("{f} (derived by {composer})"),
                     false => f.clone(),
                 })
                 .collect();

@@ -32,6 +32,7 @@ use crate::mcp::translate::{self, Context};
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
+use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::{AdapterHello, Call, Implementation, PROTOCOL_VERSION, ToolResult};
 
 /// How many times a server that swaps its roots asynchronously is asked
@@ -188,7 +189,7 @@ impl McpServer {
             .iter()
             .map(|w| self.expand(w))
             .collect();
-        match profile.roots.via {
+        match *profile.roots.via {
             RootsVia::Argv => argv.extend(state.roots.iter().cloned()),
             RootsVia::Flag => {
                 let flag = profile.roots.flag.clone().expect("checked at load");
@@ -215,7 +216,7 @@ impl McpServer {
             cwd: state.cwd.clone(),
             tmpdir: self.tmp(),
             run_id: self.config.run_id.clone(),
-            offer_roots: profile.roots.via == RootsVia::Mcp,
+            offer_roots: *profile.roots.via == RootsVia::Mcp,
             user: self.config.user,
         };
         let timeout = profile
@@ -389,8 +390,8 @@ impl McpServer {
                 language: profile.implementation.language.clone(),
             },
             tools,
-            features: profile.features.clone(),
-            unobservable: profile.unobservable.clone(),
+            features: crate::mcp::profile::names(&profile.features),
+            unobservable: crate::mcp::profile::names(&profile.unobservable),
             // A profile states what it cannot observe for every tool at once;
             // a field one translation cannot read is marked `derived` in
             // the answer itself.
@@ -428,7 +429,7 @@ impl McpServer {
             None => true,
             Some(running) => {
                 required.is_some_and(|cwd| cwd != running.state.cwd)
-                    || (self.profile().roots.via != RootsVia::Mcp
+                    || (*self.profile().roots.via != RootsVia::Mcp
                         && running.state.roots != state.roots)
             }
         };
@@ -456,7 +457,7 @@ impl McpServer {
             // and may take them in asynchronously, like a later change: a
             // first call sent before they are in force is refused as
             // outside every (empty) allowed directory.
-            if self.profile().roots.via == RootsVia::Mcp {
+            if *self.profile().roots.via == RootsVia::Mcp {
                 return self.await_roots(&roots);
             }
             return Ok(());
@@ -777,9 +778,23 @@ impl Subject for McpServer {
             }
             Some(ToolMap::Tool(_)) => {}
         }
+        // Said here in the server's terms, before the harness would say
+        // "the adapter does not declare" it.
+        for feature in &instance.case.requires {
+            let name = feature.name();
+            let fixture_feature = matches!(
+                feature,
+                Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
+            );
+            if fixture_feature && !profile.features.iter().any(|f| f.as_str() == name) {
+                return Some(format!(
+                    "the profile does not declare the `{name}` feature (the server's tools are not given such fixtures)"
+                ));
+            }
+        }
         let roots = instance.case.fixture.roots.len();
-        match profile.roots.max {
-            Some(max) if roots > max => Some(format!(
+        match profile.roots.max.as_deref() {
+            Some(&max) if roots > max => Some(format!(
                 "the server takes at most {max} allowed director{} and this case has {roots} roots",
                 if max == 1 { "y" } else { "ies" }
             )),
@@ -811,6 +826,10 @@ impl Subject for McpServer {
         self.case = None;
         self.stop();
         None
+    }
+
+    fn composer(&self) -> &'static str {
+        "the profile"
     }
 
     fn findings(&mut self) -> Vec<Finding> {

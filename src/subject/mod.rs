@@ -153,6 +153,12 @@ pub trait Subject {
     fn prepare(&mut self, _call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
         Ok(Vec::new())
     }
+    /// Who composes the fields an answer lists as `derived`, for reasons
+    /// ("kind (derived by the adapter)"): an MCP server's are composed by
+    /// its profile, never by the server.
+    fn composer(&self) -> &'static str {
+        "the adapter"
+    }
     /// What the subject did wrong as a server during the run (see
     /// [`crate::report::findings`]); asked once, after [`finish`](Self::finish).
     fn findings(&mut self) -> Vec<Finding> {
