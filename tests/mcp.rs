@@ -839,3 +839,39 @@ fn reasons_for_a_server_name_the_server_and_its_profile() {
     let text = serde_json::to_string(&report["cases"]).unwrap();
     assert!(!text.contains("adapter"), "{report:#}");
 }
+
+/// Roots set by a server tool while the server runs (`via: tool`, with or
+/// without a config file for the roots it starts with): one server for
+/// the whole run, where roots on its command line take one per case (mode
+/// `linger` counts the servers ended: each is killed once). A roots tool
+/// given the wrong arguments refuses them, and the cases fail with what
+/// it said.
+#[test]
+fn roots_set_by_a_tool_keep_one_server_for_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = "via: mcp\n  ready: {tool: allowed}";
+    let tool = "via: tool\n  tool: {name: set_allowed, arguments: {dirs: \"{roots}\"}}";
+    let with_config = format!(
+        "{tool}\n  config: {{file: .fake-mcp/config.json, key: allowed, with: {{telemetry: false}}}}"
+    );
+    for via in [tool, &with_config] {
+        let (code, report) = run(&profile(dir.path(), "linger", &[(mcp, via)]));
+        assert_eq!(statuses(&report), well_behaved(), "{via}: {report:#}");
+        assert_eq!(code, 0, "{via}");
+        assert_eq!(findings(&report), [("killed".to_owned(), 1)], "{via}");
+    }
+    let (_, report) = run(&profile(dir.path(), "linger", &[(mcp, "via: argv")]));
+    assert_eq!(
+        findings(&report),
+        [("killed".to_owned(), 12)],
+        "a server per case"
+    );
+
+    let wrong = tool.replace("{dirs:", "{folders:");
+    let (code, report) = run(&profile(dir.path(), "", &[(mcp, &wrong)]));
+    assert_eq!(code, 1);
+    assert_eq!(
+        case(&report, "mcp.resolve.file")["reason"],
+        "server failed: setting new roots (`set_allowed`): it answered an error: Invalid arguments: set_allowed takes dirs, a list of directories"
+    );
+}

@@ -239,19 +239,33 @@ pub struct Roots {
     /// `via: flag`: the flag written before each root (`--repository`).
     #[serde(default)]
     pub flag: Option<String>,
-    /// `via: config`: the file, relative to the private `HOME`, and the key
-    /// of the JSON object that lists the roots.
+    /// `via: config` (or `tool`): the file, relative to the private
+    /// `HOME`, and the key of the JSON object that lists the roots.
     #[serde(default)]
     pub config: Option<RootsConfig>,
     /// The most roots the server takes; a case with more is unsupported,
     /// with this as the reason.
     #[serde(default)]
     pub max: Option<At<usize>>,
-    /// `via: mcp`: a server that swaps its directories asynchronously after
-    /// `notifications/roots/list_changed` is polled with this tool until
-    /// its text names every new root.
+    /// `via: tool`: the server tool that sets the allowed directories
+    /// while the server runs.
+    #[serde(default)]
+    pub tool: Option<At<RootsTool>>,
+    /// `via: mcp` or `tool`: a server that takes new directories in
+    /// asynchronously is polled with this tool until its text names every
+    /// new root.
     #[serde(default)]
     pub ready: Option<At<Ready>>,
+}
+
+/// A server tool that sets the allowed directories.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RootsTool {
+    pub name: String,
+    /// Its arguments, an argument template in which `{roots}` is the list
+    /// of the case's roots (`{key: allowedDirectories, value: "{roots}"}`).
+    pub arguments: Template,
 }
 
 /// Where the allowed directories go.
@@ -266,6 +280,12 @@ pub enum RootsVia {
     /// Written into a JSON file in the private `HOME` before the server
     /// starts. Started again per set of roots.
     Config,
+    /// Set by calling a server tool (`roots.tool`) while the server runs,
+    /// for a server that takes its directories from a tool: one server
+    /// process serves many cases. `roots.config`, if given, is written
+    /// before each start with the roots it starts with (and the file's
+    /// other settings).
+    Tool,
     /// MCP roots: the client offers the `roots` capability, answers
     /// `roots/list`, and says `notifications/roots/list_changed` when a
     /// case brings new roots; one server process serves many cases.
@@ -784,12 +804,32 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
         }
         _ => {}
     }
+    if *roots.via == RootsVia::Tool && roots.tool.is_none() {
+        error(
+            roots.via.place,
+            "`roots.via: tool` needs `roots.tool`".into(),
+        );
+    }
+    if let Some(tool) = &roots.tool {
+        if *roots.via != RootsVia::Tool {
+            error(
+                tool.place,
+                "`roots.tool` is for `roots.via: tool` only".into(),
+            );
+        }
+        if !tool.arguments.names().contains("roots") {
+            error(
+                tool.place,
+                "`roots.tool.arguments` never places `{roots}`: the tool would not be given the roots".into(),
+            );
+        }
+    }
     if let Some(ready) = &roots.ready
-        && *roots.via != RootsVia::Mcp
+        && !matches!(*roots.via, RootsVia::Mcp | RootsVia::Tool)
     {
         error(
             ready.place,
-            "`roots.ready` is for `roots.via: mcp` only".into(),
+            "`roots.ready` is for `roots.via: mcp` and `tool` only".into(),
         );
     }
     if let Some(max) = &roots.max
@@ -1093,6 +1133,21 @@ tools:
         assert_eq!(
             errors(&none_and_tool),
             ["13:43: `tools.grep`: `none` says no tool fits; `tool` cannot be given with it"]
+        );
+        let no_tool = MINIMAL.replace("{via: mcp}", "{via: tool}");
+        assert_eq!(
+            errors(&no_tool),
+            ["5:14: `roots.via: tool` needs `roots.tool`"]
+        );
+        let unplaced = MINIMAL.replace(
+            "{via: mcp}",
+            "{via: tool, tool: {name: set, arguments: {dirs: \"{root}\"}}}",
+        );
+        assert_eq!(
+            errors(&unplaced),
+            [
+                "5:26: `roots.tool.arguments` never places `{roots}`: the tool would not be given the roots"
+            ]
         );
         // All at once, in the file's order.
         let all = no_flag.replace(

@@ -5,8 +5,9 @@
 //! One process serves as many cases as its state allows: with MCP roots
 //! a case's new roots are announced (`notifications/roots/list_changed`)
 //! and, for a server that swaps them asynchronously, polled for until in
-//! force; a server given its directories on the command line or in a
-//! config file is started again for each new set (and, when it resolves
+//! force; a server given them by a tool of its own (`via: tool`) is
+//! called with them; a server given its directories on the command line
+//! or in a config file is started again for each new set (and, when it resolves
 //! relative paths against its working directory, in the case's target
 //! directory). A server that was ended is started again for the next
 //! case. Only deaths nothing explains count toward `--max-restarts` (a
@@ -199,7 +200,8 @@ impl McpServer {
                 }
             }
             RootsVia::Config => self.write_config(&state.roots)?,
-            RootsVia::Mcp => {}
+            RootsVia::Tool if profile.roots.config.is_some() => self.write_config(&state.roots)?,
+            RootsVia::Tool | RootsVia::Mcp => {}
         }
         let mut env: Vec<(String, String)> =
             vec![("HOME".into(), self.home().display().to_string())];
@@ -429,8 +431,7 @@ impl McpServer {
             None => true,
             Some(running) => {
                 required.is_some_and(|cwd| cwd != running.state.cwd)
-                    || (*self.profile().roots.via != RootsVia::Mcp
-                        && running.state.roots != state.roots)
+                    || (!self.roots_change_while_running() && running.state.roots != state.roots)
             }
         };
         if restart {
@@ -456,21 +457,69 @@ impl McpServer {
             // A server taking MCP roots asks for them after `initialized`
             // and may take them in asynchronously, like a later change: a
             // first call sent before they are in force is refused as
-            // outside every (empty) allowed directory.
-            if *self.profile().roots.via == RootsVia::Mcp {
-                return self.await_roots(&roots);
+            // outside every (empty) allowed directory. A server given them
+            // by a tool and no config file gets them now.
+            let profile = self.profile();
+            match *profile.roots.via {
+                RootsVia::Mcp => return self.await_roots(&roots),
+                RootsVia::Tool if profile.roots.config.is_none() => {
+                    self.set_roots_by_tool(&roots)?;
+                    return self.await_roots(&roots);
+                }
+                RootsVia::Tool => return self.await_roots(&roots),
+                _ => return Ok(()),
             }
-            return Ok(());
         }
+        let by_tool = *self.profile().roots.via == RootsVia::Tool;
         let running = self.running.as_mut().expect("running");
         if running.state.roots == state.roots {
             return Ok(());
         }
         running.state.roots = state.roots.clone();
-        if let Err(e) = running.connection.change_roots(&state.roots) {
+        if by_tool {
+            self.set_roots_by_tool(&state.roots)?;
+        } else if let Err(e) = running.connection.change_roots(&state.roots) {
             return Err(self.lost(e, "announcing new roots"));
         }
         self.await_roots(&state.roots)
+    }
+
+    /// Whether new roots reach the running server (over MCP, or by a
+    /// tool), so no restart is needed for them.
+    fn roots_change_while_running(&self) -> bool {
+        matches!(*self.profile().roots.via, RootsVia::Mcp | RootsVia::Tool)
+    }
+
+    /// `via: tool`: the profile's roots tool called with `roots`. A server
+    /// that refuses is ended (its directories are unknown); the case
+    /// fails with what it said.
+    fn set_roots_by_tool(&mut self, roots: &[String]) -> Result<(), AdapterFailure> {
+        let tool = self.profile().roots.tool.clone().expect("checked at load");
+        let mut given = Map::new();
+        given.insert("roots".into(), Value::from(roots.to_vec()));
+        let arguments = tool.arguments.fill(&given);
+        let timeout = self.config.call_timeout;
+        let running = self.running.as_mut().expect("running");
+        let doing = format!("setting new roots (`{}`)", tool.name);
+        match running
+            .connection
+            .call_tool(&tool.name, &arguments, timeout)
+        {
+            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                let message = format!(
+                    "{doing}: it answered an error: {}",
+                    translate::text_of(&result)
+                );
+                let stderr = self.kill();
+                Err(AdapterFailure {
+                    kind: FailureKind::ServerFailed,
+                    message,
+                    stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
+                })
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.lost(e, &doing)),
+        }
     }
 
     /// Polls the profile's ready tool until its text names every root.

@@ -40,7 +40,7 @@ Its `serverInfo` version is 0.2.0 whatever its version command says, as
 server-filesystem's is.
 Tools: `info {path}` (stat, following links: `path:`, `isDirectory:`,
 `isFile:` lines), `list {path}` (`[FILE] name` / `[DIR] name` / `[OTHER]
-name`, links not followed), `allowed {}` (one root per line), and the file
+name`, links not followed), `allowed {}` (one root per line), `set_allowed {dirs}` (replaces them), and the file
 tools: `read {path}` (the text, nothing else), `write {path, content}`
 (`Wrote PATH`) and `edit {path, edits: [{old, new}]}` (`Edited PATH`; the
 arguments nest, as server-filesystem's `edit_file` does). A write or edit
@@ -149,6 +149,13 @@ def call(name, args):
         return text(chunks.pop(0) if chunks else "Status: COMPLETED")
     if name == "search_start":
         return search(args)
+    if name == "set_allowed":
+        dirs = args.get("dirs")
+        unknown = set(args) - {"dirs"}
+        if unknown or not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+            return text("Invalid arguments: set_allowed takes dirs, a list of directories", error=True)
+        roots[:] = dirs
+        return text("Allowed directories set")
     if name == "allowed":
         global pending_roots
         if pending_roots is not None:
@@ -285,6 +292,7 @@ TOOLS = [
     {"name": "write", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}},
     {"name": "edit", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "The absolute path of the file to edit"}, "edits": {"type": "array"}}, "required": ["path", "edits"]}},
     {"name": "search_start", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "query": {"type": "string", "description": "A regular expression"}, "pattern": {"type": "string", "description": "A file glob"}}, "required": ["query", "pattern"]}},
+    {"name": "set_allowed", "inputSchema": {"type": "object", "properties": {"dirs": {"type": "array", "items": {"type": "string"}}}, "required": ["dirs"]}},
     {"name": "search_more", "inputSchema": {"type": "object", "properties": {"session": {"type": "string"}}, "required": ["session"]}},
 ]
 
