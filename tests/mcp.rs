@@ -672,7 +672,10 @@ fn roots_on_the_command_line_and_in_a_config_file_reach_the_server() {
 /// A profile that says the wrong base for relative paths fails the
 /// cases that send one: the server (mode `cwd-relative`) resolves them
 /// against its working directory, and only `relative_paths: cwd` starts
-/// it in the case's target directory.
+/// it in the case's target directory. That process answers that one call:
+/// the server kept for the run stays in a directory that outlives every
+/// case (the fake, like Node, asks for its directory on every call, and
+/// fails once it is gone).
 #[test]
 fn a_wrong_relative_paths_fails_the_relative_cases() {
     let dir = tempfile::tempdir().unwrap();
@@ -874,4 +877,22 @@ fn roots_set_by_a_tool_keep_one_server_for_the_run() {
         case(&report, "mcp.resolve.file")["reason"],
         "server failed: setting new roots (`set_allowed`): it answered an error: Invalid arguments: set_allowed takes dirs, a list of directories"
     );
+}
+
+/// A session whose every poll answers the whole session so far is read
+/// from its last answer alone (`answers: all`): read as new answers
+/// joined, its matches come twice and fail.
+#[test]
+fn a_session_answered_whole_each_time_is_read_from_its_last_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "cumulative", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.search.hello@grep"), ["matches"]);
+    let whole = [(
+        "done: '^Status: COMPLETED$'",
+        "done: '^Status: COMPLETED$'\n        answers: all",
+    )];
+    let (code, report) = run(&profile(dir.path(), "cumulative", &whole));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
 }

@@ -280,11 +280,11 @@ pub enum RootsVia {
     /// Written into a JSON file in the private `HOME` before the server
     /// starts. Started again per set of roots.
     Config,
-    /// Set by calling a server tool (`roots.tool`) while the server runs,
-    /// for a server that takes its directories from a tool: one server
-    /// process serves many cases. `roots.config`, if given, is written
-    /// before each start with the roots it starts with (and the file's
-    /// other settings).
+    /// Set by calling a server tool (`roots.tool`) after the server starts
+    /// and whenever a case brings new ones, for a server that takes its
+    /// directories from a tool: one server process serves many cases.
+    /// `roots.config`, if given, is written before each start with the
+    /// roots it starts with (and the file's other settings).
     Tool,
     /// MCP roots: the client offers the `roots` capability, answers
     /// `roots/list`, and says `notifications/roots/list_changed` when a
@@ -590,6 +590,22 @@ pub struct Poll {
     /// At most this many polls (default 50).
     #[serde(default)]
     pub max_polls: Option<usize>,
+    /// What the polls answer: `new` (default), what was found since the
+    /// last one, every answer read, joined; or `all`, the whole session
+    /// from its start each time, so only the last answer (the one that
+    /// says it is done) is read, and it is asked for at least once (the
+    /// first answer may be done but show only part).
+    #[serde(default)]
+    pub answers: PollAnswers,
+}
+
+/// What each poll of a session answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PollAnswers {
+    #[default]
+    New,
+    All,
 }
 
 /// How errors are read.

@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 
 use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
 use crate::mcp::profile::{
-    Loaded, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
+    Loaded, PollAnswers, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
 };
 use crate::mcp::translate::{self, Context};
 use crate::report::findings::{Finding, FindingKind, Findings};
@@ -404,10 +404,11 @@ impl McpServer {
 
     /// The working directory `call` needs: its target directory, when the
     /// server resolves relative paths against its own and the call sends
-    /// one; `None` when any will do.
+    /// one, or none (which such a server takes as its own directory);
+    /// `None` when any will do.
     fn required_cwd(&self, call: &Call) -> Option<PathBuf> {
         let relative =
-            translate::requested_path(call.tool, &call.params).is_some_and(|p| !p.starts_with('/'));
+            translate::requested_path(call.tool, &call.params).is_none_or(|p| !p.starts_with('/'));
         (relative && self.profile().relative_paths == RelativeTo::Cwd)
             .then(|| PathBuf::from(&call.workspace.target))
     }
@@ -420,11 +421,16 @@ impl McpServer {
     /// of an earlier case, which is gone.
     fn enter(&mut self, call: &Call) -> Result<(), AdapterFailure> {
         let required = self.required_cwd(call);
+        // A server kept for many cases lives in the subject's own start
+        // directory; one started for a single case (its roots fixed at
+        // start, or a call that needs its directory: see `call`) in the
+        // case's target directory.
+        let persisting = self.roots_change_while_running() && required.is_none();
         let state = State {
             roots: call.workspace.roots.clone(),
             cwd: match self.profile().relative_paths {
-                RelativeTo::Cwd => PathBuf::from(&call.workspace.target),
-                RelativeTo::Roots => self.scratch.path().join("start"),
+                RelativeTo::Cwd if !persisting => PathBuf::from(&call.workspace.target),
+                _ => self.scratch.path().join("start"),
             },
         };
         let restart = match &self.running {
@@ -458,15 +464,17 @@ impl McpServer {
             // and may take them in asynchronously, like a later change: a
             // first call sent before they are in force is refused as
             // outside every (empty) allowed directory. A server given them
-            // by a tool and no config file gets them now.
-            let profile = self.profile();
-            match *profile.roots.via {
+            // by a tool gets them now, even when its config file listed
+            // them: the process being ended meanwhile shares its `HOME`,
+            // and desktop-commander writes its config back while it runs
+            // (under its own lock, which the tool honours and a write of
+            // the file from here could not).
+            match *self.profile().roots.via {
                 RootsVia::Mcp => return self.await_roots(&roots),
-                RootsVia::Tool if profile.roots.config.is_none() => {
+                RootsVia::Tool => {
                     self.set_roots_by_tool(&roots)?;
                     return self.await_roots(&roots);
                 }
-                RootsVia::Tool => return self.await_roots(&roots),
                 _ => return Ok(()),
             }
         }
@@ -692,10 +700,13 @@ impl McpServer {
             .and_then(Value::as_bool)
             .unwrap_or(false);
         let mut text = translate::text_of(&result);
+        let mut shown = None;
         if let Some(poll) = &map.result.poll
             && !is_error
         {
-            text = self.poll(poll, text)?;
+            let (all, read) = self.poll(poll, text)?;
+            shown = Some(all);
+            text = read;
             let notes = self
                 .running
                 .as_mut()
@@ -705,6 +716,10 @@ impl McpServer {
             self.note(notes);
         }
         let mut read = translate::read(&ctx, &text, is_error);
+        // The model saw every answer of a session, whichever was read.
+        if let Some(all) = shown {
+            read.model_text = Some(all);
+        }
         for field in &map.unobservable {
             if !read.derived.contains(field) {
                 read.derived.push(field.clone());
@@ -714,23 +729,31 @@ impl McpServer {
     }
 
     /// A search session: asked for more until a line says it is done.
+    /// Every answer joined (what the model saw), and the text to read:
+    /// the same, or the last answer alone when each poll answers the
+    /// whole session.
     fn poll(
         &mut self,
         poll: &crate::mcp::profile::Poll,
         first: String,
-    ) -> Result<String, AdapterFailure> {
+    ) -> Result<(String, String), AdapterFailure> {
         let Some(session) = first.lines().find_map(|line| {
             let found = poll.session.0.captures(line)?.name("session")?;
             Some(found.as_str().to_owned())
         }) else {
-            return Ok(first);
+            return Ok((first.clone(), first));
         };
-        let mut text = first;
+        let whole = poll.answers == PollAnswers::All;
+        let done = |text: &str| text.lines().any(|l| poll.done.is_match(l));
+        let mut all = first.clone();
+        let mut last = first;
+        let mut polled = false;
         let arguments = substitute(&poll.arguments, &session);
         let timeout = self.config.call_timeout;
-        for _ in 0..poll.max_polls.unwrap_or(SESSION_POLLS) {
-            if text.lines().any(|l| poll.done.is_match(l)) {
-                return Ok(text);
+        let polls = poll.max_polls.unwrap_or(SESSION_POLLS);
+        for _ in 0..polls {
+            if done(&last) && (polled || !whole) {
+                break;
             }
             let running = self.running.as_mut().expect("running");
             match running
@@ -738,16 +761,18 @@ impl McpServer {
                 .call_tool(&poll.tool, &arguments, timeout)
             {
                 Ok(result) => {
-                    text.push('\n');
-                    text.push_str(&translate::text_of(&result));
+                    last = translate::text_of(&result);
+                    all.push('\n');
+                    all.push_str(&last);
+                    polled = true;
                 }
                 Err(e) => return Err(self.lost(e, &format!("polling `{}`", poll.tool))),
             }
         }
-        if text.lines().any(|l| poll.done.is_match(l)) {
-            return Ok(text);
+        if done(&last) && (polled || !whole) {
+            let read = if whole { last } else { all.clone() };
+            return Ok((all, read));
         }
-        let polls = poll.max_polls.unwrap_or(SESSION_POLLS);
         Err(self.exhausted(format!(
             "its search session was not done after {polls} call{} of `{}`",
             if polls == 1 { "" } else { "s" },
@@ -851,9 +876,25 @@ impl Subject for McpServer {
         }
     }
 
+    /// A call that needs the server in the case's directory, to a server
+    /// kept for many cases, goes to a process of its own, started there
+    /// and ended after it: the kept one stays in a directory that outlives
+    /// every case (a process kept in a case's directory would find it gone
+    /// at the next call, and answer `ENOENT ... uv_cwd`).
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
         self.case = Some(call.case.clone());
-        let mut result = self.answer(call)?;
+        let own_process = self.roots_change_while_running() && self.required_cwd(call).is_some();
+        let kept = if own_process {
+            self.running.take()
+        } else {
+            None
+        };
+        let answered = self.answer(call);
+        if own_process {
+            self.stop_meanwhile();
+            self.running = kept;
+        }
+        let mut result = answered?;
         result.seq = call.seq;
         Ok(result)
     }

@@ -21,6 +21,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   strict-caps   exits (status 3) at `initialize` unless the client offers the
                 `roots` capability exactly when no roots came at start
   cwd-relative  resolves relative paths against its working directory
+  cumulative    `search_more` answers the whole session so far each time (as
+                desktop-commander's `get_more_search_results` does)
   text-errors   reports failures as `[NOT_FOUND] ...` text, not `isError`
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
@@ -80,6 +82,7 @@ ROOTS_AT_START = bool(roots)
 if "stubborn" in MODES:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 sessions = {}  # session id -> chunks of text still to give
+given_so_far = {}  # session id -> chunks given (mode cumulative)
 
 pending_roots = None  # (roots, allowed calls still to wait)
 next_id = 1000
@@ -102,12 +105,14 @@ def request(method, params=None, purpose=None):
 
 
 def lexical(path):
+    if "cwd-relative" in MODES:
+        # As Node's process.cwd() on every path: it fails once the
+        # directory it started in is gone.
+        cwd = os.getcwd()
     if path.startswith("/"):
         joined = path
     else:
-        # Its working directory is only asked for a relative path: a server
-        # kept running may be in a case's directory that is gone by now.
-        base = os.getcwd() if "cwd-relative" in MODES else roots[0] if roots else "/"
+        base = cwd if "cwd-relative" in MODES else roots[0] if roots else "/"
         joined = base + "/" + path
     out = []
     for part in joined.split("/"):
@@ -146,6 +151,12 @@ def call(name, args):
         chunks = sessions.get(args.get("session"))
         if chunks is None:
             return text("Invalid arguments: no such session", error=True)
+        if "cumulative" in MODES:
+            # One chunk more each time, everything so far, done at the end.
+            given = given_so_far[args["session"]] = given_so_far.get(args["session"], 0) + 1
+            body = chunks[:given]
+            done = ["Status: COMPLETED"] if given >= len(chunks) else []
+            return text("\n".join(body + done))
         return text(chunks.pop(0) if chunks else "Status: COMPLETED")
     if name == "search_start":
         return search(args)
@@ -172,7 +183,10 @@ def call(name, args):
     unknown = set(args) - KEYS.get(name, {"path"})
     if unknown:
         return text("Invalid arguments: unknown key " + sorted(unknown)[0], error=True)
-    full = lexical(path)
+    try:
+        full = lexical(path)
+    except FileNotFoundError:
+        return text("ENOENT: no such file or directory, uv_cwd", error=True)
     if not inside(full):
         return text(f"Access denied - path outside allowed directories: {full}", error=True)
     if name in ("read", "write", "edit"):
