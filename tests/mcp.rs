@@ -687,6 +687,11 @@ fn a_wrong_relative_paths_fails_the_relative_cases() {
     let (code, report) = run(&profile(dir.path(), "cwd-relative", &cwd));
     assert_eq!(statuses(&report), well_behaved(), "{report:#}");
     assert_eq!(code, 0);
+    // The process of one call has a HOME of its own: the kept server's
+    // state there (mode `home-owner`) is never changed under it.
+    let (code, report) = run(&profile(dir.path(), "cwd-relative,home-owner", &cwd));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
 }
 
 /// Failures answered as JSON-RPC errors are error answers, read by the

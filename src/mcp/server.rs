@@ -94,6 +94,8 @@ pub struct McpServer {
     stderr: String,
     /// The roots already prepared (`git init`), so each is prepared once.
     prepared: Vec<String>,
+    /// A process started for the current call alone is running.
+    own_call: bool,
     /// Processes being ended on threads of their own, with their notes
     /// and the case they served.
     ending: Vec<std::thread::JoinHandle<(Notes, Option<String>)>>,
@@ -144,6 +146,7 @@ impl McpServer {
             case: None,
             stderr: String::new(),
             prepared: Vec::new(),
+            own_call: false,
             ending: Vec::new(),
         };
         let start_root = server.scratch.path().join("start").display().to_string();
@@ -171,9 +174,15 @@ impl McpServer {
     }
 
     /// Inside its `TMPDIR`, so messages naming it read `{adapter-tmp}/home`
-    /// in reports, the same in every run.
+    /// in reports, the same in every run. A process started for one call
+    /// (see [`Subject::call`]) has a `HOME` of its own, `home-call`: a
+    /// server that writes its config back while it runs (desktop-commander
+    /// does after every call, and reloads the file whenever it changes)
+    /// must not have the kept server's settings changed under it by
+    /// another process, at a moment no one chose.
     fn home(&self) -> PathBuf {
-        self.tmp_dir.join("home")
+        self.tmp_dir
+            .join(if self.own_call { "home-call" } else { "home" })
     }
 
     fn tmp(&self) -> PathBuf {
@@ -203,6 +212,12 @@ impl McpServer {
             RootsVia::Tool if profile.roots.config.is_some() => self.write_config(&state.roots)?,
             RootsVia::Tool | RootsVia::Mcp => {}
         }
+        std::fs::create_dir_all(self.home()).map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create {}: {e}", self.home().display()),
+            )
+        })?;
         let mut env: Vec<(String, String)> =
             vec![("HOME".into(), self.home().display().to_string())];
         env.extend(
@@ -889,7 +904,9 @@ impl Subject for McpServer {
         } else {
             None
         };
+        self.own_call = own_process;
         let answered = self.answer(call);
+        self.own_call = false;
         if own_process {
             self.stop_meanwhile();
             self.running = kept;

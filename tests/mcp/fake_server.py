@@ -23,6 +23,9 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   cwd-relative  resolves relative paths against its working directory
   cumulative    `search_more` answers the whole session so far each time (as
                 desktop-commander's `get_more_search_results` does)
+  home-owner    claims `$HOME/.fake-mcp/owner` at start and fails every call
+                once another process has claimed it (a server whose state in
+                its HOME another process changes under it)
   text-errors   reports failures as `[NOT_FOUND] ...` text, not `isError`
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
@@ -81,6 +84,11 @@ if os.path.exists(CONFIG):
 ROOTS_AT_START = bool(roots)
 if "stubborn" in MODES:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+OWNER = os.path.join(os.environ.get("HOME", "/nonexistent"), ".fake-mcp", "owner")
+if "home-owner" in MODES:
+    os.makedirs(os.path.dirname(OWNER), exist_ok=True)
+    with open(OWNER, "w") as f:
+        f.write(str(os.getpid()))
 sessions = {}  # session id -> chunks of text still to give
 given_so_far = {}  # session id -> chunks given (mode cumulative)
 
@@ -147,6 +155,10 @@ def failure(path, err):
 
 
 def call(name, args):
+    if "home-owner" in MODES:
+        with open(OWNER) as f:
+            if f.read() != str(os.getpid()):
+                return text("Invalid arguments: another process took over my HOME", error=True)
     if name == "search_more":
         chunks = sessions.get(args.get("session"))
         if chunks is None:
