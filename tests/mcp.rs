@@ -7,7 +7,10 @@
 //! default rule gave, roots swapped asynchronously, failures reported as
 //! success text, an unknown protocol revision, and on the file tools a
 //! write led outside by a dangling link, a read that rewrites line
-//! endings and an argument template that swaps the edit's strings.
+//! endings and an argument template that swaps the edit's strings; a
+//! crash, a line past the cap, forged responses, a search answered in
+//! sessions, roots on the command line and in a config file, commands that
+//! never end.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -45,14 +48,30 @@ fn profile(dir: &Path, modes: &str, edits: &[(&str, &str)]) -> PathBuf {
 /// Runs the mcp cases against `profile`, one worker (findings counted
 /// deterministically); the exit code and the JSON report.
 fn run(profile: &Path) -> (i32, Value) {
+    run_with(profile, &[])
+}
+
+/// [`run`] with more arguments; `--jobs`, `--timeout-ms` and
+/// `--hello-timeout-ms` among them replace the defaults.
+fn run_with(profile: &Path, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["run", "--cases", "tests/data/mcp"];
+    // A certain hang (mode `hang`) is the only wait that reaches the call
+    // timeout; a loaded machine answers the fake's other calls well within.
+    for (option, default) in [
+        ("--jobs", "1"),
+        ("--timeout-ms", "5000"),
+        ("--hello-timeout-ms", "60000"),
+    ] {
+        if !extra.contains(&option) {
+            args.extend([option, default]);
+        }
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
         .current_dir(root())
-        .args(["run", "--jobs", "1", "--cases", "tests/data/mcp"])
-        // A certain hang (mode `hang`) is the only wait that reaches it; a
-        // loaded machine answers the fake's other calls well within.
-        .args(["--timeout-ms", "5000", "--hello-timeout-ms", "60000"])
+        .args(args)
         .args(["--format", "json", "--mcp"])
         .arg(profile)
+        .args(extra)
         .output()
         .expect("toolpath runs");
     let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -118,45 +137,44 @@ fn mismatched(report: &Value, id: &str) -> Vec<String> {
 }
 
 /// The well-behaved fake, read right: everything it can show passes (its
-/// `ls` shows no kind or path: not observable), no findings, and the
-/// version comes from the profile's command, not `serverInfo` (0.0.1
-/// from both here; the command's last word).
+/// `ls` shows no kind or path, its search neither: not observable), no
+/// findings, and the version comes from the profile's command (0.0.1, its
+/// last word), never `serverInfo` (0.2.0 here).
 #[test]
 fn a_profile_read_right_passes_and_says_why_it_cannot_take_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let (code, report) = run(&profile(dir.path(), "", &[]));
-    let want = [
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    assert_eq!(findings(&report), []);
+    assert_eq!(report["implementation"]["name"], "fake-mcp");
+    assert_eq!(report["implementation"]["version"], "0.0.1");
+    assert_eq!(
+        case(&report, "mcp.search.hello@ripgrep")["reason"],
+        "no fitting server tool: the fake's one content search stands for grep"
+    );
+}
+
+/// Every instance's status against the well-behaved fake read right.
+fn well_behaved() -> Vec<(String, String)> {
+    [
         // kind composed from success: never passed.
         ("mcp.edit.file", "unobserved"),
         ("mcp.ls.dir", "unobserved"),
         ("mcp.read.text", "unobserved"),
         ("mcp.resolve.dir", "pass"),
         ("mcp.resolve.file", "pass"),
+        ("mcp.resolve.hang-again", "pass"),
         ("mcp.resolve.hang", "pass"),
         ("mcp.resolve.missing", "pass"),
         ("mcp.resolve.second-root", "pass"),
-        ("mcp.search.none@grep", "unsupported"),
-        ("mcp.search.none@ripgrep", "unsupported"),
+        // notes: no server text says them.
+        ("mcp.search.hello@grep", "unobserved"),
+        ("mcp.search.hello@ripgrep", "unsupported"),
         ("mcp.write.dangling-out", "pass"),
-    ];
-    let got = statuses(&report);
-    assert_eq!(
-        got,
-        want.map(|(i, s)| (i.to_owned(), s.to_owned())),
-        "{report:#}"
-    );
-    assert_eq!(code, 0);
-    assert_eq!(findings(&report), []);
-    assert_eq!(report["implementation"]["name"], "fake-mcp");
-    assert_eq!(report["implementation"]["version"], "0.0.1");
-    assert_eq!(
-        case(&report, "mcp.search.none@grep")["reason"],
-        "no fitting server tool: the fake has no content search"
-    );
-    assert_eq!(
-        case(&report, "mcp.search.none@ripgrep")["reason"],
-        "the profile maps no server tool to `ripgrep`"
-    );
+    ]
+    .map(|(i, s)| (i.to_owned(), s.to_owned()))
+    .to_vec()
 }
 
 /// Each field the verdict reads from a server's text, read wrong by the
@@ -234,24 +252,29 @@ fn stray_stdout_is_a_finding_not_a_failure() {
 
 /// A request never answered fails that case (the server failed it: not an
 /// adapter error), ends the server, and is a finding; the next cases are
-/// answered by a fresh server.
+/// answered by a fresh server. Those restarts are no unexplained deaths:
+/// two hangs with `--max-restarts 1` leave the run whole (it was given up
+/// as partial, exit 3, when every restart counted).
 #[test]
 fn a_request_never_answered_fails_its_case_and_is_a_finding() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, report) = run(&profile(dir.path(), "hang", &[]));
-    assert_eq!(code, 1);
-    let hung = case(&report, "mcp.resolve.hang");
-    assert_eq!(hung["status"], "fail");
-    assert_eq!(mismatched(&report, "mcp.resolve.hang"), ["answer"]);
-    assert!(
-        hung["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("server never answered: `tools/call info`: no response within"),
-        "{hung}"
-    );
-    assert_eq!(findings(&report), [("never_answered".to_owned(), 1)]);
+    let (code, report) = run_with(&profile(dir.path(), "hang", &[]), &["--max-restarts", "1"]);
+    assert_eq!(code, 1, "{report:#}");
+    for id in ["mcp.resolve.hang", "mcp.resolve.hang-again"] {
+        let hung = case(&report, id);
+        assert_eq!(hung["status"], "fail");
+        assert_eq!(mismatched(&report, id), ["answer"]);
+        assert!(
+            hung["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("server never answered: `tools/call info`: no response within"),
+            "{hung}"
+        );
+    }
+    assert_eq!(findings(&report), [("never_answered".to_owned(), 2)]);
     assert_eq!(report["summary"]["adapter_error"], 0);
+    assert_eq!(report["summary"]["not_run"], 0);
     assert_eq!(
         status(&report, "mcp.resolve.missing"),
         "pass",
@@ -259,16 +282,107 @@ fn a_request_never_answered_fails_its_case_and_is_a_finding() {
     );
 }
 
+/// A server that crashes while a request is open fails that case (a
+/// verdict on the server, with a `crashed` finding, never an adapter
+/// error), and crashes do use up `--max-restarts`: after the second the
+/// server is given up and the rest is not run.
+#[test]
+fn a_crash_fails_its_case_is_a_finding_and_uses_up_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run_with(&profile(dir.path(), "crash", &[]), &["--max-restarts", "1"]);
+    assert_eq!(code, 3, "{report:#}");
+    for id in ["mcp.resolve.hang", "mcp.resolve.hang-again"] {
+        let crashed = case(&report, id);
+        assert_eq!(crashed["status"], "fail", "{crashed}");
+        assert_eq!(mismatched(&report, id), ["answer"]);
+        assert_eq!(
+            crashed["reason"],
+            "server crashed: `tools/call info`: the server closed its standard output"
+        );
+    }
+    assert_eq!(findings(&report), [("crashed".to_owned(), 2)]);
+    assert_eq!(report["summary"]["adapter_error"], 0);
+    let given_up = case(&report, "mcp.resolve.missing");
+    assert_eq!(given_up["status"], "not_run");
+    assert_eq!(
+        given_up["reason"],
+        "the server died unexplained (a crash or a failed start) after 1 restart; --max-restarts 1 allows no more: giving up"
+    );
+}
+
+/// A line past the client's cap (16 MiB) fails its case and ends the
+/// server (a finding), memory bounded; the next case is answered by a
+/// fresh server.
+#[test]
+fn a_line_past_the_cap_fails_its_case_and_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "flood", &[]));
+    assert_eq!(code, 1);
+    let flooded = case(&report, "mcp.resolve.hang");
+    assert_eq!(flooded["status"], "fail");
+    assert_eq!(
+        flooded["reason"],
+        "server failed: `tools/call info`: a line longer than the limit of 16777216 bytes"
+    );
+    assert_eq!(findings(&report), [("protocol_error".to_owned(), 2)]);
+    assert_eq!(status(&report, "mcp.resolve.missing"), "pass");
+}
+
 /// A server that keeps running after its input closed is ended by signal
-/// at the end of the run and reported.
+/// at the end of the run and reported, with the bound it was given (5 s,
+/// generous so the count does not depend on the machine's load); at two
+/// workers, once per server exactly, and never for a server that exits.
 #[test]
 fn a_server_that_ignores_its_input_closing_is_killed_and_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, report) = run(&profile(dir.path(), "linger", &[]));
+    let (code, report) = run_with(&profile(dir.path(), "linger", &[]), &["--jobs", "2"]);
+    assert_eq!(code, 0);
+    assert_eq!(findings(&report), [("killed".to_owned(), 2)]);
+    let example = report["findings"][0]["example"].as_str().unwrap();
+    assert_eq!(
+        example,
+        "still running 5000 ms after its standard input closed; ended by signal (signal: 15 (SIGTERM))"
+    );
+    let (code, report) = run_with(&profile(dir.path(), "", &[]), &["--jobs", "2"]);
+    assert_eq!(code, 0);
+    assert_eq!(findings(&report), []);
+}
+
+/// A server that ignores SIGTERM as well is killed (SIGKILL), and the
+/// finding says so.
+#[test]
+fn a_server_that_ignores_sigterm_is_killed_by_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "stubborn", &[]));
     assert_eq!(code, 0);
     assert_eq!(findings(&report), [("killed".to_owned(), 1)]);
     let example = report["findings"][0]["example"].as_str().unwrap();
-    assert!(example.contains("SIGTERM"), "{example}");
+    assert_eq!(
+        example,
+        "still running 5000 ms after its standard input closed; ended by signal (signal: 9 (SIGKILL))"
+    );
+}
+
+/// Request ids cannot be guessed: a server that answers the next number
+/// early (after each response, one to its id plus one) has every such
+/// response refused as a protocol finding, never taken for the answer to
+/// the request sent next (with ids counted 1, 2, 3 the forged `tools/list`
+/// answer listed no tools and the forged calls answered every case).
+#[test]
+fn a_response_to_an_id_never_sent_is_a_finding_never_an_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "forge", &[]));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    let found = findings(&report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "protocol_error");
+    assert!(found[0].1 >= 10, "{found:?}");
+    let example = report["findings"][0]["example"].as_str().unwrap();
+    assert!(
+        example.starts_with("a response to an id this client never sent"),
+        "{example}"
+    );
 }
 
 /// A code that only the default rule gave is not an observation: the
@@ -357,6 +471,84 @@ fn a_profile_with_a_mistake_is_a_usage_error_with_its_line() {
     );
 }
 
+/// `toolpath lint --mcp` checks a profile without starting its server:
+/// every mistake the checks find, each at the line and column of its
+/// key's value (not the top of the file), the tools left out named; and a
+/// valid profile's map, one suite tool a line. The shipped profiles, the
+/// fake's and the skeleton are valid.
+#[test]
+fn lint_checks_a_profile_and_names_every_mistake_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = [
+        ("via: mcp\n  ready: {tool: allowed}", "via: flag"),
+        (
+            "    - {errno: EACCES, code: permission_denied}",
+            "    - {errno: EACCES, message: denied, code: permission_denied}",
+        ),
+        ("features: [symlinks]", "features: [symlinks, fifo]"),
+        (
+            "(?P<type>FILE|DIR|OTHER)\\] (?P<name>.*)$'",
+            "(?P<type>FILE|DIR|OTHER)\\] (.*)$'",
+        ),
+        ("  shell: {none: \"the fake runs no commands\"}\n", ""),
+        (
+            "  glob: {none: \"the fake has no search by name\"}",
+            "  glob: {none: \"the fake has no search by name\", tool: list}",
+        ),
+    ];
+    let file = profile(dir.path(), "", &wrong);
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .args(["lint", "--mcp"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let shown = file.display().to_string();
+    let lines: Vec<String> = stderr.lines().map(|l| l.replace(&shown, "P")).collect();
+    assert_eq!(
+        lines,
+        [
+            "P:13:8: `roots.via: flag` needs `roots.flag`",
+            "P:15:22: `features`: unknown feature `fifo` (known: symlinks, fifos, sockets, devices)",
+            "P:22:7: `errors.codes[3]` needs exactly one of `message` and `errno`",
+            "P:25:3: `tools` has no entry for `shell`: give each the server tool that stands for it, or `none` with the reason no tool fits",
+            "P:39:15: `tools.ls.result.entries.line` needs a `name` or a `path` group",
+            "P:58:56: `tools.glob`: `none` says no tool fits; `tool` cannot be given with it",
+            "toolpath: 6 error(s) in the MCP profile P",
+        ]
+    );
+
+    for valid in [
+        "tests/mcp/fake.profile.yaml",
+        "runners/mcp-server-filesystem/server-filesystem.profile.yaml",
+        "runners/mcp-server-git/mcp-server-git.profile.yaml",
+        "templates/mcp/server.profile.yaml",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .args(["lint", "--mcp", valid])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{valid}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.ends_with(&format!("{valid}: a valid MCP profile (format 1)\n")),
+            "{stdout}"
+        );
+        assert_eq!(
+            stdout.lines().count(),
+            10,
+            "nine tools and the verdict: {stdout}"
+        );
+    }
+}
+
 /// A profile that prepares the fixture (`git init` in each root) does it
 /// before the fixture is snapshotted, so the change is not charged to
 /// the server (SEC-11), and the findings say it happened, per case.
@@ -370,9 +562,9 @@ fn a_prepared_fixture_is_a_finding_not_a_change_by_the_server() {
     let (code, report) = run(&profile(dir.path(), "", &prepare));
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(status(&report, "mcp.resolve.file"), "pass");
-    // One per root of every instance sent (nine, one of them with two
-    // roots; the two refused get no fixture).
-    assert_eq!(findings(&report), [("fixture_prepared".to_owned(), 10)]);
+    // One per root of every instance sent (eleven, one of them with two
+    // roots; the one refused gets no fixture).
+    assert_eq!(findings(&report), [("fixture_prepared".to_owned(), 12)]);
 }
 
 /// The file tools, through a profile: a server whose write follows a
@@ -422,4 +614,290 @@ fn a_wrong_file_server_is_caught_through_its_profile() {
     assert_eq!(code, 1);
     assert_eq!(mismatched(&report, "mcp.edit.file"), ["outcome"]);
     assert_eq!(status(&report, "mcp.read.text"), "unobserved");
+}
+
+/// The older protocol revisions servers are seen to answer are spoken:
+/// the subset the client uses is the same in each.
+#[test]
+fn the_older_protocol_revisions_servers_answer_are_spoken() {
+    let dir = tempfile::tempdir().unwrap();
+    for revision in ["2024-11-05", "2025-03-26"] {
+        let (code, report) = run(&profile(dir.path(), &format!("proto-{revision}"), &[]));
+        assert_eq!(statuses(&report), well_behaved(), "{revision}: {report:#}");
+        assert_eq!(code, 0, "{revision}");
+    }
+}
+
+/// The `roots` capability is offered exactly when the profile gives the
+/// roots over MCP (mode `strict-caps` exits at `initialize` otherwise, and
+/// nothing would run).
+#[test]
+fn roots_are_offered_only_when_the_profile_gives_them_over_mcp() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "strict-caps", &[]));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    let flag = [(
+        "via: mcp\n  ready: {tool: allowed}",
+        "via: flag\n  flag: --root",
+    )];
+    let (code, report) = run(&profile(dir.path(), "strict-caps", &flag));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+}
+
+/// Roots on the command line (one argument each) and in a config file in
+/// the private `HOME` (with the profile's other keys: the fake refuses to
+/// start without `telemetry: false`) reach the server; a config under the
+/// wrong key leaves it no allowed directory, and every call is refused.
+#[test]
+fn roots_on_the_command_line_and_in_a_config_file_reach_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = "via: mcp\n  ready: {tool: allowed}";
+    let config = "via: config\n  config: {file: .fake-mcp/config.json, key: allowed, with: {telemetry: false}}";
+    for via in ["via: argv", config] {
+        let (code, report) = run(&profile(dir.path(), "", &[(mcp, via)]));
+        assert_eq!(statuses(&report), well_behaved(), "{via}: {report:#}");
+        assert_eq!(code, 0, "{via}");
+    }
+    let wrong_key = config.replace("key: allowed", "key: allowedDirectories");
+    let (code, report) = run(&profile(dir.path(), "", &[(mcp, &wrong_key)]));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.resolve.file"), ["outcome"]);
+    let no_telemetry = config.replace(", with: {telemetry: false}", "");
+    let (code, report) = run(&profile(dir.path(), "", &[(mcp, &no_telemetry)]));
+    assert_eq!(code, 3, "the server does not start: {report:#}");
+}
+
+/// A profile that says the wrong base for relative paths fails the
+/// cases that send one: the server (mode `cwd-relative`) resolves them
+/// against its working directory, and only `relative_paths: cwd` starts
+/// it in the case's target directory. That process answers that one call:
+/// the server kept for the run stays in a directory that outlives every
+/// case (the fake, like Node, asks for its directory on every call, and
+/// fails once it is gone).
+#[test]
+fn a_wrong_relative_paths_fails_the_relative_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "cwd-relative", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.resolve.dir"), ["outcome"]);
+    assert_eq!(status(&report, "mcp.resolve.file"), "pass", "absolute");
+    let cwd = [("relative_paths: roots", "relative_paths: cwd")];
+    let (code, report) = run(&profile(dir.path(), "cwd-relative", &cwd));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    // The process of one call has a HOME of its own: the kept server's
+    // state there (mode `home-owner`) is never changed under it.
+    let (code, report) = run(&profile(dir.path(), "cwd-relative,home-owner", &cwd));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+}
+
+/// Failures answered as JSON-RPC errors are error answers, read by the
+/// profile's rules like `isError` texts (anchored rules included).
+#[test]
+fn json_rpc_errors_are_error_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "rpc-errors", &[]));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    let missing = &case(&report, "mcp.resolve.missing");
+    assert_eq!(missing["status"], "pass");
+    let unruled = [("    - {errno: ENOENT, code: not_found}\n", "")];
+    let (_, report) = run(&profile(dir.path(), "rpc-errors", &unruled));
+    let missing = case(&report, "mcp.resolve.missing");
+    assert_eq!(
+        missing["status"], "unobserved",
+        "only the default: {missing}"
+    );
+}
+
+/// A search answered in sessions: read whole only by polling it to its
+/// end, with the suite's `pattern` and `include` swapped onto the server's
+/// names. Unswapped, without the poll, or polled too few times, it fails;
+/// the last is a finding too.
+#[test]
+fn a_search_in_sessions_is_polled_to_its_end_with_its_names_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let unswapped = [(
+        "rename: {pattern: query, include: pattern, dir_path: path}",
+        "rename: {pattern: pattern, include: query, dir_path: path}",
+    )];
+    let (code, report) = run(&profile(dir.path(), "", &unswapped));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.search.hello@grep"), ["outcome"]);
+    let unpolled = [(
+        "      poll:\n        session: '^Session: (?P<session>\\S+)$'\n        tool: search_more\n        arguments: {session: \"{session}\"}\n        done: '^Status: COMPLETED$'\n",
+        "",
+    )];
+    let (code, report) = run(&profile(dir.path(), "", &unpolled));
+    assert_eq!(code, 1);
+    assert_eq!(
+        mismatched(&report, "mcp.search.hello@grep"),
+        ["matches", "model_text contains"]
+    );
+    let too_few = [(
+        "done: '^Status: COMPLETED$'",
+        "done: '^Status: COMPLETED$'\n        max_polls: 1",
+    )];
+    let (code, report) = run(&profile(dir.path(), "", &too_few));
+    assert_eq!(code, 1);
+    let cut = case(&report, "mcp.search.hello@grep");
+    assert_eq!(
+        cut["reason"],
+        "server failed: its search session was not done after 1 call of `search_more`"
+    );
+    assert_eq!(findings(&report), [("polls_exhausted".to_owned(), 1)]);
+}
+
+/// A server whose new roots are never in force within the profile's
+/// polls fails those cases, each a finding; the fresh server started for
+/// the next case takes its roots at once (the fake defers only a change),
+/// so every other instance sent passes.
+#[test]
+fn roots_never_in_force_within_the_polls_are_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let few = [(
+        "ready: {tool: allowed}",
+        "ready: {tool: allowed, max_polls: 2}",
+    )];
+    let (code, report) = run(&profile(dir.path(), "async-roots", &few));
+    assert_eq!(code, 1);
+    assert_eq!(findings(&report), [("polls_exhausted".to_owned(), 6)]);
+    assert_eq!(
+        case(&report, "mcp.edit.file")["reason"],
+        "server failed: its new roots were still not in force after 2 calls of `allowed`"
+    );
+    assert_eq!(status(&report, "mcp.ls.dir"), "unobserved");
+    assert_eq!(report["summary"]["adapter_error"], 0);
+}
+
+/// The version command and `git init` are bounded like the server's start
+/// (`--hello-timeout-ms`): a command that never ends makes the server not
+/// start, with the reason, instead of hanging the run.
+#[test]
+fn commands_that_never_end_are_ended_at_the_hello_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow_start = (
+        "  env: {FAKE_MODES",
+        "  start_timeout_ms: 120000\n  env: {FAKE_MODES",
+    );
+    let version = (
+        "version: {command: [python3, -c, \"print('fake-mcp 0.0.1')\"]}",
+        "version: {command: [sleep, \"120\"]}",
+    );
+    let file = profile(dir.path(), "", &[slow_start, version]);
+    let (code, report) = run_with(&file, &["--hello-timeout-ms", "2000"]);
+    assert_eq!(code, 3);
+    let reason = case(&report, "mcp.resolve.dir")["reason"].as_str().unwrap();
+    assert!(
+        reason
+            .contains("cannot read the server's version: `sleep 120`: did not end within 2000 ms"),
+        "{reason}"
+    );
+
+    // A `git` that never ends, first on the PATH.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let git = bin.join("git");
+    std::fs::write(&git, "#!/bin/sh\nexec sleep 120\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&git, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let prepare = (
+        "  env: {FAKE_MODES",
+        "  prepare: [git_init]\n  env: {FAKE_MODES",
+    );
+    let file = profile(dir.path(), "", &[slow_start, prepare]);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .current_dir(root())
+        .env("PATH", path)
+        .args(["run", "--jobs", "1", "--cases", "tests/data/mcp"])
+        .args(["--hello-timeout-ms", "2000", "--format", "json", "--mcp"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reason = case(&report, "mcp.resolve.dir")["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("`git init ") && reason.ends_with(": did not end within 2000 ms"),
+        "{reason}"
+    );
+}
+
+/// Reasons given for a server speak of the server and its profile, never
+/// of an adapter: a field the profile composed, a feature it does not
+/// declare.
+#[test]
+fn reasons_for_a_server_name_the_server_and_its_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_links = [("features: [symlinks]", "features: []")];
+    let (code, report) = run(&profile(dir.path(), "", &no_links));
+    assert_eq!(code, 0);
+    assert_eq!(
+        case(&report, "mcp.edit.file")["reason"],
+        "agreed on every field that could be checked; not observable: kind (derived by the profile)"
+    );
+    assert_eq!(
+        case(&report, "mcp.write.dangling-out")["reason"],
+        "the profile does not declare the `symlinks` feature (the server's tools are not given such fixtures)"
+    );
+    let text = serde_json::to_string(&report["cases"]).unwrap();
+    assert!(!text.contains("adapter"), "{report:#}");
+}
+
+/// Roots set by a server tool while the server runs (`via: tool`, with or
+/// without a config file for the roots it starts with): one server for
+/// the whole run, where roots on its command line take one per case (mode
+/// `linger` counts the servers ended: each is killed once). A roots tool
+/// given the wrong arguments refuses them, and the cases fail with what
+/// it said.
+#[test]
+fn roots_set_by_a_tool_keep_one_server_for_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = "via: mcp\n  ready: {tool: allowed}";
+    let tool = "via: tool\n  tool: {name: set_allowed, arguments: {dirs: \"{roots}\"}}";
+    let with_config = format!(
+        "{tool}\n  config: {{file: .fake-mcp/config.json, key: allowed, with: {{telemetry: false}}}}"
+    );
+    for via in [tool, &with_config] {
+        let (code, report) = run(&profile(dir.path(), "linger", &[(mcp, via)]));
+        assert_eq!(statuses(&report), well_behaved(), "{via}: {report:#}");
+        assert_eq!(code, 0, "{via}");
+        assert_eq!(findings(&report), [("killed".to_owned(), 1)], "{via}");
+    }
+    let (_, report) = run(&profile(dir.path(), "linger", &[(mcp, "via: argv")]));
+    assert_eq!(
+        findings(&report),
+        [("killed".to_owned(), 12)],
+        "a server per case"
+    );
+
+    let wrong = tool.replace("{dirs:", "{folders:");
+    let (code, report) = run(&profile(dir.path(), "", &[(mcp, &wrong)]));
+    assert_eq!(code, 1);
+    assert_eq!(
+        case(&report, "mcp.resolve.file")["reason"],
+        "server failed: setting new roots (`set_allowed`): it answered an error: Invalid arguments: set_allowed takes dirs, a list of directories"
+    );
+}
+
+/// A session whose every poll answers the whole session so far is read
+/// from its last answer alone (`answers: all`): read as new answers
+/// joined, its matches come twice and fail.
+#[test]
+fn a_session_answered_whole_each_time_is_read_from_its_last_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "cumulative", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(mismatched(&report, "mcp.search.hello@grep"), ["matches"]);
+    let whole = [(
+        "done: '^Status: COMPLETED$'",
+        "done: '^Status: COMPLETED$'\n        answers: all",
+    )];
+    let (code, report) = run(&profile(dir.path(), "cumulative", &whole));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
 }

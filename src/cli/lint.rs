@@ -1,5 +1,7 @@
 //! `toolpath lint`: the validity of every case (exit 2 on an invalid one)
-//! and spec coverage (exit 2 on a gap, for the embedded suite only).
+//! and spec coverage (exit 2 on a gap, for the embedded suite only); with
+//! `--mcp PROFILE`, the validity of an MCP profile instead, without
+//! starting its server.
 
 use std::fmt::Write as _;
 
@@ -16,10 +18,17 @@ pub struct LintRequest {
     /// Fail on a coverage gap also when --cases replaces the embedded suite.
     #[arg(long)]
     pub require_coverage: bool,
+    /// Check this MCP profile (docs/mcp.md) instead of the cases: every
+    /// mistake at its line and column; the server is not started.
+    #[arg(long, value_name = "PROFILE", conflicts_with_all = ["cases", "add_cases", "require_coverage"])]
+    pub mcp: Option<std::path::PathBuf>,
 }
 
 /// `toolpath lint`.
 pub fn lint(request: LintRequest) -> ExitCode {
+    if let Some(file) = &request.mcp {
+        return lint_profile(file);
+    }
     let source = &request.source;
     let cases = match load_or_usage(source) {
         Ok(cases) => cases,
@@ -110,4 +119,29 @@ pub fn lint(request: LintRequest) -> ExitCode {
         );
         ExitCode::Ok
     }
+}
+
+/// `toolpath lint --mcp PROFILE`: the profile checked as `run --mcp`
+/// checks it, and what it maps, one suite tool a line.
+fn lint_profile(file: &std::path::Path) -> ExitCode {
+    use crate::mcp::profile::ToolMap;
+    let loaded = match crate::cli::load_profile(file) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let mut out = String::new();
+    for (tool, map) in &loaded.profile.tools {
+        let _ = match map {
+            ToolMap::Tool(server) => writeln!(out, "{:<11} {}", tool.name(), server.tool),
+            ToolMap::None(why) => writeln!(out, "{:<11} none: {why}", tool.name()),
+        };
+    }
+    let _ = writeln!(
+        out,
+        "{}: a valid MCP profile (format {})",
+        file.display(),
+        crate::mcp::profile::PROFILE_VERSION
+    );
+    let _ = print_out(&out);
+    ExitCode::Ok
 }

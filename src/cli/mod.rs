@@ -132,6 +132,22 @@ fn load_or_usage(source: &SourceArgs) -> Result<Vec<Case>, ExitCode> {
     })
 }
 
+/// Loads an MCP profile, or prints every mistake in it, each at its line
+/// and column, and says [`ExitCode::Usage`].
+fn load_profile(file: &std::path::Path) -> Result<crate::mcp::profile::Loaded, ExitCode> {
+    crate::mcp::profile::Loaded::load(file).map_err(|errors| {
+        for e in errors.iter() {
+            eprintln!("{e}");
+        }
+        eprintln!(
+            "toolpath: {} error(s) in the MCP profile {}",
+            errors.len(),
+            file.display()
+        );
+        ExitCode::Usage
+    })
+}
+
 /// Says `message` and returns [`ExitCode::Usage`].
 fn usage(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("toolpath: {message}");

@@ -12,7 +12,6 @@ use crate::case::catalog::Catalog;
 use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
 use crate::harness::containment::{self, Population};
-use crate::mcp::profile::Loaded;
 use crate::report::ExitCode;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
@@ -139,7 +138,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
             let argv = split_command(&line).map_err(usage)?;
             Subjects::Adapter { line, argv }
         }
-        (None, Some(file)) => Subjects::Mcp(Box::new(Loaded::load(file).map_err(usage)?)),
+        (None, Some(file)) => Subjects::Mcp(Box::new(crate::cli::load_profile(file)?)),
         (None, None) => Subjects::Reference,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);

@@ -257,6 +257,8 @@ fn failure_field(kind: FailureKind) -> Field {
     match kind {
         FailureKind::Timeout => "adapter.timeout",
         FailureKind::NeverAnswered => "server.never-answered",
+        FailureKind::ServerCrashed => "server.crashed",
+        FailureKind::ServerFailed => "server.failed",
         FailureKind::BadOutput => "adapter.bad-output",
         FailureKind::WrongSeq => "adapter.wrong-seq",
         FailureKind::Unsolicited => "adapter.unsolicited",

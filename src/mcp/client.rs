@@ -13,10 +13,17 @@
 //! taken by the caller as findings ([`Connection::take_notes`]): a line
 //! on standard output that is not JSON-RPC (one server `console.log`s while
 //! checking paths; stricter clients would drop it) is skipped, a response
-//! to no request is skipped. The server's own requests are answered:
+//! to no open request is skipped. The server's own requests are answered:
 //! `roots/list` with the roots in force, `ping` with `{}`, anything else
 //! with -32601.
+//!
+//! Request ids are random (in `1 .. 2^53`, exact in JavaScript too), drawn
+//! afresh for every request, as the adapter protocol's `seq` is: a server
+//! cannot answer a request before it was sent by guessing its id (the
+//! next number of a count), and a response carrying an id this client
+//! never sent is a protocol finding, never taken for an answer.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Command};
@@ -25,7 +32,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::report::findings::FindingKind;
-use crate::subject::adapter::{EXIT_GRACE, REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
+use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 
@@ -40,6 +47,18 @@ pub const SUPPORTED_PROTOCOLS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-
 /// The most `tools/list` pages read: a server whose cursor never ends
 /// cannot keep the client reading.
 const MAX_PAGES: usize = 100;
+
+/// Request ids are drawn from `1 .. 2^ID_BITS`: every JSON number in that
+/// range is exact in JavaScript, where most servers parse them.
+const ID_BITS: u32 = 53;
+
+/// How long a server has to exit by itself once its standard input is
+/// closed, before it is sent SIGTERM (and the `killed` finding says so).
+/// Generous: a Python server that exits in half a second alone took more
+/// than one on a loaded 2-core machine, and a finding must not depend on
+/// the load. Servers restarted per case are ended on threads of their
+/// own, so this is not waited out between cases.
+pub const SERVER_EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// How to start one server process.
 #[derive(Debug, Clone)]
@@ -104,7 +123,9 @@ pub struct Connection {
     process: Process,
     stdin: Option<ChildStdin>,
     output: Output,
-    next_id: u64,
+    /// Every request id sent, to tell a late or repeated response (to a
+    /// request sent) from a forged one (to an id never sent).
+    sent: HashSet<u64>,
     /// What `roots/list` answers.
     roots: Vec<String>,
     /// The protocol revision the server chose.
@@ -161,7 +182,7 @@ impl Connection {
             process,
             stdin: Some(pipes.stdin),
             output,
-            next_id: 0,
+            sent: HashSet::new(),
             roots: roots.to_vec(),
             protocol: String::new(),
             notes: Vec::new(),
@@ -305,9 +326,10 @@ impl Connection {
         (exited, self.output.take_stderr())
     }
 
-    /// Ends the server the polite way ([`EXIT_GRACE`] after closing stdin).
+    /// Ends the server the polite way ([`SERVER_EXIT_GRACE`] after
+    /// closing stdin).
     pub fn shutdown(&mut self) -> String {
-        self.end(EXIT_GRACE).1
+        self.end(SERVER_EXIT_GRACE).1
     }
 
     fn write(&mut self, message: &Value) -> Result<(), RequestError> {
@@ -340,8 +362,8 @@ impl Connection {
         params: Value,
         deadline: Instant,
     ) -> Result<Value, RequestError> {
-        self.next_id += 1;
-        let id = self.next_id;
+        let id = self.fresh_id()?;
+        self.sent.insert(id);
         self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
         let started = Instant::now();
         loop {
@@ -355,6 +377,18 @@ impl Connection {
             };
             if let Some(answer) = self.receive(&line, id)? {
                 return answer;
+            }
+        }
+    }
+
+    /// A request id never used on this connection, random in `1 .. 2^53`.
+    fn fresh_id(&self) -> Result<u64, RequestError> {
+        loop {
+            let drawn = crate::sys::random_u64()
+                .map_err(|e| RequestError::Io(format!("cannot draw a request id: {e}")))?
+                >> (64 - ID_BITS);
+            if drawn != 0 && !self.sent.contains(&drawn) {
+                return Ok(drawn);
             }
         }
     }
@@ -405,10 +439,18 @@ impl Connection {
                     message: text.to_owned(),
                 })))
             }
-            _ => {
+            (None, their_id) => {
+                let sent = their_id
+                    .and_then(Value::as_u64)
+                    .is_some_and(|i| self.sent.contains(&i));
+                let what = if sent {
+                    "a response to a request no longer open"
+                } else {
+                    "a response to an id this client never sent (never taken for an answer)"
+                };
                 self.notes.push((
                     FindingKind::ProtocolError,
-                    format!("a message answering no open request: {}", excerpt(line)),
+                    format!("{what}: {}", excerpt(line)),
                 ));
                 Ok(None)
             }

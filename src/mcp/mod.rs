@@ -6,6 +6,8 @@
 //! - [`profile`]: the profile file, its checks and JSON Schema;
 //! - [`client`]: a synchronous MCP client on the adapters' pipe
 //!   supervision (bounded lines and waits, process groups);
+//! - [`command`]: the short commands a profile runs (its version, `git
+//!   init`), bounded like the server;
 //! - [`template`]: argument templates, for server tools that nest what
 //!   the suite passes flat;
 //! - [`translate`]: suite arguments to server arguments, server text to
@@ -17,6 +19,7 @@
 //! the harness never does (it sees a `Subject`).
 
 pub mod client;
+pub mod command;
 pub mod profile;
 pub mod server;
 pub mod template;

@@ -12,6 +12,14 @@
 //! arguments, how to read the text it answers with, and how to classify
 //! its errors. Regular expressions are checked when the file is loaded,
 //! so a typo is found before the first case runs.
+//!
+//! What the types cannot say is checked after reading (`check`), and every
+//! mistake found is reported, each at the line and column of the value it
+//! is about: the values those checks read are kept with their place
+//! ([`At`], from serde-saphyr's spans, as the suite's case files are).
+//! Every suite tool needs an entry, a server tool or `none` with the
+//! reason, so a profile written before a tool joined the suite says which
+//! ones it has not considered instead of leaving them unsupported unsaid.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -22,21 +30,84 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::mcp::template::Template;
-use toolpath_suite::case::CaseError;
+use toolpath_suite::case::{CaseError, CaseErrors};
 use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Tool};
 
 /// The profile format this build reads.
 pub const PROFILE_VERSION: u32 = 1;
 
-/// A regular expression, compiled when the profile is read.
+/// Where a value stands in the profile: 1-based line and column.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    pub line: u64,
+    pub column: u64,
+}
+
+/// A value and where it stands, so a check made after reading can name
+/// the place of what it found wrong. Reads and describes itself (JSON
+/// Schema) exactly as `T` does.
 #[derive(Debug, Clone)]
-pub struct Pattern(pub regex::Regex);
+pub struct At<T> {
+    pub value: T,
+    pub place: Place,
+}
+
+impl<T> std::ops::Deref for At<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = serde_saphyr::Spanned::<T>::deserialize(deserializer)?;
+        Ok(At {
+            place: Place {
+                line: spanned.referenced.line(),
+                column: spanned.referenced.column(),
+            },
+            value: spanned.value,
+        })
+    }
+}
+
+/// Written as the value alone (the schema's defaults are written so).
+impl<T: serde::Serialize> serde::Serialize for At<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for At<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A regular expression, compiled when the profile is read, and where it
+/// stands.
+#[derive(Debug, Clone)]
+pub struct Pattern(pub regex::Regex, pub Place);
 
 impl<'de> Deserialize<'de> for Pattern {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
+        let text = At::<String>::deserialize(deserializer)?;
         regex::Regex::new(&text)
-            .map(Pattern)
+            .map(|regex| Pattern(regex, text.place))
             .map_err(|e| serde::de::Error::custom(format!("not a regular expression: {e}")))
     }
 }
@@ -71,7 +142,7 @@ impl Pattern {
 #[schemars(title = "toolpath MCP profile")]
 pub struct Profile {
     /// The profile format: `1`.
-    pub profile: u32,
+    pub profile: At<u32>,
     pub implementation: ProfileImplementation,
     pub server: Server,
     pub roots: Roots,
@@ -84,18 +155,20 @@ pub struct Profile {
     /// `sockets`, `devices`. Cases needing others are unsupported (leave
     /// out `fifos` for a server that opens them and blocks).
     #[serde(default)]
-    pub features: Vec<String>,
+    pub features: Vec<At<String>>,
     /// Result fields no tool of this server can show (protocol
     /// `unobservable`).
     #[serde(default)]
-    pub unobservable: Vec<String>,
+    pub unobservable: Vec<At<String>>,
     /// How errors are told from successes, and their codes; a tool's own
     /// `errors` are tried first.
     #[serde(default)]
     pub errors: Errors,
-    /// Each suite tool: the server tool that stands for it, or why none does.
+    /// Each suite tool (every one: `resolve`, `grep`, `ripgrep`, `glob`,
+    /// `ls`, `shell`, `read_file`, `write_file`, `edit`): the server tool
+    /// that stands for it, or why none does.
     #[serde(rename = "tools")]
-    pub tool_entries: BTreeMap<Tool, ToolEntry>,
+    pub tool_entries: At<BTreeMap<Tool, At<ToolEntry>>>,
     /// `tool_entries`, checked (filled at load).
     #[serde(skip)]
     #[schemars(skip)]
@@ -134,7 +207,7 @@ pub enum VersionSource {
 pub struct Server {
     /// Program and arguments; `{profile}` is the profile's directory,
     /// `{home}` the server's private `HOME`.
-    pub command: Vec<String>,
+    pub command: At<Vec<String>>,
     /// Environment variables set for the server (placeholders as in
     /// `command`), on top of the adapter environment (`LC_ALL=C`, `TZ=UTC`,
     /// a private `TMPDIR`, git isolated).
@@ -162,23 +235,37 @@ pub enum Prepare {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Roots {
-    pub via: RootsVia,
+    pub via: At<RootsVia>,
     /// `via: flag`: the flag written before each root (`--repository`).
     #[serde(default)]
     pub flag: Option<String>,
-    /// `via: config`: the file, relative to the private `HOME`, and the key
-    /// of the JSON object that lists the roots.
+    /// `via: config` (or `tool`): the file, relative to the private
+    /// `HOME`, and the key of the JSON object that lists the roots.
     #[serde(default)]
     pub config: Option<RootsConfig>,
     /// The most roots the server takes; a case with more is unsupported,
     /// with this as the reason.
     #[serde(default)]
-    pub max: Option<usize>,
-    /// `via: mcp`: a server that swaps its directories asynchronously after
-    /// `notifications/roots/list_changed` is polled with this tool until
-    /// its text names every new root.
+    pub max: Option<At<usize>>,
+    /// `via: tool`: the server tool that sets the allowed directories
+    /// while the server runs.
     #[serde(default)]
-    pub ready: Option<Ready>,
+    pub tool: Option<At<RootsTool>>,
+    /// `via: mcp` or `tool`: a server that takes new directories in
+    /// asynchronously is polled with this tool until its text names every
+    /// new root.
+    #[serde(default)]
+    pub ready: Option<At<Ready>>,
+}
+
+/// A server tool that sets the allowed directories.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RootsTool {
+    pub name: String,
+    /// Its arguments, an argument template in which `{roots}` is the list
+    /// of the case's roots (`{key: allowedDirectories, value: "{roots}"}`).
+    pub arguments: Template,
 }
 
 /// Where the allowed directories go.
@@ -193,6 +280,12 @@ pub enum RootsVia {
     /// Written into a JSON file in the private `HOME` before the server
     /// starts. Started again per set of roots.
     Config,
+    /// Set by calling a server tool (`roots.tool`) after the server starts
+    /// and whenever a case brings new ones, for a server that takes its
+    /// directories from a tool: one server process serves many cases.
+    /// `roots.config`, if given, is written before each start with the
+    /// roots it starts with (and the file's other settings).
+    Tool,
     /// MCP roots: the client offers the `roots` capability, answers
     /// `roots/list`, and says `notifications/roots/list_changed` when a
     /// case brings new roots; one server process serves many cases.
@@ -244,20 +337,22 @@ pub struct ToolEntry {
     /// names, not a glob); shown for every case of the tool. Nothing else
     /// may be given with it.
     #[serde(default)]
-    pub none: Option<String>,
+    pub none: Option<At<String>>,
     /// The server's tool name.
     #[serde(default)]
-    pub tool: Option<String>,
+    pub tool: Option<At<String>>,
     #[serde(default)]
-    pub arguments: Arguments,
+    #[schemars(with = "Arguments")]
+    pub arguments: Option<At<Arguments>>,
     /// Result fields this tool cannot show (on top of the profile's).
     #[serde(default)]
-    pub unobservable: Vec<String>,
+    pub unobservable: Vec<At<String>>,
     #[serde(default)]
-    pub result: Option<ResultMap>,
+    pub result: Option<At<ResultMap>>,
     /// Error rules tried before the profile's.
     #[serde(default)]
-    pub errors: Errors,
+    #[schemars(with = "Errors")]
+    pub errors: Option<At<Errors>>,
 }
 
 /// A suite tool's mapping, checked.
@@ -278,26 +373,62 @@ pub struct ServerTool {
     pub errors: Errors,
 }
 
+/// The words of `list`, without their places.
+pub fn names(list: &[At<String>]) -> Vec<String> {
+    list.iter().map(|f| f.value.clone()).collect()
+}
+
 impl ToolEntry {
-    /// The mapping this entry says, or what is wrong with it.
-    fn checked(self, tool: Tool) -> Result<ToolMap, String> {
-        match (self.none, self.tool, self.result) {
-            (Some(reason), None, None) => Ok(ToolMap::None(reason)),
-            (Some(_), _, _) => Err(format!(
-                "`tools.{tool}`: `none` says no tool fits; give nothing else with it"
-            )),
-            (None, Some(name), Some(result)) => Ok(ToolMap::Tool(Box::new(ServerTool {
-                tool: name,
-                arguments: self.arguments,
-                unobservable: self.unobservable,
-                result,
-                errors: self.errors,
-            }))),
-            (None, None, _) => Err(format!(
-                "`tools.{tool}` needs `tool` (the server's tool) or `none` (why none fits)"
-            )),
-            (None, Some(_), None) => Err(format!("`tools.{tool}` needs `result`")),
+    /// The mapping this entry (at `place`) says, or what is wrong with
+    /// it, where.
+    fn checked(self, tool: Tool, place: Place) -> Result<ToolMap, (Place, String)> {
+        if let Some(reason) = &self.none {
+            if self.only_none() {
+                return Ok(ToolMap::None(reason.value.clone()));
+            }
+            let (key, at) = [
+                self.tool.as_ref().map(|t| ("tool", t.place)),
+                self.result.as_ref().map(|r| ("result", r.place)),
+                self.arguments.as_ref().map(|a| ("arguments", a.place)),
+                self.errors.as_ref().map(|e| ("errors", e.place)),
+                self.unobservable.first().map(|u| ("unobservable", u.place)),
+            ]
+            .into_iter()
+            .flatten()
+            .next()
+            .expect("something besides `none`");
+            return Err((
+                at,
+                format!(
+                    "`tools.{tool}`: `none` says no tool fits; `{key}` cannot be given with it"
+                ),
+            ));
         }
+        match (self.tool, self.result) {
+            (Some(name), Some(result)) => Ok(ToolMap::Tool(Box::new(ServerTool {
+                tool: name.value,
+                arguments: self.arguments.map(|a| a.value).unwrap_or_default(),
+                unobservable: names(&self.unobservable),
+                result: result.value,
+                errors: self.errors.map(|e| e.value).unwrap_or_default(),
+            }))),
+            (None, _) => Err((
+                place,
+                format!(
+                    "`tools.{tool}` needs `tool` (the server's tool) or `none` (why none fits)"
+                ),
+            )),
+            (Some(name), None) => Err((name.place, format!("`tools.{tool}` needs `result`"))),
+        }
+    }
+
+    /// Whether nothing but `none` is given (the only valid entry with it).
+    fn only_none(&self) -> bool {
+        self.tool.is_none()
+            && self.result.is_none()
+            && self.arguments.is_none()
+            && self.errors.is_none()
+            && self.unobservable.is_empty()
     }
 }
 
@@ -327,7 +458,7 @@ pub struct Arguments {
     /// `rename`; `default` fills the suite's parameters before, `constant`
     /// is set after.
     #[serde(default)]
-    pub template: Option<Template>,
+    pub template: Option<At<Template>>,
 }
 
 impl Arguments {
@@ -335,7 +466,7 @@ impl Arguments {
     /// names one (the schema a model reads is shown under suite names).
     pub fn suite_name_of<'a>(&'a self, server: &'a str) -> &'a str {
         if let Some(template) = &self.template {
-            return template.suite_name_of(server).unwrap_or(server);
+            return template.value.suite_name_of(server).unwrap_or(server);
         }
         self.rename
             .iter()
@@ -376,7 +507,7 @@ pub struct ResultMap {
     /// exactly as the server answered it; the suite's note `binary` has
     /// no counterpart in a server's text, so `notes` is composed (`[]`).
     #[serde(default)]
-    pub content: Option<WholeText>,
+    pub content: Option<At<WholeText>>,
     /// The whole text (trimmed) that means "nothing found": an ok answer
     /// with empty lists, even if the server flagged it `isError`.
     #[serde(default)]
@@ -448,7 +579,7 @@ pub struct MatchesRule {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Poll {
-    /// Finds the session id in the first answer: a `session` group.
+    /// Finds the session id in a line of the first answer: a `session` group.
     pub session: Pattern,
     /// The tool asked for more, with `{session}` in its arguments.
     pub tool: String,
@@ -459,6 +590,22 @@ pub struct Poll {
     /// At most this many polls (default 50).
     #[serde(default)]
     pub max_polls: Option<usize>,
+    /// What the polls answer: `new` (default), what was found since the
+    /// last one, every answer read, joined; or `all`, the whole session
+    /// from its start each time, so only the last answer (the one that
+    /// says it is done) is read, and it is asked for at least once (the
+    /// first answer may be done but show only part).
+    #[serde(default)]
+    pub answers: PollAnswers,
+}
+
+/// What each poll of a session answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PollAnswers {
+    #[default]
+    New,
+    All,
 }
 
 /// How errors are read.
@@ -472,7 +619,7 @@ pub struct Errors {
     /// Rules from an error's text to a spec code, tried in order; every
     /// code records the rule that gave it.
     #[serde(default)]
-    pub codes: Vec<CodeRule>,
+    pub codes: Vec<At<CodeRule>>,
     /// The code when no rule matched. A code only this gave is not an
     /// observation: `error.code` is then unobserved for that answer.
     #[serde(default)]
@@ -571,11 +718,14 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Reads and checks the profile at `file`; errors name the line.
-    pub fn load(file: &Path) -> Result<Loaded, CaseError> {
-        let text = std::fs::read_to_string(file).map_err(|e| CaseError::unreadable(file, &e))?;
+    /// Reads and checks the profile at `file`; every error with its line.
+    pub fn load(file: &Path) -> Result<Loaded, CaseErrors> {
+        let one = |e: CaseError| CaseErrors::new(vec![e]).expect("one error");
+        let text =
+            std::fs::read_to_string(file).map_err(|e| one(CaseError::unreadable(file, &e)))?;
         let profile = Loaded::parse(file, &text)?;
-        let absolute = std::path::absolute(file).map_err(|e| CaseError::unreadable(file, &e))?;
+        let absolute =
+            std::path::absolute(file).map_err(|e| one(CaseError::unreadable(file, &e)))?;
         let dir = absolute
             .parent()
             .map_or_else(|| PathBuf::from("/"), Path::to_owned);
@@ -586,176 +736,277 @@ impl Loaded {
         })
     }
 
-    /// Parses and checks a profile's text (`file` only names it).
-    pub fn parse(file: &Path, text: &str) -> Result<Profile, CaseError> {
+    /// Parses and checks a profile's text (`file` only names it): the
+    /// first error that stops reading, or every mistake the checks find.
+    pub fn parse(file: &Path, text: &str) -> Result<Profile, CaseErrors> {
         let mut profile: Profile =
-            toolpath_suite::case::yaml::parse(file, text, serde_saphyr::Options::default())?;
-        let error = |message| CaseError {
-            file: file.to_owned(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        for (tool, entry) in std::mem::take(&mut profile.tool_entries) {
-            let map = entry.checked(tool).map_err(error)?;
-            profile.tools.insert(tool, map);
+            toolpath_suite::case::yaml::parse(file, text, serde_saphyr::Options::default())
+                .map_err(|e| CaseErrors::new(vec![e]).expect("one error"))?;
+        let mut found = Vec::new();
+        check(&profile, &mut found);
+        let entries = std::mem::take(&mut profile.tool_entries.value);
+        let missing: Vec<String> = Tool::ALL
+            .iter()
+            .filter(|t| !entries.contains_key(t))
+            .map(|t| format!("`{t}`"))
+            .collect();
+        if !missing.is_empty() {
+            found.push((
+                profile.tool_entries.place,
+                format!(
+                    "`tools` has no entry for {}: give each the server tool that stands for it, or `none` with the reason no tool fits",
+                    missing.join(", ")
+                ),
+            ));
         }
-        check(&profile).map_err(error)?;
-        Ok(profile)
+        for (tool, entry) in entries {
+            check_tool(&profile, tool, &entry, &mut found);
+            match entry.value.checked(tool, entry.place) {
+                Ok(map) => {
+                    profile.tools.insert(tool, map);
+                }
+                Err(at) => found.push(at),
+            }
+        }
+        let errors = found
+            .into_iter()
+            .map(|(place, message)| CaseError {
+                file: file.to_owned(),
+                line: place.line,
+                column: place.column,
+                message,
+            })
+            .collect();
+        match CaseErrors::new(errors) {
+            Some(errors) => Err(errors),
+            None => Ok(profile),
+        }
     }
 }
 
 /// What the types cannot say: a supported format, the fields a `via`
 /// needs, known field and feature names, and a result rule for what each
-/// tool's cases judge.
-fn check(profile: &Profile) -> Result<(), String> {
-    if profile.profile != PROFILE_VERSION {
-        return Err(format!(
-            "`profile: {}`: this build reads profile format {PROFILE_VERSION}",
-            profile.profile
-        ));
+/// tool's cases judge. Every mistake is added to `found`, at its place.
+fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
+    let mut error = |place: Place, message: String| found.push((place, message));
+    if *profile.profile != PROFILE_VERSION {
+        error(
+            profile.profile.place,
+            format!(
+                "`profile: {}`: this build reads profile format {PROFILE_VERSION}",
+                *profile.profile
+            ),
+        );
     }
     if profile.server.command.is_empty() {
-        return Err("`server.command` is empty".into());
+        error(
+            profile.server.command.place,
+            "`server.command` is empty".into(),
+        );
     }
     let roots = &profile.roots;
-    match roots.via {
+    match *roots.via {
         RootsVia::Flag if roots.flag.is_none() => {
-            return Err("`roots.via: flag` needs `roots.flag`".into());
+            error(
+                roots.via.place,
+                "`roots.via: flag` needs `roots.flag`".into(),
+            );
         }
         RootsVia::Config if roots.config.is_none() => {
-            return Err("`roots.via: config` needs `roots.config`".into());
+            error(
+                roots.via.place,
+                "`roots.via: config` needs `roots.config`".into(),
+            );
         }
         _ => {}
     }
-    if roots.ready.is_some() && roots.via != RootsVia::Mcp {
-        return Err("`roots.ready` is for `roots.via: mcp` only".into());
+    if *roots.via == RootsVia::Tool && roots.tool.is_none() {
+        error(
+            roots.via.place,
+            "`roots.via: tool` needs `roots.tool`".into(),
+        );
     }
-    for (place, errors) in std::iter::once(("errors".to_owned(), &profile.errors)).chain(
-        profile.tools.iter().filter_map(|(tool, map)| match map {
-            ToolMap::Tool(s) => Some((format!("tools.{tool}.errors"), &s.errors)),
-            ToolMap::None(_) => None,
-        }),
-    ) {
-        for (i, rule) in errors.codes.iter().enumerate() {
-            if rule.message.is_some() == rule.errno.is_some() {
-                return Err(format!(
-                    "`{place}.codes[{i}]` needs exactly one of `message` and `errno`"
-                ));
-            }
+    if let Some(tool) = &roots.tool {
+        if *roots.via != RootsVia::Tool {
+            error(
+                tool.place,
+                "`roots.tool` is for `roots.via: tool` only".into(),
+            );
+        }
+        if !tool.arguments.names().contains("roots") {
+            error(
+                tool.place,
+                "`roots.tool.arguments` never places `{roots}`: the tool would not be given the roots".into(),
+            );
         }
     }
-    if roots.max == Some(0) {
-        return Err("`roots.max` must be at least 1".into());
+    if let Some(ready) = &roots.ready
+        && !matches!(*roots.via, RootsVia::Mcp | RootsVia::Tool)
+    {
+        error(
+            ready.place,
+            "`roots.ready` is for `roots.via: mcp` and `tool` only".into(),
+        );
     }
+    if let Some(max) = &roots.max
+        && **max == 0
+    {
+        error(max.place, "`roots.max` must be at least 1".into());
+    }
+    check_codes(&profile.errors, "errors", &mut error);
     for feature in &profile.features {
         if !FEATURES.contains(&feature.as_str()) {
-            return Err(format!(
-                "`features`: unknown feature `{feature}` (known: {})",
-                FEATURES.join(", ")
-            ));
-        }
-    }
-    let unknown_field = |list: &[String], place: &str| {
-        list.iter()
-            .find(|f| !FIELDS.contains(&f.as_str()))
-            .map(|f| {
+            error(
+                feature.place,
                 format!(
-                    "`{place}`: unknown field `{f}` (known: {})",
-                    FIELDS.join(", ")
-                )
-            })
-    };
-    if let Some(e) = unknown_field(&profile.unobservable, "unobservable") {
-        return Err(e);
+                    "`features`: unknown feature `{}` (known: {})",
+                    feature.value,
+                    FEATURES.join(", ")
+                ),
+            );
+        }
     }
-    for (tool, map) in &profile.tools {
-        let ToolMap::Tool(server) = map else { continue };
-        let place = format!("tools.{tool}.unobservable");
-        if let Some(e) = unknown_field(&server.unobservable, &place) {
-            return Err(e);
+    unknown_fields(&profile.unobservable, "unobservable", &mut error);
+}
+
+/// `errors.codes`: each rule gives exactly one of `message` and `errno`.
+fn check_codes(errors: &Errors, place: &str, error: &mut impl FnMut(Place, String)) {
+    for (i, rule) in errors.codes.iter().enumerate() {
+        if rule.message.is_some() == rule.errno.is_some() {
+            error(
+                rule.place,
+                format!("`{place}.codes[{i}]` needs exactly one of `message` and `errno`"),
+            );
         }
-        let result = &server.result;
-        let needs = match tool {
-            Tool::Ls => result.entries.is_some(),
-            Tool::Glob => result.files.is_some(),
-            Tool::Grep | Tool::Ripgrep => result.matches.is_some(),
-            Tool::Shell => result.output.is_some(),
-            Tool::Resolve => result.kind.is_some(),
-            // Every successful read is judged on its content (FILE-5):
-            // a rule reads it, or the profile says the tool cannot show
-            // it, so a forgotten rule is not mistaken for "unobservable".
-            Tool::ReadFile => {
-                result.content.is_some()
-                    || server.unobservable.iter().any(|f| f == "content")
-                    || profile.unobservable.iter().any(|f| f == "content")
+    }
+}
+
+/// Every field of `list` is one the protocol knows.
+fn unknown_fields(list: &[At<String>], place: &str, error: &mut impl FnMut(Place, String)) {
+    for field in list.iter().filter(|f| !FIELDS.contains(&f.as_str())) {
+        error(
+            field.place,
+            format!(
+                "`{place}`: unknown field `{}` (known: {})",
+                field.value,
+                FIELDS.join(", ")
+            ),
+        );
+    }
+}
+
+/// A server tool's entry: its names, error rules, and the result rule
+/// each of the suite tool's cases is judged on, each mistake at its place.
+fn check_tool(
+    profile: &Profile,
+    tool: Tool,
+    entry: &At<ToolEntry>,
+    found: &mut Vec<(Place, String)>,
+) {
+    let mut error = |place: Place, message: String| found.push((place, message));
+    unknown_fields(
+        &entry.unobservable,
+        &format!("tools.{tool}.unobservable"),
+        &mut error,
+    );
+    if let Some(errors) = &entry.errors {
+        check_codes(errors, &format!("tools.{tool}.errors"), &mut error);
+    }
+    let (Some(name), Some(result)) = (&entry.tool, &entry.result) else {
+        return;
+    };
+    let needs = match tool {
+        Tool::Ls => result.entries.is_some(),
+        Tool::Glob => result.files.is_some(),
+        Tool::Grep | Tool::Ripgrep => result.matches.is_some(),
+        Tool::Shell => result.output.is_some(),
+        Tool::Resolve => result.kind.is_some(),
+        // Every successful read is judged on its content (FILE-5): a rule
+        // reads it, or the profile says the tool cannot show it, so a
+        // forgotten rule is not mistaken for "unobservable".
+        Tool::ReadFile => {
+            result.content.is_some()
+                || entry.unobservable.iter().any(|f| f.as_str() == "content")
+                || profile.unobservable.iter().any(|f| f.as_str() == "content")
+        }
+        // Judged on the fixture (what was written) and on the answer's
+        // outcome, kind and path: no part of the text is required.
+        Tool::WriteFile | Tool::Edit => true,
+    };
+    if !needs {
+        let message = match tool {
+            Tool::ReadFile => format!(
+                "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
+            ),
+            _ => {
+                let rule = match tool {
+                    Tool::Ls => "entries",
+                    Tool::Glob => "files",
+                    Tool::Grep | Tool::Ripgrep => "matches",
+                    Tool::Shell => "output",
+                    _ => "kind",
+                };
+                format!("`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it")
             }
-            // Judged on the fixture (what was written) and on the
-            // answer's outcome, kind and path: no part of the text is
-            // required.
-            Tool::WriteFile | Tool::Edit => true,
         };
-        if !needs {
-            let rule = match tool {
-                Tool::Ls => "entries",
-                Tool::Glob => "files",
-                Tool::Grep | Tool::Ripgrep => "matches",
-                Tool::Shell => "output",
-                Tool::Resolve => "kind",
-                Tool::ReadFile => {
-                    return Err(format!(
-                        "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
-                    ));
-                }
-                Tool::WriteFile | Tool::Edit => unreachable!("nothing required"),
-            };
-            return Err(format!(
-                "`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it"
-            ));
-        }
-        if result.content.is_some() && *tool != Tool::ReadFile {
-            return Err(format!(
-                "`tools.{tool}.result.content` is for `read_file` only"
-            ));
-        }
-        if server.arguments.template.is_some() && !server.arguments.rename.is_empty() {
-            return Err(format!(
+        error(result.place, message);
+    }
+    if let Some(content) = &result.content
+        && tool != Tool::ReadFile
+    {
+        error(
+            content.place,
+            format!("`tools.{tool}.result.content` is for `read_file` only"),
+        );
+    }
+    if let Some(arguments) = &entry.arguments
+        && let Some(template) = &arguments.template
+        && !arguments.rename.is_empty()
+    {
+        error(
+            template.place,
+            format!(
                 "`tools.{tool}.arguments`: give `template` or `rename`, not both (a template places every parameter it names)"
-            ));
-        }
-        for (pattern, group) in [
-            (result.files.as_ref(), "path"),
-            (result.entries.as_ref().map(|e| &e.line), "type"),
-            (result.poll.as_ref().map(|p| &p.session), "session"),
-        ] {
-            if let Some(p) = pattern
-                && group != "type"
-                && !has_group(p, group)
-            {
-                return Err(format!(
+            ),
+        );
+    }
+    for (pattern, group) in [
+        (result.files.as_ref(), "path"),
+        (result.poll.as_ref().map(|p| &p.session), "session"),
+    ] {
+        if let Some(p) = pattern
+            && !has_group(p, group)
+        {
+            error(
+                p.1,
+                format!(
                     "`tools.{tool}.result`: `{}` has no `(?P<{group}>…)` group",
                     p.as_str()
-                ));
-            }
-        }
-        if let Some(entries) = &result.entries
-            && !(has_group(&entries.line, "name") || has_group(&entries.line, "path"))
-        {
-            return Err(format!(
-                "`tools.{tool}.result.entries.line` needs a `name` or a `path` group"
-            ));
-        }
-        if let Some(matches) = &result.matches {
-            let path_given = matches.file.as_ref().is_some_and(|f| has_group(f, "path"))
-                || has_group(&matches.line, "path");
-            if !(path_given && has_group(&matches.line, "line")) {
-                return Err(format!(
-                    "`tools.{tool}.result.matches` needs `path` (in `file` or `line`) and `line` groups"
-                ));
-            }
+                ),
+            );
         }
     }
-    Ok(())
+    if let Some(entries) = &result.entries
+        && !(has_group(&entries.line, "name") || has_group(&entries.line, "path"))
+    {
+        error(
+            entries.line.1,
+            format!("`tools.{tool}.result.entries.line` needs a `name` or a `path` group"),
+        );
+    }
+    if let Some(matches) = &result.matches {
+        let path_given = matches.file.as_ref().is_some_and(|f| has_group(f, "path"))
+            || has_group(&matches.line, "path");
+        if !(path_given && has_group(&matches.line, "line")) {
+            error(
+                matches.line.1,
+                format!(
+                    "`tools.{tool}.result.matches` needs `path` (in `file` or `line`) and `line` groups"
+                ),
+            );
+        }
+    }
+    let _ = name;
 }
 
 fn has_group(pattern: &Pattern, name: &str) -> bool {
@@ -779,93 +1030,224 @@ tools:
     result:
       kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}
   grep: {none: "no content search"}
+  ripgrep: {none: "no content search"}
+  glob: {none: "no search by name"}
+  ls: {none: "no listing"}
+  shell: {none: "no commands"}
+  read_file: {none: "no reads"}
+  write_file: {none: "no writes"}
+  edit: {none: "no edits"}
 "#;
 
-    fn parse(text: &str) -> Result<Profile, CaseError> {
+    fn parse(text: &str) -> Result<Profile, CaseErrors> {
         Loaded::parse(Path::new("p.yaml"), text)
+    }
+
+    /// Every error of `text`, as `line:column: message`.
+    fn errors(text: &str) -> Vec<String> {
+        parse(text)
+            .unwrap_err()
+            .iter()
+            .map(|e| format!("{}:{}: {}", e.line, e.column, e.message))
+            .collect()
+    }
+
+    /// `MINIMAL` with the line `grep: ...` replaced by `with`.
+    fn grep(with: &str) -> String {
+        MINIMAL.replace("  grep: {none: \"no content search\"}", with)
     }
 
     #[test]
     fn a_minimal_profile_reads() {
         let p = parse(MINIMAL).unwrap();
-        assert_eq!(p.roots.via, RootsVia::Mcp);
+        assert_eq!(*p.roots.via, RootsVia::Mcp);
         assert!(matches!(p.tools[&Tool::Grep], ToolMap::None(_)));
         let ToolMap::Tool(resolve) = &p.tools[&Tool::Resolve] else {
             panic!("a tool")
         };
         assert_eq!(resolve.tool, "get_file_info");
+        assert_eq!(p.tools.len(), Tool::ALL.len());
     }
 
     #[test]
     fn mistakes_are_found_at_load_with_their_place() {
         let bad_regex = MINIMAL.replace("'^isFile: true$'", "'(unclosed'");
         let e = parse(&bad_regex).unwrap_err();
-        assert!(e.message.contains("not a regular expression"), "{e}");
-        assert!(e.line > 1, "{e}");
+        assert!(
+            e.first().message.contains("not a regular expression"),
+            "{e}"
+        );
+        assert!(e.first().line > 1, "{e}");
         let unknown_key =
             MINIMAL.replace("relative_paths: roots", "relative_paths: roots\nextra: 1");
-        assert!(parse(&unknown_key).unwrap_err().message.contains("extra"));
-        let no_flag = MINIMAL.replace("{via: mcp}", "{via: flag}");
-        assert!(parse(&no_flag).unwrap_err().message.contains("roots.flag"));
+        assert!(
+            parse(&unknown_key)
+                .unwrap_err()
+                .first()
+                .message
+                .contains("extra")
+        );
         let no_rule = MINIMAL.replace(
-            "  grep: {none: \"no content search\"}",
+            "  ls: {none: \"no listing\"}",
             "  ls: {tool: list, result: {}}",
         );
-        assert!(
-            parse(&no_rule)
-                .unwrap_err()
-                .message
-                .contains("`tools.ls.result` needs `entries`")
+        assert_eq!(
+            errors(&no_rule),
+            ["16:28: `tools.ls.result` needs `entries`: every ls case is judged on it"]
         );
         let field = MINIMAL.replace(
             "relative_paths: roots",
             "relative_paths: roots\nunobservable: [colour]",
         );
-        assert!(parse(&field).unwrap_err().message.contains("`colour`"));
+        assert_eq!(
+            errors(&field),
+            [
+                "7:16: `unobservable`: unknown field `colour` (known: kind, path, parent, cwd, output, matches, matches.text, notes, files, entries, content, model_text)"
+            ]
+        );
         let version = MINIMAL.replace("profile: 1", "profile: 2");
-        assert!(parse(&version).unwrap_err().message.contains("format 1"));
+        assert_eq!(
+            errors(&version),
+            ["2:10: `profile: 2`: this build reads profile format 1"]
+        );
+    }
+
+    /// The semantic checks name the line and column of what they are
+    /// about, not the top of the file, and every mistake is listed.
+    #[test]
+    fn every_semantic_mistake_is_named_at_its_key() {
+        let no_flag = MINIMAL.replace("{via: mcp}", "{via: flag}");
+        assert_eq!(
+            errors(&no_flag),
+            ["5:14: `roots.via: flag` needs `roots.flag`"]
+        );
+        let both = MINIMAL.replace(
+            "relative_paths: roots",
+            "relative_paths: roots\nerrors:\n  codes:\n    - {errno: ENOENT, code: not_found}\n    - {message: x, errno: ENOENT, code: not_found}",
+        );
+        assert_eq!(
+            errors(&both),
+            ["10:7: `errors.codes[1]` needs exactly one of `message` and `errno`"]
+        );
+        let feature = MINIMAL.replace(
+            "relative_paths: roots",
+            "relative_paths: roots\nfeatures: [symlinks, fifo]",
+        );
+        assert_eq!(
+            errors(&feature),
+            ["7:22: `features`: unknown feature `fifo` (known: symlinks, fifos, sockets, devices)"]
+        );
+        let unnamed = MINIMAL.replace(
+            "  ls: {none: \"no listing\"}",
+            "  ls:\n    tool: list\n    result:\n      entries: {line: '^\\[(?P<type>FILE|DIR)\\] (.*)$'}",
+        );
+        assert_eq!(
+            errors(&unnamed),
+            ["19:23: `tools.ls.result.entries.line` needs a `name` or a `path` group"]
+        );
+        let none_and_tool = grep("  grep: {none: \"no content search\", tool: search_files}");
+        assert_eq!(
+            errors(&none_and_tool),
+            ["13:43: `tools.grep`: `none` says no tool fits; `tool` cannot be given with it"]
+        );
+        let no_tool = MINIMAL.replace("{via: mcp}", "{via: tool}");
+        assert_eq!(
+            errors(&no_tool),
+            ["5:14: `roots.via: tool` needs `roots.tool`"]
+        );
+        let unplaced = MINIMAL.replace(
+            "{via: mcp}",
+            "{via: tool, tool: {name: set, arguments: {dirs: \"{root}\"}}}",
+        );
+        assert_eq!(
+            errors(&unplaced),
+            [
+                "5:26: `roots.tool.arguments` never places `{roots}`: the tool would not be given the roots"
+            ]
+        );
+        // All at once, in the file's order.
+        let all = no_flag.replace(
+            "relative_paths: roots",
+            "relative_paths: roots\nfeatures: [fifo]",
+        );
+        assert_eq!(
+            errors(&all),
+            [
+                "5:14: `roots.via: flag` needs `roots.flag`",
+                "7:12: `features`: unknown feature `fifo` (known: symlinks, fifos, sockets, devices)",
+            ]
+        );
+    }
+
+    /// A profile that leaves a suite tool out says which ones: each needs
+    /// a server tool or `none` with the reason.
+    #[test]
+    fn a_profile_that_leaves_tools_out_names_them() {
+        let partial = MINIMAL
+            .replace("  shell: {none: \"no commands\"}\n", "")
+            .replace("  edit: {none: \"no edits\"}\n", "");
+        assert_eq!(
+            errors(&partial),
+            [
+                "8:3: `tools` has no entry for `shell`, `edit`: give each the server tool that stands for it, or `none` with the reason no tool fits"
+            ]
+        );
     }
 
     #[test]
     fn a_read_needs_its_content_rule_and_a_template_is_checked_at_load() {
-        let add = |tool: &str| {
-            MINIMAL.replace(
-                "  grep: {none: \"no content search\"}",
-                &format!("  grep: {{none: \"no content search\"}}\n{tool}"),
-            )
-        };
-        let read = "  read_file: {tool: read, result: {kind: {always: file}}}";
-        let e = parse(&add(read)).unwrap_err();
-        assert!(
-            e.message
-                .contains("`tools.read_file.result` needs `content` (`content: text`), or `content` in `tools.read_file.unobservable`"),
-            "{e}"
+        let read = |entry: &str| MINIMAL.replace("  read_file: {none: \"no reads\"}", entry);
+        let e = errors(&read(
+            "  read_file: {tool: read, result: {kind: {always: file}}}",
+        ));
+        assert_eq!(
+            e,
+            [
+                "18:35: `tools.read_file.result` needs `content` (`content: text`), or `content` in `tools.read_file.unobservable`: every successful read is judged on it"
+            ]
         );
-        let p = parse(&add("  read_file: {tool: read, result: {content: text}}")).unwrap();
-        let ToolMap::Tool(read) = &p.tools[&Tool::ReadFile] else {
+        let p = parse(&read("  read_file: {tool: read, result: {content: text}}")).unwrap();
+        let ToolMap::Tool(reading) = &p.tools[&Tool::ReadFile] else {
             panic!("a tool")
         };
-        assert!(matches!(read.result.content, Some(WholeText::Text)));
-        parse(&add(
+        assert!(matches!(
+            reading.result.content.as_deref(),
+            Some(WholeText::Text)
+        ));
+        parse(&read(
             "  read_file: {tool: read, unobservable: [content], result: {}}",
         ))
         .expect("content declared unobservable");
-        let e = parse(&add("  write_file: {tool: write, result: {content: text}}")).unwrap_err();
-        assert!(e.message.contains("is for `read_file` only"), "{e}");
+        let write = MINIMAL.replace(
+            "  write_file: {none: \"no writes\"}",
+            "  write_file: {tool: write, result: {content: text}}",
+        );
+        assert_eq!(
+            errors(&write),
+            ["19:47: `tools.write_file.result.content` is for `read_file` only"]
+        );
+        let edit = |entry: &str| MINIMAL.replace("  edit: {none: \"no edits\"}", entry);
         let both = "  edit: {tool: e, arguments: {rename: {file_path: path}, template: {path: \"{file_path}\"}}, result: {}}";
-        let e = parse(&add(both)).unwrap_err();
-        assert!(e.message.contains("give `template` or `rename`"), "{e}");
+        assert_eq!(
+            errors(&edit(both)),
+            [
+                "20:68: `tools.edit.arguments`: give `template` or `rename`, not both (a template places every parameter it names)"
+            ]
+        );
         let spliced = "  edit:\n    tool: e\n    arguments: {template: {path: \"/w/{file_path}\"}}\n    result: {}";
-        let e = parse(&add(spliced)).unwrap_err();
-        assert!(e.message.contains("must be the whole string"), "{e}");
-        assert!(e.line > 1, "the template's line: {e}");
-        let edit = "  edit:\n    tool: e\n    arguments: {template: {path: \"{file_path|absolute_path}\", edits: [{oldText: \"{old_string}\"}]}}\n    result: {}";
-        let p = parse(&add(edit)).unwrap();
-        let ToolMap::Tool(edit) = &p.tools[&Tool::Edit] else {
+        let e = parse(&edit(spliced)).unwrap_err();
+        assert!(
+            e.first().message.contains("must be the whole string"),
+            "{e}"
+        );
+        assert!(e.first().line > 1, "the template's line: {e}");
+        let nested = "  edit:\n    tool: e\n    arguments: {template: {path: \"{file_path|absolute_path}\", edits: [{oldText: \"{old_string}\"}]}}\n    result: {}";
+        let p = parse(&edit(nested)).unwrap();
+        let ToolMap::Tool(editing) = &p.tools[&Tool::Edit] else {
             panic!("a tool")
         };
-        assert_eq!(edit.arguments.suite_name_of("path"), "file_path");
-        assert_eq!(edit.arguments.suite_name_of("edits"), "edits");
+        assert_eq!(editing.arguments.suite_name_of("path"), "file_path");
+        assert_eq!(editing.arguments.suite_name_of("edits"), "edits");
     }
 
     #[test]

@@ -5,11 +5,16 @@
 //! One process serves as many cases as its state allows: with MCP roots
 //! a case's new roots are announced (`notifications/roots/list_changed`)
 //! and, for a server that swaps them asynchronously, polled for until in
-//! force; a server given its directories on the command line or in a
-//! config file is started again for each new set (and, when it resolves
+//! force; a server given them by a tool of its own (`via: tool`) is
+//! called with them; a server given its directories on the command line
+//! or in a config file is started again for each new set (and, when it resolves
 //! relative paths against its working directory, in the case's target
-//! directory). A server that crashed or never answered is started again,
-//! up to `--max-restarts` times.
+//! directory). A server that was ended is started again for the next
+//! case. Only deaths nothing explains count toward `--max-restarts` (a
+//! crash, a start that failed): a server ended because a request was never
+//! answered, a line ran past the cap or a poll never came to an end has
+//! already had its verdict (the case failed, a finding says why), and a
+//! restart for new allowed directories is how such a server is run.
 //!
 //! Everything a server does wrong outside its answers (stray stdout, a
 //! request never answered, a kill at shutdown) is counted as a finding
@@ -22,12 +27,13 @@ use serde_json::{Map, Value};
 
 use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
 use crate::mcp::profile::{
-    Loaded, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
+    Loaded, PollAnswers, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
 };
 use crate::mcp::translate::{self, Context};
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
+use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::{AdapterHello, Call, Implementation, PROTOCOL_VERSION, ToolResult};
 
 /// How many times a server that swaps its roots asynchronously is asked
@@ -76,7 +82,11 @@ pub struct McpServer {
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
+    /// Restarts after an unexplained death, counted against `--max-restarts`.
     restarts: usize,
+    /// The last process ended in a way nothing explains (it crashed, or a
+    /// start failed): starting the next one uses up a restart.
+    unexplained: bool,
     findings: Findings,
     /// The instance being answered, for findings.
     case: Option<String>,
@@ -84,6 +94,8 @@ pub struct McpServer {
     stderr: String,
     /// The roots already prepared (`git init`), so each is prepared once.
     prepared: Vec<String>,
+    /// A process started for the current call alone is running.
+    own_call: bool,
     /// Processes being ended on threads of their own, with their notes
     /// and the case they served.
     ending: Vec<std::thread::JoinHandle<(Notes, Option<String>)>>,
@@ -129,10 +141,12 @@ impl McpServer {
             scratch,
             running: None,
             restarts: 0,
+            unexplained: false,
             findings: Findings::default(),
             case: None,
             stderr: String::new(),
             prepared: Vec::new(),
+            own_call: false,
             ending: Vec::new(),
         };
         let start_root = server.scratch.path().join("start").display().to_string();
@@ -160,9 +174,15 @@ impl McpServer {
     }
 
     /// Inside its `TMPDIR`, so messages naming it read `{adapter-tmp}/home`
-    /// in reports, the same in every run.
+    /// in reports, the same in every run. A process started for one call
+    /// (see [`Subject::call`]) has a `HOME` of its own, `home-call`: a
+    /// server that writes its config back while it runs (desktop-commander
+    /// does after every call, and reloads the file whenever it changes)
+    /// must not have the kept server's settings changed under it by
+    /// another process, at a moment no one chose.
     fn home(&self) -> PathBuf {
-        self.tmp_dir.join("home")
+        self.tmp_dir
+            .join(if self.own_call { "home-call" } else { "home" })
     }
 
     fn tmp(&self) -> PathBuf {
@@ -179,7 +199,7 @@ impl McpServer {
             .iter()
             .map(|w| self.expand(w))
             .collect();
-        match profile.roots.via {
+        match *profile.roots.via {
             RootsVia::Argv => argv.extend(state.roots.iter().cloned()),
             RootsVia::Flag => {
                 let flag = profile.roots.flag.clone().expect("checked at load");
@@ -189,8 +209,15 @@ impl McpServer {
                 }
             }
             RootsVia::Config => self.write_config(&state.roots)?,
-            RootsVia::Mcp => {}
+            RootsVia::Tool if profile.roots.config.is_some() => self.write_config(&state.roots)?,
+            RootsVia::Tool | RootsVia::Mcp => {}
         }
+        std::fs::create_dir_all(self.home()).map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create {}: {e}", self.home().display()),
+            )
+        })?;
         let mut env: Vec<(String, String)> =
             vec![("HOME".into(), self.home().display().to_string())];
         env.extend(
@@ -206,7 +233,7 @@ impl McpServer {
             cwd: state.cwd.clone(),
             tmpdir: self.tmp(),
             run_id: self.config.run_id.clone(),
-            offer_roots: profile.roots.via == RootsVia::Mcp,
+            offer_roots: *profile.roots.via == RootsVia::Mcp,
             user: self.config.user,
         };
         let timeout = profile
@@ -335,18 +362,21 @@ impl McpServer {
                 let (program, args) = words
                     .split_first()
                     .ok_or_else(|| cannot("an empty command".into()))?;
-                let out = std::process::Command::new(program)
-                    .args(args)
-                    .env("HOME", self.home())
-                    .stdin(std::process::Stdio::null())
-                    .output()
-                    .map_err(|e| cannot(format!("`{}`: {e}", words.join(" "))))?;
-                let text = String::from_utf8_lossy(&out.stdout);
-                text.lines()
-                    .next()
-                    .and_then(|l| l.split_whitespace().last())
+                let mut command = std::process::Command::new(program);
+                command.args(args);
+                crate::subject::adapter::environment(&mut command, &self.tmp(), None);
+                command.env("HOME", self.home());
+                let shown = words.join(" ");
+                let done = crate::mcp::command::run(command, self.config.hello_timeout)
+                    .map_err(|e| cannot(format!("`{shown}`: {e}")))?;
+                if !done.success {
+                    return Err(cannot(format!("`{shown}` failed ({})", done.status)));
+                }
+                done.first_line
+                    .split_whitespace()
+                    .last()
                     .map(str::to_owned)
-                    .ok_or_else(|| cannot(format!("`{}` printed nothing", words.join(" "))))
+                    .ok_or_else(|| cannot(format!("`{shown}` printed nothing")))
             }
         }
     }
@@ -377,8 +407,8 @@ impl McpServer {
                 language: profile.implementation.language.clone(),
             },
             tools,
-            features: profile.features.clone(),
-            unobservable: profile.unobservable.clone(),
+            features: crate::mcp::profile::names(&profile.features),
+            unobservable: crate::mcp::profile::names(&profile.unobservable),
             // A profile states what it cannot observe for every tool at once;
             // a field one translation cannot read is marked `derived` in
             // the answer itself.
@@ -389,10 +419,11 @@ impl McpServer {
 
     /// The working directory `call` needs: its target directory, when the
     /// server resolves relative paths against its own and the call sends
-    /// one; `None` when any will do.
+    /// one, or none (which such a server takes as its own directory);
+    /// `None` when any will do.
     fn required_cwd(&self, call: &Call) -> Option<PathBuf> {
         let relative =
-            translate::requested_path(call.tool, &call.params).is_some_and(|p| !p.starts_with('/'));
+            translate::requested_path(call.tool, &call.params).is_none_or(|p| !p.starts_with('/'));
         (relative && self.profile().relative_paths == RelativeTo::Cwd)
             .then(|| PathBuf::from(&call.workspace.target))
     }
@@ -405,54 +436,113 @@ impl McpServer {
     /// of an earlier case, which is gone.
     fn enter(&mut self, call: &Call) -> Result<(), AdapterFailure> {
         let required = self.required_cwd(call);
+        // A server kept for many cases lives in the subject's own start
+        // directory; one started for a single case (its roots fixed at
+        // start, or a call that needs its directory: see `call`) in the
+        // case's target directory.
+        let persisting = self.roots_change_while_running() && required.is_none();
         let state = State {
             roots: call.workspace.roots.clone(),
             cwd: match self.profile().relative_paths {
-                RelativeTo::Cwd => PathBuf::from(&call.workspace.target),
-                RelativeTo::Roots => self.scratch.path().join("start"),
+                RelativeTo::Cwd if !persisting => PathBuf::from(&call.workspace.target),
+                _ => self.scratch.path().join("start"),
             },
         };
         let restart = match &self.running {
             None => true,
             Some(running) => {
                 required.is_some_and(|cwd| cwd != running.state.cwd)
-                    || (self.profile().roots.via != RootsVia::Mcp
-                        && running.state.roots != state.roots)
+                    || (!self.roots_change_while_running() && running.state.roots != state.roots)
             }
         };
         if restart {
-            if self.running.is_none() && self.restarts >= self.config.max_restarts {
-                return Err(failure(
-                    FailureKind::GaveUp,
-                    format!(
-                        "the server was restarted {} times; giving up",
-                        self.restarts
-                    ),
-                ));
-            }
-            if self.running.is_none() {
+            if self.running.is_none() && self.unexplained {
+                if self.restarts >= self.config.max_restarts {
+                    return Err(failure(
+                        FailureKind::GaveUp,
+                        format!(
+                            "the server died unexplained (a crash or a failed start) after {} restart{}; --max-restarts {} allows no more: giving up",
+                            self.restarts,
+                            if self.restarts == 1 { "" } else { "s" },
+                            self.config.max_restarts
+                        ),
+                    ));
+                }
                 self.restarts += 1;
             }
             let roots = state.roots.clone();
+            // A start that fails is unexplained until one succeeds.
+            self.unexplained = true;
             self.launch(state)?;
+            self.unexplained = false;
             // A server taking MCP roots asks for them after `initialized`
             // and may take them in asynchronously, like a later change: a
             // first call sent before they are in force is refused as
-            // outside every (empty) allowed directory.
-            if self.profile().roots.via == RootsVia::Mcp {
-                return self.await_roots(&roots);
+            // outside every (empty) allowed directory. A server given them
+            // by a tool gets them now, even when its config file listed
+            // them: the process being ended meanwhile shares its `HOME`,
+            // and desktop-commander writes its config back while it runs
+            // (under its own lock, which the tool honours and a write of
+            // the file from here could not).
+            match *self.profile().roots.via {
+                RootsVia::Mcp => return self.await_roots(&roots),
+                RootsVia::Tool => {
+                    self.set_roots_by_tool(&roots)?;
+                    return self.await_roots(&roots);
+                }
+                _ => return Ok(()),
             }
-            return Ok(());
         }
+        let by_tool = *self.profile().roots.via == RootsVia::Tool;
         let running = self.running.as_mut().expect("running");
         if running.state.roots == state.roots {
             return Ok(());
         }
         running.state.roots = state.roots.clone();
-        if let Err(e) = running.connection.change_roots(&state.roots) {
+        if by_tool {
+            self.set_roots_by_tool(&state.roots)?;
+        } else if let Err(e) = running.connection.change_roots(&state.roots) {
             return Err(self.lost(e, "announcing new roots"));
         }
         self.await_roots(&state.roots)
+    }
+
+    /// Whether new roots reach the running server (over MCP, or by a
+    /// tool), so no restart is needed for them.
+    fn roots_change_while_running(&self) -> bool {
+        matches!(*self.profile().roots.via, RootsVia::Mcp | RootsVia::Tool)
+    }
+
+    /// `via: tool`: the profile's roots tool called with `roots`. A server
+    /// that refuses is ended (its directories are unknown); the case
+    /// fails with what it said.
+    fn set_roots_by_tool(&mut self, roots: &[String]) -> Result<(), AdapterFailure> {
+        let tool = self.profile().roots.tool.clone().expect("checked at load");
+        let mut given = Map::new();
+        given.insert("roots".into(), Value::from(roots.to_vec()));
+        let arguments = tool.arguments.fill(&given);
+        let timeout = self.config.call_timeout;
+        let running = self.running.as_mut().expect("running");
+        let doing = format!("setting new roots (`{}`)", tool.name);
+        match running
+            .connection
+            .call_tool(&tool.name, &arguments, timeout)
+        {
+            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                let message = format!(
+                    "{doing}: it answered an error: {}",
+                    translate::text_of(&result)
+                );
+                let stderr = self.kill();
+                Err(AdapterFailure {
+                    kind: FailureKind::ServerFailed,
+                    message,
+                    stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
+                })
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.lost(e, &doing)),
+        }
     }
 
     /// Polls the profile's ready tool until its text names every root.
@@ -479,58 +569,76 @@ impl McpServer {
                 }
             }
         }
-        let stderr = self.kill();
-        Err(AdapterFailure {
-            kind: FailureKind::NeverAnswered,
-            message: format!(
-                "its roots were still not in force after {polls} calls of `{}`",
-                ready.tool
-            ),
-            stderr,
-        })
+        Err(self.exhausted(format!(
+            "its new roots were still not in force after {polls} call{} of `{}`",
+            if polls == 1 { "" } else { "s" },
+            ready.tool
+        )))
     }
 
-    /// The failure for a request that got no usable answer; the server is
-    /// ended (and counted as never answering when it did not).
-    fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
-        let kind = match &error {
-            RequestError::NoAnswer(_) => {
-                let case = self.case.clone();
-                self.findings.note(
-                    FindingKind::NeverAnswered,
-                    || format!("{doing}: {error}"),
-                    case.as_deref(),
-                );
-                FailureKind::NeverAnswered
-            }
-            RequestError::Exited | RequestError::Io(_) => FailureKind::Crash,
-            RequestError::TooLong => FailureKind::BadOutput,
-            RequestError::Cancelled => FailureKind::Cancelled,
-            RequestError::Rpc { .. } => FailureKind::BadOutput,
-        };
+    /// The failure for a tool polled to the profile's limit that never
+    /// said it was done: a finding, and the server ended (its state is
+    /// unknown), which is no unexplained death.
+    fn exhausted(&mut self, message: String) -> AdapterFailure {
+        let case = self.case.clone();
+        self.findings.note(
+            FindingKind::PollsExhausted,
+            || message.clone(),
+            case.as_deref(),
+        );
         let stderr = self.kill();
         AdapterFailure {
-            kind,
-            message: format!("{doing}: {error}"),
+            kind: FailureKind::ServerFailed,
+            message,
             stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
         }
     }
 
-    /// `git init ROOT`, with git isolated as for the server.
+    /// The failure for a request that got no usable answer; the server is
+    /// ended, and what it did is a finding. Only a crash is an
+    /// unexplained death (counted toward `--max-restarts`).
+    fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
+        let message = format!("{doing}: {error}");
+        let (kind, finding) = match &error {
+            RequestError::NoAnswer(_) => {
+                (FailureKind::NeverAnswered, Some(FindingKind::NeverAnswered))
+            }
+            RequestError::Exited | RequestError::Io(_) => {
+                self.unexplained = true;
+                (FailureKind::ServerCrashed, Some(FindingKind::Crashed))
+            }
+            RequestError::TooLong | RequestError::Rpc { .. } => {
+                (FailureKind::ServerFailed, Some(FindingKind::ProtocolError))
+            }
+            RequestError::Cancelled => (FailureKind::Cancelled, None),
+        };
+        if let Some(finding) = finding {
+            let case = self.case.clone();
+            self.findings
+                .note(finding, || message.clone(), case.as_deref());
+        }
+        let stderr = self.kill();
+        AdapterFailure {
+            kind,
+            message,
+            stderr: format!("{}{stderr}", std::mem::take(&mut self.stderr)),
+        }
+    }
+
+    /// `git init ROOT`, with git isolated as for the server, bounded as
+    /// its start is (`--hello-timeout-ms`).
     fn init_repository(&self, root: &str) -> Result<(), AdapterFailure> {
         let mut command = std::process::Command::new("git");
         command.args(["init", "-q", root]);
         crate::subject::adapter::environment(&mut command, &self.tmp(), None);
-        command.stdin(std::process::Stdio::null());
-        let out = command
-            .output()
-            .map_err(|e| failure(FailureKind::Crash, format!("cannot run `git init`: {e}")))?;
-        if !out.status.success() {
+        let done = crate::mcp::command::run(command, self.config.hello_timeout)
+            .map_err(|e| failure(FailureKind::Start, format!("`git init {root}`: {e}")))?;
+        if !done.success {
             return Err(failure(
-                FailureKind::Crash,
+                FailureKind::Start,
                 format!(
-                    "`git init {root}` failed: {}",
-                    String::from_utf8_lossy(&out.stderr)
+                    "`git init {root}` failed ({}): {}",
+                    done.status, done.stderr
                 ),
             ));
         }
@@ -594,11 +702,11 @@ impl McpServer {
         let ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
         let result = match answer {
             Ok(result) => result,
-            Err(RequestError::Rpc { code, message }) => {
-                return Ok(translate::error(
-                    &ctx,
-                    &format!("JSON-RPC error {code}: {message}"),
-                ));
+            // A JSON-RPC error is an error answer like an `isError` one:
+            // its message is what a client shows the model, and what the
+            // profile's rules read (anchored rules included).
+            Err(RequestError::Rpc { message, .. }) => {
+                return Ok(translate::error(&ctx, &message));
             }
             Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
         };
@@ -607,12 +715,26 @@ impl McpServer {
             .and_then(Value::as_bool)
             .unwrap_or(false);
         let mut text = translate::text_of(&result);
+        let mut shown = None;
         if let Some(poll) = &map.result.poll
             && !is_error
         {
-            text = self.poll(poll, text)?;
+            let (all, read) = self.poll(poll, text)?;
+            shown = Some(all);
+            text = read;
+            let notes = self
+                .running
+                .as_mut()
+                .expect("running")
+                .connection
+                .take_notes();
+            self.note(notes);
         }
         let mut read = translate::read(&ctx, &text, is_error);
+        // The model saw every answer of a session, whichever was read.
+        if let Some(all) = shown {
+            read.model_text = Some(all);
+        }
         for field in &map.unobservable {
             if !read.derived.contains(field) {
                 read.derived.push(field.clone());
@@ -622,26 +744,31 @@ impl McpServer {
     }
 
     /// A search session: asked for more until a line says it is done.
+    /// Every answer joined (what the model saw), and the text to read:
+    /// the same, or the last answer alone when each poll answers the
+    /// whole session.
     fn poll(
         &mut self,
         poll: &crate::mcp::profile::Poll,
         first: String,
-    ) -> Result<String, AdapterFailure> {
-        let Some(session) = poll
-            .session
-            .0
-            .captures(&first)
-            .and_then(|c| c.name("session"))
-            .map(|s| s.as_str().to_owned())
-        else {
-            return Ok(first);
+    ) -> Result<(String, String), AdapterFailure> {
+        let Some(session) = first.lines().find_map(|line| {
+            let found = poll.session.0.captures(line)?.name("session")?;
+            Some(found.as_str().to_owned())
+        }) else {
+            return Ok((first.clone(), first));
         };
-        let mut text = first;
+        let whole = poll.answers == PollAnswers::All;
+        let done = |text: &str| text.lines().any(|l| poll.done.is_match(l));
+        let mut all = first.clone();
+        let mut last = first;
+        let mut polled = false;
         let arguments = substitute(&poll.arguments, &session);
         let timeout = self.config.call_timeout;
-        for _ in 0..poll.max_polls.unwrap_or(SESSION_POLLS) {
-            if text.lines().any(|l| poll.done.is_match(l)) {
-                return Ok(text);
+        let polls = poll.max_polls.unwrap_or(SESSION_POLLS);
+        for _ in 0..polls {
+            if done(&last) && (polled || !whole) {
+                break;
             }
             let running = self.running.as_mut().expect("running");
             match running
@@ -649,21 +776,23 @@ impl McpServer {
                 .call_tool(&poll.tool, &arguments, timeout)
             {
                 Ok(result) => {
-                    text.push('\n');
-                    text.push_str(&translate::text_of(&result));
+                    last = translate::text_of(&result);
+                    all.push('\n');
+                    all.push_str(&last);
+                    polled = true;
                 }
                 Err(e) => return Err(self.lost(e, &format!("polling `{}`", poll.tool))),
             }
         }
-        let stderr = self.kill();
-        Err(AdapterFailure {
-            kind: FailureKind::NeverAnswered,
-            message: format!(
-                "its search session was not done after {} polls",
-                poll.max_polls.unwrap_or(SESSION_POLLS)
-            ),
-            stderr,
-        })
+        if done(&last) && (polled || !whole) {
+            let read = if whole { last } else { all.clone() };
+            return Ok((all, read));
+        }
+        Err(self.exhausted(format!(
+            "its search session was not done after {polls} call{} of `{}`",
+            if polls == 1 { "" } else { "s" },
+            poll.tool
+        )))
     }
 }
 
@@ -738,9 +867,23 @@ impl Subject for McpServer {
             }
             Some(ToolMap::Tool(_)) => {}
         }
+        // Said here in the server's terms, before the harness would say
+        // "the adapter does not declare" it.
+        for feature in &instance.case.requires {
+            let name = feature.name();
+            let fixture_feature = matches!(
+                feature,
+                Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
+            );
+            if fixture_feature && !profile.features.iter().any(|f| f.as_str() == name) {
+                return Some(format!(
+                    "the profile does not declare the `{name}` feature (the server's tools are not given such fixtures)"
+                ));
+            }
+        }
         let roots = instance.case.fixture.roots.len();
-        match profile.roots.max {
-            Some(max) if roots > max => Some(format!(
+        match profile.roots.max.as_deref() {
+            Some(&max) if roots > max => Some(format!(
                 "the server takes at most {max} allowed director{} and this case has {roots} roots",
                 if max == 1 { "y" } else { "ies" }
             )),
@@ -748,9 +891,27 @@ impl Subject for McpServer {
         }
     }
 
+    /// A call that needs the server in the case's directory, to a server
+    /// kept for many cases, goes to a process of its own, started there
+    /// and ended after it: the kept one stays in a directory that outlives
+    /// every case (a process kept in a case's directory would find it gone
+    /// at the next call, and answer `ENOENT ... uv_cwd`).
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
         self.case = Some(call.case.clone());
-        let mut result = self.answer(call)?;
+        let own_process = self.roots_change_while_running() && self.required_cwd(call).is_some();
+        let kept = if own_process {
+            self.running.take()
+        } else {
+            None
+        };
+        self.own_call = own_process;
+        let answered = self.answer(call);
+        self.own_call = false;
+        if own_process {
+            self.stop_meanwhile();
+            self.running = kept;
+        }
+        let mut result = answered?;
         result.seq = call.seq;
         Ok(result)
     }
@@ -772,6 +933,10 @@ impl Subject for McpServer {
         self.case = None;
         self.stop();
         None
+    }
+
+    fn composer(&self) -> &'static str {
+        "the profile"
     }
 
     fn findings(&mut self) -> Vec<Finding> {

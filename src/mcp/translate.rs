@@ -454,6 +454,9 @@ tools:
     result:
       kind: {always: file}
       path: {line: '^Index: (?P<path>.*)$'}
+  ripgrep: {none: "grep stands for it"}
+  shell: {none: "no commands"}
+  write_file: {none: "no writes"}
 "#;
 
     fn profile() -> Profile {

@@ -40,11 +40,18 @@ pub enum FindingKind {
     /// A request the server never answered within the call's timeout; the
     /// server was ended and started again.
     NeverAnswered,
+    /// The server exited (or its pipes broke) while a request was open;
+    /// it was started again, within `--max-restarts`.
+    Crashed,
+    /// A tool polled to the profile's limit never said it was done: new
+    /// MCP roots never in force, a search session never complete. The
+    /// server was ended and started again.
+    PollsExhausted,
     /// The server did not exit after its standard input closed and had to
     /// be sent SIGTERM (or SIGKILL).
     Killed,
-    /// A message the client could not place: a response to no request, a
-    /// request or notification that is not valid JSON-RPC.
+    /// A message the client could not place: a response to no open
+    /// request (or to an id never sent), a line longer than the cap.
     ProtocolError,
     /// The profile changed the fixture before calls (a `git init`); cases
     /// see the changed fixture.
@@ -62,8 +69,10 @@ impl FindingKind {
         match self {
             FindingKind::NotJsonRpc => "standard output that is not JSON-RPC",
             FindingKind::NeverAnswered => "a request never answered",
+            FindingKind::Crashed => "exited while a request was open",
+            FindingKind::PollsExhausted => "polled to the limit, never done",
             FindingKind::Killed => "did not exit when its input closed",
-            FindingKind::ProtocolError => "a JSON-RPC message out of place",
+            FindingKind::ProtocolError => "a JSON-RPC message out of place, or a line past the cap",
             FindingKind::FixturePrepared => "the fixture was changed before calls",
         }
     }

@@ -51,9 +51,28 @@ pub enum FailureKind {
     /// implementation under test failed the case, and the report's
     /// findings say it happened.
     NeverAnswered,
+    /// An MCP server exited (or its pipes broke) while a request was open.
+    /// The implementation under test failed the case; the findings count
+    /// it (`crashed`), and it counts toward `--max-restarts`.
+    ServerCrashed,
+    /// An MCP server failed the case otherwise: a line past the cap, a
+    /// JSON-RPC error where a tool's answer was needed to go on, a tool
+    /// polled to the profile's limit that never said it was done. It was
+    /// ended; the case fails, and the findings say why.
+    ServerFailed,
 }
 
 impl FailureKind {
+    /// Whether the implementation under test is an MCP server that failed
+    /// the case itself: a verdict on it (the case fails), never an
+    /// adapter error, since there is no adapter to blame.
+    pub fn is_server_fault(self) -> bool {
+        matches!(
+            self,
+            FailureKind::NeverAnswered | FailureKind::ServerCrashed | FailureKind::ServerFailed
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Start => "cannot start",
@@ -65,6 +84,8 @@ impl FailureKind {
             FailureKind::Cancelled => "cancelled",
             FailureKind::GaveUp => "gave up",
             FailureKind::NeverAnswered => "server never answered",
+            FailureKind::ServerCrashed => "server crashed",
+            FailureKind::ServerFailed => "server failed",
         }
     }
 }
@@ -131,6 +152,12 @@ pub trait Subject {
     /// `.git` directories.
     fn prepare(&mut self, _call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {
         Ok(Vec::new())
+    }
+    /// Who composes the fields an answer lists as `derived`, for reasons
+    /// ("kind (derived by the adapter)"): an MCP server's are composed by
+    /// its profile, never by the server.
+    fn composer(&self) -> &'static str {
+        "the adapter"
     }
     /// What the subject did wrong as a server during the run (see
     /// [`crate::report::findings`]); asked once, after [`finish`](Self::finish).

@@ -7,7 +7,25 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
 
   noise         writes a line that is not JSON-RPC before each tool answer
   hang          never answers an `info` call whose path contains `hang`
+  crash         exits (status 1) on an `info` call whose path contains `hang`
+  flood         answers an `info` call whose path contains `hang` with a line
+                past the client's cap (17 MiB)
   linger        does not exit when its standard input closes
+  stubborn      as linger, and ignores SIGTERM too (only SIGKILL ends it)
+  forge         after each response to a numbered request, writes a response
+                to the next number (a guess at the client's next id), whose
+                answer would fail every case it was taken for
+  rpc-errors    failures as JSON-RPC error responses, not `isError` results
+  proto-2024-11-05, proto-2025-03-26
+                answers `initialize` with that protocol revision
+  strict-caps   exits (status 3) at `initialize` unless the client offers the
+                `roots` capability exactly when no roots came at start
+  cwd-relative  resolves relative paths against its working directory
+  cumulative    `search_more` answers the whole session so far each time (as
+                desktop-commander's `get_more_search_results` does)
+  home-owner    claims `$HOME/.fake-mcp/owner` at start and fails every call
+                once another process has claimed it (a server whose state in
+                its HOME another process changes under it)
   text-errors   reports failures as `[NOT_FOUND] ...` text, not `isError`
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
@@ -19,19 +37,30 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
                 not exist, so a dangling link inside leads the write outside
   crlf          `read` answers `\r\n` line endings as `\n`
 
-Roots come from `--root DIR` arguments, or over MCP when the client offers
+Roots come from `--root DIR` arguments, other arguments (each a root), the
+`allowed` list of `$HOME/.fake-mcp/config.json` (it exits, status 3, if
+that file lacks `"telemetry": false`), or over MCP when the client offers
 the `roots` capability. Relative paths are joined onto the first root.
+Its `serverInfo` version is 0.2.0 whatever its version command says, as
+server-filesystem's is.
 Tools: `info {path}` (stat, following links: `path:`, `isDirectory:`,
 `isFile:` lines), `list {path}` (`[FILE] name` / `[DIR] name` / `[OTHER]
-name`, links not followed), `allowed {}` (one root per line), and the file
+name`, links not followed), `allowed {}` (one root per line), `set_allowed {dirs}` (replaces them), and the file
 tools: `read {path}` (the text, nothing else), `write {path, content}`
 (`Wrote PATH`) and `edit {path, edits: [{old, new}]}` (`Edited PATH`; the
 arguments nest, as server-filesystem's `edit_file` does). A write or edit
 is contained on the real path (a dangling link counts as its target).
+And a content search in sessions, with the suite's names swapped as
+rust-mcp-filesystem has them: `search_start {path, query (a regex),
+pattern (a file glob, required)}` answers `Session: ID` and nothing found
+yet; `search_more {session}` answers one matching file's lines
+(`PATH:LINE: text`) per call, then `Status: COMPLETED`.
 """
 
+import fnmatch
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -43,6 +72,25 @@ while argv:
     flag = argv.pop(0)
     if flag == "--root" and argv:
         roots.append(argv.pop(0))
+    elif not flag.startswith("--"):
+        roots.append(flag)
+CONFIG = os.path.join(os.environ.get("HOME", "/nonexistent"), ".fake-mcp", "config.json")
+if os.path.exists(CONFIG):
+    with open(CONFIG) as f:
+        config = json.load(f)
+    if config.get("telemetry") is not False:
+        sys.exit(3)
+    roots.extend(config.get("allowed", []))
+ROOTS_AT_START = bool(roots)
+if "stubborn" in MODES:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+OWNER = os.path.join(os.environ.get("HOME", "/nonexistent"), ".fake-mcp", "owner")
+if "home-owner" in MODES:
+    os.makedirs(os.path.dirname(OWNER), exist_ok=True)
+    with open(OWNER, "w") as f:
+        f.write(str(os.getpid()))
+sessions = {}  # session id -> chunks of text still to give
+given_so_far = {}  # session id -> chunks given (mode cumulative)
 
 pending_roots = None  # (roots, allowed calls still to wait)
 next_id = 1000
@@ -65,8 +113,15 @@ def request(method, params=None, purpose=None):
 
 
 def lexical(path):
-    base = roots[0] if roots else "/"
-    joined = path if path.startswith("/") else base + "/" + path
+    if "cwd-relative" in MODES:
+        # As Node's process.cwd() on every path: it fails once the
+        # directory it started in is gone.
+        cwd = os.getcwd()
+    if path.startswith("/"):
+        joined = path
+    else:
+        base = cwd if "cwd-relative" in MODES else roots[0] if roots else "/"
+        joined = base + "/" + path
     out = []
     for part in joined.split("/"):
         if part in ("", "."):
@@ -100,6 +155,30 @@ def failure(path, err):
 
 
 def call(name, args):
+    if "home-owner" in MODES:
+        with open(OWNER) as f:
+            if f.read() != str(os.getpid()):
+                return text("Invalid arguments: another process took over my HOME", error=True)
+    if name == "search_more":
+        chunks = sessions.get(args.get("session"))
+        if chunks is None:
+            return text("Invalid arguments: no such session", error=True)
+        if "cumulative" in MODES:
+            # One chunk more each time, everything so far, done at the end.
+            given = given_so_far[args["session"]] = given_so_far.get(args["session"], 0) + 1
+            body = chunks[:given]
+            done = ["Status: COMPLETED"] if given >= len(chunks) else []
+            return text("\n".join(body + done))
+        return text(chunks.pop(0) if chunks else "Status: COMPLETED")
+    if name == "search_start":
+        return search(args)
+    if name == "set_allowed":
+        dirs = args.get("dirs")
+        unknown = set(args) - {"dirs"}
+        if unknown or not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+            return text("Invalid arguments: set_allowed takes dirs, a list of directories", error=True)
+        roots[:] = dirs
+        return text("Allowed directories set")
     if name == "allowed":
         global pending_roots
         if pending_roots is not None:
@@ -116,7 +195,10 @@ def call(name, args):
     unknown = set(args) - KEYS.get(name, {"path"})
     if unknown:
         return text("Invalid arguments: unknown key " + sorted(unknown)[0], error=True)
-    full = lexical(path)
+    try:
+        full = lexical(path)
+    except FileNotFoundError:
+        return text("ENOENT: no such file or directory, uv_cwd", error=True)
     if not inside(full):
         return text(f"Access denied - path outside allowed directories: {full}", error=True)
     if name in ("read", "write", "edit"):
@@ -143,7 +225,46 @@ def call(name, args):
     return None
 
 
-KEYS = {"write": {"path", "content"}, "edit": {"path", "edits"}}
+KEYS = {
+    "write": {"path", "content"},
+    "edit": {"path", "edits"},
+    "search_start": {"path", "query", "pattern"},
+}
+
+
+def search(args):
+    """A session over the files under `path` (every root without one)."""
+    unknown = set(args) - KEYS["search_start"]
+    if unknown:
+        return text("Invalid arguments: unknown key " + sorted(unknown)[0], error=True)
+    query, glob = args.get("query"), args.get("pattern")
+    if not isinstance(query, str) or not isinstance(glob, str) or not glob:
+        return text("Invalid arguments: query and pattern (a file glob) are required", error=True)
+    try:
+        regex = re.compile(query)
+    except re.error as err:
+        return text(f"Invalid arguments: bad regex: {err}", error=True)
+    path = args.get("path")
+    tops = [lexical(path)] if isinstance(path, str) and path else list(roots)
+    for top in tops:
+        if not inside(top):
+            return text(f"Access denied - path outside allowed directories: {top}", error=True)
+    chunks = []
+    for top in tops:
+        files = [top] if os.path.isfile(top) else sorted(
+            os.path.join(d, n) for d, _, names in os.walk(top) for n in names
+        )
+        for file in files:
+            if not fnmatch.fnmatch(os.path.basename(file), glob):
+                continue
+            with open(file, "rb") as f:
+                lines = f.read().decode("utf-8", "replace").splitlines()
+            hits = [f"{file}:{i}: {line}" for i, line in enumerate(lines, 1) if regex.search(line)]
+            if hits:
+                chunks.append("\n".join(hits))
+    session = f"s{len(sessions) + 1}"
+    sessions[session] = chunks
+    return text(f"Session: {session}\nStatus: RUNNING")
 
 
 def file_tool(name, args, full):
@@ -196,7 +317,23 @@ TOOLS = [
     {"name": "read", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
     {"name": "write", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}},
     {"name": "edit", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "The absolute path of the file to edit"}, "edits": {"type": "array"}}, "required": ["path", "edits"]}},
+    {"name": "search_start", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "query": {"type": "string", "description": "A regular expression"}, "pattern": {"type": "string", "description": "A file glob"}}, "required": ["query", "pattern"]}},
+    {"name": "set_allowed", "inputSchema": {"type": "object", "properties": {"dirs": {"type": "array", "items": {"type": "string"}}}, "required": ["dirs"]}},
+    {"name": "search_more", "inputSchema": {"type": "object", "properties": {"session": {"type": "string"}}, "required": ["session"]}},
 ]
+
+
+def respond(mid, result=None, error=None):
+    """A response; in `forge` mode followed by one to the next number."""
+    message = {"jsonrpc": "2.0", "id": mid}
+    if error is not None:
+        message["error"] = error
+    else:
+        message["result"] = result
+    send(message)
+    if "forge" in MODES and isinstance(mid, int):
+        forged = {"content": [{"type": "text", "text": "path: /forged\nisDirectory: false\nisFile: false"}], "tools": []}
+        send({"jsonrpc": "2.0", "id": mid + 1, "result": forged})
 
 
 def handle(message):
@@ -221,10 +358,17 @@ def handle(message):
         return
     if method == "initialize":
         offered = "roots" in message["params"].get("capabilities", {})
+        if "strict-caps" in MODES and offered == ROOTS_AT_START:
+            sys.exit(3)
         global use_mcp_roots
         use_mcp_roots = offered
-        version = "1999-01-01" if "bad-protocol" in MODES else "2025-06-18"
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "fake", "version": "0.0.1"}}})
+        version = "2025-06-18"
+        for mode in MODES:
+            if mode.startswith("proto-"):
+                version = mode[len("proto-"):]
+        if "bad-protocol" in MODES:
+            version = "1999-01-01"
+        respond(mid, {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "fake", "version": "0.2.0"}})
         return
     if method == "notifications/initialized":
         if "ping" in MODES:
@@ -239,33 +383,42 @@ def handle(message):
     if method == "tools/list":
         cursor = (message.get("params") or {}).get("cursor")
         if "paged" in MODES and cursor is None:
-            send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS[:1], "nextCursor": "page-2"}})
+            respond(mid, {"tools": TOOLS[:1], "nextCursor": "page-2"})
         elif "paged" in MODES:
-            send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS[1:]}})
+            respond(mid, {"tools": TOOLS[1:]})
         else:
-            send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
+            respond(mid, {"tools": TOOLS})
         return
     if method == "tools/call":
         params = message.get("params") or {}
         name = params.get("name")
         args = params.get("arguments") or {}
-        if "hang" in MODES and name == "info" and "hang" in str(args.get("path", "")):
+        marked = name == "info" and "hang" in str(args.get("path", ""))
+        if "hang" in MODES and marked:
             return  # never answered
+        if "crash" in MODES and marked:
+            sys.exit(1)
+        if "flood" in MODES and marked:
+            respond(mid, {"content": [{"type": "text", "text": "x" * (17 * 1024 * 1024)}]})
+            return
         result = call(name, args)
         if "noise" in MODES:
             sys.stdout.write(f"checking {args.get('path')}\n")
         if result is None:
-            send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32602, "message": f"Unknown tool: {name}"}})
+            respond(mid, error={"code": -32602, "message": f"Unknown tool: {name}"})
+        elif "rpc-errors" in MODES and result.get("isError"):
+            respond(mid, error={"code": -32603, "message": result["content"][0]["text"]})
         else:
-            send({"jsonrpc": "2.0", "id": mid, "result": result})
+            respond(mid, result)
         return
     if mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "method not found"}})
+        respond(mid, error={"code": -32601, "message": "method not found"})
 
 
 use_mcp_roots = False
 for line in sys.stdin:
     if line.strip():
         handle(json.loads(line))
-if "linger" in MODES:
-    signal.pause()
+if "linger" in MODES or "stubborn" in MODES:
+    while True:
+        signal.pause()

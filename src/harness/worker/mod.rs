@@ -361,7 +361,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
             ),
             // The implementation failed the case; no adapter is to blame.
-            FailureKind::NeverAnswered => {
+            kind if kind.is_server_fault() => {
                 let mismatch = Mismatch {
                     field: "answer".to_owned(),
                     expected: "an answer".to_owned(),
@@ -497,12 +497,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             // Agreeing on what could be seen is not passing what could not.
             (true, false) => Status::Unobserved,
         };
+        let composer = self.subject.composer();
         let reason = (status == Status::Unobserved).then(|| {
             let named: Vec<String> = verdict
                 .unchecked
                 .iter()
                 .map(|f| match derived.contains(f) {
-                    true => format!("{f} (derived by the adapter)"),
+                    true => format!("{f} (derived by {composer})"),
                     false => f.clone(),
                 })
                 .collect();
