@@ -647,6 +647,52 @@ fn too_many_restarts_make_a_partial_run_with_exit_3() {
         .stdout(predicate::str::contains("PARTIAL"));
 }
 
+/// `--max-restarts` counts restarts in a row: an adapter that answers
+/// between its crashes (on `resolve` and `ripgrep`, answering `grep`
+/// between them) is judged on every case, each crash failing its own.
+/// Counted over the whole run, the second crash used up the budget and
+/// the shell's instance was given up on.
+#[test]
+fn crashes_with_answers_between_them_leave_the_run_whole() {
+    let (code, report) = run_json(&[
+        "--cases",
+        MINI,
+        "--jobs",
+        "1",
+        "--max-restarts",
+        "1",
+        "--tool",
+        "resolve",
+        "--tool",
+        "grep",
+        "--tool",
+        "ripgrep",
+        "--tool",
+        "shell",
+        "--adapter",
+        &mutant("crash", "*[@o][ru][it]*"),
+    ]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["partial"], false);
+    let statuses: Vec<(&str, &str)> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("mini.desc.shell", "pass"),
+            ("mini.resolve.outside", "adapter_error"),
+            ("mini.resolve.permission", "pass"),
+            ("mini.search.file@grep", "pass"),
+            ("mini.search.file@ripgrep", "adapter_error"),
+            ("mini.shell.subpath", "pass")
+        ]
+    );
+}
+
 #[test]
 fn an_adapter_that_cannot_start_is_reported() {
     toolpath()

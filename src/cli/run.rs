@@ -39,7 +39,8 @@ pub struct RunRequest {
     /// How long the adapter may take to answer `hello`.
     #[arg(long, default_value_t = 30_000)]
     pub hello_timeout_ms: u64,
-    /// Restarts after crashes or hangs before the run is given up as partial.
+    /// Restarts in a row (no call answered between them) after crashes or
+    /// hangs before the run is given up as partial.
     #[arg(long, default_value_t = 5)]
     pub max_restarts: usize,
     /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).

@@ -526,7 +526,7 @@ mod tests {
         assert_eq!(last[2].0, Status::NotRun);
         assert_eq!(
             last[2].1.as_deref(),
-            Some("the adapter was restarted 1 times; giving up")
+            Some("the adapter was restarted 1 times in a row without answering a call; giving up")
         );
         assert_eq!(
             last[3],
@@ -537,6 +537,50 @@ mod tests {
         );
         assert!(report.partial);
         assert_eq!(report.summary.not_run, 2);
+    }
+
+    /// An adapter that answers between its crashes is still working: each
+    /// crash fails its own case and the budget starts again, so a tool
+    /// that ends itself on every FIFO cell is judged on every case.
+    #[test]
+    fn crashes_with_answers_between_them_never_give_the_run_up() {
+        let sink = Recorded::default();
+        let crash = || Step::Fail(FailureKind::Crash, "the adapter exited".into());
+        let script = move || {
+            Scripted::new(
+                hello(),
+                [
+                    crash(),
+                    Step::Answer(right()),
+                    crash(),
+                    Step::Answer(right()),
+                    crash(),
+                    Step::Answer(right()),
+                ],
+            )
+            .max_restarts(1)
+        };
+        let report = run_script(
+            &cases(6),
+            script,
+            Baseline::default(),
+            &never_cancelled,
+            &sink,
+        );
+        let statuses: Vec<Status> = sink.last().iter().map(|(status, _)| *status).collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::AdapterError,
+                Status::Pass,
+                Status::AdapterError,
+                Status::Pass,
+                Status::AdapterError,
+                Status::Pass
+            ]
+        );
+        assert!(!report.partial);
+        assert_eq!(report.summary.not_run, 0);
     }
 
     #[test]

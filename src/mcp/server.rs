@@ -11,7 +11,8 @@
 //! relative paths against its working directory, in the case's target
 //! directory). A server that was ended is started again for the next
 //! case. Only deaths nothing explains count toward `--max-restarts` (a
-//! crash, a start that failed): a server ended because a request was never
+//! crash, a start that failed), and only those in a row, with no call
+//! answered between them: a server ended because a request was never
 //! answered, a line ran past the cap or a poll never came to an end has
 //! already had its verdict (the case failed, a finding says why), and a
 //! restart for new allowed directories is how such a server is run.
@@ -82,7 +83,8 @@ pub struct McpServer {
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
-    /// Restarts after an unexplained death, counted against `--max-restarts`.
+    /// Restarts after an unexplained death since the last answered call,
+    /// counted against `--max-restarts`.
     restarts: usize,
     /// The last process ended in a way nothing explains (it crashed, or a
     /// start failed): starting the next one uses up a restart.
@@ -912,6 +914,9 @@ impl Subject for McpServer {
             self.running = kept;
         }
         let mut result = answered?;
+        // A server that answers between its deaths is still working: the
+        // budget counts restarts in a row.
+        self.restarts = 0;
         result.seq = call.seq;
         Ok(result)
     }

@@ -7,8 +7,9 @@
 //!
 //! Its semantics follow [`Adapter`](crate::subject::adapter::Adapter):
 //! a failure ends the "process";
-//! the next call restarts it, up to `max_restarts` times, after which every
-//! call fails as [`FailureKind::GaveUp`]; output written after an answer is
+//! the next call restarts it, up to `max_restarts` times in a row with no
+//! call answered between them, after which every call fails as
+//! [`FailureKind::GaveUp`]; output written after an answer is
 //! found before the next call (or at [`Subject::finish`]) and returned by
 //! [`Subject::take_violation`], and it ends the process too.
 
@@ -132,7 +133,7 @@ impl Scripted {
             return Err(Scripted::failure(
                 FailureKind::GaveUp,
                 format!(
-                    "the adapter was restarted {} times; giving up",
+                    "the adapter was restarted {} times in a row without answering a call; giving up",
                     self.restarts
                 ),
             ));
@@ -161,15 +162,17 @@ impl Subject for Scripted {
             .steps
             .pop_front()
             .unwrap_or_else(|| panic!("the script has no step left for {}", call.case));
-        let answer = |mut result: ToolResult| {
+        let mut answer = |mut result: ToolResult| {
+            self.restarts = 0;
             result.seq = call.seq;
             result
         };
         match step {
             Step::Answer(result) => Ok(answer(result)),
             Step::AnswerThenWrite(result, text) => {
+                let answered = answer(result);
                 self.written = Some(text);
-                Ok(answer(result))
+                Ok(answered)
             }
             Step::Touch(act, result) => {
                 act(call);
