@@ -626,7 +626,7 @@ fn the_certification_page_works_in_a_browser() {
         browser.complaints()
     );
     let columns = browser.eval("document.querySelectorAll('#matrix th.imp').length");
-    assert_eq!(columns, 4, "the four implementations");
+    assert_eq!(columns, 7, "the seven implementations scripts/certify runs");
     let rows = browser.eval("document.querySelectorAll('#matrix tr[data-req]').length");
     assert_eq!(rows, toolpath_suite::spec::requirements().len());
     browser.click("#matrix td.cell.xfail");

@@ -232,8 +232,9 @@ fn mcp_desktop_commander_fails_exactly_its_expectations() {
     );
     assert_eq!(findings(&report), []);
     assert_eq!(
-        report["containment"]["escapes"], 1,
-        "its write_file follows a dangling link out"
+        report["containment"]["escapes"], 9,
+        "its write_file follows a dangling link out (3), and a root named \
+         in another case is taken for the root (6: read, write, edit)"
     );
 }
 
