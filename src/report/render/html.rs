@@ -445,7 +445,7 @@ const HEAD: &str = r#"<!DOCTYPE html>
 <style>
 :root { --pass: #c8ecd0; --fail: #f6c3c0; --xfail: #fbe3b4; --unobserved: #d6e4f5; --unsupported: #e4e4e4; --none: #fafafa; }
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fff; height: 100vh; display: flex; flex-direction: column; }
-header { padding: 12px 20px 4px; border-bottom: 1px solid #ddd; }
+header { padding: 12px 20px 4px; border-bottom: 1px solid #ddd; flex: none; max-height: 45vh; overflow: auto; }
 h1 { font-size: 20px; margin: 0 0 4px; }
 header p { margin: 2px 0 8px; }
 .legend span { display: inline-block; padding: 1px 8px; margin: 0 6px 4px 0; border: 1px solid #bbb; border-radius: 3px; }
