@@ -7,10 +7,20 @@
 //! directories of its scene), `/dev/shm`, the working directory (the
 //! repository, without `target/`) and the test's scratch directory (the
 //! scene, without the fixture directory and the files the test expects to
-//! be written). [`Surroundings::snapshot`] records the type, mode, owner,
-//! size and SHA-256 of the content (a link's target) of everything under
-//! them, links never followed; [`Surroundings::assert_unchanged`] fails
-//! with every difference.
+//! be written). [`Surroundings::snapshot`] records the type, mode, owner
+//! and size of everything under them, links never followed, and of each
+//! file and link its inode and its modification and status-change times (a
+//! link its target too); [`Surroundings::assert_unchanged`] fails with
+//! every difference.
+//!
+//! A file's status-change time (ctime) is what proves it untouched: every
+//! write, truncation, chmod, chown, rename or link count change sets it to
+//! the clock's now, and no call sets it to anything else (`utimensat` moves
+//! mtime and sets ctime to now), so only moving the system clock could hide
+//! a change. Hashing the content instead read the whole working directory,
+//! installed runners included (about 1 GB, 70,000 files), twice per test:
+//! with the debug build's SHA-256, `tests/hostile.rs` took over ten
+//! minutes of CI.
 //!
 //! `/dev/shm` is shared with every other process of the machine, and other
 //! toolpath runs (other tests, other developers) come and go there: its
@@ -28,8 +38,6 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 /// What is recorded of one entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -38,8 +46,10 @@ pub struct Entry {
     owner: (u32, u32),
     /// Files and links only: a directory's size follows its entries.
     size: Option<u64>,
-    /// The content's SHA-256 (a file) or the target (a link), in hex.
-    content: Option<String>,
+    /// Files and links only: inode, mtime and ctime (seconds and
+    /// nanoseconds), and a link's target. A directory's times follow its
+    /// entries, which are recorded themselves.
+    stamp: Option<String>,
 }
 
 /// Every entry under the watched roots, by path.
@@ -105,14 +115,26 @@ impl Surroundings {
             return;
         };
         let kind = meta.file_type();
-        let (kind_name, size, content) = if kind.is_symlink() {
+        let stamp = || {
+            format!(
+                "inode {} mtime {}.{:09} ctime {}.{:09}",
+                meta.ino(),
+                meta.mtime(),
+                meta.mtime_nsec(),
+                meta.ctime(),
+                meta.ctime_nsec()
+            )
+        };
+        let (kind_name, size, stamp) = if kind.is_symlink() {
             let target = std::fs::read_link(path).map(|t| t.display().to_string());
-            ("link", Some(meta.len()), Some(target.unwrap_or_default()))
+            let target = target.unwrap_or_default();
+            (
+                "link",
+                Some(meta.len()),
+                Some(format!("{} -> {target}", stamp())),
+            )
         } else if kind.is_file() {
-            let hash = std::fs::read(path)
-                .map(|bytes| hex(&Sha256::digest(bytes)))
-                .unwrap_or_else(|e| format!("unreadable: {e}"));
-            ("file", Some(meta.len()), Some(hash))
+            ("file", Some(meta.len()), Some(stamp()))
         } else if kind.is_dir() {
             ("dir", None, None)
         } else {
@@ -125,7 +147,7 @@ impl Surroundings {
                 mode: meta.mode(),
                 owner: (meta.uid(), meta.gid()),
                 size,
-                content,
+                stamp,
             },
         );
         if kind.is_dir() {
@@ -177,10 +199,6 @@ fn gone() -> Entry {
         mode: 0,
         owner: (0, 0),
         size: None,
-        content: None,
+        stamp: None,
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
