@@ -267,10 +267,18 @@ fn cpu_time(usage: &libc::rusage) -> Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
+/// Waits for `child` by wait4, for its own resource usage.
+fn reap(child: std::process::Child) -> (std::process::ExitStatus, libc::rusage) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills in; the pid is our child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4");
+    (std::process::ExitStatus::from_raw(status), usage)
+}
+
 /// `toolpath ARGS` as a whole process with its temporary directory and its
 /// run directory (and so its fixtures) in `tmp`.
-// The child is reaped by wait4 (for its rusage), which clippy cannot see.
-#[allow(clippy::zombie_processes)]
 fn whole_process(args: &[&str], tmp: &Path) -> Cost {
     let started = Instant::now();
     let child = Command::new(BIN)
@@ -281,13 +289,8 @@ fn whole_process(args: &[&str], tmp: &Path) -> Cost {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn toolpath");
-    let mut status = 0;
-    // SAFETY: rusage is plain data that wait4 fills in; the pid is our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    let (status, usage) = reap(child);
     let elapsed = started.elapsed();
-    assert_eq!(pid, child.id() as i32, "wait4");
-    let status = std::process::ExitStatus::from_raw(status);
     assert!(status.success(), "toolpath {args:?}: {status}");
     Cost {
         wall: elapsed,
@@ -496,12 +499,7 @@ fn peak_child(bin: std::ffi::OsString) -> ! {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn toolpath");
-    let mut status = 0;
-    // SAFETY: rusage is plain data that wait4 fills in; the pid is our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32, "wait4");
-    let status = std::process::ExitStatus::from_raw(status);
+    let (status, usage) = reap(child);
     println!("{}", usage.ru_maxrss);
     std::process::exit(if status.success() { 0 } else { 1 });
 }
