@@ -78,7 +78,10 @@ pub struct Launch {
 /// Why a request got no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
-    /// No response by the deadline: the request is left open.
+    /// No response by the deadline: the request is left open. The time it
+    /// had, from the moment it was asked, to the nearest millisecond: what
+    /// a report shows must not depend on how long the write took (a
+    /// truncated 9,999.6 ms said 9999 or 10000 from run to run).
     NoAnswer(Duration),
     /// Standard output ended (the server exited).
     Exited,
@@ -362,16 +365,20 @@ impl Connection {
         params: Value,
         deadline: Instant,
     ) -> Result<Value, RequestError> {
+        let asked = Instant::now();
         let id = self.fresh_id()?;
         self.sent.insert(id);
         self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        let started = Instant::now();
         loop {
             let line = match self.output.next_line(deadline, MAX_LINE_BYTES) {
                 Next::Line(line) => line,
                 Next::Eof => return Err(RequestError::Exited),
                 Next::TooLong => return Err(RequestError::TooLong),
-                Next::Timeout => return Err(RequestError::NoAnswer(deadline - started)),
+                Next::Timeout => {
+                    let had = deadline.saturating_duration_since(asked);
+                    let millis = (had.as_micros() + 500) / 1000;
+                    return Err(RequestError::NoAnswer(Duration::from_millis(millis as u64)));
+                }
                 Next::Cancelled => return Err(RequestError::Cancelled),
                 Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
             };
