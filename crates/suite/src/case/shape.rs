@@ -95,8 +95,9 @@ pub struct Shape {
     pub root: Option<RootPlace>,
 }
 
-/// The parameters that carry a tool's path, under every name and alias.
-const PATH_KEYS: &[&str] = &[
+/// The parameters that carry a tool's path, under every name and alias
+/// (a matrix refuses them in its `params`: it sets the path itself).
+pub(crate) const PATH_KEYS: &[&str] = &[
     "path",
     "dir_path",
     "directory",

@@ -22,7 +22,7 @@ use super::{check_command, params as call_params};
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
 use crate::case::raw::{RawMatrix, ToolSelector};
-use crate::case::shape::{Form, RootPlace, Shape};
+use crate::case::shape::{Form, PATH_KEYS, RootPlace, Shape};
 use crate::protocol::Tool;
 
 /// A valid matrix: what its cells are made of.
@@ -75,15 +75,6 @@ fn path_key(tool: Tool) -> &'static str {
         _ => "dir_path",
     }
 }
-
-/// Every path parameter name and alias: a matrix sets the path itself.
-const PATH_KEYS: &[&str] = &[
-    "path",
-    "dir_path",
-    "directory",
-    "file_path",
-    "absolute_path",
-];
 
 /// What a cell sends besides its path when the matrix gives nothing for its
 /// tool: enough to make a valid call (`cases/README.md` lists them).
