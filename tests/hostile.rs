@@ -978,3 +978,50 @@ fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
     );
     assert_eq!(changes.len(), 2, "{changes:#?}");
 }
+
+/// Issue 30 item 1: an adapter that kept every capability but
+/// CAP_SYS_PTRACE mounted tracefs in a mount namespace of its own, put a
+/// uprobe on the function that seals spool lines and read the key; eBPF,
+/// perf events and `/proc/kcore` are the same family. Every process the
+/// harness starts holds no capability now, in no set (the bounding set
+/// included), under no_new_privs: `escalate.py` tries each interface
+/// (its log proves it did) and is denied every one; the run's verdicts
+/// are the reference's it then becomes. (Run unconfined by root, the same
+/// script is allowed mount, unshare, bpf and perf.)
+#[test]
+fn an_adapter_running_as_root_reaches_no_privileged_interface() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let log = scene.path("escalate.txt");
+    let (watch, before) = scene.watch(&[&place, &log]);
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+        .args(["--adapter", "python3 tests/attackers/escalate.py"])
+        .arg("--fixture-dir")
+        .arg(&place)
+        .env("ESCALATE_LOG", &log)
+        .output()
+        .unwrap();
+    let attempts = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(out.status.code(), Some(0), "{out:?}\n{attempts}");
+    for what in ["mount", "unshare", "bpf", "perf"] {
+        assert!(
+            attempts.contains(&format!("\n{what}: denied ("))
+                || attempts.starts_with(&format!("{what}: denied (")),
+            "{what} was not denied (or not tried):\n{attempts}"
+        );
+    }
+    assert!(attempts.contains("kcore: denied ("), "{attempts}");
+    assert!(!attempts.contains(": allowed"), "{attempts}");
+    for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert!(
+            attempts.contains(&format!("{set}: 0000000000000000\n")),
+            "{set} is not empty:\n{attempts}"
+        );
+    }
+    assert!(attempts.contains("NoNewPrivs: 1\n"), "{attempts}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
+}

@@ -172,13 +172,9 @@ impl Connection {
         for (name, value) in &launch.env {
             command.env(name, value);
         }
-        if let Some(user) = launch.user {
-            use std::os::unix::process::CommandExt;
-            command.uid(user.0).gid(user.1);
-        }
         let argv = launch.argv.join(" ");
-        let (process, pipes) =
-            Process::spawn(command).map_err(|e| format!("cannot start `{argv}`: {e}"))?;
+        let (process, pipes) = Process::spawn(command, launch.user)
+            .map_err(|e| format!("cannot start `{argv}`: {e}"))?;
         let output = Output::new(pipes.stdout, pipes.stderr)
             .map_err(|e| format!("cannot read `{argv}`: {e}"))?;
         let mut connection = Connection {

@@ -36,7 +36,7 @@ pub fn run(mut command: Command, timeout: Duration) -> Result<Finished, String> 
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (mut process, pipes) = Process::spawn(command).map_err(|e| e.to_string())?;
+    let (mut process, pipes) = Process::spawn(command, None).map_err(|e| e.to_string())?;
     drop(pipes.stdin);
     let mut output = Output::new(pipes.stdout, pipes.stderr).map_err(|e| e.to_string())?;
     let deadline = Instant::now() + timeout;

@@ -94,7 +94,7 @@ fn execute(command: &str, cwd: &str) -> Result<ToolResult, ToolError> {
     let mut sh = Command::new("/bin/sh");
     // The command is the case's: it runs as the harness's user, and must
     // not reach into the harness (whose memory holds the spool's key).
-    crate::sys::confine(&mut sh);
+    crate::sys::confine(&mut sh, None);
     let output = sh
         .arg("-c")
         .arg(command)

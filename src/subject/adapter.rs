@@ -38,7 +38,6 @@
 //! `GIT_CONFIG_GLOBAL=/dev/null`).
 
 use std::io::Write;
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -189,13 +188,12 @@ impl Adapter {
         environment(&mut command, scratch.path(), self.config.run_id.as_deref());
         if let Some(user) = self.config.user {
             let _ = crate::sys::chown(scratch.path(), user);
-            command.uid(user.0).gid(user.1);
         }
         let cannot_start = |e: std::io::Error| {
             let argv = self.config.argv.join(" ");
             failure(FailureKind::Start, format!("cannot start `{argv}`: {e}"))
         };
-        let (process, pipes) = Process::spawn(command).map_err(cannot_start)?;
+        let (process, pipes) = Process::spawn(command, self.config.user).map_err(cannot_start)?;
         let output = Output::new(pipes.stdout, pipes.stderr).map_err(cannot_start)?;
         Ok(Running {
             process,

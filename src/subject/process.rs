@@ -35,12 +35,13 @@ pub struct Pipes {
 }
 
 impl Process {
-    /// Starts `command` (with piped stdio) in a new process group. The
+    /// Starts `command` (with piped stdio) in a new process group, without
+    /// privilege and as `user` when given ([`crate::sys::confine`]). The
     /// process is killed by the kernel if the thread that started it dies
     /// (PR_SET_PDEATHSIG), so even a SIGKILLed harness leaves no adapter
     /// running; the caller must keep the process on the thread that started it.
-    pub fn spawn(mut command: Command) -> io::Result<(Process, Pipes)> {
-        crate::sys::tie_to_parent(&mut command);
+    pub fn spawn(mut command: Command, user: Option<(u32, u32)>) -> io::Result<(Process, Pipes)> {
+        crate::sys::tie_to_parent(&mut command, user);
         let mut child = command.spawn()?;
         let pipes = Pipes {
             stdin: child.stdin.take().expect("piped stdin"),

@@ -143,15 +143,15 @@ pub fn poll_readable(fds: &[Option<RawFd>], timeout: Duration) -> io::Result<Vec
     Ok(woke)
 }
 
-/// Starts `command` in a process group of its own, [`confine`]d, killed by
-/// the kernel when the thread that spawned it ends (`PR_SET_PDEATHSIG`), so
-/// even a SIGKILLed harness leaves no adapter behind. `parent` is this process's
-/// pid, checked in the child: the harness may have died before the death
-/// signal was armed.
-pub fn tie_to_parent(command: &mut Command) {
+/// Starts `command` in a process group of its own, [`confine`]d (as
+/// `user` when given), killed by the kernel when the thread that spawned
+/// it ends (`PR_SET_PDEATHSIG`), so even a SIGKILLed harness leaves no
+/// adapter behind. `parent` is this process's pid, checked in the child:
+/// the harness may have died before the death signal was armed.
+pub fn tie_to_parent(command: &mut Command, user: Option<(u32, u32)>) {
     let parent = std::process::id();
     command.process_group(0);
-    confine(command);
+    confine(command, user);
     // SAFETY: the closure runs between fork and exec and makes only raw
     // system calls (prctl, getppid, getpid, kill), which are
     // async-signal-safe; it allocates nothing.
@@ -176,8 +176,8 @@ pub fn tie_to_parent(command: &mut Command) {
 /// child they start, however it is started, has no way back in.
 ///
 /// The harness holds the key that seals its event log, and runs adapters,
-/// MCP servers and shell commands as its own user (root in CI, with every
-/// capability): without this, one of them read the key from
+/// MCP servers and shell commands as its own user (root in CI; [`confine`]
+/// takes their capabilities): without this, one of them read the key from
 /// `/proc/$PPID/mem` and sealed a forged log (issue 21). Call it on the
 /// main thread before any other thread starts: capabilities and
 /// no_new_privs belong to a thread, and threads inherit them when created.
@@ -186,23 +186,61 @@ pub fn keep_memory_private() -> io::Result<()> {
     Ok(give_up_tracing()?)
 }
 
-/// Makes `command`'s process unable to inspect any other process: in the
-/// child, between fork and exec, `CAP_SYS_PTRACE` leaves its bounding,
-/// effective, permitted and inheritable sets and no_new_privs is set, so no
-/// program it runs (a setuid one included) gets the capability back. A
-/// child of a harness that called [`keep_memory_private`] therefore cannot
-/// ptrace it or read its `/proc` files. Every process toolpath starts
-/// while a run is live goes through here: adapters, MCP servers,
-/// `toolpath serve` copies ([`tie_to_parent`] calls it) and the
-/// reference's shell commands. A child that fails to give the capability
-/// up does not start.
-pub fn confine(command: &mut Command) {
+/// Makes `command`'s process a process without privilege (issue 30):
+/// in the child, between fork and exec, every capability leaves its
+/// bounding set (while it still holds `CAP_SETPCAP` to drop them), it
+/// becomes `user` when given (supplementary groups, group, then user, all
+/// three ids of each), its effective, permitted, inheritable and ambient
+/// sets are emptied and no_new_privs is set. No program it runs, a setuid
+/// one or root's own `execve` included, gets a capability back: a child
+/// running as root owns root's files but cannot trace the harness, mount
+/// tracefs (uprobes), load eBPF, read `/proc/kcore` or use any other
+/// privileged interface from which the spool's key could be read.
+///
+/// Every process toolpath starts while a run is live goes through here:
+/// adapters and their unprivileged copies, MCP servers and a profile's
+/// commands, `toolpath serve` copies ([`tie_to_parent`] calls it) and the
+/// reference's shell commands. A child that fails any step does not start.
+pub fn confine(command: &mut Command, user: Option<(u32, u32)>) {
     // SAFETY: the closure runs between fork and exec and makes only raw
-    // system calls (prctl, capget, capset), which are async-signal-safe;
-    // it allocates nothing.
+    // system calls (prctl, capget, capset, setgroups, setresgid,
+    // setresuid), which are async-signal-safe; it allocates nothing (the
+    // capability set is iterated as bits).
     unsafe {
-        command.pre_exec(|| Ok(give_up_tracing()?));
+        command.pre_exec(move || Ok(give_up_privileges(user)?));
     }
+}
+
+/// [`confine`]'s work, in the child.
+fn give_up_privileges(user: Option<(u32, u32)>) -> Result<(), Errno> {
+    use rustix::thread::CapabilitySet;
+    let held = rustix::thread::capabilities(None)?;
+    if held.effective.contains(CapabilitySet::SETPCAP) {
+        for capability in CapabilitySet::all().iter() {
+            match rustix::thread::remove_capability_from_bounding_set(capability) {
+                // EINVAL: a capability this kernel does not know.
+                Ok(()) | Err(Errno::INVAL) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    if let Some((uid, gid)) = user {
+        let (uid, gid) = ids((uid, gid));
+        rustix::thread::set_thread_groups(&[gid])?;
+        rustix::thread::set_thread_res_gid(gid, gid, gid)?;
+        rustix::thread::set_thread_res_uid(uid, uid, uid)?;
+    }
+    let none = rustix::thread::CapabilitySets {
+        effective: CapabilitySet::empty(),
+        permitted: CapabilitySet::empty(),
+        inheritable: CapabilitySet::empty(),
+    };
+    rustix::thread::set_capabilities(None, none)?;
+    match rustix::thread::clear_ambient_capability_set() {
+        Ok(()) | Err(Errno::INVAL) => {}
+        Err(e) => return Err(e),
+    }
+    rustix::thread::set_no_new_privs(true)
 }
 
 /// Drops `CAP_SYS_PTRACE` from the calling thread's bounding set (when it
@@ -389,33 +427,75 @@ mod tests {
             .collect()
     }
 
-    /// A confined child holds CAP_SYS_PTRACE in none of its sets and runs
-    /// with no_new_privs; the same child unconfined (the control) has
-    /// no_new_privs clear and, under a root that holds the capability,
-    /// the capability itself.
+    fn field(status: &[(String, u64)], name: &str) -> u64 {
+        status.iter().find(|(n, _)| n == name).unwrap().1
+    }
+
+    /// A confined child holds no capability in any set (its bounding set
+    /// is empty too when the harness may empty it: it holds
+    /// `CAP_SETPCAP`) and runs with no_new_privs; the same child unconfined
+    /// (the control) has no_new_privs clear and, under a root that holds
+    /// capabilities, those capabilities.
     #[test]
-    fn a_confined_child_cannot_trace_and_gains_no_privilege() {
-        const PTRACE: u64 = 1 << 19;
+    fn a_confined_child_holds_no_capability_and_gains_none() {
         let mut confined = Command::new("/bin/sh");
-        confine(&mut confined);
+        confine(&mut confined, None);
         let status = child_status(confined);
         assert_eq!(status.len(), 6, "{status:?}");
+        let mine = rustix::thread::capabilities(None).unwrap();
+        let may_empty_bounding = mine
+            .effective
+            .contains(rustix::thread::CapabilitySet::SETPCAP);
         for (name, value) in &status {
             match name.as_str() {
                 "NoNewPrivs" => assert_eq!(*value, 1),
-                _ => assert_eq!(value & PTRACE, 0, "{name} holds CAP_SYS_PTRACE"),
+                "CapBnd" if !may_empty_bounding => {}
+                _ => assert_eq!(*value, 0, "{name} is not empty: {status:?}"),
             }
         }
         let free = child_status(Command::new("/bin/sh"));
-        assert!(free.contains(&("NoNewPrivs".to_owned(), 0)), "{free:?}");
-        let mine = rustix::thread::capabilities(None).unwrap();
-        if mine
-            .effective
-            .contains(rustix::thread::CapabilitySet::SYS_PTRACE)
-        {
-            let eff = free.iter().find(|(n, _)| n == "CapEff").unwrap().1;
-            assert_ne!(eff & PTRACE, 0, "the control lost CAP_SYS_PTRACE: {free:?}");
+        assert_eq!(field(&free, "NoNewPrivs"), 0, "{free:?}");
+        if !mine.effective.is_empty() {
+            assert_ne!(field(&free, "CapEff"), 0, "the control has none: {free:?}");
+            assert_ne!(field(&free, "CapBnd"), 0, "the control has none: {free:?}");
         }
+    }
+
+    /// Confined as another user, a child of root runs as that user and
+    /// group only, with the same empty sets (the bounding set included:
+    /// it is emptied before the user changes, while it still may be).
+    #[test]
+    fn a_child_confined_as_another_user_is_that_user_with_no_capability() {
+        if !is_root() {
+            return;
+        }
+        let mut confined = Command::new("/bin/sh");
+        confine(&mut confined, Some(UNPRIVILEGED_USER));
+        let out = confined
+            .args([
+                "-c",
+                "grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Uid|Gid|Groups):' /proc/self/status",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let ids = format!("{}\t{0}\t{0}\t{0}", UNPRIVILEGED_USER.0);
+        assert!(text.contains(&format!("Uid:\t{ids}")), "{text}");
+        let ids = format!("{}\t{0}\t{0}\t{0}", UNPRIVILEGED_USER.1);
+        assert!(text.contains(&format!("Gid:\t{ids}")), "{text}");
+        assert!(
+            text.contains(&format!("Groups:\t{} \n", UNPRIVILEGED_USER.1))
+                || text.contains(&format!("Groups:\t{}\n", UNPRIVILEGED_USER.1)),
+            "{text}"
+        );
+        for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+            assert!(
+                text.contains(&format!("{set}:\t0000000000000000\n")),
+                "{set} in {text}"
+            );
+        }
+        assert!(text.contains("NoNewPrivs:\t1\n"), "{text}");
     }
 
     #[test]
