@@ -1025,3 +1025,64 @@ fn an_adapter_running_as_root_reaches_no_privileged_interface() {
     assert_eq!(listing(&place), Vec::<String>::new());
     watch.assert_unchanged(&before);
 }
+
+/// Issue 30 item 3: case files given with `--cases` were validated at the
+/// start and read again at each case's turn, so an adapter rewrote the
+/// expectations of the cases still to come (same ids, same tools) and
+/// passed them (0/3 became 2/3). A case file is run only as the bytes
+/// validated now: the rewritten ones are case errors that say so, and
+/// none passes. The adapter's rewrite is proven by the files themselves.
+#[test]
+fn an_adapter_that_rewrites_the_case_files_still_to_come_passes_none() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let cases = scene.path("cases");
+    std::fs::create_dir(&cases).unwrap();
+    for name in ["one", "two", "three"] {
+        std::fs::write(
+            cases.join(format!("resolve-{name}.yaml")),
+            format!(
+                "id: t.resolve.{name}\nsummary: Wrongly expected.\nspec: [SEC-4]\n\
+                 fixture:\n  roots: [ws]\ncall:\n  tool: resolve\n  params: {{path: ../x}}\n\
+                 expect:\n  outcome: error\n  error: {{code: not_found}}\n"
+            ),
+        )
+        .unwrap();
+    }
+    let report = scene.path("report.json");
+    let events = scene.path("report.json.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &cases, &report, &events]);
+    let adapter = r#"sh -c 'sed -i s/not_found/outside_workspace/ "$CASES"/*.yaml; exec "$TOOLPATH_BIN" serve'"#;
+    let out = scene
+        .toolpath()
+        .arg("run")
+        .arg("--cases")
+        .arg(&cases)
+        .args([
+            "--jobs",
+            "1",
+            "--adapter",
+            adapter,
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .env("CASES", &cases)
+        .output()
+        .unwrap();
+    let rewritten = std::fs::read_to_string(cases.join("resolve-three.yaml")).unwrap();
+    assert!(rewritten.contains("outside_workspace"), "{rewritten}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["pass"], 0, "{json}\n{out:?}");
+    for case in json["cases"].as_array().unwrap() {
+        assert_ne!(case["status"], "pass", "{case}");
+    }
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
+}

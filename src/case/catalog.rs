@@ -4,15 +4,16 @@
 //! thousand parsed cases (their fixtures and parameters are most of a run's
 //! memory). So every file is validated once, before anything runs (a bad
 //! case is still found first, with its file, line and column), and then
-//! only its place is kept: directory, path, id, line, selected tools and
-//! (for a matrix) which of its cells, about fifty bytes. The file is read and validated again when its turn
-//! comes. The embedded suite is small and already decoded, so it stays in
-//! memory.
+//! its place is kept: directory, path, id, line, selected tools and (for a
+//! matrix) which of its cells, about fifty bytes, and the file's bytes as
+//! they were read (a few hundred bytes a case). Those bytes are validated
+//! again when its turn comes: a case file is read once.
 //!
-//! A file that changed in between is validated again like any other; if it
-//! no longer has the same id and selected tools, its instances are
-//! reported as `case_error` ([`Unreadable`]), never run as something the
-//! run did not select or check for duplicate ids.
+//! Reading the file again at its turn let a subject rewrite the
+//! expectations of the cases still to come (issue 30, item 3): the file
+//! is never opened again, so what it becomes during the run changes
+//! nothing. The embedded suite is small and already decoded, so it stays
+//! in memory.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -36,6 +37,8 @@ pub struct Catalog {
     starts: Vec<usize>,
     /// Each file's path (relative to its directory) and then its id.
     text: String,
+    /// The bytes of every selected file, as read when it was validated.
+    bytes: Vec<u8>,
     total: usize,
 }
 
@@ -54,10 +57,14 @@ struct FileEntry {
     tools: ToolBits,
     /// Whether the case runs against several tools (its instance ids are `ID@TOOL`).
     several: bool,
+    /// Where its file's bytes start in `bytes`, and how many there are.
+    bytes_at: usize,
+    bytes_len: u32,
 }
 
-/// An instance whose case file can no longer be read as it was validated:
-/// reported as `case_error` with `message`.
+/// An instance whose case file's bytes, kept from its validation, no
+/// longer validate as they did (which validating the same bytes twice
+/// never does): reported as `case_error` with `message`, never run.
 #[derive(Debug, Clone)]
 pub struct Unreadable {
     pub id: String,
@@ -90,6 +97,7 @@ impl Catalog {
             files: Vec::new(),
             starts: Vec::new(),
             text: String::new(),
+            bytes: Vec::new(),
             total: 0,
         };
         for dir in 0..catalog.dirs.len() {
@@ -108,13 +116,19 @@ impl Catalog {
         let root = self.dirs[dir].clone();
         let first = self.files.len();
         let mut found = Vec::new();
-        let walked = suite::walk(&root, &mut |file| match suite::load_file(&file) {
-            Ok(cases) => {
-                for (nth, case) in cases.iter().enumerate() {
-                    self.remember(dir, &root, &file, case, nth);
+        let walked = suite::walk(&root, &mut |file| {
+            let loaded = suite::read_file(&file)
+                .and_then(|bytes| Ok((suite::load_bytes(&file, &bytes)?, bytes)));
+            match loaded {
+                Ok((cases, bytes)) => {
+                    let at = self.bytes.len();
+                    self.bytes.extend_from_slice(&bytes);
+                    for (nth, case) in cases.iter().enumerate() {
+                        self.remember(dir, &root, &file, case, nth, (at, bytes.len()));
+                    }
                 }
+                Err(e) => found.extend(e),
             }
-            Err(e) => found.extend(e),
         });
         // Stable: a file's own errors stay in file order.
         found.sort_by(|a, b| a.file.cmp(&b.file));
@@ -132,7 +146,15 @@ impl Catalog {
         });
     }
 
-    fn remember(&mut self, dir: usize, root: &Path, file: &Path, case: &Case, nth: usize) {
+    fn remember(
+        &mut self,
+        dir: usize,
+        root: &Path,
+        file: &Path,
+        case: &Case,
+        nth: usize,
+        (bytes_at, bytes_len): (usize, usize),
+    ) {
         let relative = file.strip_prefix(root).unwrap_or(file).to_string_lossy();
         let entry = FileEntry {
             dir: dir as u32,
@@ -146,6 +168,8 @@ impl Catalog {
                 .of_case(case)
                 .fold(0, |bits, i| bits | tool_bit(i.tool)),
             several: case.tools.len() > 1,
+            bytes_at,
+            bytes_len: bytes_len as u32,
         };
         self.text.push_str(&relative);
         self.text.push_str(&case.id);
@@ -190,6 +214,23 @@ impl Catalog {
             .collect();
         self.files.retain(|f| f.tools != 0);
         self.files.shrink_to_fit();
+        // Only the selected files' bytes are kept (a matrix's cells share
+        // their file's).
+        let mut kept = Vec::new();
+        let mut last: Option<(usize, usize)> = None;
+        for f in &mut self.files {
+            let from = f.bytes_at;
+            match last {
+                Some((old, new)) if old == from => f.bytes_at = new,
+                _ => {
+                    let new = kept.len();
+                    kept.extend_from_slice(&self.bytes[from..][..f.bytes_len as usize]);
+                    last = Some((from, new));
+                    f.bytes_at = new;
+                }
+            }
+        }
+        self.bytes = kept;
         let mut next = self.embedded_instances.len();
         self.starts = self
             .files
@@ -212,8 +253,9 @@ impl Catalog {
         self.total == 0
     }
 
-    /// The case of the instance at `position`, and its tool. A case file is
-    /// read and validated again here.
+    /// The case of the instance at `position`, and its tool. A case file's
+    /// bytes kept from its validation are validated again here: the file
+    /// itself is not read again.
     pub fn get(&self, position: usize) -> Result<(Cow<'_, Case>, Tool), Unreadable> {
         if let Some(&(case, tool)) = self.embedded_instances.get(position) {
             return Ok((Cow::Borrowed(&self.embedded[case as usize]), tool));
@@ -238,22 +280,23 @@ impl Catalog {
                 message,
             }
         };
-        let mut cases = suite::load_file(&file).map_err(|e| {
+        let bytes = &self.bytes[entry.bytes_at..][..entry.bytes_len as usize];
+        let mut cases = suite::load_bytes(&file, bytes).map_err(|e| {
             unreadable(format!(
-                "the case file changed after it was validated and no longer loads: {e}"
+                "the case file's bytes no longer load as they did when validated: {e}"
             ))
         })?;
         let nth_case = entry.nth as usize;
         let Some(case) = (nth_case < cases.len()).then(|| cases.swap_remove(nth_case)) else {
             return Err(unreadable(
-                "the case file changed after it was validated: it no longer holds the matrix cell checked".into(),
+                "the case file's bytes no longer hold the matrix cell validated".into(),
             ));
         };
         let selected: Vec<Tool> = self.selection.of_case(&case).map(|i| i.tool).collect();
         let bits = selected.iter().fold(0, |bits, &t| bits | tool_bit(t));
         if case.id != entry.id(&self.text) || bits != entry.tools {
             return Err(unreadable(
-                "the case file changed after it was validated: its id or selected tools are not the ones checked".into(),
+                "the case file's bytes no longer give the id and selected tools validated".into(),
             ));
         }
         Ok((Cow::Owned(case), selected[nth]))
@@ -417,39 +460,27 @@ mod tests {
         assert_eq!((later.line, later.column), (1, 1));
     }
 
+    /// Issue 30 item 3: what a file becomes after its validation (broken,
+    /// another tool, other expectations, removed) changes nothing: each
+    /// instance is the case as validated.
     #[test]
-    fn a_file_that_changed_after_validation_is_a_case_error_of_its_own() {
+    fn a_file_is_run_as_it_was_validated_whatever_it_becomes() {
         let dir = suite_dir();
         let dirs = [dir.path().to_owned()];
         let catalog = Catalog::open(&dirs, &[], &Selection::default()).unwrap();
         let before = listed(&catalog);
-        // `b-c.yaml` (two instances), then `a/x.yaml` made invalid and
-        // `a-b.yaml` given another tool.
+        let cases: Vec<Case> = (0..catalog.len())
+            .map(|i| catalog.get(i).unwrap().0.into_owned())
+            .collect();
         write(dir.path(), "a/x.yaml", "id: [broken\n");
         write(dir.path(), "a-b.yaml", &case_text("shell.a.b", "grep"));
-        let position = |id: &str| before.iter().position(|(i, _)| i == id).unwrap();
-        let broken = catalog.get(position("resolve.x")).unwrap_err();
-        assert_eq!(broken.id, "resolve.x");
-        assert_eq!(broken.tool, Tool::Resolve);
-        assert!(
-            broken.message.contains("no longer loads"),
-            "{}",
-            broken.message
-        );
-        let moved = catalog.get(position("shell.a.b")).unwrap_err();
-        assert!(
-            moved.message.contains("selected tools"),
-            "{}",
-            moved.message
-        );
-        // The others still read, with their tools.
-        let (case, tool) = catalog.get(position("search.b.c@grep")).unwrap();
-        assert_eq!((case.id.as_str(), tool), ("search.b.c", Tool::Grep));
+        let summary = case_text("search.b.c", "grep").replace("summary: ", "summary: Changed ");
+        write(dir.path(), "b-c.yaml", &summary);
         std::fs::remove_file(dir.path().join("z/last.yaml")).unwrap();
-        assert_eq!(
-            catalog.get(position("resolve.last")).unwrap_err().file,
-            dir.path().join("z/last.yaml")
-        );
+        assert_eq!(listed(&catalog), before);
+        for (i, case) in cases.iter().enumerate() {
+            assert_eq!(&*catalog.get(i).unwrap().0, case);
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::validate::load_cases;
+use crate::case::validate::{parse_cases_bytes, read_bounded};
 use crate::case::{Case, CaseError, CaseErrors};
 
 /// Every case file below `dir`, sorted; or every problem of the folder.
@@ -96,7 +96,20 @@ pub fn walk(dir: &Path, visit: &mut dyn FnMut(PathBuf)) -> Result<(), Vec<CaseEr
 /// One case file, validated, its name checked against its id: its case,
 /// or a matrix's cells in the matrix's order.
 pub fn load_file(file: &Path) -> Result<Vec<Case>, CaseErrors> {
-    let cases = load_cases(file)?;
+    let bytes = read_bounded(file)?;
+    load_bytes(file, &bytes)
+}
+
+/// The bytes of the case file `file`, read once (at most one byte more
+/// than the limit): a caller that runs the file later keeps them and
+/// validates them with [`load_bytes`], never the file as it is by then.
+pub fn read_file(file: &Path) -> Result<Vec<u8>, CaseErrors> {
+    Ok(read_bounded(file)?)
+}
+
+/// [`load_file`] of bytes already read from `file`.
+pub fn load_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<Case>, CaseErrors> {
+    let cases = parse_cases_bytes(file, bytes)?;
     if let Some(first) = cases.first() {
         check_file_name(first).map_err(CaseErrors::from)?;
     }

@@ -77,7 +77,7 @@ fn one(file: &Path, mut cases: Vec<Case>) -> Result<Case, CaseErrors> {
 
 /// Reads at most one byte more than [`MAX_CASE_BYTES`], so a huge file is
 /// refused without being read whole.
-fn read_bounded(file: &Path) -> Result<Vec<u8>, CaseError> {
+pub fn read_bounded(file: &Path) -> Result<Vec<u8>, CaseError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(file)
