@@ -1086,3 +1086,68 @@ fn an_adapter_that_rewrites_the_case_files_still_to_come_passes_none() {
     assert_eq!(listing(&place), Vec::<String>::new());
     watch.assert_unchanged(&before);
 }
+
+/// Issue 30 item 4: `roots.config.file` took an absolute path or `..`,
+/// and the harness made the directories and wrote JSON the profile chose
+/// there as root, before the server started, even when its command did
+/// not exist; `version.package_json` read any file whole (`/dev/zero`).
+/// `lint --mcp` called such a profile valid. Now lint names each key at
+/// its line, `run --mcp` refuses the profile (exit 2) before anything
+/// starts, and nothing is written outside the run.
+#[test]
+fn a_profile_that_names_paths_outside_its_directories_is_refused() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let profile = scene.path("p.profile.yaml");
+    let planted = scene.path("planted.json");
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake.profile.yaml");
+    let text = std::fs::read_to_string(fake)
+        .unwrap()
+        .replace(
+            "version: {command: [python3, -c, \"print('fake-mcp 0.0.1')\"]}",
+            "version: {package_json: /dev/zero}",
+        )
+        .replace(
+            "command: [python3, \"{profile}/fake_server.py\"]",
+            "command: [/nonexistent/server]",
+        )
+        .replace(
+            "  via: mcp\n  ready: {tool: allowed}",
+            &format!(
+                "  via: config\n  config:\n    file: ../../../../../../../../..{}\n    key: dirs",
+                planted.display()
+            ),
+        );
+    std::fs::write(&profile, text).unwrap();
+    let (watch, before) = scene.watch(&[&place, &profile]);
+    let lint = scene
+        .toolpath()
+        .args(["lint", "--mcp"])
+        .arg(&profile)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&lint.stderr);
+    assert_eq!(lint.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(":8:27: `version.package_json: /dev/zero` must be a relative path inside the profile's directory"), "{stderr}");
+    assert!(
+        stderr.contains(":15:11: `roots.config.file: ../"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("inside the server's private HOME"),
+        "{stderr}"
+    );
+    let run = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mcp", "--mcp"])
+        .arg(&profile)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(!planted.exists());
+    assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
+}

@@ -20,6 +20,7 @@
 
 pub mod client;
 pub mod command;
+pub mod confined;
 pub mod profile;
 pub mod server;
 pub mod template;

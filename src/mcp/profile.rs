@@ -191,8 +191,9 @@ pub struct ProfileImplementation {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub enum VersionSource {
-    /// The `version` of this `package.json` (relative to the profile's directory).
-    PackageJson(PathBuf),
+    /// The `version` of this `package.json`, a relative path inside the
+    /// profile's directory (no `..`, no link followed), read with a size cap.
+    PackageJson(At<PathBuf>),
     /// The first line this command prints (words as in `server.command`),
     /// trimmed; a leading word that is not a version (`mcp-server-git
     /// 2025.1.1`) is dropped: the last white-space separated word is taken.
@@ -296,8 +297,9 @@ pub enum RootsVia {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RootsConfig {
-    /// Relative to the private `HOME`.
-    pub file: PathBuf,
+    /// A relative path inside the private `HOME` (no `..`, no link
+    /// followed): the harness writes it before the server starts.
+    pub file: At<PathBuf>,
     /// The key whose value becomes the list of roots.
     pub key: String,
     /// Other keys of the file, written as given.
@@ -867,6 +869,38 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
         }
     }
     unknown_fields(&profile.unobservable, "unobservable", &mut error);
+    if let VersionSource::PackageJson(file) = &profile.implementation.version
+        && !is_confined(file)
+    {
+        error(
+            file.place,
+            format!(
+                "`version.package_json: {}` must be a relative path inside the profile's directory, without `..` (it is read by the harness)",
+                file.display()
+            ),
+        );
+    }
+    if let Some(config) = &roots.config
+        && !is_confined(&config.file)
+    {
+        error(
+            config.file.place,
+            format!(
+                "`roots.config.file: {}` must be a relative path inside the server's private HOME, without `..` (the harness writes it)",
+                config.file.display()
+            ),
+        );
+    }
+}
+
+/// Whether `path` names something strictly inside the directory it is
+/// relative to: not empty, not absolute, no `..` or `.` (issue 30 item 4:
+/// `roots.config.file: ../../etc/x` had the harness write there as root).
+/// Links on the way are refused where the path is opened.
+pub fn is_confined(path: &Path) -> bool {
+    use std::path::Component;
+    path.components().next().is_some()
+        && path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// `errors.codes`: each rule gives exactly one of `message` and `errno`.
@@ -1258,5 +1292,46 @@ tools:
         assert!(Errno::EACCES.named_in("permission denied"));
         assert!(!Errno::ENOENT.named_in("XENOENTX"));
         assert!(!Errno::ENOTDIR.named_in("a directory"));
+    }
+
+    /// Issue 30 item 4: the paths a profile names for the harness to read
+    /// or write stay inside their directory; lint says so at the key.
+    #[test]
+    fn profile_paths_outside_their_directory_are_refused_at_their_line() {
+        let config = |file: &str| {
+            MINIMAL.replace(
+                "roots: {via: mcp}",
+                &format!("roots:\n  via: config\n  config:\n    file: {file}\n    key: dirs"),
+            )
+        };
+        for bad in ["/etc/cron.d/x", "../../x", "a/../../x", "./x", "''"] {
+            let found = errors(&config(bad));
+            assert_eq!(found.len(), 1, "{bad}: {found:?}");
+            assert!(
+                found[0].starts_with("8:11: `roots.config.file: "),
+                "{found:?}"
+            );
+            assert!(
+                found[0].contains("inside the server's private HOME"),
+                "{found:?}"
+            );
+        }
+        assert!(parse(&config(".config/app/config.json")).is_ok());
+        let version = |file: &str| {
+            MINIMAL.replace(
+                r#"version: {text: "1.0"}"#,
+                &format!("version: {{package_json: {file}}}"),
+            )
+        };
+        for bad in ["/dev/zero", "../package.json", "''"] {
+            let found = errors(&version(bad));
+            assert_eq!(found.len(), 1, "{bad}: {found:?}");
+            assert!(found[0].starts_with("3:"), "{found:?}");
+            assert!(
+                found[0].contains("inside the profile's directory"),
+                "{found:?}"
+            );
+        }
+        assert!(parse(&version("node_modules/x/package.json")).is_ok());
     }
 }

@@ -24,6 +24,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The longest version a server may have: it is shown in every report (a
+/// 10 MB `version` in a `package.json` was, issue 30 item 6).
+pub const MAX_VERSION_BYTES: usize = 128;
+
 use serde_json::{Map, Value};
 
 use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
@@ -161,6 +165,15 @@ impl McpServer {
         };
         server.launch(state)?;
         let version = server.version()?;
+        if version.len() > MAX_VERSION_BYTES {
+            return Err(failure(
+                FailureKind::Start,
+                format!(
+                    "cannot read the server's version: it is {} bytes long, more than {MAX_VERSION_BYTES}",
+                    version.len()
+                ),
+            ));
+        }
         server.hello = server.make_hello(version);
         Ok(server)
     }
@@ -258,14 +271,13 @@ impl McpServer {
             .config
             .clone()
             .expect("checked at load");
-        let path = self.home().join(&config.file);
+        let path = self.home().join(&*config.file);
         let mut object = config.with.clone();
         object.insert(config.key.clone(), Value::from(roots.to_vec()));
         let text = serde_json::to_string_pretty(&Value::Object(object)).expect("JSON serialises");
-        let written = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&path, text));
+        let written = std::fs::create_dir_all(self.home()).and_then(|()| {
+            crate::mcp::confined::write(&self.home(), &config.file, text.as_bytes())
+        });
         written.map_err(|e| {
             failure(
                 FailureKind::Start,
@@ -338,7 +350,8 @@ impl McpServer {
         }
     }
 
-    /// The implementation's version, from where the profile says.
+    /// The implementation's version, from where the profile says (at most
+    /// [`MAX_VERSION_BYTES`]: it is printed in every report).
     fn version(&self) -> Result<String, AdapterFailure> {
         let cannot = |why: String| {
             failure(
@@ -349,10 +362,14 @@ impl McpServer {
         match &self.profile().implementation.version {
             VersionSource::Text(text) => Ok(text.clone()),
             VersionSource::PackageJson(file) => {
-                let path = self.config.profile.dir.join(file);
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
-                let json: Value = serde_json::from_str(&text)
+                let path = self.config.profile.dir.join(&**file);
+                let bytes = crate::mcp::confined::read(
+                    &self.config.profile.dir,
+                    file,
+                    crate::mcp::confined::MAX_READ_BYTES,
+                )
+                .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+                let json: Value = serde_json::from_slice(&bytes)
                     .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
                 json.get("version")
                     .and_then(Value::as_str)
