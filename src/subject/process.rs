@@ -42,7 +42,7 @@ impl Process {
     /// running; the caller must keep the process on the thread that started it.
     pub fn spawn(mut command: Command, user: Option<(u32, u32)>) -> io::Result<(Process, Pipes)> {
         crate::sys::tie_to_parent(&mut command, user);
-        let mut child = command.spawn()?;
+        let (mut child, boxed) = crate::sys::spawn_boxed(&mut command)?;
         let pipes = Pipes {
             stdin: child.stdin.take().expect("piped stdin"),
             stdout: child.stdout.take().expect("piped stdout"),
@@ -52,7 +52,7 @@ impl Process {
         Ok((
             Process {
                 pid,
-                exit: reaper(child),
+                exit: reaper(child, boxed),
                 status: None,
             },
             pipes,
@@ -101,10 +101,22 @@ impl Process {
     }
 }
 
-fn reaper(mut child: Child) -> Receiver<io::Result<ExitStatus>> {
+/// Waits for `child` on a thread of its own. A boxed child
+/// ([`crate::sys::spawn_boxed`]) is the first process of the subject's
+/// PID namespace: once it is reaped, so is everything the subject left
+/// there, and the status sent is the subject's own.
+fn reaper(
+    mut child: Child,
+    boxed: Option<std::io::PipeReader>,
+) -> Receiver<io::Result<ExitStatus>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
+        let status = child.wait();
+        let status = match boxed {
+            Some(pipe) => status.map(|first| crate::sys::boxed_status(first, pipe)),
+            None => status,
+        };
+        let _ = tx.send(status);
     });
     rx
 }

@@ -158,11 +158,169 @@ pub fn tie_to_parent(command: &mut Command, user: Option<(u32, u32)>) {
     unsafe {
         command.pre_exec(move || {
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            if rustix::process::getppid().map(Pid::as_raw_pid) != Some(parent as i32) {
-                let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
+            // In a PID namespace of its own (`spawn_boxed`) the parent is
+            // outside it and `getppid` says 0: the harness is there as
+            // long as the namespace's first process lives, which a dead
+            // harness's death signal or `PR_SET_PDEATHSIG` itself ends.
+            match rustix::process::getppid().map(Pid::as_raw_pid) {
+                None => {}
+                Some(p) if p == parent as i32 => {}
+                Some(_) => {
+                    let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
+                }
             }
             Ok(())
         });
+    }
+}
+
+/// The harness's own PID namespace, when it may give each subject one of
+/// its own ([`spawn_boxed`]): found once, by trying on a thread of its own
+/// (`unshare(CLONE_NEWPID)` and back with `setns` take `CAP_SYS_ADMIN`).
+fn own_pid_namespace() -> Option<&'static std::os::fd::OwnedFd> {
+    static OWN: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
+    OWN.get_or_init(|| {
+        let own: std::os::fd::OwnedFd = std::fs::File::open("/proc/self/ns/pid").ok()?.into();
+        let probe = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    // SAFETY: CLONE_NEWPID changes only where this thread's
+                    // children go; the thread ends right after.
+                    unsafe {
+                        rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID)
+                    }?;
+                    leave_box(&own)
+                })
+                .join()
+        });
+        matches!(probe, Ok(Ok(()))).then_some(own)
+    })
+    .as_ref()
+}
+
+/// Sends this thread's next children to the harness's own PID namespace again.
+fn leave_box(own: &std::os::fd::OwnedFd) -> Result<(), Errno> {
+    use rustix::thread::LinkNameSpaceType;
+    rustix::thread::move_into_link_name_space(own.as_fd(), Some(LinkNameSpaceType::ProcessID))
+}
+
+/// Whether [`spawn_boxed`] gives each subject a PID namespace of its own
+/// here (the harness holds `CAP_SYS_ADMIN`): if not, a process a subject
+/// leaves behind may outlive the run, and the report says so.
+pub fn boxes_subjects() -> bool {
+    own_pid_namespace().is_some()
+}
+
+/// Starts `command` in a PID namespace of its own, where it is not the
+/// first process: a first process made between fork and exec forks it,
+/// waits for it, and exits with its status, and the kernel then kills
+/// every process left in the namespace (a daemon, a chain of `setsid`
+/// sleepers, whatever escaped the process group) and reaps them before
+/// the first process's own exit can be waited for. So once the harness
+/// has waited for the [`std::process::Child`] returned, nothing the
+/// subject started is left (issue 30, item 2). The subject is not the
+/// namespace's first process so that signals keep their usual effect on
+/// it (the first process of a namespace ignores those it does not handle)
+/// and so that its exit status is its own: the first process writes the
+/// subject's wait status to the returned pipe before it exits, and
+/// [`boxed_status`] reads it back.
+///
+/// Where no namespace can be made ([`boxes_subjects`] is false) the
+/// command is started as it is, and no pipe is returned.
+pub fn spawn_boxed(
+    command: &mut Command,
+) -> io::Result<(std::process::Child, Option<std::io::PipeReader>)> {
+    let Some(own) = own_pid_namespace() else {
+        return Ok((command.spawn()?, None));
+    };
+    let (reader, writer) = std::io::pipe()?;
+    let status_fd = writer.as_raw_fd();
+    // SAFETY: the closure runs between fork and exec; see `be_first_process`.
+    unsafe {
+        command.pre_exec(move || be_first_process(status_fd));
+    }
+    // SAFETY: CLONE_NEWPID changes only where this thread's children go;
+    // it is undone right after the spawn.
+    unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
+    let spawned = command.spawn();
+    leave_box(own).expect("a thread that left its PID namespace may enter it again");
+    drop(writer);
+    Ok((spawned?, Some(reader)))
+}
+
+/// In the child, the first process of a new PID namespace: forks (a raw
+/// `clone`, no fork handlers), and the copy returns to exec the subject;
+/// this one closes every descriptor but `status_fd` (the subject alone
+/// holds its pipes, so their ends are seen), waits for the subject (and
+/// reaps what is re-parented to it meanwhile), writes the subject's wait
+/// status to `status_fd` and exits with the same code (or 128 and the
+/// signal). Only raw system calls, no allocation: async-signal-safe.
+fn be_first_process(status_fd: RawFd) -> io::Result<()> {
+    // SAFETY: clone with SIGCHLD alone and no new stack is fork(2); the
+    // child continues on a copy of this stack, as after fork.
+    let child = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            libc::SIGCHLD as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+        )
+    };
+    if child < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if child == 0 {
+        return Ok(());
+    }
+    let fd = status_fd as libc::c_uint;
+    let mut status: libc::c_int = 0;
+    // SAFETY: raw system calls on integers and a local.
+    unsafe {
+        if fd > 0 {
+            libc::close_range(0, fd - 1, 0);
+        }
+        libc::close_range(fd + 1, libc::c_uint::MAX, 0);
+        loop {
+            let mut reaped: libc::c_int = 0;
+            let pid = libc::waitpid(-1, &mut reaped, 0);
+            if pid == child as libc::pid_t {
+                status = reaped;
+                break;
+            }
+            if pid < 0 && *libc::__errno_location() != libc::EINTR {
+                break;
+            }
+        }
+        let bytes = status.to_ne_bytes();
+        libc::write(status_fd, bytes.as_ptr().cast(), bytes.len());
+        let code = if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            128 + libc::WTERMSIG(status)
+        };
+        libc::_exit(code)
+    }
+}
+
+/// The subject's own exit status, from the first process of its box
+/// ([`spawn_boxed`]): `first` is how that process ended; when it exited
+/// by itself, `pipe` holds the subject's wait status. A first process
+/// killed (SIGKILL from the harness) killed the subject with it.
+pub fn boxed_status(
+    first: std::process::ExitStatus,
+    mut pipe: std::io::PipeReader,
+) -> std::process::ExitStatus {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    if first.code().is_none() {
+        return first;
+    }
+    let mut bytes = [0u8; 4];
+    match pipe.read_exact(&mut bytes) {
+        Ok(()) => std::process::ExitStatus::from_raw(i32::from_ne_bytes(bytes)),
+        Err(_) => first,
     }
 }
 
@@ -496,6 +654,81 @@ mod tests {
             );
         }
         assert!(text.contains("NoNewPrivs:\t1\n"), "{text}");
+    }
+
+    /// Whether `pid` is a live process (a zombie is dead).
+    fn alive(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        })
+    }
+
+    /// A shell that leaves a sleeper in a session of its own behind, its
+    /// pid (as this process sees it) written to `file` first, and exits.
+    fn leaves_a_sleeper(file: &Path) -> Command {
+        let mut command = Command::new("/bin/sh");
+        command.args([
+            "-c",
+            "setsid /bin/sh -c 'read pid rest < /proc/self/stat; echo $pid > \"$1\"; exec sleep 600' sh \"$1\" & \
+             while [ ! -s \"$1\" ]; do sleep 0.01; done",
+            "sh",
+        ]);
+        command.arg(file);
+        command
+    }
+
+    /// Issue 30 item 2: a process started with `spawn_boxed` takes
+    /// everything it started with it; once it is reaped, the sleeper it
+    /// left in a session of its own is gone too. The control, started as
+    /// it is, leaves its sleeper running.
+    #[test]
+    fn a_boxed_process_leaves_nothing_behind_once_reaped() {
+        if !boxes_subjects() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let pid_of = |file: &Path| -> i32 {
+            std::fs::read_to_string(file)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap()
+        };
+        let control = dir.path().join("control");
+        let status = leaves_a_sleeper(&control).status().unwrap();
+        assert!(status.success());
+        let sleeper = pid_of(&control);
+        assert!(alive(sleeper), "the control's sleeper is gone");
+        assert_eq!(kill_and_wait(&[sleeper], Duration::from_secs(60)), 1);
+
+        let boxed = dir.path().join("boxed");
+        let (mut child, pipe) = spawn_boxed(&mut leaves_a_sleeper(&boxed)).unwrap();
+        let first = child.wait().unwrap();
+        let status = boxed_status(first, pipe.expect("a box"));
+        assert!(status.success(), "{status}");
+        let sleeper = pid_of(&boxed);
+        assert!(!alive(sleeper), "the sleeper {sleeper} outlived its box");
+    }
+
+    /// The status a boxed process's harness sees is the subject's own:
+    /// its exit code, or the signal that ended it.
+    #[test]
+    fn a_boxed_process_ends_with_its_own_status() {
+        use std::os::unix::process::ExitStatusExt;
+        if !boxes_subjects() {
+            return;
+        }
+        let mut code = Command::new("/bin/sh");
+        code.args(["-c", "exit 7"]);
+        let (mut child, pipe) = spawn_boxed(&mut code).unwrap();
+        let status = boxed_status(child.wait().unwrap(), pipe.unwrap());
+        assert_eq!(status.code(), Some(7));
+        let mut term = Command::new("/bin/sh");
+        term.args(["-c", "kill -TERM $$; sleep 600"]);
+        let (mut child, pipe) = spawn_boxed(&mut term).unwrap();
+        let status = boxed_status(child.wait().unwrap(), pipe.unwrap());
+        assert_eq!(status.signal(), Some(Signal::TERM.as_raw()), "{status}");
     }
 
     #[test]

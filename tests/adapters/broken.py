@@ -54,7 +54,29 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutant import Reference, send  # noqa: E402
 
 
+def host_pid(pid):
+    """The pid the harness (and the test) sees for `pid`, a pid of this
+    process's own PID namespace: the harness gives each adapter one
+    (issue 30), and /proc is the harness's, so a process of that namespace
+    is found there by the last field of its `NSpid`."""
+    mine = os.readlink("/proc/self/ns/pid")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/ns/pid") != mine:
+                continue
+            with open(f"/proc/{entry}/status") as status:
+                for line in status:
+                    if line.startswith("NSpid:") and line.split()[-1] == str(pid):
+                        return int(entry)
+        except OSError:
+            continue
+    return pid
+
+
 def record_pid(pid, grandchild=False):
+    pid = host_pid(pid)
     path = os.environ.get("BROKEN_PIDS")
     if path:
         for name in [path, path + ".grandchildren"] if grandchild else [path]:

@@ -88,7 +88,7 @@ OWNER = os.path.join(os.environ.get("HOME", "/nonexistent"), ".fake-mcp", "owner
 if "home-owner" in MODES:
     os.makedirs(os.path.dirname(OWNER), exist_ok=True)
     with open(OWNER, "w") as f:
-        f.write(str(os.getpid()))
+        f.write(os.readlink("/proc/self"))
 sessions = {}  # session id -> chunks of text still to give
 given_so_far = {}  # session id -> chunks given (mode cumulative)
 
@@ -157,7 +157,7 @@ def failure(path, err):
 def call(name, args):
     if "home-owner" in MODES:
         with open(OWNER) as f:
-            if f.read() != str(os.getpid()):
+            if f.read() != os.readlink("/proc/self"):
                 return text("Invalid arguments: another process took over my HOME", error=True)
     if name == "search_more":
         chunks = sessions.get(args.get("session"))
