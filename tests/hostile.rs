@@ -1151,3 +1151,136 @@ fn a_profile_that_names_paths_outside_its_directories_is_refused() {
     assert_eq!(listing(&place), Vec::<String>::new());
     watch.assert_unchanged(&before);
 }
+
+/// Whether `pid` is a live process (a zombie is dead).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Issue 30 item 2: a chain of 50 processes, each in a session of its
+/// own, the bottom one replacing every link killed, outlasted the orphan
+/// cleanup and rewrote the JSON report after the run. Each subject lives
+/// in a PID namespace of its own now (when the harness may make one, as
+/// root: the report says otherwise), killed whole when it ends, and the
+/// harness reaps it before it reports: when `toolpath run` returns, no
+/// link is alive to write anything. The log proves every link existed.
+#[test]
+fn processes_an_adapter_leaves_behind_do_not_outlive_the_run() {
+    if !toolpath::sys::boxes_subjects() {
+        return;
+    }
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let log = scene.path("outlive.txt");
+    let go = scene.path("go");
+    let report = scene.path("report.json");
+    let events = scene.path("report.json.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &log, &report, &events]);
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+        .args(["--adapter", "python3 tests/attackers/outlive.py"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .env("OUTLIVE_LOG", &log)
+        .env("OUTLIVE_GO", &go)
+        .env("OUTLIVE_REPORT", &report)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let pids: Vec<i32> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(pids.len() >= 50, "{pids:?}");
+    let living: Vec<i32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+    assert_eq!(living, Vec::<i32>::new(), "links outlived the run");
+    std::fs::write(&go, "").unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["fail"], 0, "{json}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+    std::fs::remove_file(&go).unwrap();
+    watch.assert_unchanged(&before);
+}
+
+/// Issue 30 item 8: a report was written through a symbolic link at its
+/// `--output`, without truncation, so a tail planted in the file the link
+/// names survived under the run's own last line. An adapter that swaps
+/// the claimed report for a link to its own file (a long tail in it) gets
+/// nothing now: the report is created fresh and renamed onto its name
+/// (the link itself is replaced), and the adapter's file is left as it
+/// made it. A link given as `--output` is refused before anything runs.
+#[test]
+fn a_report_is_never_written_through_a_link() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let report = scene.path("report.md");
+    let decoy = scene.path("decoy.md");
+    let tail = format!("{}\n72 passed, 0 failed\n", "padding ".repeat(4096));
+    let events = scene.path("report.md.events.jsonl");
+    let (watch, before) = scene.watch(&[&place, &report, &decoy, &events]);
+    let adapter = r#"sh -c 'rm -f "$OUT"; printf "%s" "$TAIL" > "$DECOY"; ln -s "$DECOY" "$OUT"; exec "$TOOLPATH_BIN" serve'"#;
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+        .args(["--adapter", adapter, "--format", "markdown", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .env("OUT", &report)
+        .env("DECOY", &decoy)
+        .env("TAIL", &tail)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        std::fs::read_to_string(&decoy).unwrap() == tail,
+        "the decoy was written"
+    );
+    let meta = std::fs::symlink_metadata(&report).unwrap();
+    assert!(meta.is_file(), "{meta:?}");
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(!written.contains("padding"), "the planted tail survived");
+    assert!(!written.contains("72 passed"), "the planted tail survived");
+
+    // A link given as the output: refused, its target untouched.
+    let link = scene.path("link.md");
+    std::os::unix::fs::symlink(&decoy, &link).unwrap();
+    let out = scene
+        .toolpath()
+        .args([
+            "run",
+            "--cases",
+            "tests/data/mini",
+            "--format",
+            "markdown",
+            "--output",
+        ])
+        .arg(&link)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    // 4: a report that cannot be written, found before the first case.
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert!(
+        std::fs::read_to_string(&decoy).unwrap() == tail,
+        "the decoy was written"
+    );
+    std::fs::remove_file(&link).unwrap();
+    assert_eq!(listing(&place), Vec::<String>::new());
+    watch.assert_unchanged(&before);
+}

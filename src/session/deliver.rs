@@ -6,8 +6,15 @@
 //! is killed, and a file that cannot be written is found before the first
 //! case runs. At the end, once every adapter ended, each is replaced whole
 //! (written beside, then renamed), so it is never seen half-written and
-//! nothing an adapter wrote into it meanwhile survives; a device, a FIFO or
-//! a link (`--output /dev/null`) is written into instead, never replaced.
+//! nothing an adapter wrote into it meanwhile survives; a device or a FIFO
+//! (`--output /dev/null`) is written into instead, never replaced, and
+//! opened without following a link.
+//!
+//! A report is never written through a symbolic link (issue 30, item 8:
+//! one was, without truncation, and a tail an adapter planted in the file
+//! it named survived under the run's own last line). A link given as an
+//! output is refused before anything runs; a link put in a report's place
+//! while the run went on is replaced by the report, its target untouched.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -77,8 +84,18 @@ pub fn events_path(asked: Option<&Path>, targets: &[Target]) -> Option<PathBuf> 
 /// live copy, written as the run goes (a killed run leaves it), until
 /// [`write_events`] replaces it.
 pub fn claim(targets: &[Target], events: Option<&Path>) -> Result<Option<EventLog>, String> {
-    for path in targets.iter().filter_map(|t| t.path.as_ref()) {
-        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let outputs = targets.iter().filter_map(|t| t.path.as_deref());
+    for path in outputs.clone().chain(events) {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{} is a symbolic link: reports are written to the file itself, never through a link (give the path it names)",
+                path.display()
+            ));
+        }
+    }
+    for path in outputs {
+        replace_file(path, &mut |_| Ok(()))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     events
         .map(|path| {
@@ -154,11 +171,17 @@ fn replace_file(
     path: &Path,
     write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    // Renaming over a device, a FIFO or a link (`--output /dev/null`) would
+    // Renaming over a device or a FIFO (`--output /dev/null`) would
     // replace it with a regular file, for every process on the machine in
-    // the case of /dev/null: write into it instead.
-    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+    // the case of /dev/null: write into it instead (never through a link,
+    // which is replaced like a file).
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file() && !m.file_type().is_symlink()) {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(crate::sys::O_NOFOLLOW)
+            .open(path)?;
+        let mut out = std::io::BufWriter::new(file);
         write(&mut out)?;
         return out.flush();
     }
@@ -208,26 +231,33 @@ mod tests {
         assert_eq!(targets(&[], &[]).unwrap()[0].format, Format::Human);
     }
 
-    /// Delivery: an old report is emptied by the claim, replaced whole by
-    /// the rendering, and a link given as the output stays a link.
+    /// Delivery: an old report is emptied by the claim and replaced whole
+    /// by the rendering; a link given as an output is refused, and a link
+    /// put in a report's place after the claim is replaced, its target
+    /// untouched; a device is written into.
     #[test]
-    fn reports_are_claimed_then_replaced_whole_and_links_stay_links() {
+    fn reports_are_claimed_then_replaced_whole_and_never_written_through_links() {
+        use std::os::unix::fs::FileTypeExt;
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("r.json");
         std::fs::write(&json, "an old report").unwrap();
         let sink = dir.path().join("sink");
-        std::fs::write(&sink, "").unwrap();
+        std::fs::write(&sink, "the link's target").unwrap();
         let link = dir.path().join("link.xml");
         std::os::unix::fs::symlink(&sink, &link).unwrap();
+        let target = |format, path: &Path| Target {
+            format,
+            path: Some(path.to_owned()),
+        };
+        let refused = claim(&[target(Format::Junit, &link)], None)
+            .err()
+            .expect("a link is refused");
+        assert!(refused.contains("is a symbolic link"), "{refused}");
+        let xml = dir.path().join("r.xml");
         let targets = vec![
-            Target {
-                format: Format::Json,
-                path: Some(json.clone()),
-            },
-            Target {
-                format: Format::Junit,
-                path: Some(link.clone()),
-            },
+            target(Format::Json, &json),
+            target(Format::Junit, &xml),
+            target(Format::Markdown, Path::new("/dev/null")),
         ];
         let events = events_path(None, &targets).unwrap();
         assert_eq!(events, dir.path().join("r.json.events.jsonl"));
@@ -236,17 +266,22 @@ mod tests {
         assert!(log.is_some());
         assert_eq!(std::fs::read_to_string(&json).unwrap(), "");
         assert_eq!(std::fs::read_to_string(&events).unwrap(), "");
+        // A link planted in the claimed report's place meanwhile.
+        std::fs::remove_file(&xml).unwrap();
+        std::os::unix::fs::symlink(&sink, &xml).unwrap();
         let report = testing::report("x", vec![testing::case("a.b", Status::Fail, &[])]);
         write_reports(View::of(&report), &targets).unwrap();
         let written: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         assert_eq!(written["cases"][0]["status"], "fail");
+        assert!(std::fs::symlink_metadata(&xml).unwrap().is_file());
+        assert!(std::fs::read_to_string(&xml).unwrap().starts_with("<?xml"));
+        assert_eq!(std::fs::read_to_string(&sink).unwrap(), "the link's target");
         assert!(
-            std::fs::symlink_metadata(&link)
+            std::fs::metadata("/dev/null")
                 .unwrap()
                 .file_type()
-                .is_symlink()
+                .is_char_device()
         );
-        assert!(std::fs::read_to_string(&sink).unwrap().starts_with("<?xml"));
     }
 }
