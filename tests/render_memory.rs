@@ -135,6 +135,7 @@ fn head(summary: Summary) -> Report {
         strict: false,
         duration_ms: 1000.0,
         fixture_dir: None,
+        unprotected: Vec::new(),
         summary,
         findings: Vec::new(),
         containment: Default::default(),

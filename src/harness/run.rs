@@ -135,6 +135,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         strict: config.strict,
         duration_ms: 0.0,
         fixture_dir: None,
+        unprotected: Vec::new(),
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),

@@ -487,6 +487,7 @@ fn header(start: Event) -> Report {
         strict,
         duration_ms: 0.0,
         fixture_dir: None,
+        unprotected: Vec::new(),
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),

@@ -322,6 +322,11 @@ pub struct Report {
     /// `toolpath run` (a library run, or rebuilt from an event log).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture_dir: Option<String>,
+    /// What this run could not protect its verdict from, one sentence
+    /// each (a subject's processes could outlive it, where no PID
+    /// namespace could be made): empty when the subjects ran boxed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unprotected: Vec<String>,
     pub summary: Summary,
     /// What the implementation did wrong as a server, outside any one
     /// answer (an MCP server's stray output, requests never answered, a

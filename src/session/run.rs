@@ -127,6 +127,7 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
+    head.unprotected = unprotected(&plan.subjects, crate::sys::boxes_subjects());
     // Nothing the run started may still write while it reports.
     session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
@@ -151,6 +152,21 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         false => ExitCode::Report,
     };
     session.end(code, "the reports are partial")
+}
+
+/// What this run cannot protect its verdict from (the report's header
+/// says it): without a PID namespace for each subject (the harness lacks
+/// `CAP_SYS_ADMIN`), a process a subject starts may outlive its subject
+/// and the run. The in-process reference starts none but the shell
+/// commands of cases, which it waits for.
+fn unprotected(subjects: &Subjects, boxed: bool) -> Vec<String> {
+    let spawns = !matches!(subjects, Subjects::Reference);
+    match spawns && !boxed {
+        true => vec![
+            "processes a subject starts could outlive the run: no PID namespace could be made for it (this needs CAP_SYS_ADMIN; run as root to have one)".to_owned(),
+        ],
+        false => Vec::new(),
+    }
 }
 
 /// How to start the subject, and its unprivileged copy.
@@ -435,6 +451,31 @@ mod tests {
 
     /// The mini suite's instances `filter` selects, against the reference,
     /// writing an expectations file to `dir/exp.yaml`.
+    /// A run whose subjects could not be boxed says so in its header,
+    /// human and JSON alike; the in-process reference (which starts no
+    /// subject) and a boxed run say nothing.
+    #[test]
+    fn a_run_without_boxes_says_processes_could_outlive_it() {
+        let adapter = Subjects::Adapter {
+            line: "a".into(),
+            argv: vec!["a".into()],
+        };
+        assert!(unprotected(&adapter, true).is_empty());
+        assert!(unprotected(&Subjects::Reference, false).is_empty());
+        let gaps = unprotected(&adapter, false);
+        assert_eq!(gaps.len(), 1);
+        let mut report = crate::report::render::testing::report("x", Vec::new());
+        report.unprotected = gaps;
+        let human = deliver::render(&report, Format::Human, false);
+        assert!(
+            human.contains("NOT PROTECTED:  processes a subject starts could outlive the run"),
+            "{human}"
+        );
+        let json: Value =
+            serde_json::from_str(&deliver::render(&report, Format::Json, false)).unwrap();
+        assert_eq!(json["unprotected"][0], report.unprotected[0].as_str());
+    }
+
     fn plan(dir: &Path, filter: &[&str]) -> RunPlan {
         let selection = Selection {
             ids: filter.iter().map(|f| (*f).to_owned()).collect(),

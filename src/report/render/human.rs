@@ -254,6 +254,10 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
     if let Some(dir) = &report.fixture_dir {
         out.push_str(&format!("  fixtures:       {}\n", sanitize::visible(dir)));
     }
+    for gap in &report.unprotected {
+        out.push_str(&paint.alarm(&format!("  NOT PROTECTED:  {}", sanitize::visible(gap))));
+        out.push('\n');
+    }
     if report.partial {
         out.push_str(&paint.alarm("  PARTIAL RUN: see the end of this report"));
         out.push('\n');

@@ -51,6 +51,8 @@ struct Head<'a> {
     duration_ms: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     fixture_dir: Option<&'a String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unprotected: &'a Vec<String>,
     summary: &'a Summary,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     findings: &'a Vec<Finding>,
@@ -73,6 +75,7 @@ impl<'a> Head<'a> {
             strict,
             duration_ms,
             fixture_dir,
+            unprotected,
             summary,
             findings,
             containment,
@@ -89,6 +92,7 @@ impl<'a> Head<'a> {
             strict: *strict,
             duration_ms: *duration_ms,
             fixture_dir: fixture_dir.as_ref(),
+            unprotected,
             summary,
             findings,
             containment,

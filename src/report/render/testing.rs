@@ -90,6 +90,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         strict: false,
         duration_ms: 410.0,
         fixture_dir: None,
+        unprotected: Vec::new(),
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),
