@@ -901,3 +901,28 @@ fn a_session_answered_whole_each_time_is_read_from_its_last_answer() {
     assert_eq!(statuses(&report), well_behaved(), "{report:#}");
     assert_eq!(code, 0);
 }
+
+/// Issue 30 item 5: a server that floods `ping` requests and stops reading
+/// its input held the harness in the write of an answer, far past
+/// `--timeout-ms`. Every write to a server is non-blocking and bounded by
+/// the deadline of the request it serves: the flooded case fails at its
+/// deadline and the run goes on.
+#[test]
+fn a_server_that_floods_requests_and_stops_reading_ends_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run_with(
+        &profile(dir.path(), "ping-flood", &[]),
+        &["--max-restarts", "5"],
+    );
+    assert_eq!(code, 1, "{report:#}");
+    for id in ["mcp.resolve.hang", "mcp.resolve.hang-again"] {
+        let flooded = case(&report, id);
+        assert_ne!(flooded["status"], "pass", "{flooded}");
+        let reason = flooded["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("did not read its input in time"),
+            "{flooded}"
+        );
+    }
+    assert_eq!(report["summary"]["not_run"], 0, "{report:#}");
+}

@@ -824,3 +824,46 @@ fn adapters_get_no_git_variable_and_no_git_configuration_of_the_harness() {
     );
     scene.assert_clean();
 }
+
+/// Issue 30 item 5: a call of 200 KiB (a lint-valid `write_file` case; 100
+/// KiB here, more than a pipe's buffer) to
+/// an adapter that stopped reading its input held the harness in the
+/// write, past `--timeout-ms`, until SIGKILL. The write is non-blocking
+/// now and bounded by the call's deadline: the case is an adapter error
+/// that says the adapter did not read its input, and the run ends and
+/// leaves nothing behind. (Only the hang guard of `finish` is a clock.)
+#[test]
+fn a_call_to_an_adapter_that_stopped_reading_ends_at_its_deadline() {
+    let scene = Scene::new();
+    let cases = scene.dir.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    let content = "x".repeat(100 * 1024);
+    std::fs::write(
+        cases.join("write-big.yaml"),
+        format!(
+            "id: t.write.big\nsummary: A big write.\nspec: [FILE-8]\nfixture:\n  roots: [ws]\n\
+             call:\n  tool: write_file\n  params: {{file_path: \"{{ws}}/a.txt\", content: \"{content}\"}}\n\
+             expect:\n  outcome: ok\n  kind: file\n  path: \"{{ws}}/a.txt\"\n  writes:\n    ws/a.txt: \"{content}\"\n"
+        ),
+    )
+    .unwrap();
+    let mut cmd = scene.toolpath();
+    cmd.arg("run")
+        .arg("--cases")
+        .arg(&cases)
+        .args(["--adapter", "python3 tests/adapters/broken.py deaf"])
+        .args(["--format", "json", "--output"])
+        .arg(scene.out("report.json"))
+        .args(["--timeout-ms", "2000", "--hello-timeout-ms", HEALTHY_MS]);
+    let done = run_to_end(cmd);
+    assert_eq!(done.code, Some(1), "{}", done.stderr);
+    let report = scene.report();
+    let case = case(&report, "t.write.big");
+    assert_eq!(case["status"], "adapter_error", "{case}");
+    let message = case["reason"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("did not read its input within 2000 ms"),
+        "{case}"
+    );
+    scene.assert_clean();
+}

@@ -24,7 +24,6 @@
 //! never sent is a protocol finding, never taken for an answer.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Command};
 use std::time::{Duration, Instant};
@@ -233,7 +232,7 @@ impl Connection {
             ));
         }
         self.protocol = version.to_owned();
-        self.notify("notifications/initialized", None)
+        self.notify("notifications/initialized", None, deadline)
             .map_err(|e| e.to_string())?;
         let mut tools = Vec::new();
         let mut cursor: Option<Value> = None;
@@ -282,9 +281,13 @@ impl Connection {
     /// Puts `roots` in force and tells the server they changed; the
     /// server asks `roots/list` when it likes (answered while waiting for
     /// any later response).
-    pub fn change_roots(&mut self, roots: &[String]) -> Result<(), RequestError> {
+    pub fn change_roots(
+        &mut self,
+        roots: &[String],
+        deadline: Instant,
+    ) -> Result<(), RequestError> {
         self.roots = roots.to_vec();
-        self.notify("notifications/roots/list_changed", None)
+        self.notify("notifications/roots/list_changed", None, deadline)
     }
 
     /// The roots `roots/list` answers now.
@@ -331,25 +334,31 @@ impl Connection {
         self.end(SERVER_EXIT_GRACE).1
     }
 
-    fn write(&mut self, message: &Value) -> Result<(), RequestError> {
+    /// Writes `message` by `deadline`, the one its answer has: a server
+    /// that stops reading (while flooding requests of its own) ends the
+    /// call at its deadline, never blocks the harness in the write.
+    fn write(&mut self, message: &Value, deadline: Instant) -> Result<(), RequestError> {
         let mut line = serde_json::to_string(message).expect("JSON serialises");
         line.push('\n');
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| RequestError::Io("standard input is closed".into()))?;
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.flush())
+        crate::subject::process::write_by(stdin, line.as_bytes(), deadline)
             .map_err(|e| RequestError::Io(e.to_string()))
     }
 
-    fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
+    fn notify(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        deadline: Instant,
+    ) -> Result<(), RequestError> {
         let mut message = json!({"jsonrpc": "2.0", "method": method});
         if let Some(params) = params {
             message["params"] = params;
         }
-        self.write(&message)
+        self.write(&message, deadline)
     }
 
     /// Sends a request and waits until `deadline` for its response,
@@ -364,7 +373,10 @@ impl Connection {
         let asked = Instant::now();
         let id = self.fresh_id()?;
         self.sent.insert(id);
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        self.write(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+            deadline,
+        )?;
         loop {
             let line = match self.output.next_line(deadline, MAX_LINE_BYTES) {
                 Next::Line(line) => line,
@@ -378,7 +390,7 @@ impl Connection {
                 Next::Cancelled => return Err(RequestError::Cancelled),
                 Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
             };
-            if let Some(answer) = self.receive(&line, id)? {
+            if let Some(answer) = self.receive(&line, id, deadline)? {
                 return answer;
             }
         }
@@ -402,6 +414,7 @@ impl Connection {
         &mut self,
         line: &[u8],
         id: u64,
+        deadline: Instant,
     ) -> Result<Option<Result<Value, RequestError>>, RequestError> {
         if line.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
@@ -419,7 +432,7 @@ impl Connection {
         ) {
             (Some(method), Some(their_id)) => {
                 let answer = self.answer_request(method, their_id.clone());
-                self.write(&answer)?;
+                self.write(&answer, deadline)?;
                 Ok(None)
             }
             // A notification (progress, logging, list changed): nothing to do.

@@ -520,7 +520,10 @@ impl McpServer {
         running.state.roots = state.roots.clone();
         if by_tool {
             self.set_roots_by_tool(&state.roots)?;
-        } else if let Err(e) = running.connection.change_roots(&state.roots) {
+        } else if let Err(e) = running.connection.change_roots(
+            &state.roots,
+            std::time::Instant::now() + self.config.call_timeout,
+        ) {
             return Err(self.lost(e, "announcing new roots"));
         }
         self.await_roots(&state.roots)

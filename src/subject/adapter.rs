@@ -37,7 +37,6 @@
 //! or global configuration (`GIT_CONFIG_NOSYSTEM=1`,
 //! `GIT_CONFIG_GLOBAL=/dev/null`).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -209,7 +208,7 @@ impl Adapter {
             protocol: PROTOCOL_VERSION,
             suite: self.config.suite_version.clone(),
         };
-        self.send(&HarnessMessage::Hello(hello))?;
+        self.send(&HarnessMessage::Hello(hello), self.config.hello_timeout)?;
         match self.receive(self.config.hello_timeout, MAX_HELLO_BYTES)? {
             AdapterMessage::Hello(h) if h.protocol == PROTOCOL_VERSION => match check_hello(&h) {
                 Ok(()) => {
@@ -232,19 +231,28 @@ impl Adapter {
         }
     }
 
-    fn send(&mut self, message: &HarnessMessage) -> Result<(), AdapterFailure> {
+    /// Writes `message` by `timeout` from now: the same bound as its answer.
+    fn send(&mut self, message: &HarnessMessage, timeout: Duration) -> Result<(), AdapterFailure> {
         let mut line = serde_json::to_string(message).expect("messages serialise");
         line.push('\n');
         let running = self.running.as_mut().expect("running");
-        let written = running
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| running.stdin.flush());
-        written.map_err(|e| {
-            self.fail(
+        let written = crate::subject::process::write_by(
+            &mut running.stdin,
+            line.as_bytes(),
+            Instant::now() + timeout,
+        );
+        written.map_err(|e| match e.kind() {
+            std::io::ErrorKind::TimedOut => self.fail(
+                FailureKind::Timeout,
+                format!(
+                    "the adapter did not read its input within {} ms",
+                    timeout.as_millis()
+                ),
+            ),
+            _ => self.fail(
                 FailureKind::Crash,
                 format!("cannot write to the adapter: {e}"),
-            )
+            ),
         })
     }
 
@@ -358,7 +366,7 @@ impl Adapter {
     /// Says `bye`, gives the process [`EXIT_GRACE`] to exit, then ends its group.
     pub fn shutdown(&mut self) {
         if self.running.is_some() {
-            let _ = self.send(&HarnessMessage::Bye);
+            let _ = self.send(&HarnessMessage::Bye, EXIT_GRACE);
         }
         self.stop(EXIT_GRACE);
     }
@@ -401,7 +409,10 @@ impl Subject for Adapter {
             seq: self.seq,
             ..call.clone()
         };
-        self.send(&HarnessMessage::Call(call.clone()))?;
+        self.send(
+            &HarnessMessage::Call(call.clone()),
+            self.config.call_timeout,
+        )?;
         match self.receive(self.config.call_timeout, MAX_LINE_BYTES)? {
             AdapterMessage::Result(result) if result.seq == call.seq => {
                 if result.outcome.is_none() {

@@ -43,8 +43,12 @@ impl Process {
     pub fn spawn(mut command: Command, user: Option<(u32, u32)>) -> io::Result<(Process, Pipes)> {
         crate::sys::tie_to_parent(&mut command, user);
         let (mut child, boxed) = crate::sys::spawn_boxed(&mut command)?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        // Written only through `write_by`: a subject that stops reading
+        // never blocks the harness beyond a deadline.
+        crate::sys::set_nonblocking(&stdin)?;
         let pipes = Pipes {
-            stdin: child.stdin.take().expect("piped stdin"),
+            stdin,
             stdout: child.stdout.take().expect("piped stdout"),
             stderr: child.stderr.take().expect("piped stderr"),
         };
@@ -99,6 +103,35 @@ impl Process {
         };
         (exited, status)
     }
+}
+
+/// Writes all of `bytes` to a subject's standard input (non-blocking,
+/// [`Process::spawn`]) by `deadline`: a subject that stops reading its
+/// input while it floods its output (or takes a 200 KiB call it never
+/// reads) fails with [`io::ErrorKind::TimedOut`] at the call's deadline
+/// instead of holding the harness in a write for ever (issue 30, item 5).
+pub fn write_by(stdin: &mut ChildStdin, bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    use std::io::Write;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match stdin.write(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "it did not read its input in time",
+                    ));
+                }
+                crate::sys::poll_writable(&*stdin, left)?;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Waits for `child` on a thread of its own. A boxed child

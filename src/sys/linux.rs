@@ -104,6 +104,21 @@ pub fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
     Ok(rustix::fs::fcntl_setfl(&fd, flags | OFlags::NONBLOCK)?)
 }
 
+/// Waits at most `timeout` until `fd` can be written to (or is in error:
+/// the write then says which). `false` on a timeout or an interrupted wait.
+pub fn poll_writable(fd: impl AsFd, timeout: Duration) -> io::Result<bool> {
+    let mut polled = [PollFd::new(&fd, PollFlags::OUT)];
+    let timeout = Timespec::try_from(timeout).unwrap_or(Timespec {
+        tv_sec: i64::MAX,
+        tv_nsec: 0,
+    });
+    match rustix::event::poll(&mut polled, Some(&timeout)) {
+        Ok(n) => Ok(n > 0),
+        Err(Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Waits at most `timeout` until one of `fds` is readable (or at its end,
 /// or in error); `None` entries are not watched. Returns, per entry,
 /// whether it woke; all `false` on a timeout or an interrupted wait.

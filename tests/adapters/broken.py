@@ -37,6 +37,7 @@ modes, on a matching call:
   flood-matches       answers a search with a line of about FLOOD_MB
                       (default 15) MiB of matches
 modes for `hello`:
+  deaf                answers `hello`, then never reads its input again
   huge-hello          answers `hello` with a line of 16 MiB minus a byte:
                       about 4.2 million features
   many-features       answers `hello` with 1000 features (a short line)
@@ -226,6 +227,9 @@ def main():
                 huge_hello(answer, mode)
                 continue
             send(answer)
+            if mode == "deaf":
+                ready()
+                forever()
             continue
         if not fnmatch.fnmatchcase(message["case"], pattern) or misbehave(mode, message, answer):
             send(answer)

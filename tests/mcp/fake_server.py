@@ -8,6 +8,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   noise         writes a line that is not JSON-RPC before each tool answer
   hang          never answers an `info` call whose path contains `hang`
   crash         exits (status 1) on an `info` call whose path contains `hang`
+  ping-flood    on an `info` call whose path contains `hang`, sends `ping`
+                requests for ever and never reads its input again
   flood         answers an `info` call whose path contains `hang` with a line
                 past the client's cap (17 MiB)
   linger        does not exit when its standard input closes
@@ -398,6 +400,9 @@ def handle(message):
             return  # never answered
         if "crash" in MODES and marked:
             sys.exit(1)
+        if "ping-flood" in MODES and marked:
+            while True:  # pings for ever, never reading the answers
+                request("ping", purpose="ping")
         if "flood" in MODES and marked:
             respond(mid, {"content": [{"type": "text", "text": "x" * (17 * 1024 * 1024)}]})
             return
