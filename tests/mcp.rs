@@ -926,3 +926,19 @@ fn a_server_that_floods_requests_and_stops_reading_ends_at_the_deadline() {
     }
     assert_eq!(report["summary"]["not_run"], 0, "{report:#}");
 }
+
+/// Issue 30 item 6: `tools/list` pages were read up to 100 of them, each
+/// up to 16 MiB (a 14 MiB page became 450 MiB parsed). All pages together
+/// may hold 2 MiB now: a server that pages 1 MiB at a time for ever
+/// cannot start, and says why.
+#[test]
+fn a_tool_list_larger_than_its_cap_cannot_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "huge-list", &[]));
+    assert_eq!(code, 3, "{report:#}");
+    let reason = case(&report, "mcp.resolve.dir")["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("`tools/list`: its pages hold more than 2097152 bytes"),
+        "{reason}"
+    );
+}

@@ -46,6 +46,10 @@ pub const SUPPORTED_PROTOCOLS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-
 /// The most `tools/list` pages read: a server whose cursor never ends
 /// cannot keep the client reading.
 const MAX_PAGES: usize = 100;
+/// The most all of `tools/list`'s pages may hold together, in bytes: a
+/// 14 MiB page became 450 MiB of parsed JSON, and 100 of them could be
+/// read (issue 30, item 6). Servers' tool lists are a few KiB.
+pub const MAX_TOOLS_LIST_BYTES: usize = 2 * 1024 * 1024;
 
 /// Request ids are drawn from `1 .. 2^ID_BITS`: every JSON number in that
 /// range is exact in JavaScript, where most servers parse them.
@@ -132,8 +136,12 @@ pub struct Connection {
     roots: Vec<String>,
     /// The protocol revision the server chose.
     pub protocol: String,
-    /// Misbehaviour seen since the last [`take_notes`](Self::take_notes).
-    notes: Vec<(FindingKind, String)>,
+    /// Misbehaviour seen since the last [`take_notes`](Self::take_notes):
+    /// each kind once, with its first example and how often it was seen,
+    /// so a server that writes millions of stray lines during one call
+    /// costs a counter, not their text (885 MiB in 8 s did, issue 30
+    /// item 6).
+    notes: Vec<(FindingKind, String, u64)>,
     /// Whether [`end`](Self::end) ran: its process group is never
     /// signalled again (its id may be another's by now).
     ended: bool,
@@ -236,14 +244,21 @@ impl Connection {
             .map_err(|e| e.to_string())?;
         let mut tools = Vec::new();
         let mut cursor: Option<Value> = None;
+        let mut budget = MAX_TOOLS_LIST_BYTES;
         for _ in 0..MAX_PAGES {
             let params = match &cursor {
                 Some(c) => json!({"cursor": c}),
                 None => json!({}),
             };
-            let page = self
-                .request("tools/list", params, deadline)
-                .map_err(|e| format!("`tools/list`: {e}"))?;
+            let (page, bytes) = self
+                .request_within("tools/list", params, deadline, budget)
+                .map_err(|e| match e {
+                    RequestError::TooLong => format!(
+                        "`tools/list`: its pages hold more than {MAX_TOOLS_LIST_BYTES} bytes"
+                    ),
+                    e => format!("`tools/list`: {e}"),
+                })?;
+            budget = budget.saturating_sub(bytes);
             for tool in page
                 .get("tools")
                 .and_then(Value::as_array)
@@ -296,8 +311,16 @@ impl Connection {
     }
 
     /// Misbehaviour seen since the last look: kind and what was seen.
-    pub fn take_notes(&mut self) -> Vec<(FindingKind, String)> {
+    pub fn take_notes(&mut self) -> Vec<(FindingKind, String, u64)> {
         std::mem::take(&mut self.notes)
+    }
+
+    /// Notes one more `kind`; `example` is made only for its first.
+    fn note(&mut self, kind: FindingKind, example: impl FnOnce() -> String) {
+        match self.notes.iter_mut().find(|(k, _, _)| *k == kind) {
+            Some((_, _, count)) => *count += 1,
+            None => self.notes.push((kind, example(), 1)),
+        }
     }
 
     /// Standard error written since the last look.
@@ -316,13 +339,12 @@ impl Connection {
         drop(self.stdin.take());
         let (exited, status) = self.process.end(grace, TERM_GRACE, REAP_TIMEOUT);
         if !exited && !grace.is_zero() {
-            self.notes.push((
-                FindingKind::Killed,
+            self.note(FindingKind::Killed, || {
                 format!(
                     "still running {} ms after its standard input closed; ended by signal ({status})",
                     grace.as_millis()
-                ),
-            ));
+                )
+            });
         }
         self.output.drain_stderr(STDERR_GRACE);
         (exited, self.output.take_stderr())
@@ -370,6 +392,19 @@ impl Connection {
         params: Value,
         deadline: Instant,
     ) -> Result<Value, RequestError> {
+        self.request_within(method, params, deadline, MAX_LINE_BYTES)
+            .map(|(answer, _)| answer)
+    }
+
+    /// [`request`](Self::request) with lines of at most `limit` bytes;
+    /// the answer and the length of its line.
+    fn request_within(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+        limit: usize,
+    ) -> Result<(Value, usize), RequestError> {
         let asked = Instant::now();
         let id = self.fresh_id()?;
         self.sent.insert(id);
@@ -378,7 +413,7 @@ impl Connection {
             deadline,
         )?;
         loop {
-            let line = match self.output.next_line(deadline, MAX_LINE_BYTES) {
+            let line = match self.output.next_line(deadline, limit) {
                 Next::Line(line) => line,
                 Next::Eof => return Err(RequestError::Exited),
                 Next::TooLong => return Err(RequestError::TooLong),
@@ -391,7 +426,7 @@ impl Connection {
                 Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
             };
             if let Some(answer) = self.receive(&line, id, deadline)? {
-                return answer;
+                return answer.map(|answer| (answer, line.len()));
             }
         }
     }
@@ -422,7 +457,7 @@ impl Connection {
         let message: Map<String, Value> = match serde_json::from_slice(line) {
             Ok(Value::Object(m)) if m.get("jsonrpc") == Some(&json!("2.0")) => m,
             _ => {
-                self.notes.push((FindingKind::NotJsonRpc, excerpt(line)));
+                self.note(FindingKind::NotJsonRpc, || excerpt(line));
                 return Ok(None);
             }
         };
@@ -464,10 +499,9 @@ impl Connection {
                 } else {
                     "a response to an id this client never sent (never taken for an answer)"
                 };
-                self.notes.push((
-                    FindingKind::ProtocolError,
-                    format!("{what}: {}", excerpt(line)),
-                ));
+                self.note(FindingKind::ProtocolError, || {
+                    format!("{what}: {}", excerpt(line))
+                });
                 Ok(None)
             }
         }

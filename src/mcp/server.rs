@@ -28,6 +28,11 @@ use std::time::Duration;
 /// 10 MB `version` in a `package.json` was, issue 30 item 6).
 pub const MAX_VERSION_BYTES: usize = 128;
 
+/// The most a search session's answers may come to together, as one
+/// answer may: each poll's answer was joined to the others without
+/// limit (2.4 GB for one call at the default 50 polls, issue 30 item 6).
+pub const MAX_POLLED_BYTES: usize = crate::subject::lines::MAX_LINE_BYTES;
+
 use serde_json::{Map, Value};
 
 use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
@@ -108,7 +113,7 @@ pub struct McpServer {
 }
 
 /// Misbehaviour noted by a connection: kind and what was seen.
-type Notes = Vec<(FindingKind, String)>;
+type Notes = Vec<(FindingKind, String, u64)>;
 
 fn failure(kind: FailureKind, message: String) -> AdapterFailure {
     AdapterFailure {
@@ -298,8 +303,10 @@ impl McpServer {
         for ending in std::mem::take(&mut self.ending) {
             // The thread only waits on bounded waits (Connection::end).
             if let Ok((notes, case)) = ending.join() {
-                for (kind, text) in notes {
-                    self.findings.note(kind, || text, case.as_deref());
+                for (kind, text, count) in notes {
+                    for _ in 0..count {
+                        self.findings.note(kind, || text.clone(), case.as_deref());
+                    }
                 }
             }
         }
@@ -344,9 +351,12 @@ impl McpServer {
         }
     }
 
-    fn note(&mut self, notes: Vec<(FindingKind, String)>) {
-        for (kind, text) in notes {
-            self.findings.note(kind, || text, self.case.as_deref());
+    fn note(&mut self, notes: Notes) {
+        for (kind, text, count) in notes {
+            for _ in 0..count {
+                self.findings
+                    .note(kind, || text.clone(), self.case.as_deref());
+            }
         }
     }
 
@@ -799,6 +809,11 @@ impl McpServer {
             {
                 Ok(result) => {
                     last = translate::text_of(&result);
+                    if all.len() + 1 + last.len() > MAX_POLLED_BYTES {
+                        return Err(self.exhausted(format!(
+                            "its search session's answers came to more than {MAX_POLLED_BYTES} bytes"
+                        )));
+                    }
                     all.push('\n');
                     all.push_str(&last);
                     polled = true;

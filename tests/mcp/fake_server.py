@@ -8,6 +8,7 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   noise         writes a line that is not JSON-RPC before each tool answer
   hang          never answers an `info` call whose path contains `hang`
   crash         exits (status 1) on an `info` call whose path contains `hang`
+  huge-list     lists its tools in pages of 1 MiB each, for ever
   ping-flood    on an `info` call whose path contains `hang`, sends `ping`
                 requests for ever and never reads its input again
   flood         answers an `info` call whose path contains `hang` with a line
@@ -384,7 +385,11 @@ def handle(message):
         return
     if method == "tools/list":
         cursor = (message.get("params") or {}).get("cursor")
-        if "paged" in MODES and cursor is None:
+        if "huge-list" in MODES:
+            # Pages of 1 MiB each, without end.
+            tools = [dict(TOOLS[0], description="x" * (1 << 20))]
+            respond(mid, {"tools": tools, "nextCursor": f"page-{cursor}x"})
+        elif "paged" in MODES and cursor is None:
             respond(mid, {"tools": TOOLS[:1], "nextCursor": "page-2"})
         elif "paged" in MODES:
             respond(mid, {"tools": TOOLS[1:]})
