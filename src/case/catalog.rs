@@ -39,6 +39,11 @@ pub struct Catalog {
     text: String,
     /// The bytes of every selected file, as read when it was validated.
     bytes: Vec<u8>,
+    /// The cases of the file validated last (by where its bytes start):
+    /// a matrix's instances come one after another, and each would
+    /// otherwise validate and expand the whole matrix again (24 instances
+    /// of a large one took 216 s, issue 30 item 7).
+    last: std::sync::Mutex<Option<(usize, std::sync::Arc<Vec<Case>>)>>,
     total: usize,
 }
 
@@ -98,6 +103,7 @@ impl Catalog {
             starts: Vec::new(),
             text: String::new(),
             bytes: Vec::new(),
+            last: std::sync::Mutex::new(None),
             total: 0,
         };
         for dir in 0..catalog.dirs.len() {
@@ -280,14 +286,24 @@ impl Catalog {
                 message,
             }
         };
-        let bytes = &self.bytes[entry.bytes_at..][..entry.bytes_len as usize];
-        let mut cases = suite::load_bytes(&file, bytes).map_err(|e| {
-            unreadable(format!(
-                "the case file's bytes no longer load as they did when validated: {e}"
-            ))
-        })?;
+        let cases = {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            match &*last {
+                Some((at, cases)) if *at == entry.bytes_at => cases.clone(),
+                _ => {
+                    let bytes = &self.bytes[entry.bytes_at..][..entry.bytes_len as usize];
+                    let cases = std::sync::Arc::new(suite::load_bytes(&file, bytes).map_err(|e| {
+                        unreadable(format!(
+                            "the case file's bytes no longer load as they did when validated: {e}"
+                        ))
+                    })?);
+                    *last = Some((entry.bytes_at, cases.clone()));
+                    cases
+                }
+            }
+        };
         let nth_case = entry.nth as usize;
-        let Some(case) = (nth_case < cases.len()).then(|| cases.swap_remove(nth_case)) else {
+        let Some(case) = cases.get(nth_case).cloned() else {
             return Err(unreadable(
                 "the case file's bytes no longer hold the matrix cell validated".into(),
             ));

@@ -13,6 +13,12 @@ pub const MAX_CASE_BYTES: usize = 256 * 1024;
 /// enforced by the parser as it goes, before any validation.
 pub const MAX_CASE_NODES: usize = 20_000;
 
+/// The most cases one matrix may expand to (tools × forms × roots). A
+/// 13 KB matrix over 2,000 roots was 24,000 instances, and listing them
+/// took 2.2 GB (issue 30, item 7); the largest matrix in `cases/` has a
+/// few dozen cells.
+pub const MAX_MATRIX_CELLS: usize = 1024;
+
 /// The longest name (one `/`-separated segment of a fixture path) in bytes:
 /// Linux's `NAME_MAX`, which every local file system of it keeps.
 pub const NAME_MAX: usize = 255;

@@ -232,6 +232,10 @@ fn case(findings: &mut Findings, raw: RawCase) -> Vec<Case> {
     };
     match calls {
         Calls::One(_) => vec![template],
+        // Refused already (`matrix::check`): not expanded at all.
+        Calls::Matrix(matrix) if matrix.count_cells() > crate::case::limits::MAX_MATRIX_CELLS => {
+            Vec::new()
+        }
         Calls::Matrix(matrix) => matrix
             .cells()
             .into_iter()

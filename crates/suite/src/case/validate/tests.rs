@@ -1087,3 +1087,26 @@ fn a_case_has_call_or_matrix_and_a_matrix_write_names_its_target() {
             .any(|e| e.contains("expect.writes: a matrix writes below each cell's target: write `{target}/PATH`, not `ws/lnk`")),
     );
 }
+
+/// Issue 30 item 7: a matrix over 2,000 roots was 24,000 instances. A
+/// matrix expands to at most `MAX_MATRIX_CELLS` cases; past it, it is
+/// refused where it stands, and counted, never expanded.
+#[test]
+fn a_matrix_that_expands_to_too_many_cases_is_refused() {
+    let roots: Vec<String> = std::iter::once("ws".to_owned())
+        .chain(std::iter::once("ws2".to_owned()))
+        .chain((0..298).map(|i| format!("r{i}")))
+        .collect();
+    let text = MATRIX.replace(
+        "roots: [ws, ws2]",
+        &format!("roots: [{}]", roots.join(", ")),
+    );
+    let errors = matrix_errors(&text);
+    assert_eq!(
+        errors,
+        [format!(
+            "cases/x.yaml:6:3: matrix: it expands to 1800 cases (tools × forms × roots), more than {}: split it",
+            crate::case::limits::MAX_MATRIX_CELLS
+        )]
+    );
+}

@@ -210,16 +210,41 @@ pub fn check(
         params.push((selector, given));
     }
 
-    Matrix {
+    let matrix = Matrix {
         tools,
         forms,
         roots: root_indexes,
         path,
         params,
+    };
+    let cells = matrix.count_cells();
+    if cells > crate::case::limits::MAX_MATRIX_CELLS {
+        findings.error(
+            at,
+            format!(
+                "matrix: it expands to {cells} cases (tools × forms × roots), more than {}: split it",
+                crate::case::limits::MAX_MATRIX_CELLS
+            ),
+        );
     }
+    matrix
 }
 
 impl Matrix {
+    /// How many cells [`Matrix::cells`] makes, without making them.
+    pub fn count_cells(&self) -> usize {
+        self.tools
+            .iter()
+            .map(|s| {
+                let forms = match s.tools()[0].is_file_tool() {
+                    true => self.forms.iter().filter(|f| **f != Form::Relative).count(),
+                    false => self.forms.len(),
+                };
+                forms * self.roots.len()
+            })
+            .sum()
+    }
+
     /// Every tool a cell calls.
     pub fn all_tools(&self) -> Vec<Tool> {
         self.tools.iter().flat_map(|s| s.tools()).collect()
