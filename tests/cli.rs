@@ -1165,10 +1165,22 @@ fn git_cases_run_without_git_on_path() {
 
 #[test]
 fn a_report_written_to_a_device_leaves_the_device_in_place() {
-    // `--output /dev/null` once renamed a temporary file over /dev/null. A
-    // link takes the same path (anything but a regular file is written
-    // into), and renaming would replace the link; the machine's /dev/null
-    // is left alone.
+    use std::os::unix::fs::FileTypeExt;
+    // `--output /dev/null` once renamed a temporary file over /dev/null:
+    // a device is written into, never replaced. A link given as an output
+    // is refused (issue 30: a report was written through one, and a tail
+    // planted in its target survived), and left as it is.
+    toolpath()
+        .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
+        .args(["--format", "json", "--output", "/dev/null"])
+        .assert()
+        .code(0);
+    assert!(
+        std::fs::symlink_metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("null");
     std::fs::write(dir.path().join("sink"), "").unwrap();
@@ -1178,40 +1190,36 @@ fn a_report_written_to_a_device_leaves_the_device_in_place() {
         .args(["--format", "json", "--output"])
         .arg(&link)
         .assert()
-        .code(0);
+        .code(4);
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink()
     );
+    assert_eq!(std::fs::read(dir.path().join("sink")).unwrap(), b"");
 }
 
 #[test]
 fn no_event_log_is_put_beside_a_device() {
     // `--output /dev/null` once left `/dev/null.events.jsonl`, a file in
     // /dev: the default log goes beside the first report that is a file, and
-    // with none, a run writes no log unless `--events` asks for one. A link
-    // to /dev/null stands for /dev/null, so nothing is created in /dev.
+    // with none, a run writes no log unless `--events` asks for one.
     let dir = tempfile::tempdir().unwrap();
-    let null = dir.path().join("null");
-    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
     toolpath()
         .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
-        .args(["--format", "json", "--output"])
-        .arg(&null)
+        .args(["--format", "json", "--output", "/dev/null"])
         .assert()
         .code(0);
-    assert!(!dir.path().join("null.events.jsonl").exists());
+    assert!(!Path::new("/dev/null.events.jsonl").exists());
     let report = dir.path().join("report.xml");
     toolpath()
         .args(["run", "--cases", MINI, "--filter", "mini.resolve.outside"])
-        .args(["--format", "json", "--output"])
-        .arg(&null)
+        .args(["--format", "json", "--output", "/dev/null"])
         .args(["--format", "junit", "--output"])
         .arg(&report)
         .assert()
         .code(0);
-    assert!(!dir.path().join("null.events.jsonl").exists());
+    assert!(!Path::new("/dev/null.events.jsonl").exists());
     assert!(dir.path().join("report.xml.events.jsonl").is_file());
 }

@@ -240,6 +240,20 @@ pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixt
             ),
         );
     }
+    if let Some((link, _)) = fixture
+        .symlinks
+        .iter()
+        .find(|(l, _)| file.is_within(l) && l != file)
+    {
+        findings.error(
+            at,
+            format!(
+                "expect.writes: `{}` lies below the link `{}`; a write through a link names the file the link leads to",
+                quote(file.as_str()),
+                quote(link.as_str())
+            ),
+        );
+    }
     if let Some((parent, _)) = fixture
         .files
         .iter()

@@ -811,6 +811,13 @@ fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
             "{outcome: ok, writes: {ws/a.txt/b: zz}}",
             "lies below the file",
         ),
+        // Issue 30 item 9: a link on the way (`ws/l` is one) may lead out
+        // of the roots; the case could never pass.
+        (
+            "write_file",
+            "{outcome: ok, writes: {ws/l/x.txt: zz}}",
+            "lies below the link",
+        ),
         (
             "write_file",
             "{outcome: ok, writes: {ws/a.txt: zz, ws/b.txt: zz}}",
