@@ -314,8 +314,9 @@ pub struct Ready {
     pub tool: String,
     #[serde(default)]
     pub arguments: serde_json::Map<String, Value>,
-    /// Polls at most this many times (default 200), each bounded by the
-    /// call timeout; the case then fails as never answered.
+    /// Polls at most this many times (default: as many as one call
+    /// timeout holds, with a doubling pause between them); the case then
+    /// fails as never answered.
     #[serde(default)]
     pub max_polls: Option<usize>,
 }
