@@ -117,6 +117,13 @@ pub struct Snapshot {
     pub overflow: Option<String>,
 }
 
+impl Snapshot {
+    /// Every entry recorded, by path, in path order.
+    pub fn entries(&self) -> impl Iterator<Item = (&[u8], &State)> {
+        self.entries.iter().map(|(p, s)| (p.as_slice(), s))
+    }
+}
+
 /// One difference between two snapshots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {

@@ -34,11 +34,12 @@ use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
+use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::watch::Watched;
 use crate::report::findings::Finding;
-use crate::report::{CaseReport, Mismatch, Status};
+use crate::report::{CaseReport, Channel, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
@@ -309,6 +310,12 @@ impl<'a, 'b> Worker<'a, 'b> {
         // outside the fixture, so outside its snapshot: looked at apart.
         let named = Watched::before(&call, self.subject(route).scratch_dir());
         let before = snapshot::take(&built.root, &git_dirs);
+        let outside = Outside::before(&built.root, &roots, &case.fixture, &built.canaries, &before);
+        let command = call
+            .params
+            .get("command")
+            .and_then(|c| c.as_str())
+            .map(str::to_owned);
         let answer = match self.send(route, &call) {
             Ok(result) => result,
             Err(failure) => return self.failed(instance, failure),
@@ -328,6 +335,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             &expected,
             &vars,
             Fixture {
+                outside: &outside,
+                command: command.as_deref(),
                 changes: &changes,
                 root: &built.root,
                 roots: &roots,
@@ -402,6 +411,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let Fixture {
+            outside: sight,
+            command,
             changes,
             root,
             roots,
@@ -424,7 +435,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             .collect();
         let mut shown_outside = shown(&outside);
         shown_outside.extend(named.iter().take(5).cloned());
-        let escaped = shown_outside.first().cloned();
+
         if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() && named.is_empty() {
             let reason = answer
                 .reason
@@ -443,6 +454,24 @@ impl<'a, 'b> Worker<'a, 'b> {
                 unobserved.push(field.clone());
             }
         }
+        // What the answer carried out (SEC-12), judged on the fixture as
+        // built, whatever the case expected.
+        let seen: Vec<(Channel, String)> = sight
+            .escapes(instance.tool, command, &answer, &unobserved)
+            .into_iter()
+            .map(|(channel, seen)| (channel, vars.collapse(&seen)))
+            .collect();
+        let mut escapes: Vec<(Channel, String)> = shown_outside
+            .first()
+            .map(|change| {
+                (
+                    Channel::Write,
+                    format!("changed outside every root: {change}"),
+                )
+            })
+            .into_iter()
+            .collect();
+        escapes.extend(seen.iter().cloned());
         let mut verdict = match answer.outcome {
             // Declining the call does not excuse changing the fixture.
             Some(Outcome::Unsupported) => Verdict::default(),
@@ -465,12 +494,18 @@ impl<'a, 'b> Worker<'a, 'b> {
             &shown_outside,
             outside.len() + named.len(),
         );
+        let seen: Vec<String> = seen
+            .iter()
+            .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
+            .collect();
+        verdict.check_outside(&seen);
         let containment = containment::classify(&Answered {
             case: instance.case,
+            tool: instance.tool,
             answer: &answer,
             unobserved: &unobserved,
             mismatches: &verdict.mismatches,
-            escaped,
+            escapes,
         });
         // Standard error comes from the subject that answered (the
         // unprivileged copy for permission cases).
@@ -528,6 +563,10 @@ impl<'a, 'b> Worker<'a, 'b> {
 /// the changes to paths it named in the subject's scratch directory
 /// (`scratch`), which are below that directory.
 struct Fixture<'a> {
+    /// What the fixture as built says about the outside (SEC-12).
+    outside: &'a Outside,
+    /// The shell command the call ran, if any.
+    command: Option<&'a str>,
     changes: &'a [Change],
     root: &'a Path,
     roots: &'a [Vec<u8>],
