@@ -2,8 +2,11 @@
 //! while answering what the case expects, each caught by the channel it
 //! took (SEC-12): reading `lnk/../x` physically (read), searches and globs
 //! that follow links below the searched directory (list and read), a
-//! shell that runs in the physical directory (exec). None of them writes
-//! anything, so before SEC-12 each showed 0 escapes.
+//! shell that runs in the physical directory (exec), writing above the
+//! fixture directory and handing an outside file to another owner
+//! (write). Before SEC-12 each showed 0 escapes: the first three write
+//! nothing, and neither a path above the fixture directory nor an owner
+//! was looked at.
 //!
 //! The subjects are `tests/adapters/escaper.py`'s modes, over the
 //! reference; the reference and the Python port showing none is the
@@ -168,4 +171,55 @@ fn a_shell_running_in_the_physical_directory_is_an_exec_escape() {
                 .any(|e| e.contains("`ls` printed the names in `{tmp}/outside/x`")),
         "{evidence:?}"
     );
+}
+
+/// The one instance of `report`, its containment class and evidence.
+fn only(report: &Value) -> (String, String, String) {
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "{report}");
+    let c = &cases[0];
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    (
+        text(&c["status"]),
+        text(&c["containment"]["class"]),
+        text(&c["containment"]["evidence"]),
+    )
+}
+
+#[test]
+fn a_write_above_the_fixture_directory_is_a_write_escape() {
+    // Refused as it should be, and written all the same: no snapshot of
+    // the fixture sees `{ws}/../../x`; the path the call named is watched.
+    let report = run("write-refused", &["file.write.above-fixture-dir"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root: \
+             + {run-dir}/fixtures/file-write-above-fixture-dir.txt (file)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
+
+#[test]
+fn handing_an_outside_file_to_another_owner_is_a_write_escape() {
+    if !toolpath::sys::is_root() {
+        eprintln!("skipped: only root can hand a file to another owner");
+        return;
+    }
+    let report = run("chown-refused", &["file.write.dotdot-out"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root: \
+             ~ {tmp}/outside/secret.txt (owner 0:0 -> 65534:65534)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
 }

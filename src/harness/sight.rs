@@ -363,3 +363,146 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
         .filter(|l| !l.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::containment::root_places;
+    use std::os::unix::fs::symlink;
+    use toolpath_suite::protocol::{Entry, EntryType, Match};
+
+    /// `ws` and `ws2` roots, `ws/lnk` to `outside/deep`, `ws/in` back to
+    /// `ws2`, `outside/x/f` holding `secret`.
+    fn scene() -> (tempfile::TempDir, Outside) {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        for d in ["ws/x", "ws2", "outside/deep", "outside/x"] {
+            std::fs::create_dir_all(top.join(d)).unwrap();
+        }
+        std::fs::write(top.join("ws/x/f"), "inside\n").unwrap();
+        std::fs::write(top.join("outside/x/f"), "secret\ncanary-1\n").unwrap();
+        symlink(top.join("outside/deep"), top.join("ws/lnk")).unwrap();
+        symlink("../ws2", top.join("ws/in")).unwrap();
+        let roots = [top.join("ws"), top.join("ws2")].map(|p| p.display().to_string());
+        let fixture = toolpath_suite::case::validate::parse_case(
+            Path::new("c.yaml"),
+            "id: c.x\nsummary: s\nspec: [RES-1]\n\
+             fixture: {roots: [ws, ws2], files: {ws/x/f: \"inside\\n\", outside/x/f: \"secret\\n\"}}\n\
+             call: {tool: resolve, params: {path: a}}\nexpect: {outcome: ok}\n",
+        )
+        .unwrap()
+        .fixture;
+        let canaries = [(
+            toolpath_suite::case::FixturePath::parse("outside/x/f").unwrap(),
+            "canary-1".to_owned(),
+        )];
+        let places = root_places(&top, &roots);
+        let before = snapshot::take(&top, &[]);
+        let outside = Outside::before(&top, &places, &fixture, &canaries, &before);
+        (dir, outside)
+    }
+
+    fn channels(
+        outside: &Outside,
+        tool: Tool,
+        command: Option<&str>,
+        a: &ToolResult,
+    ) -> Vec<Channel> {
+        (outside.escapes(tool, command, a, &[]).into_iter())
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    #[test]
+    fn a_path_through_a_link_out_is_listed_out_and_the_link_itself_is_not() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        let listing = |paths: &[&str]| ToolResult {
+            outcome: Some(Outcome::Ok),
+            entries: Some(
+                (paths.iter())
+                    .map(|p| Entry {
+                        path: format!("{top}/{p}"),
+                        entry_type: EntryType::File,
+                    })
+                    .collect(),
+            ),
+            ..ToolResult::default()
+        };
+        let none: Vec<Channel> = Vec::new();
+        // The link, what is inside, and through a link that stays inside.
+        let inside = listing(&["ws/lnk", "ws/x/f", "ws/in/a", "ws/lnk/../x/f", "ws2"]);
+        assert_eq!(channels(&outside, Tool::Ls, None, &inside), none);
+        for out in ["ws/lnk/secret", "outside/x/f", "ws/../outside/x", "ws", "x"] {
+            let path = match out {
+                "ws" => "..".to_owned(),
+                other => other.to_owned(),
+            };
+            let report = listing(&[&path]);
+            assert_eq!(
+                channels(&outside, Tool::Ls, None, &report),
+                [Channel::List],
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_canary_or_a_line_only_outside_files_hold_is_read_out() {
+        let (_dir, outside) = scene();
+        let with = |content: &str, text: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            content: Some(content.to_owned()),
+            matches: Some(vec![Match {
+                path: "/nowhere-listed".into(),
+                line: 1,
+                text: text.to_owned(),
+            }]),
+            ..ToolResult::default()
+        };
+        let read = |a: &ToolResult| {
+            (outside
+                .escapes(Tool::Grep, None, a, &["matches.path".into()])
+                .into_iter())
+            .map(|(c, _)| c)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(read(&with("inside\n", "inside")), []);
+        assert_eq!(read(&with("x canary-1 y", "inside")), [Channel::Read]);
+        assert_eq!(read(&with("inside\n", "secret")), [Channel::Read]);
+        // A line the adapter says it did not observe is not held against
+        // the tool; a canary is, wherever it is.
+        let unobserved = ["matches.text".to_owned(), "matches.path".to_owned()];
+        let lines = outside.escapes(Tool::Grep, None, &with("", "secret"), &unobserved);
+        assert!(lines.is_empty(), "{lines:?}");
+        let canary = outside.escapes(Tool::Grep, None, &with("", "canary-1"), &unobserved);
+        assert_eq!(canary.len(), 1, "{canary:?}");
+    }
+
+    #[test]
+    fn a_shell_is_judged_by_what_pwd_and_ls_printed() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        let ran = |output: String| ToolResult {
+            outcome: Some(Outcome::Ok),
+            cwd: Some(format!("{top}/ws/x")),
+            output: Some(output),
+            ..ToolResult::default()
+        };
+        let exec = |command: &str, output: String| {
+            channels(&outside, Tool::Shell, Some(command), &ran(output))
+        };
+        assert_eq!(exec("pwd", format!("{top}/ws/x\n")), []);
+        assert_eq!(
+            exec("pwd", format!("{top}/ws/in\n")),
+            [],
+            "a link back inside"
+        );
+        assert_eq!(exec("pwd", format!("{top}/outside/x\n")), [Channel::Exec]);
+        assert_eq!(exec("pwd", "/\n".into()), [Channel::Exec]);
+        // `ws/x` and `outside/x` both hold `f`: the names cannot tell.
+        assert_eq!(exec("ls", "f\n".into()), []);
+        // Exactly the names of `outside`, and of no directory inside.
+        assert_eq!(exec("ls", "deep\nx\n".into()), [Channel::Exec]);
+    }
+}

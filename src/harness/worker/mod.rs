@@ -309,6 +309,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         // What the call names in the subject's own scratch directory is
         // outside the fixture, so outside its snapshot: looked at apart.
         let named = Watched::before(&call, self.subject(route).scratch_dir());
+        // And what it names anywhere else outside the fixture directory
+        // (`{ws}/../../x`, above it): outside every root as well.
+        let beyond = Watched::beyond(&call, &built.root, self.subject(route).scratch_dir());
         let before = snapshot::take(&built.root, &git_dirs);
         let outside = Outside::before(&built.root, &roots, &case.fixture, &built.canaries, &before);
         let command = call
@@ -322,6 +325,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         };
         let after = snapshot::take(&built.root, &git_dirs);
         let named_changes = named.changes();
+        let beyond_changes = beyond.changes();
         // A write the case expects is judged with the answer: an answer
         // that is an error (or `unsupported`) writes nothing.
         let writes = match answer.outcome {
@@ -342,6 +346,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 roots: &roots,
                 named: &named_changes,
                 scratch: named.scratch(),
+                beyond: &beyond_changes,
             },
             route,
         )
@@ -418,6 +423,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             roots,
             named,
             scratch,
+            beyond,
         } = fixture;
         let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
         let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
@@ -429,9 +435,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         };
         // Changes to paths the call named in the subject's scratch
         // directory are outside every root too, listed after the fixture's.
-        let named: Vec<String> = named
-            .iter()
+        let named: Vec<String> = (named.iter())
             .map(|c| c.describe(scratch, |p| vars.collapse(p)))
+            .chain((beyond.iter()).map(|c| c.describe(Path::new("/"), |p| vars.collapse(p))))
             .collect();
         let mut shown_outside = shown(&outside);
         shown_outside.extend(named.iter().take(5).cloned());
@@ -572,6 +578,9 @@ struct Fixture<'a> {
     roots: &'a [Vec<u8>],
     named: &'a [Change],
     scratch: &'a Path,
+    /// Changes to paths the call named outside the fixture directory and
+    /// the scratch directory, relative to `/`.
+    beyond: &'a [Change],
 }
 
 /// The report of an instance with what its case says, `status` and `reason`.
