@@ -3,10 +3,11 @@
 //! took (SEC-12): reading `lnk/../x` physically (read), searches and globs
 //! that follow links below the searched directory (list and read), a
 //! shell that runs in the physical directory (exec), writing above the
-//! fixture directory and handing an outside file to another owner
-//! (write). Before SEC-12 each showed 0 escapes: the first three write
-//! nothing, and neither a path above the fixture directory nor an owner
-//! was looked at.
+//! fixture directory, writing 0.3 s after answering, and handing an
+//! outside file to another owner (write). Before SEC-12 each showed 0
+//! escapes: the first three write nothing, and neither a path above the
+//! fixture directory, nor a write after the answer, nor an owner was
+//! looked at.
 //!
 //! The subjects are `tests/adapters/escaper.py`'s modes, over the
 //! reference; the reference and the Python port showing none is the
@@ -218,6 +219,25 @@ fn handing_an_outside_file_to_another_owner_is_a_write_escape() {
             "escape".into(),
             "write: changed outside every root: \
              ~ {tmp}/outside/secret.txt (owner 0:0 -> 65534:65534)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
+
+#[test]
+fn a_write_after_the_answer_is_charged_to_its_call() {
+    // Refused, answered, and written 0.3 s later, after the fixture was
+    // removed: the fixture directory made again belongs to this instance
+    // alone, watched until the subject has ended.
+    let report = run("write-late", &["file.write.dotdot-out"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root after the answer: \
+             + {tmp} (made again, after it was removed)"
                 .into()
         )
     );

@@ -46,8 +46,9 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 /// The most entries a snapshot records.
 pub const MAX_ENTRIES: usize = 100_000;
-/// The deepest directory a snapshot descends into (the fixture directory is 0).
-pub const MAX_DEPTH: usize = 64;
+/// The deepest directory a snapshot descends into (the fixture directory
+/// is 0); lint holds fixtures within it.
+pub const MAX_DEPTH: usize = toolpath_suite::case::limits::SNAPSHOT_DEPTH;
 /// The largest file whose content is hashed; a larger one is compared by size.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// The most file content a snapshot reads in all.

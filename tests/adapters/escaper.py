@@ -20,6 +20,8 @@ breaks the answers of one tool family in the way named on its command line:
                   the fixture directory)
   chown-refused   `write_file` refuses a path outside and hands the file
                   there to another owner (write)
+  write-late      `write_file` refuses a path outside, and writes it 0.3 s
+                  after answering, making the directories it needs (write)
 
 usage: escaper.py MODE
 """
@@ -29,11 +31,20 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 from glob_bugs import through_links  # noqa: E402
 from mutant import Reference, send  # noqa: E402
 
-MODES = {"read-physical", "follow-links", "shell-physical", "write-refused", "chown-refused"}
+MODES = {
+    "read-physical",
+    "follow-links",
+    "shell-physical",
+    "write-refused",
+    "chown-refused",
+    "write-late",
+}
 
 
 def read_physical(call, result):
@@ -132,12 +143,26 @@ def chown_refused(call, result):
     return result
 
 
+def write_late(call, result):
+    path = refused_outside(call, result)
+    if path:
+        def later():
+            time.sleep(0.3)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(call["params"].get("content") or "")
+
+        threading.Thread(target=later).start()
+    return result
+
+
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
     "shell-physical": shell_physical,
     "write-refused": write_refused,
     "chown-refused": chown_refused,
+    "write-late": write_late,
 }
 
 

@@ -39,7 +39,7 @@ use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::watch::Watched;
 use crate::report::findings::Finding;
-use crate::report::{CaseReport, Channel, Mismatch, Status};
+use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
@@ -72,7 +72,18 @@ pub struct Worker<'a, 'b> {
     /// The reports a violation may still be charged to: the instances in
     /// `last_sent` (and the current one), never more than three.
     recent: Vec<(usize, CaseReport)>,
+    /// The fixture directory of the instance being run, once removed.
+    removed: Option<std::path::PathBuf>,
+    /// The last [`MAX_LATE`] instances whose fixture was removed, with
+    /// their reports: a fixture directory that exists again was made by a
+    /// write after the answer (SEC-12), charged to the one instance whose
+    /// fixture it was.
+    late: std::collections::VecDeque<(usize, std::path::PathBuf, CaseReport)>,
 }
+
+/// How many removed fixtures a worker watches for writes made after the
+/// answer, until its subject has ended ([`Worker::finish`]).
+pub const MAX_LATE: usize = 256;
 
 impl<'a, 'b> Worker<'a, 'b> {
     pub fn new(
@@ -90,6 +101,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             last_sent: [None, None],
             violations: Vec::new(),
             recent: Vec::new(),
+            removed: None,
+            late: std::collections::VecDeque::new(),
         }
     }
 
@@ -121,8 +134,51 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// late violation, and returns the reports that violations found so far
     /// amend.
     pub fn answered(&mut self, position: usize, report: CaseReport) -> Vec<Amended> {
+        if let Some(root) = self.removed.take() {
+            if self.late.len() >= MAX_LATE {
+                self.late.pop_front();
+            }
+            self.late.push_back((position, root, report.clone()));
+        }
         self.recent.push((position, report));
-        self.charge()
+        let mut amended = self.charge();
+        amended.extend(self.written_late());
+        amended
+    }
+
+    /// The reports of instances whose removed fixture directory exists
+    /// again: something the call started wrote there after its answer. Each
+    /// becomes an escape (write), and the tree is removed again.
+    fn written_late(&mut self) -> Vec<Amended> {
+        let mut amended = Vec::new();
+        self.late.retain_mut(|(position, root, report)| {
+            if std::fs::symlink_metadata(&*root).is_err() {
+                return true;
+            }
+            let _ = crate::case::tree::remove_tree(root);
+            let replaces = report.clone();
+            let evidence = "changed outside every root after the answer: \
+                            + {tmp} (made again, after it was removed)";
+            report.status = Status::Fail;
+            report.mismatches.push(Mismatch {
+                field: "escape".to_owned(),
+                expected: "nothing written after the answer".to_owned(),
+                actual: evidence.to_owned(),
+                rule: Some("SEC-12".to_owned()),
+            });
+            report.containment = Some(Containment::escape(
+                vec![Channel::Write],
+                format!("write: {evidence}"),
+            ));
+            baseline::apply(self.config.baseline.lookup(&report.id), report);
+            amended.push(Amended {
+                position: *position,
+                report: report.clone(),
+                replaces,
+            });
+            false
+        });
+        amended
     }
 
     /// Ends the subjects; output written after their last answer amends
@@ -138,7 +194,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                 self.violations.push((index, v));
             }
         }
-        self.charge()
+        let mut amended = self.charge();
+        amended.extend(self.written_late());
+        amended
     }
 
     /// Charges each violation found to the report of its instance, then
@@ -241,6 +299,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             report.fixture = Some(built.keep().display().to_string());
             return report;
         }
+        self.removed = Some(built.root.clone());
         report
     }
 
@@ -347,6 +406,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 named: &named_changes,
                 scratch: named.scratch(),
                 beyond: &beyond_changes,
+                unwatched: before.overflow.as_deref(),
             },
             route,
         )
@@ -424,6 +484,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             named,
             scratch,
             beyond,
+            unwatched,
         } = fixture;
         let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
         let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
@@ -505,6 +566,11 @@ impl<'a, 'b> Worker<'a, 'b> {
             .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
             .collect();
         verdict.check_outside(&seen);
+        // A fixture past the snapshot's bounds (lint refuses those) hides
+        // every change: never clean, not observed, with the reason.
+        if let Some(why) = unwatched {
+            (verdict.unchecked).push(format!("fixture (the snapshot stopped: {why})"));
+        }
         let containment = containment::classify(&Answered {
             case: instance.case,
             tool: instance.tool,
@@ -517,7 +583,11 @@ impl<'a, 'b> Worker<'a, 'b> {
         // unprivileged copy for permission cases).
         let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
         let mut report = self.verdict_report(instance, verdict, stderr, &answer.derived);
-        report.containment = containment;
+        report.containment = match (containment, unwatched) {
+            (Some(c), _) if c.is_escape() => Some(c),
+            (_, Some(_)) => Some(Containment::of(ContainmentClass::NotObserved)),
+            (c, None) => c,
+        };
         report
     }
 
@@ -581,6 +651,9 @@ struct Fixture<'a> {
     /// Changes to paths the call named outside the fixture directory and
     /// the scratch directory, relative to `/`.
     beyond: &'a [Change],
+    /// Why the snapshot before the call stopped early, if it did: then no
+    /// change to the fixture can be seen.
+    unwatched: Option<&'a str>,
 }
 
 /// The report of an instance with what its case says, `status` and `reason`.
