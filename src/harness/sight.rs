@@ -197,7 +197,11 @@ impl Outside {
 
     /// How the walk to the absolute lexical path `path` leaves every root,
     /// if it does.
+    /// A relative path names no place (OUT-4 fails it), so none is judged.
     fn reaches_out(&self, path: &str) -> Option<String> {
+        if !path.starts_with('/') {
+            return None;
+        }
         let Some(rel) = self.below_root(path.as_bytes()) else {
             return Some("outside the fixture directory".into());
         };
@@ -433,6 +437,11 @@ mod tests {
         // The link, what is inside, and through a link that stays inside.
         let inside = listing(&["ws/lnk", "ws/x/f", "ws/in/a", "ws/lnk/../x/f", "ws2"]);
         assert_eq!(channels(&outside, Tool::Ls, None, &inside), none);
+        let relative = ToolResult {
+            path: Some("ws/lnk/secret".into()),
+            ..listing(&[])
+        };
+        assert_eq!(channels(&outside, Tool::Ls, None, &relative), none);
         for out in ["ws/lnk/secret", "outside/x/f", "ws/../outside/x", "ws", "x"] {
             let path = match out {
                 "ws" => "..".to_owned(),
