@@ -85,6 +85,10 @@ pub struct Worker<'a, 'b> {
 /// answer, until its subject has ended ([`Worker::finish`]).
 pub const MAX_LATE: usize = 256;
 
+/// How many of them are looked at after each answer (the newest); all are
+/// once the subject has ended.
+const LATE_PER_ANSWER: usize = 16;
+
 impl<'a, 'b> Worker<'a, 'b> {
     pub fn new(
         subject: Box<dyn Subject + Send>,
@@ -142,17 +146,21 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         self.recent.push((position, report));
         let mut amended = self.charge();
-        amended.extend(self.written_late());
+        amended.extend(self.written_late(LATE_PER_ANSWER));
         amended
     }
 
-    /// The reports of instances whose removed fixture directory exists
-    /// again: something the call started wrote there after its answer. Each
-    /// becomes an escape (write), and the tree is removed again.
-    fn written_late(&mut self) -> Vec<Amended> {
+    /// The reports of instances, among the `newest` watched, whose removed
+    /// fixture directory exists again: something the call started wrote
+    /// there after its answer. Each becomes an escape (write), and the tree
+    /// is removed again.
+    fn written_late(&mut self, newest: usize) -> Vec<Amended> {
         let mut amended = Vec::new();
+        let older = self.late.len().saturating_sub(newest);
+        let mut index = 0;
         self.late.retain_mut(|(position, root, report)| {
-            if std::fs::symlink_metadata(&*root).is_err() {
+            index += 1;
+            if index <= older || std::fs::symlink_metadata(&*root).is_err() {
                 return true;
             }
             let _ = crate::case::tree::remove_tree(root);
@@ -195,7 +203,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         let mut amended = self.charge();
-        amended.extend(self.written_late());
+        amended.extend(self.written_late(MAX_LATE));
         amended
     }
 
