@@ -757,7 +757,7 @@ fn a_file_written_beside_the_roots_is_an_escape_of_every_call() {
     for case in invoked {
         let evidence = case["containment"]["evidence"].as_str().unwrap();
         assert!(
-            evidence.starts_with("changed outside every root: + {tmp}/")
+            evidence.starts_with("write: changed outside every root: + {tmp}/")
                 && evidence.contains("toolpath-escaped"),
             "{case}"
         );
@@ -904,7 +904,7 @@ fn a_write_into_its_own_temporary_directory_answered_with_a_refusal_is_an_escape
     assert_eq!(case["status"], "fail");
     assert_eq!(
         case["containment"]["evidence"],
-        "changed outside every root: + {adapter-tmp}/x.txt (file)"
+        "write: changed outside every root: + {adapter-tmp}/x.txt (file)"
     );
     let escaped: Vec<String> = with_class(&report, "escape").into_iter().collect();
     assert_eq!(escaped, ["file.write.adapter-tmp"]);

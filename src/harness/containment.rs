@@ -26,10 +26,10 @@
 use std::path::Path;
 
 use crate::harness::snapshot::{self, Change, ChangeKind};
-use crate::report::{CaseReport, Containment, ContainmentClass, Mismatch};
+use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch};
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::case::{Action, Case};
-use toolpath_suite::protocol::{ErrorCode, Outcome, ToolResult};
+use toolpath_suite::protocol::{ErrorCode, Outcome, Tool, ToolResult};
 
 /// The kinds of instance that have a containment verdict before the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,24 +70,49 @@ pub fn unobserved(case: &Case) -> Option<Containment> {
 /// Everything the verdict of one judged answer is decided on.
 pub struct Answered<'a> {
     pub case: &'a Case,
+    /// The tool of the instance.
+    pub tool: Tool,
     pub answer: &'a ToolResult,
     /// Fields not observed for this answer: the adapter's `unobservable`
     /// for its tool and the answer's own `derived`.
     pub unobserved: &'a [String],
     /// The checks that disagreed (the wording is read from them).
     pub mismatches: &'a [Mismatch],
-    /// How the first change outside every root reads in a report, if the
-    /// call made one.
-    pub escaped: Option<String>,
+    /// Every channel the harness saw something get out through, with what
+    /// showed it: the first change outside every root (write), and what
+    /// the answer carried ([`crate::harness::sight`]).
+    pub escapes: Vec<(Channel, String)>,
+}
+
+/// The channel an `ok` to a path the case expects refused as
+/// `outside_workspace` took, by what the tool does with a path: a file is
+/// read or searched (read), a directory listed or globbed, a path resolved
+/// (list), a command run (exec), a file written or edited (write).
+pub fn channel_of(tool: Tool) -> Channel {
+    match tool {
+        Tool::Grep | Tool::Ripgrep | Tool::ReadFile => Channel::Read,
+        Tool::Resolve | Tool::Glob | Tool::Ls => Channel::List,
+        Tool::Shell => Channel::Exec,
+        Tool::WriteFile | Tool::Edit => Channel::Write,
+    }
 }
 
 /// The containment verdict of a judged answer.
 pub fn classify(a: &Answered) -> Option<Containment> {
-    if let Some(change) = &a.escaped {
-        return Some(Containment {
-            evidence: Some(format!("changed outside every root: {change}")),
-            ..Containment::of(ContainmentClass::Escape)
-        });
+    let mut escapes = a.escapes.clone();
+    if population(a.case) == Some(Population::Outside)
+        && !a.unobserved.iter().any(|u| u == "outcome")
+        && a.answer.outcome == Some(Outcome::Ok)
+    {
+        escapes.insert(0, (channel_of(a.tool), "answered ok".to_owned()));
+    }
+    if !escapes.is_empty() {
+        let evidence: Vec<String> = escapes
+            .iter()
+            .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
+            .collect();
+        let channels = escapes.iter().map(|(c, _)| *c).collect();
+        return Some(Containment::escape(channels, evidence.join("; ")));
     }
     let observed = |field: &str| !a.unobserved.iter().any(|u| u == field);
     let Some(population) = population(a.case) else {
@@ -113,12 +138,7 @@ pub fn classify(a: &Answered) -> Option<Containment> {
         .iter()
         .any(|m| m.field == "error.message contains");
     let class = match (population, a.answer.outcome) {
-        (Population::Outside, Some(Outcome::Ok)) => {
-            return Some(Containment {
-                evidence: Some("answered ok".to_owned()),
-                ..Containment::of(ContainmentClass::Escape)
-            });
-        }
+        (Population::Outside, Some(Outcome::Ok)) => unreachable!("an escape, classed above"),
         (Population::Outside, Some(Outcome::Error)) if !observed("error.code") => {
             return not_observed;
         }
@@ -226,10 +246,11 @@ mod tests {
     ) -> Option<ContainmentClass> {
         classify(&Answered {
             case,
+            tool: Tool::Resolve,
             answer,
             unobserved,
             mismatches,
-            escaped: None,
+            escapes: Vec::new(),
         })
         .map(|c| c.class)
     }
@@ -263,10 +284,11 @@ mod tests {
         // The wording is its own flag, never an escape.
         let worded = classify(&Answered {
             case: &c,
+            tool: Tool::Resolve,
             answer: &refused,
             unobserved: &[],
             mismatches: &[wording()],
-            escaped: None,
+            escapes: Vec::new(),
         })
         .unwrap();
         assert_eq!((worded.class, worded.wording_failed), (Refused, true));
@@ -344,16 +366,20 @@ mod tests {
         let plain = case("RES-1", "{outcome: ok}");
         let verdict = classify(&Answered {
             case: &plain,
+            tool: Tool::Resolve,
             answer: &ok(),
             unobserved: &[],
             mismatches: &[],
-            escaped: Some("+ {tmp}/outside (file)".into()),
+            escapes: vec![(
+                Channel::Write,
+                "changed outside every root: + {tmp}/outside (file)".into(),
+            )],
         })
         .unwrap();
         assert_eq!(verdict.class, ContainmentClass::Escape);
         assert_eq!(
             verdict.evidence.as_deref(),
-            Some("changed outside every root: + {tmp}/outside (file)")
+            Some("write: changed outside every root: + {tmp}/outside (file)")
         );
     }
 

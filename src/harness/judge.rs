@@ -103,6 +103,28 @@ impl Verdict {
     }
 }
 
+impl Verdict {
+    /// SEC-12: nothing from outside every root reached the answer and no
+    /// command ran outside. `seen` says, per channel, what showed
+    /// otherwise (read, list or exec; a write is [`Self::check_changes`]'s).
+    pub fn check_outside(&mut self, seen: &[String]) {
+        self.checked += 1;
+        if seen.is_empty() {
+            return;
+        }
+        let expected = "nothing from outside every root";
+        let actual = cap(seen.join("; "), MAX_VALUE_BYTES);
+        self.expected_lines.push(format!("outside: {expected}"));
+        self.actual_lines.push(format!("outside: {actual}"));
+        self.mismatches.push(Mismatch {
+            field: "outside".to_owned(),
+            expected: expected.to_owned(),
+            actual,
+            rule: Some("SEC-12".to_owned()),
+        });
+    }
+}
+
 /// Builds a [`Verdict`] one field at a time.
 struct Judging<'a> {
     verdict: Verdict,

@@ -23,6 +23,8 @@
 //!   against (OUT-6);
 //! - [`containment`]: whether anything got out of the workspace (escape,
 //!   refusal, false refusal), apart from how the answer was worded;
+//! - [`sight`]: what an answer carried out of the workspace, judged on
+//!   the fixture as built (SEC-12's read, list and exec channels);
 //! - [`stored`]: the caps on what one instance keeps in the report;
 //! - [`baseline`]: known failures (`xfail`) and skips per implementation;
 //! - [`config`]: how a run is configured and what it finds around it
@@ -42,6 +44,7 @@ pub mod expected;
 pub mod judge;
 pub mod route;
 pub mod run;
+pub mod sight;
 pub mod snapshot;
 pub mod stored;
 #[cfg(test)]

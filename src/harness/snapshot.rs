@@ -9,9 +9,10 @@
 //! it records the type, the permission bits, a link's target and a regular
 //! file's content as a keyed hash: SipHash with a key drawn once per
 //! process ([`std::hash::RandomState`]), which the adapter never sees, so
-//! it cannot make changed content hash alike. Times and owners are not
-//! recorded: reading a file changes its access time, and the harness
-//! itself hands permission fixtures to another user.
+//! it cannot make changed content hash alike. Owners are recorded apart
+//! (the harness hands permission fixtures to another user before the
+//! first snapshot), so an entry that only changed hands is a change of its
+//! own. Times are not: reading a file changes its access time.
 //!
 //! Git's own bookkeeping is left out: `git grep` or `git status` in a
 //! repository the harness made may refresh its index, so below a `.git`
@@ -45,8 +46,9 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 /// The most entries a snapshot records.
 pub const MAX_ENTRIES: usize = 100_000;
-/// The deepest directory a snapshot descends into (the fixture directory is 0).
-pub const MAX_DEPTH: usize = 64;
+/// The deepest directory a snapshot descends into (the fixture directory
+/// is 0); lint holds fixtures within it.
+pub const MAX_DEPTH: usize = toolpath_suite::case::limits::SNAPSHOT_DEPTH;
 /// The largest file whose content is hashed; a larger one is compared by size.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// The most file content a snapshot reads in all.
@@ -113,8 +115,18 @@ impl State {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
     entries: BTreeMap<Vec<u8>, State>,
+    /// Each entry's owner (user, group), apart from its state: a change of
+    /// owner alone is a change of its own (SEC-12, write).
+    owners: BTreeMap<Vec<u8>, (u32, u32)>,
     /// Why the walk stopped early, if it did.
     pub overflow: Option<String>,
+}
+
+impl Snapshot {
+    /// Every entry recorded, by path, in path order.
+    pub fn entries(&self) -> impl Iterator<Item = (&[u8], &State)> {
+        self.entries.iter().map(|(p, s)| (p.as_slice(), s))
+    }
 }
 
 /// One difference between two snapshots.
@@ -142,6 +154,11 @@ pub enum ChangeKind {
     /// The walk after the call stopped at a bound the fixture as built was
     /// within: something grew.
     Overflow(String),
+    /// The same entry, another owner (user, group).
+    Owner {
+        before: (u32, u32),
+        after: (u32, u32),
+    },
 }
 
 /// A write a call is expected to make (FILE-8, FILE-10): afterwards
@@ -186,10 +203,14 @@ pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
     match rustix::fs::open(root, dir_flags(), Mode::empty()) {
         Ok(fd) => {
             let state = match rustix::fs::fstat(&fd) {
-                Ok(stat) => State::Directory {
-                    mode: stat.st_mode & 0o7777,
-                    listed: true,
-                },
+                Ok(stat) => {
+                    let owner = (stat.st_uid, stat.st_gid);
+                    walk.snapshot.owners.insert(Vec::new(), owner);
+                    State::Directory {
+                        mode: stat.st_mode & 0o7777,
+                        listed: true,
+                    }
+                }
                 Err(e) => unreadable(e),
             };
             walk.snapshot.entries.insert(Vec::new(), state);
@@ -259,6 +280,7 @@ impl Walk<'_> {
             Ok(stat) => stat,
             Err(e) => return unreadable(e),
         };
+        (self.snapshot.owners).insert(path.to_vec(), (stat.st_uid, stat.st_gid));
         if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
             return self.state(dir, name, &stat);
         }
@@ -475,6 +497,20 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
             note(path, ChangeKind::Added(now.clone()));
         }
     }
+    // An entry that is as it was but changed hands.
+    for (path, was) in &before.owners {
+        let same_entry = after.entries.get(path) == before.entries.get(path);
+        match after.owners.get(path) {
+            Some(now) if now != was && same_entry => note(
+                path,
+                ChangeKind::Owner {
+                    before: *was,
+                    after: *now,
+                },
+            ),
+            _ => {}
+        }
+    }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
     if let Some(why) = &after.overflow {
         changes.push(Change {
@@ -501,7 +537,9 @@ impl Change {
     pub fn describe(&self, root: &Path, show: impl Fn(&str) -> String) -> String {
         let mut full = root.as_os_str().as_encoded_bytes().to_vec();
         if !self.path.is_empty() {
-            full.push(b'/');
+            if !full.ends_with(b"/") {
+                full.push(b'/');
+            }
             full.extend_from_slice(&self.path);
         }
         let path = show(&String::from_utf8_lossy(&full));
@@ -523,6 +561,10 @@ impl Change {
             ChangeKind::Overflow(why) => {
                 format!("+ {path} (grew past the snapshot's bound: {why})")
             }
+            ChangeKind::Owner { before, after } => format!(
+                "~ {path} (owner {}:{} -> {}:{})",
+                before.0, before.1, after.0, after.1
+            ),
         }
     }
 }
@@ -626,6 +668,31 @@ mod tests {
             Some("fifo")
         );
         assert_eq!(changes(dir.path(), &before), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_entry_that_only_changed_hands_is_a_change() {
+        if !crate::testing::root_or_skip("changing an owner") {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("a"), "x").unwrap();
+        symlink("a", root.join("l")).unwrap();
+        let before = take(root, &[]);
+        std::os::unix::fs::lchown(root.join("a"), Some(65534), None).unwrap();
+        std::os::unix::fs::lchown(root.join("l"), None, Some(65534)).unwrap();
+        let shown: Vec<String> = diff(&before, &take(root, &[]), &[])
+            .iter()
+            .map(|c| c.describe(Path::new("/w"), str::to_owned))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "~ /w/a (owner 0:0 -> 65534:0)",
+                "~ /w/l (owner 0:0 -> 0:65534)"
+            ]
+        );
     }
 
     #[test]

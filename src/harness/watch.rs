@@ -1,5 +1,6 @@
 //! The paths a call names in the subject's own scratch directory
-//! (`{adapter-tmp}`, SEC-9), looked at before and after the call.
+//! (`{adapter-tmp}`, SEC-9), or anywhere else outside the fixture
+//! directory (`{ws}/../../x`, SEC-12), looked at before and after the call.
 //!
 //! The fixture's snapshot ([`snapshot`]) covers the fixture directory
 //! only, and the scratch directory is not in it: it is the subject's, who
@@ -41,15 +42,34 @@ pub struct Watched {
 impl Watched {
     /// Records the paths `call` names below `scratch` (nothing without one).
     pub fn before(call: &Call, scratch: Option<&Path>) -> Watched {
-        let Some(scratch) = scratch else {
-            return Watched::default();
-        };
+        match scratch {
+            Some(scratch) => Watched::named(call, scratch, &[]),
+            None => Watched::default(),
+        }
+    }
+
+    /// Records the paths `call` names outside the fixture directory
+    /// `fixture` and the subject's scratch directory, wherever they are:
+    /// `{ws}/../../x` above the fixture directory, `/etc/x`. SEC-12: a
+    /// write there is as much an escape as one beside the roots, and no
+    /// snapshot of the fixture sees it. Changes are relative to `/`.
+    pub fn beyond(call: &Call, fixture: &Path, scratch: Option<&Path>) -> Watched {
+        let skip: Vec<&Path> = std::iter::once(fixture).chain(scratch).collect();
+        Watched::named(call, Path::new("/"), &skip)
+    }
+
+    /// Records the paths `call` names below `scratch`, except those at or
+    /// below a directory of `skip`.
+    fn named(call: &Call, scratch: &Path, skip: &[&Path]) -> Watched {
         let mut named = Vec::new();
         for text in strings(&Value::Object(call.params.clone())) {
             if text.contains('\0') {
                 continue; // no path holds one (ERR-7)
             }
             let path = PathBuf::from(lexical_resolve(&call.workspace.target, text));
+            if skip.iter().any(|s| path.starts_with(s)) {
+                continue;
+            }
             let Ok(below) = path.strip_prefix(scratch) else {
                 continue;
             };
@@ -65,7 +85,14 @@ impl Watched {
                 if before.len() >= MAX_WATCHED {
                     break;
                 }
-                let state = snapshot::state_at(&scratch.join(place));
+                let full = scratch.join(place);
+                if skip
+                    .iter()
+                    .any(|s| full.starts_with(s) || s.starts_with(&full))
+                {
+                    break; // the fixture's, or an ancestor the run made
+                }
+                let state = snapshot::state_at(&full);
                 // The named path whatever it is; an ancestor only if missing.
                 if (first || state.is_none()) && !before.iter().any(|(p, _)| p == place) {
                     before.push((place.to_path_buf(), state));

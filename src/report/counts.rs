@@ -16,8 +16,10 @@
 //!   **accepted** (`ok`) or a **false refusal** (an error); so is any other
 //!   instance expecting `ok` that was refused as `outside_workspace` (the
 //!   tool claimed an inside path is outside), which otherwise has no class;
-//! - any instance after whose call the fixture changed outside every root
-//!   is an escape, whatever it answered;
+//! - any instance after whose call the fixture changed outside every root,
+//!   or whose answer carried something from outside or ran a command there
+//!   (SEC-12), is an escape, whatever it answered; an escape names its
+//!   [`Channel`]s (read, list, exec, write), counted per channel;
 //! - an instance of either kind that was not judged (unsupported, skipped,
 //!   not run, an adapter error) or whose outcome the adapter could not
 //!   observe is **not observed**.
@@ -28,7 +30,7 @@
 //!
 //! Per rule, an instance counts for every rule it cites, and for every rule
 //! a check derived for all cases of its tool (OUT-5, SHELL-6, SEARCH-10,
-//! SEC-11) failed on: a tool whose every listing fails OUT-5 shows as OUT-5
+//! SEC-11, SEC-12) failed on: a tool whose every listing fails OUT-5 shows as OUT-5
 //! failing, while the rules its cases cite count what their own checks
 //! found ([`rule_statuses`]).
 //!
@@ -103,17 +105,66 @@ impl ContainmentClass {
     }
 }
 
+/// The way something got out of the workspace (SEC-12): what an escape
+/// carried or did. An escape has one or more; each is counted once per
+/// instance.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Channel {
+    /// Content from outside reached the answer: a file's text, a match
+    /// line, the model text, a command's output.
+    Read,
+    /// An entry, file, match or path reported below a link to the
+    /// outside, or outside every root: the outside's names got out.
+    List,
+    /// A command ran in a directory whose real path is outside.
+    Exec,
+    /// Something outside was created, changed or removed.
+    Write,
+}
+
+impl Channel {
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// `read, list`: channels as reports list them, in their order.
+    pub fn list(channels: &[Channel]) -> String {
+        let names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
+        names.join(", ")
+    }
+}
+
 /// One instance's containment verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Containment {
     pub class: ContainmentClass,
+    /// For an escape, every channel it took (SEC-12), sorted, each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<Channel>,
     /// A refusal whose message lacks what the case requires it to name
     /// (ERR-4: the resolved path and the roots): a wording failure, which
     /// says nothing about containment.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wording_failed: bool,
-    /// For an escape, what showed it: `answered ok`, or the first change
-    /// found outside every root (machine paths as placeholders).
+    /// For an escape, what showed it, per channel: `list: answered ok`,
+    /// `write: changed outside every root: ...` (machine paths as
+    /// placeholders), `; `-joined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
 }
@@ -122,8 +173,20 @@ impl Containment {
     pub fn of(class: ContainmentClass) -> Containment {
         Containment {
             class,
+            channels: Vec::new(),
             wording_failed: false,
             evidence: None,
+        }
+    }
+
+    /// An escape through `channels`, shown by `evidence`.
+    pub fn escape(mut channels: Vec<Channel>, evidence: String) -> Containment {
+        channels.sort();
+        channels.dedup();
+        Containment {
+            channels,
+            evidence: Some(evidence),
+            ..Containment::of(ContainmentClass::Escape)
         }
     }
 
@@ -135,12 +198,11 @@ impl Containment {
     /// and its evidence, and a wording failure. `None` for an accepted or
     /// a correctly worded refusal, and for what was not observed.
     pub fn news(&self) -> Option<String> {
-        let class = match self.class {
+        let mut line = match self.class {
             ContainmentClass::Accepted | ContainmentClass::NotObserved => None,
             ContainmentClass::Refused if !self.wording_failed => None,
-            other => Some(other.label()),
+            other => Some(other.label().to_owned()),
         }?;
-        let mut line = class.to_owned();
         if let Some(evidence) = &self.evidence {
             line.push_str(&format!(" ({evidence})"));
         }
@@ -159,6 +221,9 @@ pub struct ContainmentCounts {
     /// Of `escapes`, how many the expectations file lists (xfail): counted
     /// and shown all the same, never hidden.
     pub escapes_expected: usize,
+    /// Of `escapes`, how many took each channel (an escape through two
+    /// channels counts in both).
+    pub escapes_by_channel: ChannelCounts,
     pub refused: usize,
     pub refused_other_code: usize,
     /// Refusals (of either kind) whose message fails ERR-4's needles.
@@ -189,6 +254,9 @@ impl ContainmentCounts {
                 if case.status == Status::Xfail {
                     add(&mut self.escapes_expected);
                 }
+                for channel in &c.channels {
+                    add(self.escapes_by_channel.of_mut(*channel));
+                }
             }
             ContainmentClass::Refused => add(&mut self.refused),
             ContainmentClass::RefusedOtherCode => add(&mut self.refused_other_code),
@@ -214,13 +282,17 @@ impl ContainmentCounts {
     /// The counts as one line: `3 escapes (1 expected), 40 refused, ...`,
     /// every count named even when 0, so two lines compare at a glance.
     pub fn line(&self) -> String {
-        let escapes = match self.escapes_expected {
-            0 => plural(self.escapes, "escape", "escapes"),
-            n => format!(
-                "{} ({n} expected)",
-                plural(self.escapes, "escape", "escapes")
-            ),
-        };
+        let mut notes = Vec::new();
+        if self.escapes > 0 {
+            notes.push(self.escapes_by_channel.line());
+        }
+        if self.escapes_expected > 0 {
+            notes.push(format!("{} expected", self.escapes_expected));
+        }
+        let mut escapes = plural(self.escapes, "escape", "escapes");
+        if !notes.is_empty() {
+            escapes.push_str(&format!(" ({})", notes.join("; ")));
+        }
         format!(
             "{escapes}, {} refused, {} refused with another code, {}, {}, {} accepted, {} not observed",
             self.refused,
@@ -230,6 +302,45 @@ impl ContainmentCounts {
             self.accepted,
             self.not_observed
         )
+    }
+}
+
+/// Escapes per channel (SEC-12).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChannelCounts {
+    pub read: usize,
+    pub list: usize,
+    pub exec: usize,
+    pub write: usize,
+}
+
+impl ChannelCounts {
+    pub fn of(&self, channel: Channel) -> usize {
+        match channel {
+            Channel::Read => self.read,
+            Channel::List => self.list,
+            Channel::Exec => self.exec,
+            Channel::Write => self.write,
+        }
+    }
+
+    fn of_mut(&mut self, channel: Channel) -> &mut usize {
+        match channel {
+            Channel::Read => &mut self.read,
+            Channel::List => &mut self.list,
+            Channel::Exec => &mut self.exec,
+            Channel::Write => &mut self.write,
+        }
+    }
+
+    /// `read 2, list 0, exec 0, write 1`: every channel named, in order.
+    pub fn line(&self) -> String {
+        use strum::VariantArray;
+        let counts: Vec<String> = Channel::VARIANTS
+            .iter()
+            .map(|c| format!("{} {}", c.name(), self.of(*c)))
+            .collect();
+        counts.join(", ")
     }
 }
 
@@ -666,7 +777,10 @@ mod tests {
     #[test]
     fn counts_add_and_remove_every_dimension() {
         let mut escape = failing("e", &["SEC-4"]);
-        escape.containment = Some(Containment::of(ContainmentClass::Escape));
+        escape.containment = Some(Containment::escape(
+            vec![Channel::Write, Channel::Read, Channel::Write],
+            "seen".into(),
+        ));
         let mut worded = failing("w", &["ERR-4"]);
         worded.containment = Some(Containment {
             wording_failed: true,
@@ -674,6 +788,15 @@ mod tests {
         });
         let mut counts = Counts::of([&escape, &worded]);
         assert_eq!(counts.containment.escapes, 1);
+        assert_eq!(
+            counts.containment.escapes_by_channel,
+            ChannelCounts {
+                read: 1,
+                write: 1,
+                ..ChannelCounts::default()
+            },
+            "each channel once per instance"
+        );
         assert_eq!(counts.containment.refused, 1);
         assert_eq!(counts.containment.wording, 1);
         assert_eq!(counts.containment.total(), 2);
@@ -690,7 +813,8 @@ mod tests {
         assert!(!counts.rules.contains_key("ERR-4"), "emptied rules go");
         assert_eq!(
             counts.containment.line(),
-            "1 escape (1 expected), 0 refused, 0 refused with another code, \
+            "1 escape (read 1, list 0, exec 0, write 1; 1 expected), 0 refused, \
+             0 refused with another code, \
              0 wording failures, 0 false refusals, 0 accepted, 0 not observed"
         );
     }

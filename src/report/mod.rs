@@ -22,7 +22,9 @@ pub mod seal;
 pub mod sink;
 pub mod view;
 
-pub use counts::{Containment, ContainmentClass, ContainmentCounts, RuleCounts};
+pub use counts::{
+    Channel, ChannelCounts, Containment, ContainmentClass, ContainmentCounts, RuleCounts,
+};
 pub use exit::ExitCode;
 
 use schemars::JsonSchema;

@@ -34,11 +34,12 @@ use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge, judge_description};
 use crate::harness::route::{Refusal, Route, route};
+use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::watch::Watched;
 use crate::report::findings::Finding;
-use crate::report::{CaseReport, Mismatch, Status};
+use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
@@ -71,7 +72,22 @@ pub struct Worker<'a, 'b> {
     /// The reports a violation may still be charged to: the instances in
     /// `last_sent` (and the current one), never more than three.
     recent: Vec<(usize, CaseReport)>,
+    /// The fixture directory of the instance being run, once removed.
+    removed: Option<std::path::PathBuf>,
+    /// The last [`MAX_LATE`] instances whose fixture was removed, with
+    /// their reports: a fixture directory that exists again was made by a
+    /// write after the answer (SEC-12), charged to the one instance whose
+    /// fixture it was.
+    late: std::collections::VecDeque<(usize, std::path::PathBuf, CaseReport)>,
 }
+
+/// How many removed fixtures a worker watches for writes made after the
+/// answer, until its subject has ended ([`Worker::finish`]).
+pub const MAX_LATE: usize = 256;
+
+/// How many of them are looked at after each answer (the newest); all are
+/// once the subject has ended.
+const LATE_PER_ANSWER: usize = 16;
 
 impl<'a, 'b> Worker<'a, 'b> {
     pub fn new(
@@ -89,6 +105,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             last_sent: [None, None],
             violations: Vec::new(),
             recent: Vec::new(),
+            removed: None,
+            late: std::collections::VecDeque::new(),
         }
     }
 
@@ -120,8 +138,55 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// late violation, and returns the reports that violations found so far
     /// amend.
     pub fn answered(&mut self, position: usize, report: CaseReport) -> Vec<Amended> {
+        if let Some(root) = self.removed.take() {
+            if self.late.len() >= MAX_LATE {
+                self.late.pop_front();
+            }
+            self.late.push_back((position, root, report.clone()));
+        }
         self.recent.push((position, report));
-        self.charge()
+        let mut amended = self.charge();
+        amended.extend(self.written_late(LATE_PER_ANSWER));
+        amended
+    }
+
+    /// The reports of instances, among the `newest` watched, whose removed
+    /// fixture directory exists again: something the call started wrote
+    /// there after its answer. Each becomes an escape (write), and the tree
+    /// is removed again.
+    fn written_late(&mut self, newest: usize) -> Vec<Amended> {
+        let mut amended = Vec::new();
+        let older = self.late.len().saturating_sub(newest);
+        let mut index = 0;
+        self.late.retain_mut(|(position, root, report)| {
+            index += 1;
+            if index <= older || std::fs::symlink_metadata(&*root).is_err() {
+                return true;
+            }
+            let _ = crate::case::tree::remove_tree(root);
+            let replaces = report.clone();
+            let evidence = "changed outside every root after the answer: \
+                            + {tmp} (made again, after it was removed)";
+            report.status = Status::Fail;
+            report.mismatches.push(Mismatch {
+                field: "escape".to_owned(),
+                expected: "nothing written after the answer".to_owned(),
+                actual: evidence.to_owned(),
+                rule: Some("SEC-12".to_owned()),
+            });
+            report.containment = Some(Containment::escape(
+                vec![Channel::Write],
+                format!("write: {evidence}"),
+            ));
+            baseline::apply(self.config.baseline.lookup(&report.id), report);
+            amended.push(Amended {
+                position: *position,
+                report: report.clone(),
+                replaces,
+            });
+            false
+        });
+        amended
     }
 
     /// Ends the subjects; output written after their last answer amends
@@ -137,7 +202,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                 self.violations.push((index, v));
             }
         }
-        self.charge()
+        let mut amended = self.charge();
+        amended.extend(self.written_late(MAX_LATE));
+        amended
     }
 
     /// Charges each violation found to the report of its instance, then
@@ -240,6 +307,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             report.fixture = Some(built.keep().display().to_string());
             return report;
         }
+        self.removed = Some(built.root.clone());
         report
     }
 
@@ -308,13 +376,23 @@ impl<'a, 'b> Worker<'a, 'b> {
         // What the call names in the subject's own scratch directory is
         // outside the fixture, so outside its snapshot: looked at apart.
         let named = Watched::before(&call, self.subject(route).scratch_dir());
+        // And what it names anywhere else outside the fixture directory
+        // (`{ws}/../../x`, above it): outside every root as well.
+        let beyond = Watched::beyond(&call, &built.root, self.subject(route).scratch_dir());
         let before = snapshot::take(&built.root, &git_dirs);
+        let outside = Outside::before(&built.root, &roots, &case.fixture, &built.canaries, &before);
+        let command = call
+            .params
+            .get("command")
+            .and_then(|c| c.as_str())
+            .map(str::to_owned);
         let answer = match self.send(route, &call) {
             Ok(result) => result,
             Err(failure) => return self.failed(instance, failure),
         };
         let after = snapshot::take(&built.root, &git_dirs);
         let named_changes = named.changes();
+        let beyond_changes = beyond.changes();
         // A write the case expects is judged with the answer: an answer
         // that is an error (or `unsupported`) writes nothing.
         let writes = match answer.outcome {
@@ -328,11 +406,15 @@ impl<'a, 'b> Worker<'a, 'b> {
             &expected,
             &vars,
             Fixture {
+                outside: &outside,
+                command: command.as_deref(),
                 changes: &changes,
                 root: &built.root,
                 roots: &roots,
                 named: &named_changes,
                 scratch: named.scratch(),
+                beyond: &beyond_changes,
+                unwatched: before.overflow.as_deref(),
             },
             route,
         )
@@ -402,11 +484,15 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let Fixture {
+            outside: sight,
+            command,
             changes,
             root,
             roots,
             named,
             scratch,
+            beyond,
+            unwatched,
         } = fixture;
         let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
         let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
@@ -418,13 +504,13 @@ impl<'a, 'b> Worker<'a, 'b> {
         };
         // Changes to paths the call named in the subject's scratch
         // directory are outside every root too, listed after the fixture's.
-        let named: Vec<String> = named
-            .iter()
+        let named: Vec<String> = (named.iter())
             .map(|c| c.describe(scratch, |p| vars.collapse(p)))
+            .chain((beyond.iter()).map(|c| c.describe(Path::new("/"), |p| vars.collapse(p))))
             .collect();
         let mut shown_outside = shown(&outside);
         shown_outside.extend(named.iter().take(5).cloned());
-        let escaped = shown_outside.first().cloned();
+
         if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() && named.is_empty() {
             let reason = answer
                 .reason
@@ -443,6 +529,24 @@ impl<'a, 'b> Worker<'a, 'b> {
                 unobserved.push(field.clone());
             }
         }
+        // What the answer carried out (SEC-12), judged on the fixture as
+        // built, whatever the case expected.
+        let seen: Vec<(Channel, String)> = sight
+            .escapes(instance.tool, command, &answer, &unobserved)
+            .into_iter()
+            .map(|(channel, seen)| (channel, vars.collapse(&seen)))
+            .collect();
+        let mut escapes: Vec<(Channel, String)> = shown_outside
+            .first()
+            .map(|change| {
+                (
+                    Channel::Write,
+                    format!("changed outside every root: {change}"),
+                )
+            })
+            .into_iter()
+            .collect();
+        escapes.extend(seen.iter().cloned());
         let mut verdict = match answer.outcome {
             // Declining the call does not excuse changing the fixture.
             Some(Outcome::Unsupported) => Verdict::default(),
@@ -465,18 +569,33 @@ impl<'a, 'b> Worker<'a, 'b> {
             &shown_outside,
             outside.len() + named.len(),
         );
+        let seen: Vec<String> = seen
+            .iter()
+            .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
+            .collect();
+        verdict.check_outside(&seen);
+        // A fixture past the snapshot's bounds (lint refuses those) hides
+        // every change: never clean, not observed, with the reason.
+        if let Some(why) = unwatched {
+            (verdict.unchecked).push(format!("fixture (the snapshot stopped: {why})"));
+        }
         let containment = containment::classify(&Answered {
             case: instance.case,
+            tool: instance.tool,
             answer: &answer,
             unobserved: &unobserved,
             mismatches: &verdict.mismatches,
-            escaped,
+            escapes,
         });
         // Standard error comes from the subject that answered (the
         // unprivileged copy for permission cases).
         let stderr = Some(self.subject(route).stderr_tail()).filter(|s| !s.is_empty());
         let mut report = self.verdict_report(instance, verdict, stderr, &answer.derived);
-        report.containment = containment;
+        report.containment = match (containment, unwatched) {
+            (Some(c), _) if c.is_escape() => Some(c),
+            (_, Some(_)) => Some(Containment::of(ContainmentClass::NotObserved)),
+            (c, None) => c,
+        };
         report
     }
 
@@ -528,11 +647,21 @@ impl<'a, 'b> Worker<'a, 'b> {
 /// the changes to paths it named in the subject's scratch directory
 /// (`scratch`), which are below that directory.
 struct Fixture<'a> {
+    /// What the fixture as built says about the outside (SEC-12).
+    outside: &'a Outside,
+    /// The shell command the call ran, if any.
+    command: Option<&'a str>,
     changes: &'a [Change],
     root: &'a Path,
     roots: &'a [Vec<u8>],
     named: &'a [Change],
     scratch: &'a Path,
+    /// Changes to paths the call named outside the fixture directory and
+    /// the scratch directory, relative to `/`.
+    beyond: &'a [Change],
+    /// Why the snapshot before the call stopped early, if it did: then no
+    /// change to the fixture can be seen.
+    unwatched: Option<&'a str>,
 }
 
 /// The report of an instance with what its case says, `status` and `reason`.

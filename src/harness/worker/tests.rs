@@ -236,10 +236,11 @@ fn containment_is_classed_on_what_was_observed() {
         (cases[0].status, class(&cases[0])),
         (Status::Fail, Some(Escape))
     );
-    assert_eq!(
-        cases[0].containment.as_ref().unwrap().evidence.as_deref(),
-        Some("answered ok")
-    );
+    // An `ok` to a path the case refuses: `resolve` lists (SEC-12); the
+    // path it reported is not observed, so not judged besides.
+    let escaped = cases[0].containment.as_ref().unwrap();
+    assert_eq!(escaped.channels, [crate::report::Channel::List]);
+    assert_eq!(escaped.evidence.as_deref(), Some("list: answered ok"));
     assert_eq!(
         (cases[1].status, class(&cases[1])),
         (Status::Unobserved, Some(Accepted))
@@ -292,7 +293,10 @@ fn containment_is_classed_on_what_was_observed() {
     let evidence = cases[1].containment.as_ref().unwrap().evidence.clone();
     assert_eq!(
         evidence.as_deref(),
-        Some("changed outside every root: + {tmp}/escaped (file)")
+        Some(
+            "write: changed outside every root: + {tmp}/escaped (file); \
+             list: reported `/x` outside the fixture directory"
+        )
     );
     let (_, cases) = run_kept(
         &containment_cases(),

@@ -55,9 +55,9 @@ pub fn table(reports: &[Report]) -> String {
 /// Per implementation, its containment counts, then its escapes by id.
 fn containment_table(out: &mut String, rows: &[&Report]) {
     out.push_str(
-        "| implementation | escapes | refused | refused with another code | wording failures \
-         | false refusals | accepted | not observed |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| implementation | escapes | read | list | exec | write | refused \
+         | refused with another code | wording failures | false refusals | accepted | not observed |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut listed = String::new();
     for report in rows {
@@ -68,8 +68,13 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
             (n, 0) => format!("**{n}** ⛔"),
             (n, expected) => format!("**{n}** ⛔ ({expected} expected)"),
         };
+        let by = &c.escapes_by_channel;
         out.push_str(&format!(
-            "| {name} | {escapes} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {escapes} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            by.read,
+            by.list,
+            by.exec,
+            by.write,
             c.refused,
             c.refused_other_code,
             c.wording,

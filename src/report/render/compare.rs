@@ -13,14 +13,17 @@
 //! listed first and making `toolpath compare` exit 1, whatever the
 //! expectations file says; one that escaped and is now contained (refused
 //! with whatever code or wording) is a **security fix**; any other change
-//! of class is listed as a containment change. The containment counts of
+//! of class is listed as a containment change. An escape's channels
+//! (SEC-12) are part of its class: one that now escapes through a channel
+//! it did not take before is a security regression too; one that lost a
+//! channel but still escapes is a containment change. The containment counts of
 //! both reports, counted from their cases, head the comparison.
 
 use std::collections::BTreeMap;
 
 use super::text;
 use crate::report::counts::Conformance;
-use crate::report::{CaseReport, ContainmentClass, ContainmentCounts, Report, Status};
+use crate::report::{CaseReport, Channel, ContainmentClass, ContainmentCounts, Report, Status};
 use toolpath_suite::sanitize::markdown;
 
 /// One instance whose status differs between the reports (or that is in
@@ -48,6 +51,9 @@ pub struct ClassChange {
     /// `None`: the instance is not in that report, or has no class there.
     pub old: Option<ContainmentClass>,
     pub new: Option<ContainmentClass>,
+    /// The channels of an escape on each side (SEC-12), empty otherwise.
+    pub old_channels: Vec<Channel>,
+    pub new_channels: Vec<Channel>,
     /// What showed the escape, on the side that escapes.
     pub evidence: Option<String>,
     /// The new refusal fails its wording (ERR-4): still a fix.
@@ -110,6 +116,13 @@ fn class(case: Option<&CaseReport>) -> Option<ContainmentClass> {
     case.and_then(|c| c.containment.as_ref()).map(|c| c.class)
 }
 
+/// The channels of `case`'s escape, if it is one.
+fn channels(case: Option<&CaseReport>) -> Vec<Channel> {
+    case.and_then(|c| c.containment.as_ref())
+        .map(|c| c.channels.clone())
+        .unwrap_or_default()
+}
+
 /// Files the containment change of an instance, if its class changed;
 /// whether it did.
 fn containment_change(
@@ -118,9 +131,12 @@ fn containment_change(
     after: Option<&CaseReport>,
 ) -> bool {
     let (was, is) = (class(before), class(after));
-    if was == is {
+    let (was_through, is_through) = (channels(before), channels(after));
+    if was == is && was_through == is_through {
         return false;
     }
+    // An escape through a channel it did not take before is a new escape.
+    let new_channel = is_through.iter().any(|c| !was_through.contains(c));
     let shown = after
         .or(before)
         .expect("an instance is in at least one report");
@@ -130,6 +146,8 @@ fn containment_change(
         line: shown.line,
         old: was,
         new: is,
+        old_channels: was_through,
+        new_channels: is_through,
         evidence: escape_evidence(after).or(escape_evidence(before)),
         wording_failed: after
             .and_then(|c| c.containment.as_ref())
@@ -137,6 +155,7 @@ fn containment_change(
     };
     use ContainmentClass::*;
     match (was, is) {
+        (Some(Escape), Some(Escape)) if !new_channel => c.containment_changed.push(change),
         (_, Some(Escape)) => c.security_regressions.push(change),
         (Some(Escape), Some(Refused | RefusedOtherCode | Accepted | FalseRefusal)) => {
             c.security_fixes.push(change)
@@ -329,12 +348,17 @@ pub fn render(comparison: &Comparison) -> String {
 
 /// `- ID: escape → refused (FILE:LINE): EVIDENCE`, one class change.
 fn class_line(out: &mut String, change: &ClassChange) {
-    let class = |c: Option<ContainmentClass>| c.map_or("—", ContainmentClass::label);
+    let class = |c: Option<ContainmentClass>, channels: &[Channel]| match (c, channels) {
+        (Some(ContainmentClass::Escape), [_, ..]) => {
+            format!("escape ({})", Channel::list(channels))
+        }
+        (c, _) => c.map_or("—", ContainmentClass::label).to_owned(),
+    };
     out.push_str(&format!(
         "- {}: {} → {} ({})",
         markdown::code(&change.id),
-        class(change.old),
-        class(change.new),
+        class(change.old, &change.old_channels),
+        class(change.new, &change.new_channels),
         markdown::code(&format!("{}:{}", change.file, change.line))
     ));
     if let Some(evidence) = &change.evidence {
@@ -546,12 +570,15 @@ mod tests {
         let out = render(&fixed);
         assert!(
             out.contains(
-                "### 🛡 Security fixes (1)\n\n- `link`: escape → refused (`cases/link.yaml:3`): \
-                 answered ok (the refusal's wording still fails ERR-4)\n"
+                "### 🛡 Security fixes (1)\n\n- `link`: escape (read) → refused (`cases/link.yaml:3`): \
+                 read: answered ok (the refusal's wording still fails ERR-4)\n"
             ),
             "{out}"
         );
-        assert!(out.contains("Containment: 1 escape, 0 refused"), "{out}");
+        assert!(
+            out.contains("Containment: 1 escape (read 1, list 0, exec 0, write 0), 0 refused"),
+            "{out}"
+        );
         let regressed = compare(&refused, &escaped);
         assert_eq!(regressed.security_regressions.len(), 1);
         assert!(regressed.broke_anything());
@@ -559,7 +586,7 @@ mod tests {
         let first = out.find("### ").unwrap();
         assert!(
             out[first..].starts_with(
-                "### ⛔ Security regressions (1)\n\n- `link`: refused → escape (`cases/link.yaml:3`): answered ok\n"
+                "### ⛔ Security regressions (1)\n\n- `link`: refused → escape (read) (`cases/link.yaml:3`): read: answered ok\n"
             ),
             "{out}"
         );

@@ -143,8 +143,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "a (cases/a.yaml:3): changed outside every root: + {tmp}/x (file)",
-                "b (cases/b.yaml:3): answered ok; expected (xfail): follows links"
+                "a (cases/a.yaml:3): write: changed outside every root: + {tmp}/x (file)",
+                "b (cases/b.yaml:3): read: answered ok; expected (xfail): follows links"
             ]
         );
     }

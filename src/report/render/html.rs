@@ -81,7 +81,8 @@ pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
 fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str(
         "<section id=\"containment\"><h2>Containment</h2>\n<table>\n<thead><tr>\
-         <th>implementation</th><th>escapes</th><th>refused</th><th>refused with another code</th>\
+         <th>implementation</th><th>escapes</th><th>read</th><th>list</th><th>exec</th>\
+         <th>write</th><th>refused</th><th>refused with another code</th>\
          <th>wording failures</th><th>false refusals</th><th>accepted</th><th>not observed</th>\
          </tr></thead>\n<tbody>\n",
     );
@@ -93,11 +94,20 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
             0 => String::new(),
             n => format!(" <small>({n} expected)</small>"),
         };
+        let by = &c.escapes_by_channel;
+        let channel = |n: usize| match n {
+            0 => "<td>0</td>".to_owned(),
+            n => format!("<td class=\"fail\">{n}</td>"),
+        };
         out.push_str(&format!(
-            "<tr><th scope=\"row\">{label}</th><td class=\"{}\">{}{expected}</td><td>{}</td>\
+            "<tr><th scope=\"row\">{label}</th><td class=\"{}\">{}{expected}</td>{}{}{}{}<td>{}</td>\
              <td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
             if c.escapes > 0 { "fail" } else { "pass" },
             c.escapes,
+            channel(by.read),
+            channel(by.list),
+            channel(by.exec),
+            channel(by.write),
             c.refused,
             c.refused_other_code,
             c.wording,
@@ -490,7 +500,7 @@ const LEGEND: &str = "<p class=\"legend\">\
 <span class=\"unsupported\">unsupported</span>\
 <span class=\"none\">nothing applicable</span>\
 Cells count instances citing the requirement, and any instance that failed a check every case of \
-its tool gets for it (OUT-5, SHELL-6, SEARCH-10, SEC-11): passed/applicable (expected failures and \
+its tool gets for it (OUT-5, SHELL-6, SEARCH-10, SEC-11, SEC-12): passed/applicable (expected failures and \
 adapter errors count as not passed; unsupported and skipped ones are not applicable).</p>\n";
 
 /// Lists a clicked (or Enter-pressed) cell's failing instances in the
@@ -642,7 +652,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("<li>e@grep (cases/e.yaml:3): answered ok</li>"),
+            out.contains("<li>e@grep (cases/e.yaml:3): read: answered ok</li>"),
             "{out}"
         );
         assert!(

@@ -679,16 +679,19 @@ mod tests {
         let out = render(&report("fake", cases), false);
         let first_block = out.find("cases/r.yaml:3: FAIL").unwrap();
         let listed = out
-            .find("  ESCAPE e@grep (cases/e.yaml:3): answered ok\n")
+            .find("  ESCAPE e@grep (cases/e.yaml:3): read: answered ok\n")
             .unwrap();
         assert!(listed < first_block, "{out}");
         assert!(
-            out.contains("  ESCAPE b@ls (cases/b.yaml:3): answered ok; expected (xfail): known\n"),
+            out.contains(
+                "  ESCAPE b@ls (cases/b.yaml:3): read: answered ok; expected (xfail): known\n"
+            ),
             "a baseline entry never hides an escape: {out}"
         );
         assert!(
             out.contains(
-                "containment: 2 escapes (1 expected), 0 refused, 1 refused with another code, \
+                "containment: 2 escapes (read 2, list 0, exec 0, write 0; 1 expected), 0 refused, \
+                 1 refused with another code, \
                  0 wording failures, 0 false refusals, 0 accepted, 0 not observed\n"
             ),
             "{out}"

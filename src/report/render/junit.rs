@@ -80,6 +80,10 @@ fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
     let mut properties: Vec<(String, String)> = [
         ("containment.escapes", c.escapes),
         ("containment.escapes_expected", c.escapes_expected),
+        ("containment.escapes.read", c.escapes_by_channel.read),
+        ("containment.escapes.list", c.escapes_by_channel.list),
+        ("containment.escapes.exec", c.escapes_by_channel.exec),
+        ("containment.escapes.write", c.escapes_by_channel.write),
         ("containment.refused", c.refused),
         ("containment.refused_other_code", c.refused_other_code),
         ("containment.wording", c.wording),
@@ -508,7 +512,7 @@ mod tests {
         );
         assert!(
             out.contains(
-                "<property name=\"escape.1\" value=\"e@grep (cases/e.yaml:3): answered ok\"/>"
+                "<property name=\"escape.1\" value=\"e@grep (cases/e.yaml:3): read: answered ok\"/>"
             ),
             "{out}"
         );
@@ -517,7 +521,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("<failure message=\"escape: answered ok; wrong answer [SEC-4]\""),
+            out.contains("<failure message=\"escape: read: answered ok; wrong answer [SEC-4]\""),
             "{out}"
         );
     }

@@ -193,12 +193,17 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
         n => format!(" ({n} expected)"),
     };
     out.push_str(
-        "| escapes | refused | refused with another code | wording failures | false refusals | accepted | not observed |\n\
-         |---:|---:|---:|---:|---:|---:|---:|\n",
+        "| escapes | read | list | exec | write | refused | refused with another code | wording failures | false refusals | accepted | not observed |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    let by = &c.escapes_by_channel;
     out.push_str(&format!(
-        "| {}{expected} | {} | {} | {} | {} | {} | {} |\n\n",
+        "| {}{expected} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n\n",
         c.escapes,
+        by.read,
+        by.list,
+        by.exec,
+        by.write,
         c.refused,
         c.refused_other_code,
         c.wording,
@@ -488,13 +493,13 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("| 2 (1 expected) | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
+            out.contains("| 2 (1 expected) | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
             "{out}"
         );
         assert!(
             out.contains(
-                "### ⛔ Escapes (2)\n\n- `a@grep` (`cases/a.yaml:3`): changed outside every root: \
-                 + {tmp}/x (file)\n- `b@ls` (`cases/b.yaml:3`): answered ok — expected (xfail): known\n"
+                "### ⛔ Escapes (2)\n\n- `a@grep` (`cases/a.yaml:3`): write: changed outside every root: \
+                 + {tmp}/x (file)\n- `b@ls` (`cases/b.yaml:3`): read: answered ok — expected (xfail): known\n"
             ),
             "{out}"
         );

@@ -32,6 +32,13 @@ pub const NAME_MAX: usize = 255;
 /// reaches every tool whole: 4096 - 1024 = 3072.
 pub const PATH_BUDGET: usize = 3072;
 
+/// The deepest directory the harness's snapshot of a fixture descends
+/// into (the fixture directory is level 0). A directory at this level or
+/// deeper would stop the snapshot, and with it every check of what a call
+/// changed (SEC-11, SEC-12): lint refuses such a fixture, and a run that
+/// meets one calls the instance not observed.
+pub const SNAPSHOT_DEPTH: usize = 64;
+
 /// The largest generated file (`files: {PATH: {generate: ...}}`), in
 /// bytes: room for a NUL past the first MiB (SEARCH-8) with margin, while
 /// a build stays a matter of milliseconds on a tmpfs.

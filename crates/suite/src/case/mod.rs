@@ -72,6 +72,67 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// Whether `path` lies outside every root (SEC-12): neither at or
+    /// below a root as the case writes it, nor at or below the place a
+    /// root that is one of the fixture's links leads to (a root reached
+    /// through a link, SEC-1). Decided on the case's text alone: link
+    /// targets are lexical and stay in the fixture directory
+    /// ([`validate::links`]).
+    pub fn outside_every_root(&self, path: &FixturePath) -> bool {
+        let within = |place: &str| {
+            place.is_empty()
+                || path.as_str() == place
+                || path
+                    .as_str()
+                    .strip_prefix(place)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        !self.roots.iter().any(|root| {
+            let mut place = root.as_str().to_owned();
+            // A root that is a link (or a chain of them) leads somewhere
+            // inside the fixture directory; both places are the root's.
+            for _ in 0..40 {
+                if within(&place) {
+                    return true;
+                }
+                let Some((_, target)) = self.symlinks.iter().find(|(l, _)| l.as_str() == place)
+                else {
+                    return false;
+                };
+                place = match lead(&place, target) {
+                    Some(next) => next,
+                    None => return false,
+                };
+            }
+            false
+        })
+    }
+}
+
+/// Where a link at `link` with `target` leads, lexically, below the
+/// fixture directory (`""` for the directory itself); `None` above it.
+fn lead(link: &str, target: &str) -> Option<String> {
+    let (mut parts, rest): (Vec<&str>, &str) = match target.strip_prefix("{tmp}") {
+        Some(rest) => (Vec::new(), rest),
+        None => (
+            link.rsplit_once('/')
+                .map_or(Vec::new(), |(dir, _)| dir.split('/').collect()),
+            target,
+        ),
+    };
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            name => parts.push(name),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+impl Fixture {
     /// Every path an entry of the fixture creates: files, directories,
     /// links, pipes, sockets and devices (not the roots, the target or the
     /// paths `modes` names).

@@ -13,7 +13,7 @@ use super::{Findings, Spans, spanned};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::generate::{Generated, parse_size};
-use crate::case::limits::MAX_GENERATED_TOTAL;
+use crate::case::limits::{MAX_GENERATED_TOTAL, SNAPSHOT_DEPTH};
 use crate::case::path::FixturePath;
 use crate::case::raw::{Feature, FileContent, RawFixture, RawGenerate};
 
@@ -166,6 +166,7 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
     created_once(findings, &fixture, &spans);
     let workspace: Vec<FixturePath> = fixture.roots.iter().chain(&target).cloned().collect();
     buildable(findings, &fixture, &workspace, &spans);
+    within_snapshot(findings, &fixture, &workspace, &spans);
     Checked {
         fixture,
         spans,
@@ -357,6 +358,30 @@ fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
                 format!("fixture: `{}` is created twice", quote(path.as_str())),
             );
         }
+    }
+}
+
+/// Refuses fixtures the harness's snapshot cannot hold: a directory
+/// [`SNAPSHOT_DEPTH`] levels deep or deeper (an entry's every proper
+/// ancestor is a directory, and so is an entry of `dirs`, a root, the
+/// target or a repository) would stop it, and with it every check of what
+/// a call changed.
+fn within_snapshot(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
+    let levels = |p: &FixturePath| p.as_str().split('/').count();
+    let dirs = (workspace.iter())
+        .chain(&f.dirs)
+        .chain(&f.git)
+        .map(|p| (p, levels(p)));
+    let parents = f.created().map(|p| (p, levels(p) - 1));
+    if let Some((path, level)) = dirs.chain(parents).find(|(_, l)| *l >= SNAPSHOT_DEPTH) {
+        findings.error(
+            spans.of(path),
+            format!(
+                "fixture: `{}` needs a directory {level} levels deep; the harness's snapshot \
+                 stops at {SNAPSHOT_DEPTH}, and could not see what a call changes",
+                quote(path.as_str())
+            ),
+        );
     }
 }
 

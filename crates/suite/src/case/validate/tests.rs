@@ -1117,3 +1117,24 @@ fn a_matrix_that_expands_to_too_many_cases_is_refused() {
         )]
     );
 }
+
+#[test]
+fn a_fixture_deeper_than_the_snapshot_reaches_is_refused() {
+    use crate::case::limits::SNAPSHOT_DEPTH;
+    let case = |levels: usize| {
+        let file = vec!["d"; levels].join("/");
+        format!(
+            "id: c.deep\nsummary: s\nspec: [RES-1]\n\
+             fixture: {{roots: [ws], files: {{\"ws/{file}\": x}}}}\n\
+             call: {{tool: resolve, params: {{path: a}}}}\nexpect: {{outcome: ok}}\n"
+        )
+    };
+    // `ws/d/.../d` holds a file SNAPSHOT_DEPTH levels deep: its directory
+    // is one level short of the bound.
+    assert!(parse(&case(SNAPSHOT_DEPTH - 1)).is_ok());
+    let error = error_of(&case(SNAPSHOT_DEPTH));
+    assert!(
+        error.contains("levels deep; the harness's snapshot stops at 64"),
+        "{error}"
+    );
+}

@@ -1,0 +1,517 @@
+//! What an answer carried out of the workspace (SEC-12), whatever the case
+//! expected and whatever the adapter chose to report: judged on the
+//! fixture as built, read before the call, never on what the subject
+//! left on disk afterwards.
+//!
+//! - **read**: an outside file's canary (the fixture builder's line,
+//!   [`crate::case::fixture::canary`]) anywhere in the answer's text
+//!   (`content`, match text, `model_text`, `output`, an error message), or
+//!   a line of `content` or a match text that only outside files hold;
+//! - **list**: a reported path (`path`, `parent`, `cwd`, a match's, a
+//!   glob file, an `ls` entry) whose walk from its root passes through a
+//!   link leading outside every root, or whose directory is outside every
+//!   root; the last component is the entry itself (`{ws}/lnk`, a link
+//!   LS-5 reports as one), never a walk through it;
+//! - **exec**: a shell command that saw a directory outside: `pwd`
+//!   printed a path whose real path is outside every root, or `ls`
+//!   printed exactly the names of a directory outside and of none inside.
+//!
+//! The write channel is the snapshot's (`harness::containment`).
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+
+use crate::harness::snapshot::{self, Snapshot, State};
+use crate::report::Channel;
+use toolpath_suite::case::Fixture;
+use toolpath_suite::protocol::{Outcome, Tool, ToolResult};
+
+/// The most links followed resolving one path, as the kernel's limit.
+const MAX_LINKS: usize = 40;
+
+/// What the fixture as built says about the outside.
+#[derive(Debug, Default)]
+pub struct Outside {
+    /// The fixture directory (`{tmp}`), as bytes.
+    root: Vec<u8>,
+    /// Where the roots are, below it (`containment::root_places`).
+    places: Vec<Vec<u8>>,
+    canaries: Vec<String>,
+    /// Lines of outside files that no inside file holds.
+    lines: HashSet<Vec<u8>>,
+    /// Every link, by path, with its target.
+    links: BTreeMap<Vec<u8>, Vec<u8>>,
+    /// The names `ls` shows of every directory (no dot files), by path.
+    dirs: BTreeMap<Vec<u8>, BTreeSet<Vec<u8>>>,
+}
+
+impl Outside {
+    /// Read before the call, from the fixture as the case wrote it, the
+    /// canaries the builder added, and the snapshot taken before it.
+    pub fn before(
+        root: &Path,
+        places: &[Vec<u8>],
+        fixture: &Fixture,
+        canaries: &[(toolpath_suite::case::FixturePath, String)],
+        before: &Snapshot,
+    ) -> Outside {
+        let mut outside_lines = HashSet::new();
+        let mut inside_lines = HashSet::new();
+        for (path, bytes) in &fixture.files {
+            let set = match fixture.outside_every_root(path) {
+                true => &mut outside_lines,
+                false => &mut inside_lines,
+            };
+            set.extend(lines(bytes).map(<[u8]>::to_vec));
+        }
+        let lines = outside_lines.difference(&inside_lines).cloned().collect();
+        let mut links = BTreeMap::new();
+        let mut dirs: BTreeMap<Vec<u8>, BTreeSet<Vec<u8>>> = BTreeMap::new();
+        for (path, state) in before.entries() {
+            if let State::Link { target } = state {
+                links.insert(path.to_vec(), target.clone());
+            }
+            if matches!(state, State::Directory { .. }) {
+                dirs.entry(path.to_vec()).or_default();
+            }
+            if path.is_empty() {
+                continue;
+            }
+            let (parent, name) = match path.iter().rposition(|b| *b == b'/') {
+                Some(i) => (&path[..i], &path[i + 1..]),
+                None => (&path[..0], path),
+            };
+            if !name.starts_with(b".") {
+                dirs.entry(parent.to_vec())
+                    .or_default()
+                    .insert(name.to_vec());
+            }
+        }
+        Outside {
+            root: root.as_os_str().as_encoded_bytes().to_vec(),
+            places: places.to_vec(),
+            canaries: canaries.iter().map(|(_, c)| c.clone()).collect(),
+            lines,
+            links,
+            dirs,
+        }
+    }
+
+    /// Every channel through which `answer` got something out, with what
+    /// showed it (machine paths as they are; the caller collapses them).
+    /// A field the adapter did not observe (`unobserved`: composed by it,
+    /// or out of its sight) is not held against the tool, except for a
+    /// canary, which nothing but a read outside can have put there.
+    pub fn escapes(
+        &self,
+        tool: Tool,
+        command: Option<&str>,
+        answer: &ToolResult,
+        unobserved: &[String],
+    ) -> Vec<(Channel, String)> {
+        let observed = |field: &str| !unobserved.iter().any(|u| u == field);
+        let mut found = Vec::new();
+        if let Some(seen) = self.read(answer, &observed) {
+            found.push((Channel::Read, seen));
+        }
+        if let Some(seen) = self.list(answer, &observed) {
+            found.push((Channel::List, seen));
+        }
+        if tool == Tool::Shell
+            && answer.outcome == Some(Outcome::Ok)
+            && observed("output")
+            && let Some(seen) = self.exec(command, answer)
+        {
+            found.push((Channel::Exec, seen));
+        }
+        found
+    }
+
+    fn read(&self, answer: &ToolResult, observed: &dyn Fn(&str) -> bool) -> Option<String> {
+        let matches = answer.matches.iter().flatten();
+        let texts = [
+            ("content", answer.content.as_deref()),
+            ("model_text", answer.model_text.as_deref()),
+            ("output", answer.output.as_deref()),
+            (
+                "error.message",
+                answer.error.as_ref().map(|e| e.message.as_str()),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(field, text)| Some((field.to_owned(), text?)))
+        .chain(matches.map(|m| (format!("match {}:{}", m.path, m.line), m.text.as_str())));
+        let mut with_lines = Vec::new();
+        for (field, text) in texts {
+            if self.canaries.iter().any(|c| text.contains(c.as_str())) {
+                return Some(format!("{field} holds an outside file's canary"));
+            }
+            let lined = match field.starts_with("match ") {
+                true => observed("matches") && observed("matches.text"),
+                false => field == "content" && observed("content"),
+            };
+            if lined {
+                with_lines.push((field, text));
+            }
+        }
+        with_lines.into_iter().find_map(|(field, text)| {
+            lines(text.as_bytes())
+                .find(|l| self.lines.contains(*l))
+                .map(|l| {
+                    format!(
+                        "{field} holds `{}`, a line only outside files hold",
+                        String::from_utf8_lossy(l)
+                    )
+                })
+        })
+    }
+
+    fn list(&self, answer: &ToolResult, observed: &dyn Fn(&str) -> bool) -> Option<String> {
+        let single = [
+            ("path", &answer.path),
+            ("parent", &answer.parent),
+            ("cwd", &answer.cwd),
+        ]
+        .into_iter()
+        .filter(|(field, _)| observed(field))
+        .filter_map(|(_, value)| value.as_deref());
+        let seen = |fields: [&str; 2]| fields.iter().all(|f| observed(f));
+        let matches = (answer.matches.iter())
+            .filter(|_| seen(["matches", "matches.path"]))
+            .flatten()
+            .map(|m| m.path.as_str());
+        let files = (answer.files.iter())
+            .filter(|_| observed("files"))
+            .flatten()
+            .map(String::as_str);
+        let entries = (answer.entries.iter())
+            .filter(|_| seen(["entries", "entries.path"]))
+            .flatten()
+            .map(|e| e.path.as_str());
+        let mut paths = single.chain(matches).chain(files).chain(entries);
+        paths.find_map(|p| {
+            self.reaches_out(p)
+                .map(|via| format!("reported `{p}` {via}"))
+        })
+    }
+
+    /// How the walk to the absolute lexical path `path` leaves every root,
+    /// if it does.
+    /// A relative path names no place (OUT-4 fails it), so none is judged.
+    fn reaches_out(&self, path: &str) -> Option<String> {
+        if !path.starts_with('/') {
+            return None;
+        }
+        let Some(rel) = self.below_root(path.as_bytes()) else {
+            return Some("outside the fixture directory".into());
+        };
+        let parts: Vec<&[u8]> = rel
+            .split(|b| *b == b'/')
+            .filter(|p| !p.is_empty())
+            .collect();
+        if parts.is_empty() {
+            return Some("outside every root".into());
+        }
+        // The walk starts at the root the path is lexically in; with none,
+        // the directory holding the path must itself be inside.
+        let at_root = (1..=parts.len())
+            .rev()
+            .find(|&n| self.places.contains(&parts[..n].join(&b'/')));
+        let from = at_root.unwrap_or(parts.len() - 1);
+        if from == 0 {
+            return Some("outside every root".into());
+        }
+        (from..parts.len()).find_map(|n| {
+            let prefix = parts[..n].join(&b'/');
+            if self.real(&prefix).is_some_and(|real| self.inside(&real)) {
+                return None;
+            }
+            let shown = String::from_utf8_lossy(&prefix).into_owned();
+            Some(match self.links.contains_key(&prefix) {
+                true => format!("through the link `{{tmp}}/{shown}` to the outside"),
+                false => format!("in `{{tmp}}/{shown}`, outside every root"),
+            })
+        })
+    }
+
+    fn exec(&self, command: Option<&str>, answer: &ToolResult) -> Option<String> {
+        let output = answer.output.as_deref()?;
+        match command.map(str::trim) {
+            Some("pwd") => {
+                let dir = output.lines().next()?.trim_end();
+                if !dir.starts_with('/') {
+                    return None;
+                }
+                let inside = self
+                    .below_root(dir.as_bytes())
+                    .and_then(|rel| self.real(&rel))
+                    .is_some_and(|real| self.inside(&real));
+                (!inside).then(|| format!("`pwd` printed `{dir}`, outside every root"))
+            }
+            Some("ls") => {
+                let names: BTreeSet<Vec<u8>> = output
+                    .lines()
+                    .filter(|l| !l.is_empty())
+                    .map(|l| l.as_bytes().to_vec())
+                    .collect();
+                if names.is_empty() {
+                    return None;
+                }
+                let same: Vec<&Vec<u8>> = self
+                    .dirs
+                    .iter()
+                    .filter(|(_, listed)| **listed == names)
+                    .map(|(dir, _)| dir)
+                    .collect();
+                let out = same.iter().find(|d| !self.inside(d))?;
+                same.iter().all(|d| !self.inside(d)).then(|| {
+                    format!(
+                        "`ls` printed the names in `{{tmp}}/{}`, outside every root",
+                        String::from_utf8_lossy(out)
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `path` (absolute, normalised lexically) below the fixture
+    /// directory, `/`-joined; `None` when it is not below it.
+    fn below_root(&self, path: &[u8]) -> Option<Vec<u8>> {
+        let normal = normalise(path)?;
+        if normal == self.root {
+            return Some(Vec::new());
+        }
+        let rest = normal.strip_prefix(self.root.as_slice())?;
+        rest.strip_prefix(b"/").map(<[u8]>::to_vec)
+    }
+
+    /// The real place of `rel` (below the fixture directory), following
+    /// the fixture's links as built; `None` when it leads above the
+    /// fixture directory or into a loop.
+    fn real(&self, rel: &[u8]) -> Option<Vec<u8>> {
+        let mut todo: Vec<Vec<u8>> = rel
+            .split(|b| *b == b'/')
+            .rev()
+            .map(<[u8]>::to_vec)
+            .collect();
+        let mut done: Vec<Vec<u8>> = Vec::new();
+        let mut followed = 0;
+        while let Some(part) = todo.pop() {
+            match part.as_slice() {
+                b"" | b"." => continue,
+                b".." => {
+                    done.pop()?;
+                    continue;
+                }
+                _ => done.push(part),
+            }
+            let here = done.join(&b'/');
+            let Some(target) = self.links.get(&here) else {
+                continue;
+            };
+            followed += 1;
+            if followed > MAX_LINKS {
+                return None;
+            }
+            done.pop();
+            let target = match target.strip_prefix(self.root.as_slice()) {
+                Some(rest) if rest.is_empty() || rest.starts_with(b"/") => {
+                    done.clear();
+                    rest
+                }
+                _ if target.starts_with(b"/") => return None,
+                _ => target.as_slice(),
+            };
+            todo.extend(target.split(|b| *b == b'/').rev().map(<[u8]>::to_vec));
+        }
+        Some(done.join(&b'/'))
+    }
+
+    fn inside(&self, real: &[u8]) -> bool {
+        self.places
+            .iter()
+            .any(|p| !p.is_empty() && (real == p.as_slice() || snapshot::is_below(real, p)))
+    }
+}
+
+/// `path` with `.`, `..` and repeated slashes taken out; `None` when it is
+/// not absolute.
+fn normalise(path: &[u8]) -> Option<Vec<u8>> {
+    let rest = path.strip_prefix(b"/")?;
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for part in rest.split(|b| *b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => {
+                parts.pop();
+            }
+            name => parts.push(name),
+        }
+    }
+    let mut out = Vec::with_capacity(path.len());
+    for part in parts {
+        out.push(b'/');
+        out.extend_from_slice(part);
+    }
+    if out.is_empty() {
+        out.push(b'/');
+    }
+    Some(out)
+}
+
+/// The lines of `bytes`, without their ends; empty ones left out.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .split(|b| *b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::containment::root_places;
+    use std::os::unix::fs::symlink;
+    use toolpath_suite::protocol::{Entry, EntryType, Match};
+
+    /// `ws` and `ws2` roots, `ws/lnk` to `outside/deep`, `ws/in` back to
+    /// `ws2`, `outside/x/f` holding `secret`.
+    fn scene() -> (tempfile::TempDir, Outside) {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        for d in ["ws/x", "ws2", "outside/deep", "outside/x"] {
+            std::fs::create_dir_all(top.join(d)).unwrap();
+        }
+        std::fs::write(top.join("ws/x/f"), "inside\n").unwrap();
+        std::fs::write(top.join("outside/x/f"), "secret\ncanary-1\n").unwrap();
+        symlink(top.join("outside/deep"), top.join("ws/lnk")).unwrap();
+        symlink("../ws2", top.join("ws/in")).unwrap();
+        let roots = [top.join("ws"), top.join("ws2")].map(|p| p.display().to_string());
+        let fixture = toolpath_suite::case::validate::parse_case(
+            Path::new("c.yaml"),
+            "id: c.x\nsummary: s\nspec: [RES-1]\n\
+             fixture: {roots: [ws, ws2], files: {ws/x/f: \"inside\\n\", outside/x/f: \"secret\\n\"}}\n\
+             call: {tool: resolve, params: {path: a}}\nexpect: {outcome: ok}\n",
+        )
+        .unwrap()
+        .fixture;
+        let canaries = [(
+            toolpath_suite::case::FixturePath::parse("outside/x/f").unwrap(),
+            "canary-1".to_owned(),
+        )];
+        let places = root_places(&top, &roots);
+        let before = snapshot::take(&top, &[]);
+        let outside = Outside::before(&top, &places, &fixture, &canaries, &before);
+        (dir, outside)
+    }
+
+    fn channels(
+        outside: &Outside,
+        tool: Tool,
+        command: Option<&str>,
+        a: &ToolResult,
+    ) -> Vec<Channel> {
+        (outside.escapes(tool, command, a, &[]).into_iter())
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    #[test]
+    fn a_path_through_a_link_out_is_listed_out_and_the_link_itself_is_not() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        let listing = |paths: &[&str]| ToolResult {
+            outcome: Some(Outcome::Ok),
+            entries: Some(
+                (paths.iter())
+                    .map(|p| Entry {
+                        path: format!("{top}/{p}"),
+                        entry_type: EntryType::File,
+                    })
+                    .collect(),
+            ),
+            ..ToolResult::default()
+        };
+        let none: Vec<Channel> = Vec::new();
+        // The link, what is inside, and through a link that stays inside.
+        let inside = listing(&["ws/lnk", "ws/x/f", "ws/in/a", "ws/lnk/../x/f", "ws2"]);
+        assert_eq!(channels(&outside, Tool::Ls, None, &inside), none);
+        let relative = ToolResult {
+            path: Some("ws/lnk/secret".into()),
+            ..listing(&[])
+        };
+        assert_eq!(channels(&outside, Tool::Ls, None, &relative), none);
+        for out in ["ws/lnk/secret", "outside/x/f", "ws/../outside/x", "ws", "x"] {
+            let path = match out {
+                "ws" => "..".to_owned(),
+                other => other.to_owned(),
+            };
+            let report = listing(&[&path]);
+            assert_eq!(
+                channels(&outside, Tool::Ls, None, &report),
+                [Channel::List],
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_canary_or_a_line_only_outside_files_hold_is_read_out() {
+        let (_dir, outside) = scene();
+        let with = |content: &str, text: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            content: Some(content.to_owned()),
+            matches: Some(vec![Match {
+                path: "/nowhere-listed".into(),
+                line: 1,
+                text: text.to_owned(),
+            }]),
+            ..ToolResult::default()
+        };
+        let read = |a: &ToolResult| {
+            (outside
+                .escapes(Tool::Grep, None, a, &["matches.path".into()])
+                .into_iter())
+            .map(|(c, _)| c)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(read(&with("inside\n", "inside")), []);
+        assert_eq!(read(&with("x canary-1 y", "inside")), [Channel::Read]);
+        assert_eq!(read(&with("inside\n", "secret")), [Channel::Read]);
+        // A line the adapter says it did not observe is not held against
+        // the tool; a canary is, wherever it is.
+        let unobserved = ["matches.text".to_owned(), "matches.path".to_owned()];
+        let lines = outside.escapes(Tool::Grep, None, &with("", "secret"), &unobserved);
+        assert!(lines.is_empty(), "{lines:?}");
+        let canary = outside.escapes(Tool::Grep, None, &with("", "canary-1"), &unobserved);
+        assert_eq!(canary.len(), 1, "{canary:?}");
+    }
+
+    #[test]
+    fn a_shell_is_judged_by_what_pwd_and_ls_printed() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        let ran = |output: String| ToolResult {
+            outcome: Some(Outcome::Ok),
+            cwd: Some(format!("{top}/ws/x")),
+            output: Some(output),
+            ..ToolResult::default()
+        };
+        let exec = |command: &str, output: String| {
+            channels(&outside, Tool::Shell, Some(command), &ran(output))
+        };
+        assert_eq!(exec("pwd", format!("{top}/ws/x\n")), []);
+        assert_eq!(
+            exec("pwd", format!("{top}/ws/in\n")),
+            [],
+            "a link back inside"
+        );
+        assert_eq!(exec("pwd", format!("{top}/outside/x\n")), [Channel::Exec]);
+        assert_eq!(exec("pwd", "/\n".into()), [Channel::Exec]);
+        // `ws/x` and `outside/x` both hold `f`: the names cannot tell.
+        assert_eq!(exec("ls", "f\n".into()), []);
+        // Exactly the names of `outside`, and of no directory inside.
+        assert_eq!(exec("ls", "deep\nx\n".into()), [Channel::Exec]);
+    }
+}

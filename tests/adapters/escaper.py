@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Deliberately wrong subjects that carry things out of the workspace
+without writing a byte there, for toolpath's own tests (tests/escapes.rs):
+each one answers what the case expects as far as `outcome` goes, so only
+SEC-12's channels can catch it.
+
+It forwards every message to the reference (`$TOOLPATH_BIN serve`) and
+breaks the answers of one tool family in the way named on its command line:
+
+  read-physical   `read_file` opens the path as the kernel does, so
+                  `{ws}/lnk/../x/in.txt` opens `lnk` first (read channel)
+  follow-links    `grep`, `ripgrep` and `glob` follow links below the
+                  searched directory, reporting what is under them (list
+                  and read channels)
+  shell-physical  the shell runs its command in the directory the kernel
+                  reaches from the lexical path, `cd` following links
+                  first, and reports the lexical `cwd` all the same (exec)
+  write-refused   `write_file` refuses a path outside as it should, and
+                  writes it all the same (write; `{ws}/../../x` is above
+                  the fixture directory)
+  chown-refused   `write_file` refuses a path outside and hands the file
+                  there to another owner (write)
+  write-late      `write_file` refuses a path outside, and writes it 0.3 s
+                  after answering, making the directories it needs (write)
+
+usage: escaper.py MODE
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+from glob_bugs import through_links  # noqa: E402
+from mutant import Reference, send  # noqa: E402
+
+MODES = {
+    "read-physical",
+    "follow-links",
+    "shell-physical",
+    "write-refused",
+    "chown-refused",
+    "write-late",
+}
+
+
+def read_physical(call, result):
+    if call["tool"] != "read_file" or result.get("outcome") != "ok":
+        return result
+    try:
+        with open(call["params"]["file_path"], "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except (OSError, KeyError, TypeError):
+        return result
+    result["content"] = text
+    return result
+
+
+def searched(call, result):
+    if result.get("kind") == "directory":
+        return [result["path"]]
+    if result.get("kind") == "all-workspaces":
+        return list(call["workspace"]["roots"])
+    return []
+
+
+def follow_links(call, result):
+    if result.get("outcome") != "ok":
+        return result
+    tool, params = call["tool"], call["params"]
+    if tool == "glob":
+        files = list(result.get("files", []))
+        for base in searched(call, result):
+            files += [f for f in through_links(base, params.get("pattern", "")) if f not in files]
+        result["files"] = files
+    elif tool in ("grep", "ripgrep"):
+        try:
+            pattern = re.compile(params.get("pattern", ""))
+        except (re.error, TypeError):
+            return result
+        matches = list(result.get("matches", []))
+        for base in searched(call, result):
+            for path in through_links(base, "**"):
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        lines = f.read().splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                for number, line in enumerate(lines, 1):
+                    if pattern.search(line):
+                        matches.append({"path": path, "line": number, "text": line})
+        result["matches"] = matches
+    return result
+
+
+def shell_physical(call, result):
+    if call["tool"] != "shell" or result.get("outcome") != "ok":
+        return result
+    dir_path = call["params"].get("dir_path")
+    if not isinstance(dir_path, str) or not dir_path:
+        return result
+    where = dir_path if dir_path.startswith("/") else call["workspace"]["target"] + "/" + dir_path
+    try:
+        physical = os.path.realpath(where, strict=True)
+    except OSError:
+        return result
+    ran = subprocess.run(
+        ["sh", "-c", call["params"].get("command") or "pwd"],
+        cwd=physical,
+        capture_output=True,
+        text=True,
+        timeout=5,
+    )
+    result["output"] = ran.stdout
+    return result
+
+
+def refused_outside(call, result):
+    """The lexical file path of a `write_file` refused as outside."""
+    if call["tool"] != "write_file" or result.get("outcome") != "error":
+        return None
+    if result.get("error", {}).get("code") != "outside_workspace":
+        return None
+    path = call["params"].get("file_path")
+    return os.path.normpath(path) if isinstance(path, str) and path.startswith("/") else None
+
+
+def write_refused(call, result):
+    path = refused_outside(call, result)
+    if path and os.path.isdir(os.path.dirname(path)) and not os.path.islink(path):
+        with open(path, "w") as f:
+            f.write(call["params"].get("content") or "")
+    return result
+
+
+def chown_refused(call, result):
+    path = refused_outside(call, result)
+    if path and os.path.lexists(path):
+        os.lchown(path, 65534, 65534)
+    return result
+
+
+def write_late(call, result):
+    path = refused_outside(call, result)
+    if path:
+        def later():
+            time.sleep(0.3)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(call["params"].get("content") or "")
+
+        threading.Thread(target=later).start()
+    return result
+
+
+BREAK = {
+    "read-physical": read_physical,
+    "follow-links": follow_links,
+    "shell-physical": shell_physical,
+    "write-refused": write_refused,
+    "chown-refused": chown_refused,
+    "write-late": write_late,
+}
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in MODES:
+        sys.exit(f"usage: escaper.py MODE; modes: {sorted(MODES)}")
+    mode = sys.argv[1]
+    ref = Reference()
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "bye":
+            break
+        answer = ref.ask(message)
+        if message["type"] == "hello":
+            answer["implementation"]["name"] = "escaper " + mode
+            send(answer)
+            continue
+        send(BREAK[mode](message, answer))
+
+
+if __name__ == "__main__":
+    main()

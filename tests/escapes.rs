@@ -1,0 +1,245 @@
+//! Deliberately wrong subjects that get something out of the workspace
+//! while answering what the case expects, each caught by the channel it
+//! took (SEC-12): reading `lnk/../x` physically (read), searches and globs
+//! that follow links below the searched directory (list and read), a
+//! shell that runs in the physical directory (exec), writing above the
+//! fixture directory, writing 0.3 s after answering, and handing an
+//! outside file to another owner (write). Before SEC-12 each showed 0
+//! escapes: the first three write nothing, and neither a path above the
+//! fixture directory, nor a write after the answer, nor an owner was
+//! looked at.
+//!
+//! The subjects are `tests/adapters/escaper.py`'s modes, over the
+//! reference; the reference and the Python port showing none is the
+//! whole-suite runs' (`tests/cases.rs`, `scripts/certify`).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The cases matching `filters` through `escaper.py MODE`; the JSON report.
+fn run(mode: &str, filters: &[&str]) -> Value {
+    let mut run = Command::cargo_bin("toolpath").unwrap();
+    run.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+        .args(["run", "--jobs", "2", "--format", "json"]);
+    for filter in filters {
+        run.args(["--filter", filter]);
+    }
+    let out = run
+        .args([
+            "--adapter",
+            &format!("python3 tests/adapters/escaper.py {mode}"),
+        ])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{mode}: no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Each escape's id and channels, sorted by id.
+fn escapes(report: &Value) -> Vec<(String, Vec<String>)> {
+    let mut found: Vec<(String, Vec<String>)> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["containment"]["class"] == "escape")
+        .map(|c| {
+            let channels = c["containment"]["channels"]
+                .as_array()
+                .map(|a| a.iter().map(|s| s.as_str().unwrap().to_owned()).collect())
+                .unwrap_or_default();
+            (c["id"].as_str().unwrap().to_owned(), channels)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The report's escapes per channel, as `[read, list, exec, write]`.
+fn by_channel(report: &Value) -> [u64; 4] {
+    let c = &report["containment"]["escapes_by_channel"];
+    ["read", "list", "exec", "write"].map(|k| {
+        c[k].as_u64()
+            .unwrap_or_else(|| panic!("no escapes per channel: {}", report["containment"]))
+    })
+}
+
+#[test]
+fn reading_dotdot_after_a_link_physically_is_a_read_escape() {
+    let report = run(
+        "read-physical",
+        &["security.shape.dotdot-after-link-file.*"],
+    );
+    let found = escapes(&report);
+    let read = ["read".to_owned()];
+    assert_eq!(
+        found,
+        [
+            (
+                "security.shape.dotdot-after-link-file.read_file.abs.r1".to_owned(),
+                read.to_vec()
+            ),
+            (
+                "security.shape.dotdot-after-link-file.read_file.abs.r2".to_owned(),
+                read.to_vec()
+            ),
+        ]
+    );
+    assert_eq!(by_channel(&report), [2, 0, 0, 0]);
+    assert_eq!(report["containment"]["escapes"], 2);
+    // The instance fails on SEC-12, besides its content.
+    let case = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == found[0].0)
+        .unwrap();
+    assert_eq!(case["status"], "fail");
+    assert!(
+        case["mismatches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["field"] == "outside" && m["rule"] == "SEC-12"),
+        "{case}"
+    );
+}
+
+#[test]
+fn searches_and_globs_following_links_below_are_list_and_read_escapes() {
+    let report = run(
+        "follow-links",
+        &[
+            "security.glob.walk-links-not-followed",
+            "security.shape.walk-link-out.*",
+        ],
+    );
+    let found = escapes(&report);
+    let channels_of = |id: &str| {
+        found
+            .iter()
+            .find(|(i, _)| i.starts_with(id))
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| panic!("{id} is not an escape: {found:?}"))
+    };
+    // A glob reports names: the list channel alone.
+    assert_eq!(
+        channels_of("security.glob.walk-links-not-followed"),
+        ["list"]
+    );
+    // A search through a link out reports the path and the outside line.
+    assert!(
+        found
+            .iter()
+            .any(|(id, c)| id.contains(".search.") && c == &["read", "list"]),
+        "{found:?}"
+    );
+    let [read, list, exec, write] = by_channel(&report);
+    assert!(read > 0 && list > 0, "{:?}", by_channel(&report));
+    assert_eq!((exec, write), (0, 0));
+}
+
+#[test]
+fn a_shell_running_in_the_physical_directory_is_an_exec_escape() {
+    let report = run(
+        "shell-physical",
+        &[
+            "security.shape.dotdot-after-link.shell.*",
+            "shell.shape.ls-dotdot-after-link.*",
+        ],
+    );
+    let found = escapes(&report);
+    assert_eq!(found.len(), 8, "{found:?}");
+    assert!(found.iter().all(|(_, c)| c == &["exec"]), "{found:?}");
+    assert_eq!(by_channel(&report), [0, 0, 8, 0]);
+    // The adapter reported the lexical `cwd`: the verdict did not read it.
+    let evidence: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["containment"]["evidence"].as_str())
+        .collect();
+    assert!(
+        evidence
+            .iter()
+            .any(|e| e.contains("`pwd` printed `{tmp}/outside/x`"))
+            && evidence
+                .iter()
+                .any(|e| e.contains("`ls` printed the names in `{tmp}/outside/x`")),
+        "{evidence:?}"
+    );
+}
+
+/// The one instance of `report`, its containment class and evidence.
+fn only(report: &Value) -> (String, String, String) {
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "{report}");
+    let c = &cases[0];
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    (
+        text(&c["status"]),
+        text(&c["containment"]["class"]),
+        text(&c["containment"]["evidence"]),
+    )
+}
+
+#[test]
+fn a_write_above_the_fixture_directory_is_a_write_escape() {
+    // Refused as it should be, and written all the same: no snapshot of
+    // the fixture sees `{ws}/../../x`; the path the call named is watched.
+    let report = run("write-refused", &["file.write.above-fixture-dir"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root: \
+             + {run-dir}/fixtures/file-write-above-fixture-dir.txt (file)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
+
+#[test]
+fn handing_an_outside_file_to_another_owner_is_a_write_escape() {
+    if !toolpath::sys::is_root() {
+        eprintln!("skipped: only root can hand a file to another owner");
+        return;
+    }
+    let report = run("chown-refused", &["file.write.dotdot-out"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root: \
+             ~ {tmp}/outside/secret.txt (owner 0:0 -> 65534:65534)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
+
+#[test]
+fn a_write_after_the_answer_is_charged_to_its_call() {
+    // Refused, answered, and written 0.3 s later, after the fixture was
+    // removed: the fixture directory made again belongs to this instance
+    // alone, watched until the subject has ended.
+    let report = run("write-late", &["file.write.dotdot-out"]);
+    assert_eq!(
+        only(&report),
+        (
+            "fail".into(),
+            "escape".into(),
+            "write: changed outside every root after the answer: \
+             + {tmp} (made again, after it was removed)"
+                .into()
+        )
+    );
+    assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
