@@ -2,9 +2,19 @@
 //!
 //! Each mutant (`tests/adapters/mutant.py`) is the reference with one
 //! deliberate defect, most of them a real-world bug the spec exists to rule
-//! out. The whole suite runs against each; every mutant must be caught, and
-//! caught by a case that cites the requirement the defect violates. The
-//! identity mutant (no defect) proves the wrapper itself is faithful.
+//! out. Every mutant must be caught, and caught by a case that cites the
+//! requirement the defect violates. The identity mutant (no defect) proves
+//! the wrapper itself is faithful.
+//!
+//! Which instances a mutant runs is what its assertion reads, no more. An
+//! instance's verdict does not depend on which others run (each has a
+//! fixture of its own, and mutant.py keeps no state between calls), so an
+//! assertion that some failing case cites REQ (and contains a part) reads
+//! only cases citing REQ: it runs with `--spec REQ` (2-12% of the suite)
+//! and holds exactly when it holds on the whole suite. An assertion about
+//! every instance (nothing else fails, every one of a kind fails, a count
+//! of the whole suite, identity passes everything) runs the whole suite.
+//! Each helper below says which it is.
 //!
 //! Caught means *failed*: a judged answer that was wrong. An instance the
 //! mutant made the harness give up on (`not_run`), or one that could not
@@ -55,18 +65,39 @@ fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
     (report, forged.lines().map(str::to_owned).collect())
 }
 
+/// The whole suite through `mode`: for assertions about every instance.
 fn run_mutant(mode: &str) -> Value {
-    run_adapter(&format!("python3 tests/adapters/mutant.py {mode}"), mode)
+    run_mutant_over(mode, &[])
 }
 
-/// The whole suite against `adapter`; its JSON report.
-fn run_adapter(adapter: &str, mode: &str) -> Value {
+/// `mode` over the cases citing any of `requirements` (`--spec`): for
+/// assertions that read only failing cases citing one of them.
+fn run_mutant_citing(mode: &str, requirements: &[&str]) -> Value {
+    assert!(!requirements.is_empty(), "{mode}: no requirement to select");
+    let selection: Vec<&str> = requirements.iter().flat_map(|r| ["--spec", r]).collect();
+    run_mutant_over(mode, &selection)
+}
+
+/// `mode` over what `selection` (`toolpath run` selection arguments)
+/// chooses, the whole suite when it is empty; its JSON report.
+fn run_mutant_over(mode: &str, selection: &[&str]) -> Value {
+    run_adapter(
+        &format!("python3 tests/adapters/mutant.py {mode}"),
+        mode,
+        selection,
+    )
+}
+
+/// `adapter` over what `selection` chooses (the whole suite when empty);
+/// its JSON report.
+fn run_adapter(adapter: &str, mode: &str, selection: &[&str]) -> Value {
     let out = Command::cargo_bin("toolpath")
         .unwrap()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
         .args(["run", "--jobs", "2", "--format", "json", "--adapter"])
         .arg(adapter)
+        .args(selection)
         .output()
         .unwrap();
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -151,18 +182,32 @@ fn assert_caught(mode: &str, requirement: &str) {
 
 /// Like [`assert_caught`], and the catching case's id contains `case_part`:
 /// proves that the cases added for a hole are the ones that close it.
+///
+/// Reads only failing cases citing `requirement`: runs only those
+/// (`--spec`). The wrapper's own health is checked on the instances read;
+/// the identity mutant checks it on the whole suite.
 fn assert_caught_by(mode: &str, requirement: &str, case_part: &str) {
-    let report = run_mutant(mode);
+    assert_caught_by_in(
+        &run_mutant_citing(mode, &[requirement]),
+        mode,
+        requirement,
+        case_part,
+    );
+}
+
+/// [`assert_caught_by`] on a report already made (one that covers every
+/// case citing `requirement`).
+fn assert_caught_by_in(report: &Value, mode: &str, requirement: &str, case_part: &str) {
     assert_eq!(
         report["summary"]["adapter_error"], 0,
         "{mode}: the wrapper itself misbehaved"
     );
-    let ids = caught_by(&report);
+    let ids = caught_by(report);
     assert!(
         ids.iter().any(|id| id == requirement),
         "{mode} was not caught by a {requirement} case (caught by: {ids:?})"
     );
-    let catching = failing_cases_citing(&report, requirement);
+    let catching = failing_cases_citing(report, requirement);
     assert!(
         catching.iter().any(|id| id.contains(case_part)),
         "{mode}: no failing {requirement} case contains `{case_part}` (failing: {catching:?})"
@@ -187,9 +232,10 @@ fn failing_cases_citing(report: &Value, requirement: &str) -> Vec<String> {
         .collect()
 }
 
-/// One run of the mutant, caught by a case citing each of `requirements`.
+/// One run of the mutant, caught by a case citing each of `requirements`:
+/// reads only failing cases citing them, so only those run.
 fn assert_caught_by_each(mode: &str, requirements: &[&str]) {
-    let report = run_mutant(mode);
+    let report = run_mutant_citing(mode, requirements);
     assert_eq!(
         report["summary"]["adapter_error"], 0,
         "{mode}: the wrapper itself misbehaved"
@@ -205,6 +251,7 @@ fn assert_caught_by_each(mode: &str, requirements: &[&str]) {
 
 #[test]
 fn identity_passes_everything() {
+    // Everything: the whole suite.
     let report = run_mutant("identity");
     assert_eq!(caught_by(&report), Vec::<String>::new());
     assert_eq!(report["summary"]["pass"], report["summary"]["total"]);
@@ -284,6 +331,9 @@ fn failed_on_any(report: &Value, fields: &[&str]) -> usize {
 
 #[test]
 fn literal_placeholder_text_is_not_a_path() {
+    // Every instance expecting a path fails, out of the whole suite's
+    // total: the whole suite runs.
+    //
     // The case says `{ws}/a.ts`; an answer of that literal text once passed
     // 315 of 318 instances, because both sides were compared as collapsed
     // text. Judged on values, every instance that expects a path fails.
@@ -335,6 +385,8 @@ fn literal_placeholder_text_is_not_a_path() {
 
 #[test]
 fn running_the_command_elsewhere_is_caught() {
+    // The failures on `output` of every tool are the shell's failures: the
+    // whole suite runs.
     let report = run_mutant("ran-elsewhere");
     assert!(caught_by(&report).contains(&"SHELL-6".to_owned()));
     // Every successful shell case checks where `pwd` ran, whatever it cites.
@@ -350,13 +402,18 @@ fn running_the_command_elsewhere_is_caught() {
 
 #[test]
 fn trimming_match_text_is_caught() {
-    let report = run_mutant("trimmed-text");
+    // Reads the SEARCH-10 failures and a lower bound on failures: the cases
+    // citing SEARCH-10 alone must reach it (what holds of a part of the
+    // suite holds of the whole).
+    let report = run_mutant_citing("trimmed-text", &["SEARCH-10"]);
     assert!(caught_by(&report).contains(&"SEARCH-10".to_owned()));
     assert!(failed_on(&report, "matches.text") >= 4);
 }
 
 #[test]
 fn echoing_the_raw_path_to_the_model_is_caught() {
+    // Every failure on `model_text` is counted under OUT-5 and none under
+    // SEARCH-5, whatever the case cites: the whole suite runs.
     let report = run_mutant("raw-model-text");
     assert!(caught_by(&report).contains(&"OUT-5".to_owned()));
     assert!(failed_on(&report, "model_text") >= 10);
@@ -462,9 +519,10 @@ fn hole_8_judging_a_link_by_its_immediate_target_is_caught() {
 #[test]
 fn a_cache_written_beside_the_files_is_caught() {
     // Every call writes into the first root: every instance fails on the
-    // fixture, the SEC-11 cases among them.
-    assert_caught_by("writes-cache", "SEC-11", "security.unchanged.");
+    // fixture, the SEC-11 cases among them. "Every" is the whole suite; its
+    // one run also holds every SEC-11 case.
     let report = run_mutant("writes-cache");
+    assert_caught_by_in(&report, "writes-cache", "SEC-11", "security.unchanged.");
     let invoked = report["cases"]
         .as_array()
         .unwrap()
@@ -484,6 +542,9 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
     // for a link to the wrong one. Judged from the disk after the answer,
     // 60 of its 63 instances passed; judged on what was derived before the
     // call, every one fails on its output, and on the fixture it changed.
+    // The failures on `output` and on the fixture of every tool are the
+    // shell's: the whole suite runs for the forger. The mutant it is
+    // measured against is counted on shell instances alone (`--tool`).
     let (report, _) = run_watched("python3 tests/adapters/forger.py swap-cwd", None);
     assert_eq!(report["summary"]["adapter_error"], 0);
     let shell_failed = report["cases"]
@@ -496,7 +557,7 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
     // The swap changes the fixture inside the roots, or beside them (an
     // escape) when the directory moved aside is a root itself.
     assert_eq!(failed_on_any(&report, &["fixture", "escape"]), shell_failed);
-    let shell_ok = run_mutant("ran-elsewhere")["cases"]
+    let shell_ok = run_mutant_over("ran-elsewhere", &["--tool", "shell"])["cases"]
         .as_array()
         .unwrap()
         .iter()
@@ -545,7 +606,9 @@ fn a_search_that_rewrites_the_matched_line_after_the_call_is_caught() {
 
 /// The whole suite against `mode`, the JSON report written to a file so
 /// that the run prints its closing lines: the report, the last line of
-/// standard output, and where the report is.
+/// standard output, and where the report is. Whole, because each test of
+/// containment counts every instance of a class (every one expecting a
+/// refusal, every call made) and the closing line counts the whole run.
 fn run_mutant_to_file(mode: &str, dir: &std::path::Path) -> (Value, String, std::path::PathBuf) {
     let path = dir.join(format!("{mode}.json"));
     let out = Command::cargo_bin("toolpath")
@@ -773,6 +836,8 @@ fn a_file_written_beside_the_roots_is_an_escape_of_every_call() {
 /// `unobserved` for those instances, never `pass`, and fails none.
 #[test]
 fn entry_paths_composed_from_the_request_are_caught_or_unobserved() {
+    // Every failure is an ls case's, and the honest twin fails nothing: of
+    // the whole suite, so it runs whole.
     let report = run_mutant("entries-from-request");
     assert_eq!(report["summary"]["adapter_error"], 0);
     let caught: Vec<String> = report["cases"]
@@ -977,8 +1042,12 @@ fn a_read_that_rewrites_line_endings_is_caught() {
 
 /// One run of `mode`, caught, for each `(requirement, case_part)`, by a
 /// failing case that cites the requirement and whose id contains the part.
+/// Reads only failing cases citing the requirements, so only those run.
 fn assert_caught_by_all(mode: &str, pairs: &[(&str, &str)]) {
-    let report = run_mutant(mode);
+    let mut requirements: Vec<&str> = pairs.iter().map(|(r, _)| *r).collect();
+    requirements.sort_unstable();
+    requirements.dedup();
+    let report = run_mutant_citing(mode, &requirements);
     assert_eq!(
         report["summary"]["adapter_error"], 0,
         "{mode}: the wrapper itself misbehaved"
@@ -1126,8 +1195,8 @@ fn class_15_a_walk_that_skips_every_dot_path_is_caught() {
 fn classes_9_and_15_every_allowed_skip_passes_every_case() {
     // SEARCH-4, GLOB-3 and LS-3 let an implementation skip dot names and
     // what git ignores below the searched directory: one that does both
-    // (minus what the caller spelled out) must pass everything, or a case
-    // depends on a choice the spec leaves open.
+    // (minus what the caller spelled out) must pass everything (the whole
+    // suite), or a case depends on a choice the spec leaves open.
     let report = run_mutant("allowed-skips");
     assert_eq!(report["summary"]["adapter_error"], 0);
     assert_eq!(caught_by(&report), Vec::<String>::new());
@@ -1180,6 +1249,7 @@ fn class_10_cutting_long_lines_is_caught() {
 /// `requirement`, and among them is a cell containing each of `cells`
 /// (`.shell.rel.r2`: a tool, a form, a root): the class is closed for
 /// every tool and shape it applies to, by the cases written for it.
+/// "Only" is about every instance: the whole suite runs.
 fn assert_class_closed(mode: &str, requirement: &str, case_part: &str, cells: &[&str]) {
     let report = run_mutant(mode);
     assert_eq!(
@@ -1389,7 +1459,8 @@ fn res_13_a_name_too_long_looked_up_is_caught_in_every_tool() {
 
 #[test]
 fn class_19_a_shell_that_only_fakes_pwd_is_caught_by_ls() {
-    // Every `ls` case catches it, and only those: `pwd` is faked right.
+    // Every `ls` case catches it, and only those (of the whole suite): `pwd`
+    // is faked right.
     let report = run_mutant("pwd-faked");
     assert_eq!(report["summary"]["adapter_error"], 0);
     let failing: Vec<&str> = report["cases"]
@@ -1423,6 +1494,7 @@ fn class_19_a_shell_that_only_fakes_pwd_is_caught_by_ls() {
 
 #[test]
 fn class_19_a_shell_text_that_only_carries_the_output_fails_out_5() {
+    // Every failing instance of the whole suite is a shell case: it all runs.
     let report = run_mutant("text-is-output");
     let failing = failing_cases_citing(&report, "OUT-5");
     assert!(
@@ -1479,12 +1551,14 @@ fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
         assert_class_closed(mode, "OUT-6", "output.shape.hundred", &cells);
     }
     // A cut past 100 results that says so is what OUT-6 allows: every case
-    // passes, so the allowance is judged, not merely tolerated.
+    // passes (the whole suite), so the allowance is judged, not merely
+    // tolerated.
     let report = run_mutant("stops-at-100-saying-so");
     assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
     assert_eq!(report["summary"]["adapter_error"], 0);
-    // Saying `truncated` of a whole answer is caught where it matters.
-    let report = run_mutant("truncated-note-always");
+    // Saying `truncated` of a whole answer is caught where it matters (an
+    // OUT-6 case: only those run).
+    let report = run_mutant_citing("truncated-note-always", &["OUT-6"]);
     let failing = failing_cases_citing(&report, "OUT-6");
     assert!(
         failing
@@ -1561,7 +1635,8 @@ fn a_binary_file_target_answered_without_its_note_is_caught() {
             "search.git.binary-early-file@grep",
         ],
     );
-    // In a directory the note is allowed and not judged.
+    // In a directory the note is allowed and not judged: no case of the
+    // whole suite fails.
     let report = run_mutant("binary-noted-in-dirs");
     assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
 }

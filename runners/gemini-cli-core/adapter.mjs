@@ -65,9 +65,26 @@ const execute = (invocation, abortSignal) => invocation.execute({ abortSignal })
 
 let sessions = 0;
 
+/**
+ * Forgets every project the package has seen. It names a project's state
+ * directory after the project's base name and how many projects of that
+ * name it already knows (`ws`, `ws-1`, `ws-2`, ...), and its refusals name
+ * that directory. Every case is a new project, so the number would be how
+ * many cases this process had run before: a message that changes with how
+ * the run is split between workers (`--jobs`). Forgotten before each call,
+ * it is `ws`, as for a user's first project, in every run.
+ */
+function forgetProjects() {
+  const runtime = core.Storage.getGlobalRuntimeDir();
+  for (const state of ['projects.json', core.Storage.getGlobalTempDir(), path.join(runtime, 'history')]) {
+    fs.rmSync(path.resolve(runtime, state), { recursive: true, force: true });
+  }
+}
+
 /** A fresh Config for one call: every call brings a new fixture. */
 async function makeConfig(workspace) {
   sessions += 1;
+  forgetProjects();
   const config = new Config({
     sessionId: `toolpath-${process.pid}-${sessions}`,
     targetDir: workspace.target,

@@ -9,6 +9,11 @@
 //! init`). None of them is an answer's verdict: a case whose request was
 //! never answered fails on its own; the finding says it happened, how
 //! often and where.
+//!
+//! A finding is the same however the run was split between workers
+//! (`--jobs`) and in whatever order they met it: the instances it keeps
+//! are the first in id order, and its example is the one met during the
+//! first of them. So a report at `--jobs 2` is the report at `--jobs 1`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -84,11 +89,12 @@ pub struct Finding {
     pub kind: FindingKind,
     /// How many times it happened.
     pub count: usize,
-    /// The first occurrence, described (foreign text capped and escaped).
+    /// One occurrence, described (foreign text capped and escaped): the
+    /// one during the first instance in id order (the least text among
+    /// several there), or outside any call when none was during one.
     pub example: String,
-    /// The instances it happened during, at most [`MAX_FINDING_CASES`],
-    /// in the order seen; none when it happened outside any call (at
-    /// shutdown).
+    /// The instances it happened during, the first [`MAX_FINDING_CASES`]
+    /// in id order; none when it happened outside any call (at shutdown).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cases: Vec<String>,
 }
@@ -99,6 +105,7 @@ pub struct Findings(Vec<Finding>);
 
 impl Findings {
     /// Counts one occurrence of `kind`, during instance `case` if any.
+    /// `example` is described only when it could be the one kept.
     pub fn note(
         &mut self,
         kind: FindingKind,
@@ -112,22 +119,27 @@ impl Findings {
                     at,
                     Finding {
                         kind,
-                        count: 0,
+                        count: 1,
                         example: example(),
-                        cases: Vec::new(),
+                        cases: case.into_iter().map(str::to_owned).collect(),
                     },
                 );
-                at
+                return;
             }
         };
         let finding = &mut self.0[at];
         finding.count += 1;
-        if let Some(case) = case
-            && finding.cases.len() < MAX_FINDING_CASES
-            && !finding.cases.iter().any(|c| c == case)
-        {
-            finding.cases.push(case.to_owned());
+        match example_case(finding).cmp(&(case.is_none(), case)) {
+            std::cmp::Ordering::Less => {}
+            std::cmp::Ordering::Equal => {
+                let text = example();
+                if text < finding.example {
+                    finding.example = text;
+                }
+            }
+            std::cmp::Ordering::Greater => finding.example = example(),
         }
+        keep_first_cases(&mut finding.cases, case.into_iter().map(str::to_owned));
     }
 
     /// Adds another collection's findings (another worker's) to these.
@@ -138,11 +150,14 @@ impl Findings {
                 Ok(at) => {
                     let ours = &mut self.0[at];
                     ours.count += theirs.count;
-                    for case in theirs.cases {
-                        if ours.cases.len() < MAX_FINDING_CASES && !ours.cases.contains(&case) {
-                            ours.cases.push(case);
-                        }
+                    let key = |f: &Finding| {
+                        let (none, case) = example_case(f);
+                        (none, case.map(str::to_owned), f.example.clone())
+                    };
+                    if key(&theirs) < key(ours) {
+                        ours.example = theirs.example;
                     }
+                    keep_first_cases(&mut ours.cases, theirs.cases);
                 }
             }
         }
@@ -155,6 +170,24 @@ impl Findings {
     pub fn into_vec(self) -> Vec<Finding> {
         self.0
     }
+}
+
+/// Which instance a finding's example was met during, as it sorts: any
+/// instance before none (`false` first), then by id. The example is the
+/// least occurrence by this key, and `cases` holds the first ids, so the
+/// first of them is its instance.
+fn example_case(finding: &Finding) -> (bool, Option<&str>) {
+    let first = finding.cases.first().map(String::as_str);
+    (first.is_none(), first)
+}
+
+/// Adds `more` to `cases` (sorted, no repeats) and keeps the first
+/// [`MAX_FINDING_CASES`] in id order.
+fn keep_first_cases(cases: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    cases.extend(more);
+    cases.sort_unstable();
+    cases.dedup();
+    cases.truncate(MAX_FINDING_CASES);
 }
 
 #[cfg(test)]
@@ -188,6 +221,60 @@ mod tests {
             ]
         );
         assert_eq!(v[0].cases, ["a", "b", "c"]);
+    }
+
+    /// However the occurrences are met and split between workers, the
+    /// findings are the same: what `--jobs` cannot change in a report.
+    #[test]
+    fn findings_do_not_depend_on_order_or_on_how_workers_split_them() {
+        let mut occurrences: Vec<(FindingKind, String, Option<String>)> = Vec::new();
+        for i in 0..MAX_FINDING_CASES + 7 {
+            let case = format!("case-{:02}", (i * 7) % (MAX_FINDING_CASES + 7));
+            occurrences.push((FindingKind::NeverAnswered, format!("hung {i}"), Some(case)));
+        }
+        occurrences.push((
+            FindingKind::NeverAnswered,
+            "also case-00".into(),
+            Some("case-00".into()),
+        ));
+        occurrences.push((FindingKind::Killed, "at shutdown b".into(), None));
+        occurrences.push((FindingKind::Killed, "at shutdown a".into(), None));
+        occurrences.push((FindingKind::Killed, "during z".into(), Some("z".into())));
+        let collect = |occurrences: &[(FindingKind, String, Option<String>)], workers: usize| {
+            let mut parts = vec![Findings::default(); workers];
+            for (i, (kind, text, case)) in occurrences.iter().enumerate() {
+                parts[i % workers].note(*kind, || text.clone(), case.as_deref());
+            }
+            let mut all = Findings::default();
+            for part in parts {
+                all.merge(part.into_vec());
+            }
+            all.into_vec()
+        };
+        let expected = collect(&occurrences, 1);
+        let first: Vec<String> = (0..MAX_FINDING_CASES)
+            .map(|i| format!("case-{i:02}"))
+            .collect();
+        assert_eq!(expected[0].cases, first, "the first ids, in order");
+        assert_eq!(
+            expected[0].example, "also case-00",
+            "the least of case-00's"
+        );
+        assert_eq!(expected[0].count, MAX_FINDING_CASES + 8);
+        assert_eq!(
+            (expected[1].example.as_str(), expected[1].count),
+            ("during z", 3)
+        );
+        let mut reordered = occurrences.clone();
+        for round in 0..occurrences.len() {
+            reordered.rotate_left(1);
+            if round % 2 == 1 {
+                reordered.reverse();
+            }
+            for workers in [1, 2, 3] {
+                assert_eq!(collect(&reordered, workers), expected, "{round} {workers}");
+            }
+        }
     }
 
     #[test]
