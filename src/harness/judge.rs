@@ -16,7 +16,7 @@
 
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
-use crate::harness::truncation::{self, Cut, FLOOR};
+use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
 use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
@@ -252,6 +252,7 @@ fn derived_rule(field: &str) -> Option<&'static str> {
         "model_text" => Some("OUT-5"),
         "content" => Some("FILE-5"),
         "truncated" => Some("OUT-6"),
+        "truncated-read" => Some("FILE-13"),
         _ => None,
     }
 }
@@ -310,6 +311,15 @@ pub fn judge(
     let cut = truncation::judge(expected, result);
     let expected: &Expected = match &cut {
         Cut::Judge(cut) => cut,
+        Cut::Refused(why) if expected.content.is_some() => {
+            j.check(
+                "truncated-read",
+                &format!("the whole file, or at least its first {READ_FLOOR} bytes"),
+                why,
+                false,
+            );
+            expected
+        }
         Cut::Refused(why) => {
             j.check(
                 "truncated",
