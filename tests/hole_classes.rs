@@ -336,3 +336,23 @@ fn an_ascii_only_directory_segment_is_caught() {
         ],
     );
 }
+
+// Class 14: walks far past the first truncation cases.
+
+#[test]
+fn stopping_at_5000_files_silently_is_caught_in_every_walk() {
+    caught(
+        "stops-at-5000-silently",
+        &["--filter", "*.walk-past-5000"],
+        &[
+            "glob.walk-past-5000",
+            "ls.walk-past-5000",
+            "search.walk-past-5000",
+        ],
+    );
+    let said = run("stops-at-5000-saying-so", &["--filter", "*.walk-past-5000"]);
+    assert_eq!(
+        said["summary"]["pass"], said["summary"]["total"],
+        "stopping at 5,000 and saying so conforms"
+    );
+}

@@ -409,6 +409,8 @@ def read_cut_allowed(call, result, ref):
 
 
 HOLE_CLASS_MUTANTS = {
+    "stops-at-5000-silently": mutant.cut_after(5000, False),
+    "stops-at-5000-saying-so": mutant.cut_after(5000, True),
     "read-cut-allowed": read_cut_allowed,
     "binary-by-extension": binary_by_extension,
     "binary-first-4k": binary_first_4k,
