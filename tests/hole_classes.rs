@@ -356,3 +356,14 @@ fn stopping_at_5000_files_silently_is_caught_in_every_walk() {
         "stopping at 5,000 and saying so conforms"
     );
 }
+
+// Class 10: what an ls tells the model.
+
+#[test]
+fn an_ls_text_that_only_counts_entries_is_caught() {
+    caught(
+        "ls-counts-entries",
+        &["--spec", "OUT-7"],
+        &["ls.text-names-entries", "ls.text-names-entries-all"],
+    );
+}

@@ -408,7 +408,16 @@ def read_cut_allowed(call, result, ref):
     return result
 
 
+def ls_counts_entries(call, result, ref):
+    """Tells the model how many entries a listing has, and not which."""
+    if call["tool"] == "ls" and isinstance(result.get("entries"), list):
+        place = result.get("path") or "the workspace"
+        result["model_text"] = f"Listed directory {place} ({len(result['entries'])} entries)"
+    return result
+
+
 HOLE_CLASS_MUTANTS = {
+    "ls-counts-entries": ls_counts_entries,
     "stops-at-5000-silently": mutant.cut_after(5000, False),
     "stops-at-5000-saying-so": mutant.cut_after(5000, True),
     "read-cut-allowed": read_cut_allowed,
