@@ -367,3 +367,42 @@ fn an_ls_text_that_only_counts_entries_is_caught() {
         &["ls.text-names-entries", "ls.text-names-entries-all"],
     );
 }
+
+// Class 8: a link out in a root that is not the target.
+
+#[test]
+fn checking_real_paths_below_the_target_only_is_caught_in_every_tool() {
+    let report = run("target-only-real", &["--filter", "security.other-root-*"]);
+    let failed = with_status(&report, "fail");
+    assert_eq!(
+        with_status(&report, "pass"),
+        BTreeSet::new(),
+        "every instance fails"
+    );
+    for tool in [
+        "resolve",
+        "search",
+        "shell",
+        "glob",
+        "ls",
+        "read_file",
+        "write_file",
+        "edit",
+    ] {
+        for root in ["first", "second"] {
+            assert!(
+                failed
+                    .iter()
+                    .any(|id| id.starts_with(&format!("security.other-root-{root}.{tool}-"))),
+                "{tool}, link in the {root} root: not caught ({failed:?})"
+            );
+        }
+    }
+    // The existing matrices make the link's root the target: they cannot
+    // tell this tool from a right one.
+    let matrices = run("target-only-real", &["--filter", "security.shape.*"]);
+    assert_eq!(
+        matrices["summary"]["pass"], matrices["summary"]["total"],
+        "the second-root cells make that root the target"
+    );
+}

@@ -416,7 +416,29 @@ def ls_counts_entries(call, result, ref):
     return result
 
 
+# Class 8: real paths checked below the target only.
+
+def target_only_real(call, result, ref):
+    """Checks real paths below the target only: a path in another root is
+    inside by its text, whatever its links lead to (one published tool
+    read, wrote and edited outside through this)."""
+    _, given = mutant.given_path(call["params"])
+    workspace = call["workspace"]
+    if not given or not mutant.refused_outside(result) or "\0" in given:
+        return result
+    meant = mutant.lexical(workspace["target"], given)
+    target = workspace["target"]
+    if meant == target or meant.startswith(target + "/"):
+        return result
+    if not any(meant == r or meant.startswith(r + "/") for r in workspace["roots"]):
+        return result
+    answer = mutant.ask_widened(call, ref, mutant.nearest_existing(os.path.realpath(meant)))
+    answer["seq"] = result["seq"]
+    return answer
+
+
 HOLE_CLASS_MUTANTS = {
+    "target-only-real": target_only_real,
     "ls-counts-entries": ls_counts_entries,
     "stops-at-5000-silently": mutant.cut_after(5000, False),
     "stops-at-5000-saying-so": mutant.cut_after(5000, True),
