@@ -440,8 +440,6 @@ def target_only_real(call, result, ref):
 HOLE_CLASS_MUTANTS = {
     "target-only-real": target_only_real,
     "ls-counts-entries": ls_counts_entries,
-    "stops-at-5000-silently": mutant.cut_after(5000, False),
-    "stops-at-5000-saying-so": mutant.cut_after(5000, True),
     "read-cut-allowed": read_cut_allowed,
     "binary-by-extension": binary_by_extension,
     "binary-first-4k": binary_first_4k,
