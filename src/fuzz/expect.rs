@@ -219,7 +219,8 @@ mod tests {
                     })
                     .collect(),
             ),
-            model_text: Some("/t/ws".into()),
+            // OUT-7: a listing's text names its entries.
+            model_text: Some(format!("/t/ws\n{}", paths.join("\n"))),
             ..ToolResult::default()
         }
     }

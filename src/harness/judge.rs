@@ -16,7 +16,7 @@
 
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
-use crate::harness::truncation::{self, Cut, FLOOR};
+use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
 use crate::report::Mismatch;
 use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
@@ -272,8 +272,10 @@ fn derived_rule(field: &str) -> Option<&'static str> {
         "output" => Some("SHELL-6"),
         "matches.text" => Some("SEARCH-10"),
         "model_text" => Some("OUT-5"),
+        "model_text-entries" => Some("OUT-7"),
         "content" => Some("FILE-5"),
         "truncated" => Some("OUT-6"),
+        "truncated-read" => Some("FILE-13"),
         _ => None,
     }
 }
@@ -332,6 +334,15 @@ pub fn judge(
     let cut = truncation::judge(expected, result);
     let expected: &Expected = match &cut {
         Cut::Judge(cut) => cut,
+        Cut::Refused(why) if expected.content.is_some() => {
+            j.check(
+                "truncated-read",
+                &format!("the whole file, or at least its first {READ_FLOOR} bytes"),
+                why,
+                false,
+            );
+            expected
+        }
         Cut::Refused(why) => {
             j.check(
                 "truncated",
@@ -622,9 +633,14 @@ fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     }
 }
 
-/// OUT-5: the text the model is shown names the resolved path.
+/// OUT-5: the text the model is shown names the resolved path; OUT-7:
+/// an `ls` text names every entry the answer gives.
 fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
-    if expected.model_text_contains.is_empty() || !j.observable("model_text") {
+    if !j.observable("model_text") {
+        return;
+    }
+    entries_named(j, expected, result);
+    if expected.model_text_contains.is_empty() {
         return;
     }
     let Some(text) = result.model_text.as_deref() else {
@@ -657,6 +673,46 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     for needle in &expected.model_text_contains {
         contains(j, "model_text contains", needle, text, &shown);
     }
+}
+
+/// OUT-7: a listing's text names each entry the answer gives (its name,
+/// the last segment of its path), so "Listed X (3 entries)" does not pass:
+/// the model reads the text, not the structured entries. One check for the
+/// whole list, naming the first entries missing.
+fn entries_named(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let (Some(_), Some(entries)) = (&expected.entries, &result.entries) else {
+        return;
+    };
+    let text = result.model_text.as_deref().unwrap_or_default();
+    let missing: Vec<&str> = entries
+        .iter()
+        .map(|e| base_name(&e.path))
+        .filter(|name| !text.contains(name))
+        .collect();
+    let actual = match missing.as_slice() {
+        [] => "every entry's name".to_owned(),
+        [first, ..] if missing.len() > 3 => {
+            format!(
+                "{} and {} more are missing",
+                quoted(first),
+                missing.len() - 1
+            )
+        }
+        names => format!(
+            "{} missing",
+            names
+                .iter()
+                .map(|n| quoted(n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    j.check(
+        "model_text-entries",
+        "every entry's name",
+        &actual,
+        missing.is_empty(),
+    );
 }
 
 fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str, shown: &str) {
@@ -942,6 +998,7 @@ mod tests {
             entry_type,
         };
         let mut r = result_ok();
+        r.model_text = Some("/t/ws/a.ts and l".into());
         r.entries = Some(vec![
             entry("/t/ws/l", EntryType::Symlink),
             entry("/t/ws/a.ts", EntryType::File),
@@ -979,6 +1036,7 @@ mod tests {
             entry_type,
         };
         let mut r = result_ok();
+        r.model_text = Some("/t/ws/a.ts and l".into());
         // A listing that names entries relative to the directory it listed.
         r.entries = Some(vec![
             entry("l", EntryType::Symlink),
@@ -1134,6 +1192,44 @@ mod tests {
         assert_eq!(
             fields(&judge(&e, &said("Output: /t/ws/sub\n"), &[], &vars())),
             ["model_text contains"]
+        );
+    }
+
+    /// OUT-7: an `ls` text names every entry it gives; a count is not
+    /// a listing.
+    #[test]
+    fn a_listing_s_text_names_every_entry() {
+        use toolpath_suite::protocol::Entry;
+        let entries = vec![("/t/ws/sub/a.ts".to_owned(), EntryType::File)];
+        let e = Expected {
+            kind: None,
+            path: None,
+            matches: None,
+            notes: None,
+            entries: Some(entries),
+            model_text_contains: vec![],
+            ..expected_ok()
+        };
+        let said = |text: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            entries: Some(vec![Entry {
+                path: "/t/ws/sub/a.ts".into(),
+                entry_type: EntryType::File,
+            }]),
+            model_text: Some(text.into()),
+            ..ToolResult::default()
+        };
+        assert!(judge(&e, &said("Listing:\nfile a.ts\n"), &[], &vars()).passed());
+        let counted = judge(&e, &said("Listed /t/ws/sub (1 entry)"), &[], &vars());
+        assert_eq!(fields(&counted), ["model_text-entries"]);
+        assert!(
+            judge(
+                &e,
+                &said("Listed (1 entry)"),
+                &["model_text".into()],
+                &vars()
+            )
+            .passed()
         );
     }
 

@@ -1,5 +1,6 @@
 //! OUT-6: a search, `glob` or `ls` may stop after [`FLOOR`] results or
-//! more, and then says so with the note [`TRUNCATED`].
+//! more, and then says so with the note [`TRUNCATED`]; FILE-13: a read
+//! may stop after [`READ_FLOOR`] bytes of a larger file, and says so too.
 //!
 //! Agent tools cap their answers to spare the model's context (a published
 //! grep stops at 100 matches); what the spec rules out is stopping
@@ -12,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::harness::expected::Expected;
+use crate::harness::expected::{Expected, ExpectedContent};
 use toolpath_suite::protocol::ToolResult;
 
 /// The fewest results a cut answer may give (OUT-6).
@@ -61,6 +62,17 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
         let full = want.len();
         want.retain(|(p, t)| got.iter().any(|g| &g.path == p && g.entry_type == *t));
         (full, want.len())
+    } else if let (Some(ExpectedContent::Text(want)), Some(got)) =
+        (&mut cut.content, &result.content)
+    {
+        return match read_cut(want, got) {
+            Ok(()) => {
+                // FILE-13: judged on the part it gave.
+                got.clone_into(want);
+                Cut::Judge(Box::new(Cow::Owned(cut)))
+            }
+            Err(why) => Cut::Refused(why),
+        };
     } else {
         // No list is judged: the note is the answer's own business.
         return Cut::Judge(Box::new(Cow::Owned(cut)));
@@ -78,6 +90,39 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
         ));
     }
     Cut::Judge(Box::new(Cow::Owned(cut)))
+}
+
+/// FILE-13: the fewest bytes of a file's text a cut read gives, and the
+/// size of the largest file a read must answer whole.
+pub const READ_FLOOR: usize = 64 * 1024;
+
+/// Whether a read that says `truncated` and answered `got` may be judged
+/// on it: the file is larger than [`READ_FLOOR`], and `got` is its text
+/// from the start, at least [`READ_FLOOR`] bytes of it, not all of it.
+fn read_cut(want: &str, got: &str) -> Result<(), String> {
+    if want.len() <= READ_FLOOR {
+        return Err(format!(
+            "the read says it was truncated, but the file has {} bytes and one of {READ_FLOOR} \
+             or fewer is read whole",
+            want.len()
+        ));
+    }
+    if got.len() >= want.len() || !want.starts_with(got) {
+        return Err(
+            "the read says it was truncated, but its content is not a part of the file's text \
+             from its start"
+                .to_owned(),
+        );
+    }
+    if got.len() < READ_FLOOR {
+        return Err(format!(
+            "the read stops after {} of the file's {} bytes; a truncated read gives at least \
+             the first {READ_FLOOR}",
+            got.len(),
+            want.len()
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -148,6 +193,62 @@ mod tests {
         };
         assert_eq!(cut.matches.as_ref().unwrap().len(), 120);
         assert_eq!(cut.notes.as_deref(), Some(&[TRUNCATED.to_owned()][..]));
+    }
+
+    fn read(got: &str, note: bool) -> ToolResult {
+        ToolResult {
+            outcome: Some(Outcome::Ok),
+            content: Some(got.to_owned()),
+            notes: Some(if note { vec![TRUNCATED.into()] } else { vec![] }),
+            ..ToolResult::default()
+        }
+    }
+
+    fn file(text: &str) -> Expected {
+        Expected {
+            matches: None,
+            content: Some(ExpectedContent::Text(text.to_owned())),
+            ..expected(0)
+        }
+    }
+
+    #[test]
+    fn a_read_cut_past_the_floor_is_judged_on_its_prefix() {
+        let text = "0123456789abcde\n".repeat(5000);
+        let e = file(&text);
+        let Cut::Judge(cut) = judge(&e, &read(&text[..READ_FLOOR + 3], true)) else {
+            panic!("allowed")
+        };
+        assert_eq!(
+            cut.content,
+            Some(ExpectedContent::Text(text[..READ_FLOOR + 3].to_owned()))
+        );
+        assert_eq!(cut.notes.as_deref(), Some(&[TRUNCATED.to_owned()][..]));
+        // Without the note it is judged whole, and so fails on content.
+        assert_eq!(
+            judge(&e, &read(&text[..READ_FLOOR + 3], false)),
+            Cut::Judge(Box::new(Cow::Borrowed(&e)))
+        );
+    }
+
+    #[test]
+    fn a_read_cut_short_of_a_small_file_or_not_a_prefix_is_refused() {
+        let big = "x".repeat(READ_FLOOR * 2);
+        for (want, got, why) in [
+            ("abc\n".repeat(3000), "abc\n".to_owned(), "read whole"),
+            (big.clone(), big[..100].to_owned(), "stops after 100"),
+            (
+                big.clone(),
+                format!("y{}", &big[..READ_FLOOR]),
+                "not a part",
+            ),
+            (big.clone(), big.clone(), "not a part"),
+        ] {
+            match judge(&file(&want), &read(&got, true)) {
+                Cut::Refused(message) => assert!(message.contains(why), "{message}"),
+                other => panic!("{why}: {other:?}"),
+            }
+        }
     }
 
     #[test]
