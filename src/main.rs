@@ -24,6 +24,12 @@ struct Cli {
 enum Command {
     /// Run the suite against the built-in reference, or an adapter with --adapter.
     Run(Box<cli::run::RunRequest>),
+    /// A dozen chosen instances, in seconds: does the adapter or MCP server speak the protocol, and what to fix first.
+    ///
+    /// Exit 0 it speaks the protocol (wrong answers are listed; `toolpath
+    /// run` judges conformance); 1 it does not, or declares none of the
+    /// tools asked; 2 bad usage.
+    Smoke(cli::smoke::SmokeRequest),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
     /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
@@ -57,6 +63,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let code = match Cli::parse().command {
         Command::Run(request) => cli::run::run(*request),
+        Command::Smoke(request) => cli::smoke::smoke(request),
         Command::Serve => cli::serve::serve(),
         Command::Fuzz(request) => cli::fuzz::fuzz(request),
         Command::List(request) => cli::list::list(request),

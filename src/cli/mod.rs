@@ -12,6 +12,8 @@
 //! - [`compare`], [`certification`]: reports read back and compared or tabled;
 //! - [`export`], [`new_adapter`], [`schemas`]: what the binary carries,
 //!   written out;
+//! - [`smoke`]: a dozen chosen instances that say whether a subject speaks
+//!   the protocol and what to fix first (a run of [`run`]'s, read back);
 //! - [`clean`]: what dead runs left; [`serve`]: the reference over stdio.
 //!
 //! This module holds what several subcommands share: where cases come from
@@ -30,6 +32,7 @@ pub mod new_adapter;
 pub mod run;
 pub mod schemas;
 pub mod serve;
+pub mod smoke;
 
 use std::path::PathBuf;
 
