@@ -283,6 +283,7 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
         "the wheel puts toolpath in the venv"
     );
     machine.runs_the_suite(&project, &bin, "toolpath");
+    the_action_uses_the_package_only_when_built_from_its_files(&machine, &platform);
     eprintln!(
         "newcomer's clock: npm {:.1} s, pip {:.1} s (install from the built package, new-adapter, \
          the skeleton's first run); those first human reports: node {} lines, python {} lines",
@@ -290,5 +291,83 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
         pip_clock.as_secs_f64(),
         first.lines().count(),
         second.lines().count()
+    );
+}
+
+/// The composite action's install step (scripts/action.sh install) with
+/// the registry standing in: `npm view` answers the built platform
+/// package's `toolpathSource`, `npm install` installs its file offline, and
+/// `cargo` says it would build. Built from these very files: the packaged
+/// binary is installed, no cargo. From other files (a key the package does
+/// not record): built from source.
+fn the_action_uses_the_package_only_when_built_from_its_files(machine: &Machine, platform: &Path) {
+    let shims = machine.root.join("action-shims");
+    std::fs::create_dir_all(&shims).unwrap();
+    let npm = real("npm");
+    let script = |name: &str, text: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = shims.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "npm",
+        format!(
+            "#!/bin/sh\n\
+             case \"$1\" in\n\
+             view) [ \"$2\" = \"@toolpath/linux-x64@{VERSION}\" ] && [ \"$3\" = toolpathSource ] || exit 97\n\
+               tar -xzOf '{platform}' package/package.json | node -e 'let t=\"\";process.stdin.on(\"data\",d=>t+=d).on(\"end\",()=>console.log(JSON.parse(t).toolpathSource))' ;;\n\
+             install) shift; args=; for a in \"$@\"; do case \"$a\" in @toolpath/linux-x64@*) a='{platform}' ;; esac; args=\"$args '$a'\"; done\n\
+               eval exec '{npm}' install --offline $args ;;\n\
+             *) exit 97 ;;\n\
+             esac\n",
+            platform = platform.display(),
+            npm = npm.display(),
+        ),
+    );
+    script(
+        "cargo",
+        "#!/bin/sh\necho \"cargo: would build toolpath from source: $*\" >&2\nexit 42\n".into(),
+    );
+    let action = Path::new(ROOT).join("scripts/action.sh");
+    let install = |action_path: &Path, root: &Path| {
+        let github_path = machine.root.join("github-path");
+        std::fs::write(&github_path, "").unwrap();
+        let script = format!(
+            "GITHUB_ACTION_PATH='{}' GITHUB_PATH='{}' TOOLPATH_INSTALL_ROOT='{}' bash '{}' install",
+            action_path.display(),
+            github_path.display(),
+            root.display(),
+            action.display()
+        );
+        machine.sh(&machine.root, &shims, &script)
+    };
+    let root = machine.root.join("action-root");
+    let (code, out, err) = install(Path::new(ROOT), &root);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("installed the packaged toolpath {VERSION}")),
+        "{out}{err}"
+    );
+    let (code, version, _) = machine.sh(&machine.root, &root.join("bin"), "toolpath --version");
+    assert_eq!(
+        (code, version.trim()),
+        (0, format!("toolpath {VERSION}").as_str())
+    );
+
+    // Other files: the checkout's tracked files with one changed.
+    let other = machine.root.join("other-checkout");
+    let copied = Command::new("git")
+        .args(["clone", "-q", "--no-hardlinks", ROOT])
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    std::fs::write(other.join("README.md"), "changed\n").unwrap();
+    let (code, out, err) = install(&other, &machine.root.join("action-root-2"));
+    assert_eq!(code, 42, "built from source:\n{out}{err}");
+    assert!(
+        err.contains("cargo: would build toolpath from source: install --locked"),
+        "{err}"
     );
 }
