@@ -24,7 +24,7 @@ function binary() {
   if (pkg === undefined) {
     fail(
       `no prebuilt binary for ${key}; build it from source instead: ` +
-        "cargo install --locked toolpath (Rust 1.88 or newer)",
+        "cargo install --locked toolpath (Rust 1.89 or newer)",
     );
   }
   try {
