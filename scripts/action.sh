@@ -6,7 +6,10 @@
 #
 #   action.sh key      the cache key of the toolpath to install (output `key`)
 #   action.sh install  installs toolpath into ~/.toolpath unless the cache
-#                      restored it; puts its bin directory on GITHUB_PATH
+#                      restored it: the released package's binary when it
+#                      was built from these very files, else built from
+#                      source; puts its bin directory on GITHUB_PATH
+#   action.sh source-key  prints the hash of the action's files
 #   action.sh run      runs the suite; writes JUnit and Markdown, appends the
 #                      Markdown to the job summary (also when the run fails);
 #                      then, unless TOOLPATH_FUZZ is `false`, fuzzes the
@@ -19,24 +22,59 @@ set -uo pipefail
 action_path="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
 root="${TOOLPATH_INSTALL_ROOT:-$HOME/.toolpath}"
 
+# A hash of the action's own files (every file but .git and target, by
+# path), so that the same source gives the same key wherever it is unpacked:
+# the release packages carry it (scripts/package, from the tracked files),
+# and a packaged binary is used only when its key is this one.
+source_key() {
+  {
+    if [ -e "$action_path/.git" ] && git -C "$action_path" rev-parse --git-dir >/dev/null 2>&1; then
+      git -C "$action_path" ls-files -z
+    else
+      (cd "$action_path" && find . \( -path ./target -o -path ./.git \) -prune -o -type f -printf '%P\0')
+    fi
+  } | LC_ALL=C sort -z | (cd "$action_path" && xargs -0 sha256sum) | sha256sum | cut -c1-16
+}
+
 # The key names exactly what would be built: the commit asked for, or else
-# a hash of the action's own files (a `uses:` ref may be a moving branch,
+# the hash of the action's own files (a `uses:` ref may be a moving branch,
 # so the ref alone could restore a stale binary).
 key() {
   local key
   if [ -n "${TOOLPATH_REF:-}" ]; then
     key="rev-$TOOLPATH_REF"
   else
-    key="src-$(cd "$action_path" && find . -path ./target -prune -o -path ./.git -prune -o -type f -print0 \
-      | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+    key="src-$(source_key)"
   fi
   echo "key=$key" >>"$GITHUB_OUTPUT"
   echo "toolpath: cache key $key"
 }
 
+# The released npm package of this version for this runner (Linux x64), if
+# it was built from exactly these files (its `toolpathSource` is this
+# checkout's source key): its binary, installed without running any script.
+# Anything else (another platform, an unreleased commit, no registry)
+# returns 1 and toolpath is built from source.
+packaged() {
+  [ "$(uname -s) $(uname -m)" = "Linux x86_64" ] && command -v npm >/dev/null || return 1
+  local version want have
+  version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$action_path/Cargo.toml" | head -n 1)"
+  want="$(source_key)"
+  have="$(npm view "@toolpath/linux-x64@$version" toolpathSource 2>/dev/null)" || return 1
+  [ -n "$have" ] && [ "$have" = "$want" ] || return 1
+  local npm_root="$root/npm"
+  npm install --prefix "$npm_root" --no-save --ignore-scripts --no-audit --no-fund \
+    "@toolpath/linux-x64@$version" >&2 || return 1
+  mkdir -p "$root/bin"
+  cp "$npm_root/node_modules/@toolpath/linux-x64/bin/toolpath" "$root/bin/toolpath" || return 1
+  echo "toolpath: installed the packaged $("$root/bin/toolpath" --version) (@toolpath/linux-x64, source $have)"
+}
+
 install() {
   if [ -x "$root/bin/toolpath" ]; then
     echo "toolpath: using the cached $("$root/bin/toolpath" --version)"
+  elif [ -z "${TOOLPATH_REF:-}" ] && packaged; then
+    :
   elif [ -n "${TOOLPATH_REF:-}" ]; then
     # By default the action's own repository, as the runner names it.
     local git="${TOOLPATH_GIT:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_ACTION_REPOSITORY:-}}"
@@ -143,5 +181,6 @@ fuzz() {
 
 case "${1:-}" in
   key | install | run) "$1" ;;
-  *) echo "usage: action.sh key|install|run" >&2; exit 2 ;;
+  source-key) source_key ;;
+  *) echo "usage: action.sh key|install|run|source-key" >&2; exit 2 ;;
 esac

@@ -7,12 +7,12 @@ use toolpath::cli;
 
 /// Conformance suite for how AI coding-agent tools handle path parameters.
 ///
-/// Exit codes: 0 every case as expected; 1 unexpected results (fail, adapter
-/// error, unbuildable case, or an xfail that passed under --strict); 2 bad
-/// usage or invalid cases; 3 partial run (the adapter could not be started or
-/// was given up on); 4 a report could not be written; 130/143 cancelled by
-/// SIGINT/SIGTERM (reports written, marked partial); 5
-/// nothing was judged (every instance unsupported, skipped or not run).
+/// Exit codes of `run`: 0 every case as expected; 1 unexpected results
+/// (fail, adapter error, unbuildable case, or an xfail that passed under
+/// --strict); 2 bad usage or invalid cases; 3 partial run (the adapter could
+/// not be started or was given up on); 4 a report could not be written; 5
+/// nothing was judged (every instance unsupported, skipped or not run);
+/// 130/143 cancelled by SIGINT/SIGTERM (reports written, marked partial).
 #[derive(Parser)]
 #[command(name = "toolpath", version, propagate_version = true)]
 struct Cli {
@@ -24,6 +24,12 @@ struct Cli {
 enum Command {
     /// Run the suite against the built-in reference, or an adapter with --adapter.
     Run(Box<cli::run::RunRequest>),
+    /// A dozen chosen instances, in seconds: does the adapter or MCP server speak the protocol, and what to fix first.
+    ///
+    /// Exit 0 it speaks the protocol (wrong answers are listed; `toolpath
+    /// run` judges conformance); 1 it does not, or declares none of the
+    /// tools asked; 2 bad usage.
+    Smoke(cli::smoke::SmokeRequest),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
     /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
@@ -57,6 +63,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let code = match Cli::parse().command {
         Command::Run(request) => cli::run::run(*request),
+        Command::Smoke(request) => cli::smoke::smoke(request),
         Command::Serve => cli::serve::serve(),
         Command::Fuzz(request) => cli::fuzz::fuzz(request),
         Command::List(request) => cli::list::list(request),
@@ -69,4 +76,65 @@ fn main() -> std::process::ExitCode {
         Command::Schemas(request) => cli::schemas::schemas(request),
     };
     code.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// What a value may be called in `--help`: what it is, not the name of
+    /// its option (clap's default, `--expectations <EXPECTATIONS>`).
+    const VALUE_NAMES: &[&str] = &[
+        "COMMAND", "DIR", "DURATION", "FILE", "FORMAT", "GLOB", "K/N", "LANG", "MS", "N", "NEW",
+        "OLD", "PROFILE", "REPORT", "REQ", "TAG", "TOOL",
+    ];
+
+    /// Every option that takes a value names it by what it is
+    /// (`--expectations <FILE>`), and every argument of every subcommand
+    /// says what it is.
+    #[test]
+    fn every_option_names_its_value_and_every_argument_has_help() {
+        let cli = super::Cli::command();
+        for sub in cli.get_subcommands() {
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                assert!(
+                    arg.get_help().is_some(),
+                    "toolpath {} {id}: no help",
+                    sub.get_name()
+                );
+                if arg.get_action().takes_values() {
+                    let names = arg.get_value_names().unwrap_or_default();
+                    assert!(
+                        names.len() == 1 && VALUE_NAMES.contains(&names[0].as_str()),
+                        "toolpath {} {id}: value named {names:?}, not one of {VALUE_NAMES:?}",
+                        sub.get_name()
+                    );
+                }
+            }
+        }
+    }
+
+    /// `--tool search` selects both search tools, as `tool: search` does in
+    /// a case file.
+    #[test]
+    fn tool_search_is_grep_and_ripgrep() {
+        use clap::Parser;
+        let cli =
+            super::Cli::try_parse_from(["toolpath", "list", "--tool", "search", "--tool", "grep"])
+                .unwrap();
+        let super::Command::List(request) = cli.command else {
+            panic!("not list")
+        };
+        assert_eq!(
+            request.select.selection().tools,
+            [
+                toolpath_suite::protocol::Tool::Grep,
+                toolpath_suite::protocol::Tool::Ripgrep
+            ]
+        );
+    }
 }

@@ -1,4 +1,6 @@
-//! The documented recipes, run as written: every `sh` block of README.md,
+//! The documented recipes, run as written: every `sh` block of README.md
+//! (but its two quick starts, which install the npm and PyPI packages:
+//! tests/packages.rs builds those and runs them),
 //! docs/ci.md and the skeleton README, the shell of every CI job in
 //! docs/ci.md (GitHub Actions `run:` steps and the steps of toolpath's own
 //! composite action where a job `uses:` it, GitLab `before_script` and
@@ -14,7 +16,10 @@
 //! it. `cargo run --release -- ARGS` (the README's main command) checks it
 //! is run in a toolpath checkout and runs that binary with ARGS. A real
 //! build would compile the crate again in release mode, minutes on a shared
-//! 2-core machine, to produce the same program from the same source. The
+//! 2-core machine, to produce the same program from the same source.
+//! `npx toolpath ARGS` and `pipx run [--spec toolpath==VERSION] toolpath
+//! ARGS` (the packages' forms) run that binary too: tests/packages.rs
+//! builds the packages and runs their binary on a path without cargo. The
 //! steps that belong to the user's own project (`npm ci`, `pip install`,
 //! `apt-get`) are shims that do nothing: there is no user project here,
 //! only the adapter skeleton toolpath writes. GitHub's own actions
@@ -252,6 +257,28 @@ cp "$TOOLPATH_BUILT" "$root/bin/toolpath"
 echo "cargo shim: installed toolpath from $src into $root/bin" >&2
 "#;
 
+/// `npx toolpath ARGS`: the npm package's launcher runs the binary; here,
+/// the binary this test run built (tests/packages.rs runs the package).
+const NPX_SHIM: &str = r#"#!/bin/sh
+[ "$1" = toolpath ] || { echo "npx shim: only 'npx toolpath ARGS' is expected, got: $*" >&2; exit 97; }
+shift
+exec "$TOOLPATH_BUILT" "$@"
+"#;
+
+/// `pipx run [--spec toolpath==VERSION] toolpath ARGS`: the wheel's binary;
+/// here, the one this test run built, whose version a pin must name.
+const PIPX_SHIM: &str = r#"#!/bin/sh
+[ "$1" = run ] || { echo "pipx shim: only 'pipx run' is expected, got: $*" >&2; exit 97; }
+shift
+if [ "$1" = --spec ]; then
+  [ "$2" = "toolpath==$TOOLPATH_VERSION" ] || { echo "pipx shim: --spec $2 is not toolpath==$TOOLPATH_VERSION" >&2; exit 97; }
+  shift 2
+fi
+[ "$1" = toolpath ] || { echo "pipx shim: expected the app toolpath, got: $*" >&2; exit 97; }
+shift
+exec "$TOOLPATH_BUILT" "$@"
+"#;
+
 fn sandbox() -> Sandbox {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_owned();
@@ -278,6 +305,8 @@ fn sandbox() -> Sandbox {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
     shim("cargo", CARGO_SHIM);
+    shim("npx", NPX_SHIM);
+    shim("pipx", PIPX_SHIM);
     for name in ["npm", "pip", "apt-get"] {
         shim(name, "#!/bin/sh\nexit 0\n");
     }
@@ -327,6 +356,7 @@ impl Sandbox {
             .env("HOME", self.root.join("home"))
             .env("TMPDIR", std::env::temp_dir())
             .env("TOOLPATH_BUILT", env!("CARGO_BIN_EXE_toolpath"))
+            .env("TOOLPATH_VERSION", env!("CARGO_PKG_VERSION"))
             .env("TOOLPATH_GIT", format!("file://{}", self.clone.display()))
             .env("TOOLPATH_REV", &self.rev)
             .env("GITHUB_OUTPUT", github.join("output"))
@@ -467,8 +497,21 @@ fn readme_install_and_ci_recipes_run_as_written() {
         "import os\nos.execvp('toolpath', ['toolpath', 'serve'])\n",
     )
     .unwrap();
+    // The quick starts install the npm and PyPI packages: tests/packages.rs
+    // builds those and runs these blocks with them, on a PATH without cargo.
+    let quick_starts: Vec<&String> = sh
+        .iter()
+        .filter(|b| {
+            b.starts_with("npm install --save-dev toolpath\n")
+                || b.starts_with("pip install toolpath\n")
+        })
+        .collect();
+    assert_eq!(quick_starts.len(), 2, "README quick starts: {sh:?}");
     let mut ran = 0;
-    for block in sh.iter().filter(|b| !b.contains("cargo install")) {
+    for block in sh
+        .iter()
+        .filter(|b| !b.contains("cargo install") && !quick_starts.contains(b))
+    {
         if block.contains("cargo run --release") {
             readme_main_command(&sb, &readme, block);
         } else {
@@ -476,7 +519,7 @@ fn readme_install_and_ci_recipes_run_as_written() {
         }
         ran += 1;
     }
-    assert_eq!(ran, sh.len() - install.len());
+    assert_eq!(ran, sh.len() - install.len() - quick_starts.len());
     assert!(ran >= 2, "README blocks besides install: {sh:?}");
     // The skeleton's README (templates/ADAPTER-README.md) has inline
     // commands too; its fenced ones run in `skeleton_readmes_run_as_written`.
@@ -493,9 +536,10 @@ fn readme_install_and_ci_recipes_run_as_written() {
         .collect();
     assert_eq!(
         jobs.len(),
-        4,
-        "docs/ci.md: GitHub with the action, GitHub Node, GitHub Python, GitLab"
+        6,
+        "docs/ci.md: npx, pipx, GitHub with the action, GitHub Node, GitHub Python, GitLab"
     );
+    assert!(jobs[0].contains("npx toolpath run") && jobs[1].contains("pipx run --spec toolpath=="));
     assert!(
         jobs.iter().any(|j| j.contains("/toolpath@")),
         "the action's job"
@@ -557,7 +601,7 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
         "toolpath clean",
         "toolpath new-adapter",
     ];
-    let run: [(&str, &[&str]); 8] = [
+    let run: [(&str, &[&str]); 9] = [
         (
             "toolpath certification --format html --output page.html REPORT.json...",
             &[
@@ -566,6 +610,10 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
             ],
         ),
         ("toolpath --version", &["toolpath --version"]),
+        (
+            "toolpath smoke --adapter 'python3 my_adapter.py'",
+            &["toolpath smoke --adapter 'python3 my_adapter.py'"],
+        ),
         (
             "toolpath run --adapter 'python3 my_adapter.py'",
             &["toolpath run --adapter 'python3 my_adapter.py'"],

@@ -21,10 +21,14 @@ pub enum CertificationFormat {
 /// `toolpath certification`.
 #[derive(Debug, Clone, Args)]
 pub struct CertificationRequest {
+    /// The JSON reports (or event logs) of the implementations, one each.
+    #[arg(value_name = "REPORT", required = true)]
     pub reports: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "markdown")]
+    /// What to write.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "markdown")]
     pub format: CertificationFormat,
-    #[arg(long)]
+    /// Where to write it; default standard output.
+    #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 

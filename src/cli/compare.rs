@@ -11,7 +11,11 @@ use crate::report::{ExitCode, Report};
 /// `toolpath compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareRequest {
+    /// The report before the change (JSON, or a run's event log).
+    #[arg(value_name = "OLD")]
     pub old: PathBuf,
+    /// The report after the change (JSON, or a run's event log).
+    #[arg(value_name = "NEW")]
     pub new: PathBuf,
 }
 

@@ -17,6 +17,8 @@ const CASES_README: &str = include_str!("../../cases/README.md");
 /// `toolpath export DIR`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ExportRequest {
+    /// The directory to write (created; nothing in it is overwritten).
+    #[arg(value_name = "DIR")]
     dir: PathBuf,
 }
 

@@ -18,40 +18,40 @@ use crate::subject::adapter::split_command;
 #[derive(Debug, Clone, Args)]
 pub struct FuzzRequest {
     /// The adapter command (split on white space, quotes group).
-    #[arg(long)]
+    #[arg(long, value_name = "COMMAND")]
     pub adapter: String,
     /// Seed of the run: the same seed generates the same inputs.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
     /// Stop after this many iterations (default 1000 unless --time is given).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub iterations: Option<u64>,
-    /// Stop after this long (60s, 2m, 500ms).
-    #[arg(long, value_parser = parse_duration)]
+    /// Stop after this long (60s, 2m, 500ms; a bare number is seconds).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Parallel workers (each with its own adapter process); default: the number of CPUs.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Where findings are written, one case file per distinct finding.
-    #[arg(long, default_value = "fuzz-findings")]
+    #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
     pub findings: PathBuf,
     /// An expectations file: findings whose id it lists (`glob.fuzz.*`), or whose rule an xfail entry names as `spec:`, are known, not reported. May be given more than once (the file `run --strict` reads may not list what no case matches).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub expectations: Vec<PathBuf>,
     /// Stop once this many new findings are written.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub max_findings: Option<usize>,
     /// How many probes shrinking one finding may make: the bound that decides the shrunk case, the same on any machine.
-    #[arg(long, default_value_t = Budget::default().probes)]
+    #[arg(long, value_name = "N", default_value_t = Budget::default().probes)]
     pub shrink_steps: usize,
     /// How long shrinking one finding may take at most (an adapter that hangs costs a timeout per try); a shrink this cuts short depends on the machine's speed.
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub shrink_time: Option<Duration>,
-    /// How long one call may take before the adapter counts as hung (a finding).
-    #[arg(long, default_value_t = 10_000)]
+    /// How long one call may take before the adapter counts as hung (a finding), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub timeout_ms: u64,
-    /// How long the adapter may take to answer `hello`.
-    #[arg(long, default_value_t = 30_000)]
+    /// How long the adapter may take to answer `hello`, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
     pub hello_timeout_ms: u64,
     /// Build fixtures (and the run's temporary files) under DIR. Default:
     /// $TOOLPATH_FIXTURE_DIR, else /dev/shm when it is a writable tmpfs, else

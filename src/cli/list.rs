@@ -17,7 +17,8 @@ pub enum ListFormat {
 pub struct ListRequest {
     #[command(flatten)]
     pub select: SelectArgs,
-    #[arg(long, value_enum, default_value = "human")]
+    /// How to print the selection.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     pub format: ListFormat,
 }
 

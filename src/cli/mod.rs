@@ -12,6 +12,8 @@
 //! - [`compare`], [`certification`]: reports read back and compared or tabled;
 //! - [`export`], [`new_adapter`], [`schemas`]: what the binary carries,
 //!   written out;
+//! - [`smoke`]: a dozen chosen instances that say whether a subject speaks
+//!   the protocol and what to fix first (a run of [`run`]'s, read back);
 //! - [`clean`]: what dead runs left; [`serve`]: the reference over stdio.
 //!
 //! This module holds what several subcommands share: where cases come from
@@ -30,6 +32,7 @@ pub mod new_adapter;
 pub mod run;
 pub mod schemas;
 pub mod serve;
+pub mod smoke;
 
 use std::path::PathBuf;
 
@@ -37,6 +40,7 @@ use clap::Args;
 
 use crate::case::select::{Selection, Shard};
 use crate::report::ExitCode;
+use toolpath_suite::case::raw::ToolSelector;
 use toolpath_suite::case::{Case, CaseError};
 use toolpath_suite::protocol::Tool;
 
@@ -67,24 +71,46 @@ pub struct SelectArgs {
     #[arg(long = "spec", value_name = "REQ")]
     pub spec: Vec<String>,
     /// Only cases with this tag (repeatable).
-    #[arg(long = "tag")]
+    #[arg(long = "tag", value_name = "TAG")]
     pub tag: Vec<String>,
-    /// Only instances for this tool (repeatable).
-    #[arg(long = "tool", value_enum)]
-    pub tool: Vec<Tool>,
+    /// Only instances for this tool (repeatable); `search` is grep and
+    /// ripgrep, as in the case files.
+    #[arg(long = "tool", value_name = "TOOL", value_parser = tool_selector())]
+    pub tool: Vec<ToolSelector>,
     /// Only this machine's share: K/N, by a stable hash of the instance id.
-    #[arg(long)]
+    #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
 }
 
+/// `--tool`: a tool by the name a case file gives it (`search` for both
+/// search tools), from the suite's own list of those names.
+fn tool_selector() -> impl clap::builder::TypedValueParser<Value = ToolSelector> {
+    use clap::builder::TypedValueParser;
+    use strum::VariantArray;
+    let names: Vec<&'static str> = ToolSelector::VARIANTS.iter().map(|t| t.name()).collect();
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        *ToolSelector::VARIANTS
+            .iter()
+            .find(|t| t.name() == name)
+            .expect("one of the possible values")
+    })
+}
+
 impl SelectArgs {
+    /// The tools `--tool` names, each once, in the suite's order.
+    fn tools(&self) -> Vec<Tool> {
+        let named: std::collections::BTreeSet<Tool> =
+            self.tool.iter().flat_map(|t| t.tools()).collect();
+        named.into_iter().collect()
+    }
+
     /// The selection these arguments describe.
     pub fn selection(&self) -> Selection {
         Selection {
             ids: self.filter.clone(),
             specs: self.spec.clone(),
             tags: self.tag.clone(),
-            tools: self.tool.clone(),
+            tools: self.tools(),
             shard: self.shard,
         }
     }

@@ -23,9 +23,11 @@ pub enum Lang {
 /// `toolpath new-adapter`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct NewAdapterRequest {
+    /// The language of the adapter skeleton.
     #[arg(
         long,
         value_enum,
+        value_name = "LANG",
         required_unless_present = "mcp",
         conflicts_with = "mcp"
     )]
@@ -33,6 +35,8 @@ pub struct NewAdapterRequest {
     /// A profile skeleton for an MCP server instead (docs/mcp.md): no adapter code.
     #[arg(long)]
     mcp: bool,
+    /// The directory to write (created; nothing in it is overwritten).
+    #[arg(value_name = "DIR")]
     dir: PathBuf,
 }
 

@@ -25,26 +25,26 @@ pub struct RunRequest {
     #[command(flatten)]
     pub select: SelectArgs,
     /// The adapter command (split on white space, quotes group); without it, the built-in reference runs in-process.
-    #[arg(long, conflicts_with = "mcp")]
+    #[arg(long, value_name = "COMMAND", conflicts_with = "mcp")]
     pub adapter: Option<String>,
     /// An MCP server to certify, from its profile (YAML; see docs/mcp.md): no adapter code.
     #[arg(long, value_name = "PROFILE")]
     pub mcp: Option<PathBuf>,
     /// Parallel workers (each with its own adapter process); default: the number of CPUs.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// How long one call may take before the adapter counts as hung.
-    #[arg(long, default_value_t = 10_000)]
+    /// How long one call may take before the adapter counts as hung, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub timeout_ms: u64,
-    /// How long the adapter may take to answer `hello`.
-    #[arg(long, default_value_t = 30_000)]
+    /// How long the adapter may take to answer `hello`, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
     pub hello_timeout_ms: u64,
     /// Restarts in a row (no call answered between them) after crashes or
     /// hangs before the run is given up as partial.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_restarts: usize,
     /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).
-    #[arg(long = "format", value_enum)]
+    #[arg(long = "format", value_name = "FORMAT", value_enum)]
     pub format: Vec<Format>,
     /// Where the format at the same position goes; `-` is stdout.
     #[arg(long = "output", value_name = "FILE")]
@@ -53,12 +53,12 @@ pub struct RunRequest {
     #[arg(long)]
     pub keep_fixtures: bool,
     /// Expected failures and skips for this adapter (YAML).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
     /// Write an expectations file that marks every current failure xfail.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub write_expectations: Option<PathBuf>,
-    /// Fail the run when an expected failure passes (xpass) or an expectation matches nothing.
+    /// Fail the run when an expected failure passes (xpass) or, over the whole suite, an expectation matches nothing.
     #[arg(long)]
     pub strict: bool,
     /// When root, skip permission cases instead of running them as user `nobody`.

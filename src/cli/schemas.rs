@@ -15,6 +15,8 @@ use crate::report::ExitCode;
 /// `toolpath schemas`.
 #[derive(Debug, Clone, Args)]
 pub struct SchemasRequest {
+    /// The directory of the schemas (spec/schemas in a checkout).
+    #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Fail if the files in DIR differ from what this build generates.
     #[arg(long)]

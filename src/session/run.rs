@@ -371,16 +371,51 @@ fn deliver_reports(
             return ExitCode::Report;
         }
     };
-    if !unused.is_empty() {
-        eprintln!(
-            "toolpath: expectations that match no selected case: {}",
-            unused.join(", ")
-        );
+    if let Some(line) = unused_line(&unused, plan.whole_selection) {
+        eprintln!("toolpath: {line}");
         if plan.strict && code == ExitCode::Ok && plan.whole_selection {
             code = ExitCode::Unexpected;
         }
     }
     code
+}
+
+/// How many expectations listed no case shown, at most this many by id.
+const UNUSED_SHOWN: usize = 10;
+
+/// What to say of the expectations that matched no selected case. Under a
+/// selection (`--filter`, `--spec`, `--tag`, `--tool`, `--shard`) most of
+/// a file is about cases not selected, which is no news: a count and where
+/// to look. Over the whole suite each one is stale (and fails `--strict`):
+/// the first few by id, and how many more.
+fn unused_line<S: AsRef<str>>(unused: &[S], whole_selection: bool) -> Option<String> {
+    if unused.is_empty() {
+        return None;
+    }
+    let n = unused.len();
+    let (entries, match_) = if n == 1 {
+        ("entry", "matches")
+    } else {
+        ("entries", "match")
+    };
+    if !whole_selection {
+        return Some(format!(
+            "{n} expectations {entries} {match_} no selected case (this run selects part of \
+             the suite; a run of the whole suite names any that match no case at all)"
+        ));
+    }
+    let shown: Vec<&str> = unused[..n.min(UNUSED_SHOWN)]
+        .iter()
+        .map(AsRef::as_ref)
+        .collect();
+    let shown = shown.join(", ");
+    let more = match n.saturating_sub(UNUSED_SHOWN) {
+        0 => String::new(),
+        k => format!(" and {k} more"),
+    };
+    Some(format!(
+        "{n} expectations {entries} {match_} no case: {shown}{more}"
+    ))
 }
 
 /// When no case ran (the adapter never started), says why on stderr too.
@@ -420,6 +455,28 @@ mod tests {
     use crate::subject::FailureKind;
     use crate::subject::scripted::{Scripted, Step};
     use crate::sys::SIGINT;
+
+    #[test]
+    fn unused_expectations_are_counted_under_a_selection_and_named_over_the_suite() {
+        let ids: Vec<String> = (0..300).map(|i| format!("some.case.{i}")).collect();
+        let selected = super::unused_line(&ids, false).unwrap();
+        assert_eq!(
+            selected,
+            "300 expectations entries match no selected case (this run selects part of the \
+             suite; a run of the whole suite names any that match no case at all)"
+        );
+        let whole = super::unused_line(&ids, true).unwrap();
+        assert!(
+            whole.starts_with("300 expectations entries match no case: some.case.0, some.case.1, ")
+                && whole.ends_with("some.case.9 and 290 more"),
+            "{whole}"
+        );
+        assert_eq!(
+            super::unused_line(&ids[..1], true).unwrap(),
+            "1 expectations entry matches no case: some.case.0"
+        );
+        assert_eq!(super::unused_line::<&str>(&[], true), None);
+    }
     use toolpath_suite::protocol::Call;
 
     /// A plan that runs `catalog` against `subjects` on `jobs` workers, the

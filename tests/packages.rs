@@ -1,0 +1,373 @@
+//! toolpath installed the way its users install things: the npm packages
+//! and the PyPI wheel are built from this checkout (`scripts/package`),
+//! installed from those files alone into a fresh npm project and a fresh
+//! virtual environment, and run on the system's `PATH` (`/usr/local/bin`,
+//! `/usr/bin`, `/bin`: node, python3 and the shell tools the suite's shell
+//! cases run) without cargo, rustc or a toolpath on it (the test checks),
+//! with a registry address that answers nothing: a
+//! package that needed a download, a build, or a registry read of toolpath
+//! itself fails here.
+//!
+//! The README's two quick starts (the `sh` blocks that begin `npm install
+//! --save-dev toolpath` and `pip install toolpath`) are run as written,
+//! each line from the project's directory. pip reads the wheel through
+//! `PIP_NO_INDEX` and `PIP_FIND_LINKS`, which is how pip installs from a
+//! directory of files; npm has no such setting for a name, so the one
+//! substitution is the npm install line, which names the two built
+//! tarballs with `--offline`. Then each installed `toolpath` runs the whole
+//! embedded suite against the built-in reference and prints its version.
+//!
+//! The packages hold a `dev` build (debug information stripped) made in a
+//! target directory of its own (`target/packages`, kept between runs): a
+//! release build is what a release ships (.github/workflows/release.yml),
+//! minutes more on a 2-core machine to make the same program from the same
+//! source. The newcomer's clock (install, then the skeleton's first
+//! report) and that report's line count are printed for the record, never
+//! asserted (no test depends on wall-clock time).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const VERSION: &str = toolpath::SUITE_VERSION;
+
+/// Fenced `sh` blocks of `markdown`.
+fn sh_blocks(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in markdown.lines() {
+        match (&mut current, line.trim()) {
+            (None, "```sh") => current = Some(String::new()),
+            (Some(_), "```") => out.push(current.take().unwrap()),
+            (Some(text), _) => {
+                text.push_str(line.trim());
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+/// The commands of a block: one a line, comments dropped.
+fn commands(block: &str) -> Vec<String> {
+    block
+        .lines()
+        .map(|l| l.split(" #").next().unwrap().trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+struct Machine {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    /// The machine's `PATH` after the project's own directory: python3
+    /// (this machine's, which may live elsewhere), then the system's.
+    path: String,
+    dist: PathBuf,
+}
+
+/// The real program `name` resolves to on this machine (through pyenv's
+/// shims, which need pyenv itself on PATH).
+fn real(name: &str) -> PathBuf {
+    if name == "python3" {
+        let out = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "python3: {out:?}");
+        return PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+    }
+    let out = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name} is not installed");
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+fn machine() -> Machine {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_owned();
+    let dist = root.join("dist");
+    let out = Command::new(Path::new(ROOT).join("scripts/package"))
+        .args(["--profile", "dev", "--out"])
+        .arg(&dist)
+        .env("CARGO_TARGET_DIR", Path::new(ROOT).join("target/packages"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "scripts/package: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tools = root.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    for name in ["node", "npm", "npx", "python3"] {
+        std::os::unix::fs::symlink(real(name), tools.join(name)).unwrap();
+    }
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", tools.display());
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    Machine {
+        _dir: dir,
+        root,
+        path,
+        dist,
+    }
+}
+
+impl Machine {
+    fn built(&self, name: &str) -> PathBuf {
+        let path = self.dist.join(name);
+        assert!(path.is_file(), "scripts/package did not write {name}");
+        path
+    }
+
+    /// Runs `script` with bash in `cwd`, `bin` first on PATH and then the
+    /// machine's; (exit code, stdout, stderr).
+    fn sh(&self, cwd: &Path, bin: &Path, script: &str) -> (i32, String, String) {
+        let out = Command::new("/bin/bash")
+            .args(["-c", script])
+            .current_dir(cwd)
+            .env_clear()
+            .env("PATH", format!("{}:{}", bin.display(), self.path))
+            .env("HOME", self.root.join("home"))
+            .env("TMPDIR", std::env::temp_dir())
+            // Nothing answers here: a registry read fails the install.
+            .env("npm_config_registry", "http://127.0.0.1:9/")
+            .env("npm_config_update_notifier", "false")
+            .env("npm_config_fund", "false")
+            .env("npm_config_audit", "false")
+            .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+            .env("PIP_NO_INDEX", "1")
+            .env("PIP_FIND_LINKS", &self.dist)
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// Runs the commands of a quick start from `project`; the last is the
+    /// skeleton's first run, which exits 1 (a skeleton implements one tool)
+    /// after its closing line. Returns that run's standard output.
+    fn quick_start(&self, project: &Path, bin: &Path, block: &[String], what: &str) -> String {
+        let (last, rest) = block.split_last().unwrap();
+        for command in rest {
+            let (code, out, err) = self.sh(project, bin, command);
+            assert_eq!(code, 0, "{what}: `{command}`:\n{out}{err}");
+        }
+        let (code, out, err) = self.sh(project, bin, last);
+        let closing =
+            regex::Regex::new(r"\n\d+ passed, \d+ failed, \d+ skipped(, \d+ escapes)?\n\z")
+                .unwrap();
+        assert!(
+            code == 1 && closing.is_match(&out),
+            "{what}: `{last}` exited {code}:\n{out}{err}"
+        );
+        out
+    }
+
+    /// The installed `toolpath` (as `toolpath` or `npx toolpath`): its
+    /// version, and the whole embedded suite against the reference.
+    fn runs_the_suite(&self, cwd: &Path, bin: &Path, toolpath: &str) {
+        let (code, out, err) = self.sh(cwd, bin, &format!("{toolpath} --version"));
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.trim(), format!("toolpath {VERSION}"), "{toolpath}");
+        let (code, out, err) = self.sh(cwd, bin, &format!("{toolpath} run --format json"));
+        assert_eq!(code, 0, "{toolpath} run: {err}");
+        let report: Value = serde_json::from_str(&out).unwrap();
+        let (cases, errors) = toolpath::case::embedded::load_embedded();
+        assert!(errors.is_empty(), "{errors:?}");
+        let instances = cases.iter().map(|c| c.instances().count()).sum::<usize>() as u64;
+        assert_eq!(report["suite"], VERSION);
+        assert_eq!(report["summary"]["total"].as_u64(), Some(instances));
+        assert_eq!(report["summary"]["pass"].as_u64(), Some(instances));
+    }
+}
+
+/// The README's quick start that begins with `first`.
+fn quick_start_block(first: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let blocks: Vec<Vec<String>> = sh_blocks(&readme)
+        .iter()
+        .map(|b| commands(b))
+        .filter(|c| c.first().is_some_and(|l| l == first))
+        .collect();
+    assert_eq!(blocks.len(), 1, "the README's quick start `{first}`");
+    let block = blocks.into_iter().next().unwrap();
+    assert!(
+        block.last().unwrap().contains("toolpath run --adapter"),
+        "{block:?}"
+    );
+    block
+}
+
+#[test]
+fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
+    let machine = machine();
+    let wheel = std::fs::read_dir(&machine.dist)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.ends_with(".whl"))
+        .expect("a wheel");
+    assert!(
+        wheel.starts_with(&format!("toolpath-{VERSION}-py3-none-"))
+            && wheel.ends_with("_x86_64.whl"),
+        "{wheel}"
+    );
+    let launcher = machine.built(&format!("toolpath-{VERSION}.tgz"));
+    let platform = machine.built(&format!("toolpath-linux-x64-{VERSION}.tgz"));
+    let nothing = machine.root.join("nothing");
+    std::fs::create_dir_all(&nothing).unwrap();
+    for absent in ["cargo", "rustc", "toolpath"] {
+        let (code, out, _) = machine.sh(&machine.root, &nothing, &format!("command -v {absent}"));
+        assert_ne!(code, 0, "{absent} is on the test's PATH: {out}");
+    }
+
+    // npm: a fresh project; the launcher's optional dependency is met by
+    // the platform package of the same version, installed beside it.
+    let project = machine.root.join("node-project");
+    std::fs::create_dir_all(&project).unwrap();
+    let bin = project.join("node_modules/.bin");
+    let (code, out, err) = machine.sh(&project, &bin, "npm init -y");
+    assert_eq!(code, 0, "{out}{err}");
+    let npm = quick_start_block("npm install --save-dev toolpath");
+    let npm: Vec<String> = npm
+        .iter()
+        .map(|c| {
+            c.replace(
+                "npm install --save-dev toolpath",
+                &format!(
+                    "npm install --save-dev --offline {} {}",
+                    platform.display(),
+                    launcher.display()
+                ),
+            )
+        })
+        .collect();
+    let clock = Instant::now();
+    let first = machine.quick_start(&project, &bin, &npm, "npm quick start");
+    let npm_clock = clock.elapsed();
+    machine.runs_the_suite(&project, &bin, "npx toolpath");
+
+    // PyPI: a fresh virtual environment, activated as `PATH`.
+    let venv = machine.root.join("venv");
+    let (code, out, err) = machine.sh(
+        &machine.root,
+        &nothing,
+        &format!("python3 -m venv {}", venv.display()),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let bin = venv.join("bin");
+    let project = machine.root.join("python-project");
+    std::fs::create_dir_all(&project).unwrap();
+    let clock = Instant::now();
+    let second = machine.quick_start(
+        &project,
+        &bin,
+        &quick_start_block("pip install toolpath"),
+        "pip quick start",
+    );
+    let pip_clock = clock.elapsed();
+    assert!(
+        bin.join("toolpath").is_file(),
+        "the wheel puts toolpath in the venv"
+    );
+    machine.runs_the_suite(&project, &bin, "toolpath");
+    the_action_uses_the_package_only_when_built_from_its_files(&machine, &platform);
+    eprintln!(
+        "newcomer's clock: npm {:.1} s, pip {:.1} s (install from the built package, new-adapter, \
+         the skeleton's first run); those first human reports: node {} lines, python {} lines",
+        npm_clock.as_secs_f64(),
+        pip_clock.as_secs_f64(),
+        first.lines().count(),
+        second.lines().count()
+    );
+}
+
+/// The composite action's install step (scripts/action.sh install) with
+/// the registry standing in: `npm view` answers the built platform
+/// package's `toolpathSource`, `npm install` installs its file offline, and
+/// `cargo` says it would build. Built from these very files: the packaged
+/// binary is installed, no cargo. From other files (a key the package does
+/// not record): built from source.
+fn the_action_uses_the_package_only_when_built_from_its_files(machine: &Machine, platform: &Path) {
+    let shims = machine.root.join("action-shims");
+    std::fs::create_dir_all(&shims).unwrap();
+    let npm = real("npm");
+    let script = |name: &str, text: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = shims.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "npm",
+        format!(
+            "#!/bin/sh\n\
+             case \"$1\" in\n\
+             view) [ \"$2\" = \"@toolpath/linux-x64@{VERSION}\" ] && [ \"$3\" = toolpathSource ] || exit 97\n\
+               tar -xzOf '{platform}' package/package.json | node -e 'let t=\"\";process.stdin.on(\"data\",d=>t+=d).on(\"end\",()=>console.log(JSON.parse(t).toolpathSource))' ;;\n\
+             install) shift; args=; for a in \"$@\"; do case \"$a\" in @toolpath/linux-x64@*) a='{platform}' ;; esac; args=\"$args '$a'\"; done\n\
+               eval exec '{npm}' install --offline $args ;;\n\
+             *) exit 97 ;;\n\
+             esac\n",
+            platform = platform.display(),
+            npm = npm.display(),
+        ),
+    );
+    script(
+        "cargo",
+        "#!/bin/sh\necho \"cargo: would build toolpath from source: $*\" >&2\nexit 42\n".into(),
+    );
+    let action = Path::new(ROOT).join("scripts/action.sh");
+    let install = |action_path: &Path, root: &Path| {
+        let github_path = machine.root.join("github-path");
+        std::fs::write(&github_path, "").unwrap();
+        let script = format!(
+            "GITHUB_ACTION_PATH='{}' GITHUB_PATH='{}' TOOLPATH_INSTALL_ROOT='{}' bash '{}' install",
+            action_path.display(),
+            github_path.display(),
+            root.display(),
+            action.display()
+        );
+        machine.sh(&machine.root, &shims, &script)
+    };
+    let root = machine.root.join("action-root");
+    let (code, out, err) = install(Path::new(ROOT), &root);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("installed the packaged toolpath {VERSION}")),
+        "{out}{err}"
+    );
+    let (code, version, _) = machine.sh(&machine.root, &root.join("bin"), "toolpath --version");
+    assert_eq!(
+        (code, version.trim()),
+        (0, format!("toolpath {VERSION}").as_str())
+    );
+
+    // Other files: the checkout's tracked files with one changed.
+    let other = machine.root.join("other-checkout");
+    let copied = Command::new("git")
+        .args(["clone", "-q", "--no-hardlinks", ROOT])
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    std::fs::write(other.join("README.md"), "changed\n").unwrap();
+    let (code, out, err) = install(&other, &machine.root.join("action-root-2"));
+    assert_eq!(code, 42, "built from source:\n{out}{err}");
+    assert!(
+        err.contains("cargo: would build toolpath from source: install --locked"),
+        "{err}"
+    );
+}
