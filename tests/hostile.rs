@@ -1171,9 +1171,13 @@ fn alive(pid: i32) -> bool {
 /// link is alive to write anything. The log proves every link existed.
 #[test]
 fn processes_an_adapter_leaves_behind_do_not_outlive_the_run() {
-    if !toolpath::sys::boxes_subjects() {
+    if !toolpath::testing::root_or_skip("boxing subjects") {
         return;
     }
+    assert!(
+        toolpath::sys::boxes_subjects(),
+        "root, yet subjects are not boxed"
+    );
     let scene = Scene::new();
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
