@@ -217,6 +217,33 @@ fn trimming_match_lines_once_there_are_many_is_caught() {
     );
 }
 
+// Class 9: roots told apart by name, matches capped per file.
+
+#[test]
+fn roots_told_apart_by_base_name_are_caught_in_every_tool() {
+    caught(
+        "roots-by-base-name",
+        &["--filter", "*.none.same-named-roots"],
+        &[
+            "search.none.same-named-roots",
+            "glob.none.same-named-roots",
+            "ls.none.same-named-roots",
+        ],
+    );
+}
+
+#[test]
+fn a_silent_cap_on_matches_per_file_is_caught() {
+    caught(
+        "caps-matches-per-file",
+        &["--filter", "search.lines.many-*"],
+        &[
+            "search.lines.many-in-one-file",
+            "search.lines.many-per-file-dir",
+        ],
+    );
+}
+
 // Classes 5 and 13: loose edits.
 
 #[test]

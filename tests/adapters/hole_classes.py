@@ -416,6 +416,42 @@ def ls_counts_entries(call, result, ref):
     return result
 
 
+# Class 9: roots told apart by name, matches capped per file.
+
+def roots_by_base_name(call, result, ref):
+    """Tells roots apart by their base name: of two roots named `ws`, only
+    the first is answered for (its files, matches and entries alone)."""
+    first, later = set(), []
+    for root in call["workspace"]["roots"]:
+        name = os.path.basename(root)
+        if name in first:
+            later.append(root)
+        first.add(name)
+
+    def kept(item):
+        path = item if isinstance(item, str) else item.get("path", "")
+        return not any(path == r or path.startswith(r + "/") for r in later)
+
+    for field in ("matches", "files", "entries"):
+        if later and isinstance(result.get(field), list):
+            result[field] = [item for item in result[field] if kept(item)]
+    return result
+
+
+def caps_matches_per_file(call, result, ref):
+    """Keeps at most 50 matching lines of each file, silently."""
+    matches = result.get("matches")
+    if call["tool"] in mutant.SEARCH_TOOLS and isinstance(matches, list):
+        per_file = {}
+        kept = []
+        for m in matches:
+            per_file[m["path"]] = per_file.get(m["path"], 0) + 1
+            if per_file[m["path"]] <= 50:
+                kept.append(m)
+        result["matches"] = kept
+    return result
+
+
 # Class 8: real paths checked below the target only.
 
 def target_only_real(call, result, ref):
@@ -439,6 +475,8 @@ def target_only_real(call, result, ref):
 
 HOLE_CLASS_MUTANTS = {
     "target-only-real": target_only_real,
+    "roots-by-base-name": roots_by_base_name,
+    "caps-matches-per-file": caps_matches_per_file,
     "ls-counts-entries": ls_counts_entries,
     "read-cut-allowed": read_cut_allowed,
     "binary-by-extension": binary_by_extension,
