@@ -18,8 +18,10 @@ breaks the answers of one tool family in the way named on its command line:
   write-refused   `write_file` refuses a path outside as it should, and
                   writes it all the same (write; `{ws}/../../x` is above
                   the fixture directory)
-  chown-refused   `write_file` refuses a path outside and hands the file
-                  there to another owner (write)
+  chown-refused   `write_file` refuses a path outside and tries to hand the
+                  file there to another owner (write); a boxed subject holds
+                  no CAP_CHOWN, so it is denied: the attempt and its outcome
+                  go to $ESCAPER_LOG
   write-late      `write_file` refuses a path outside, and writes it 0.3 s
                   after answering, making the directories it needs (write)
 
@@ -139,7 +141,14 @@ def write_refused(call, result):
 def chown_refused(call, result):
     path = refused_outside(call, result)
     if path and os.path.lexists(path):
-        os.lchown(path, 65534, 65534)
+        try:
+            os.lchown(path, 65534, 65534)
+            outcome = "changed"
+        except PermissionError:
+            outcome = "denied"
+        if os.environ.get("ESCAPER_LOG"):
+            with open(os.environ["ESCAPER_LOG"], "a") as log:
+                log.write(f"chown {outcome}\n")
     return result
 
 
