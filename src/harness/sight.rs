@@ -217,6 +217,14 @@ impl Outside {
         let at_root = (1..=parts.len())
             .rev()
             .find(|&n| self.places.contains(&parts[..n].join(&b'/')));
+        // A path lexically outside every root that leads inside through a
+        // link is inside (SEC-1 has a tool take it, SEC-8 echo it as
+        // given): judged on where the whole of it leads.
+        if at_root.is_none()
+            && (self.real(&parts.join(&b'/'))).is_some_and(|real| self.inside(&real))
+        {
+            return None;
+        }
         let from = at_root.unwrap_or(parts.len() - 1);
         if from == 0 {
             return Some("outside every root".into());
@@ -400,7 +408,7 @@ mod tests {
     use toolpath_suite::protocol::{Entry, EntryType, Match};
 
     /// `ws` and `ws2` roots, `ws/lnk` to `outside/deep`, `ws/in` back to
-    /// `ws2`, `outside/x/f` holding `secret`.
+    /// `ws2`, `outside/back` to `ws/x`, `outside/x/f` holding `secret`.
     fn scene() -> (tempfile::TempDir, Outside) {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path().canonicalize().unwrap();
@@ -411,6 +419,7 @@ mod tests {
         std::fs::write(top.join("outside/x/f"), "secret\ncanary-1\n").unwrap();
         symlink(top.join("outside/deep"), top.join("ws/lnk")).unwrap();
         symlink("../ws2", top.join("ws/in")).unwrap();
+        symlink("../ws/x", top.join("outside/back")).unwrap();
         let roots = [top.join("ws"), top.join("ws2")].map(|p| p.display().to_string());
         let fixture = toolpath_suite::case::validate::parse_case(
             Path::new("c.yaml"),
@@ -458,8 +467,17 @@ mod tests {
             ..ToolResult::default()
         };
         let none: Vec<Channel> = Vec::new();
-        // The link, what is inside, and through a link that stays inside.
-        let inside = listing(&["ws/lnk", "ws/x/f", "ws/in/a", "ws/lnk/../x/f", "ws2"]);
+        // The link, what is inside, through a link that stays inside, and
+        // through a link outside that leads back in (SEC-1: inside).
+        let inside = listing(&[
+            "ws/lnk",
+            "ws/x/f",
+            "ws/in/a",
+            "ws/lnk/../x/f",
+            "ws2",
+            "outside/back/f",
+            "outside/back",
+        ]);
         assert_eq!(channels(&outside, Tool::Ls, None, &inside), none);
         let relative = ToolResult {
             path: Some("ws/lnk/secret".into()),
@@ -536,6 +554,6 @@ mod tests {
         // `ws/x` and `outside/x` both hold `f`: the names cannot tell.
         assert_eq!(exec("ls", "f\n".into()), []);
         // Exactly the names of `outside`, and of no directory inside.
-        assert_eq!(exec("ls", "deep\nx\n".into()), [Channel::Exec]);
+        assert_eq!(exec("ls", "back\ndeep\nx\n".into()), [Channel::Exec]);
     }
 }
