@@ -174,6 +174,10 @@ impl Outside {
         ]
         .into_iter()
         .filter(|(field, _)| observed(field))
+        // The parent of the path answered is judged with that path, which
+        // walks every name of it: on its own, a parent outside whose child
+        // a link leads back inside (SEC-1) would be taken for a leak.
+        .filter(|(field, value)| *field != "parent" || !parent_of(value, &answer.path))
         .filter_map(|(_, value)| value.as_deref());
         let seen = |fields: [&str; 2]| fields.iter().all(|f| observed(f));
         let matches = (answer.matches.iter())
@@ -367,6 +371,22 @@ impl Outside {
     }
 }
 
+/// Whether `parent` is the lexical parent of `path` (both absolute).
+fn parent_of(parent: &Option<String>, path: &Option<String>) -> bool {
+    let (Some(parent), Some(path)) = (parent, path) else {
+        return false;
+    };
+    let (Some(parent), Some(path)) = (normalise(parent.as_bytes()), normalise(path.as_bytes()))
+    else {
+        return false;
+    };
+    match path.iter().rposition(|b| *b == b'/') {
+        Some(0) => parent == b"/",
+        Some(at) => parent == path[..at],
+        None => false,
+    }
+}
+
 /// `path` with `.`, `..` and repeated slashes taken out; `None` when it is
 /// not absolute.
 fn normalise(path: &[u8]) -> Option<Vec<u8>> {
@@ -484,6 +504,20 @@ mod tests {
             ..listing(&[])
         };
         assert_eq!(channels(&outside, Tool::Ls, None, &relative), none);
+        // A parent is judged with its path: the parent outside of a link
+        // there that leads back in is no leak; another parent outside is.
+        let resolved = |path: &str, parent: &str| ToolResult {
+            path: Some(format!("{top}/{path}")),
+            parent: Some(format!("{top}/{parent}")),
+            ..listing(&[])
+        };
+        let back = resolved("outside/back", "outside");
+        assert_eq!(channels(&outside, Tool::Resolve, None, &back), none);
+        let elsewhere = resolved("ws/x/f", "outside/x");
+        assert_eq!(
+            channels(&outside, Tool::Resolve, None, &elsewhere),
+            [Channel::List]
+        );
         for out in ["ws/lnk/secret", "outside/x/f", "ws/../outside/x", "ws", "x"] {
             let path = match out {
                 "ws" => "..".to_owned(),
