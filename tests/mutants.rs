@@ -1033,7 +1033,16 @@ fn a_file_tool_that_accepts_relative_paths_is_caught() {
 #[test]
 fn a_read_that_rewrites_line_endings_is_caught() {
     let report = run_file_mutant("read-normalises-newlines");
-    assert_eq!(failing_on(&report, "content"), ["file.read.text-exact"]);
+    // FILE-13's whole reads (issue 32) hold line endings too.
+    assert_eq!(
+        failing_on(&report, "content"),
+        [
+            "file.read.large-cut-said",
+            "file.read.long-line-whole",
+            "file.read.many-lines-whole",
+            "file.read.text-exact"
+        ]
+    );
     assert!(failing_cases_citing(&report, "FILE-5").contains(&"file.read.text-exact".to_owned()));
 }
 
@@ -1264,9 +1273,10 @@ fn assert_class_closed(mode: &str, requirement: &str, case_part: &str, cells: &[
         .map(|c| c["id"].as_str().unwrap().to_owned())
         .collect();
     assert!(!failing.is_empty(), "{mode} was not caught at all");
+    let also = also_in_class(case_part);
     let others: Vec<&String> = failing
         .iter()
-        .filter(|id| !id.contains(case_part))
+        .filter(|id| !id.contains(case_part) && !also.iter().any(|part| id.contains(part)))
         .collect();
     assert!(
         others.is_empty(),
@@ -1283,6 +1293,22 @@ fn assert_class_closed(mode: &str, requirement: &str, case_part: &str, cells: &[
             failing.iter().any(|id| id.contains(cell)),
             "{mode}: no failing case for the cell `{cell}` (failing: {failing:?})"
         );
+    }
+}
+
+/// Cases written later for a neighbouring class (issue 32) that fail a
+/// class's mutant too: the mutant is then caught twice, never outside
+/// the classes written for it. They cite the same requirement (checked
+/// with the rest).
+fn also_in_class(case_part: &str) -> &'static [&'static str] {
+    match case_part {
+        // `..` over a missing directory after a link (class 9).
+        "dotdot-after-link" => &["dotdot-over-missing-after-link"],
+        // A link out in a root that is not the target (class 8).
+        "security.shape." => &["security.other-root."],
+        // 150 matches in one file, 60 in each of three (class 9).
+        "output.shape.hundred" => &["search.lines.many-"],
+        _ => &[],
     }
 }
 
