@@ -193,9 +193,15 @@ impl Outside {
             .flatten()
             .map(|e| e.path.as_str());
         let mut paths = single.chain(matches).chain(files).chain(entries);
+        // A path outside the fixture directory is the machine's, not the
+        // case's (`/etc/...`, in whatever order the tool walked it): named,
+        // the same escape would read differently on every machine.
         paths.find_map(|p| {
             self.reaches_out(p)
-                .map(|via| format!("reported `{p}` {via}"))
+                .map(|via| match self.below_root(p.as_bytes()) {
+                    Some(_) => format!("reported `{p}` {via}"),
+                    None => format!("reported a path {via}"),
+                })
         })
     }
 
