@@ -322,6 +322,11 @@ fn npm_adapters_judge_what_each_file_tool_shows() {
         assert_eq!(unexpected(&report), Vec::<String>::new(), "{runner}");
         let cases = report["cases"].as_array().unwrap();
         for case in cases {
+            // An answer refused shows no kind or path to leave unchecked
+            // (issue 32's matrices add FILE-4 reads a tool refuses).
+            if (case["diff"].as_str()).is_some_and(|d| d.contains("+outcome: error")) {
+                continue;
+            }
             let writes = matches!(case["tool"].as_str(), Some("write_file" | "edit"));
             let unchecked: Vec<&str> = case["unchecked"]
                 .as_array()
