@@ -1228,3 +1228,54 @@ fn no_event_log_is_put_beside_a_device() {
     assert!(!Path::new("/dev/null.events.jsonl").exists());
     assert!(dir.path().join("report.xml.events.jsonl").is_file());
 }
+
+/// A report records the part of the suite it ran (`selection`; a unit
+/// test of `Selected` shows it absent for the whole suite), its event log
+/// keeps it, and the certification page
+/// says *only* which part beside the row in both tables; reports of two
+/// suite versions are refused on one page unless `--mixed-versions`.
+#[test]
+fn reports_record_their_selection_and_certification_compares_like_with_like() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    let (_, all) = run_json(&["--cases", MINI]);
+    assert_eq!(all["selection"], serde_json::json!({"cases": [MINI]}));
+    let out = toolpath()
+        .args(["run", "--cases", MINI, "--tool", "shell", "--shard", "1/1"])
+        .args(["--format", "json", "--output", &at("part.json")])
+        .args(["--events", &at("part.jsonl")])
+        .output()
+        .unwrap();
+    assert!(out.status.code().unwrap() <= 1, "{out:?}");
+    let part: Value =
+        serde_json::from_str(&std::fs::read_to_string(at("part.json")).unwrap()).unwrap();
+    assert_eq!(part["selection"]["tools"], serde_json::json!(["shell"]));
+    assert_eq!(part["selection"]["shard"], "1/1");
+    assert_eq!(part["selection"]["cases"], serde_json::json!([MINI]));
+    for source in [at("part.json"), at("part.jsonl")] {
+        let page = toolpath()
+            .args(["certification", &source])
+            .output()
+            .unwrap();
+        assert!(page.status.success(), "{page:?}");
+        let page = String::from_utf8(page.stdout).unwrap();
+        let only = format!("*(only tools shell; shard 1/1; cases from {MINI})*");
+        assert_eq!(page.matches(&only).count(), 2, "{source}:\n{page}");
+    }
+    // The same report under another suite version: refused, then allowed.
+    let mut older = part.clone();
+    older["suite"] = "0.0.1".into();
+    std::fs::write(at("older.json"), older.to_string()).unwrap();
+    toolpath()
+        .args(["certification", &at("part.json"), &at("older.json")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different suite versions").and(
+            predicate::str::contains(format!("suite 0.0.1: {}", at("older.json"))),
+        ));
+    toolpath()
+        .args(["certification", "--mixed-versions"])
+        .args([at("part.json"), at("older.json")])
+        .assert()
+        .success();
+}

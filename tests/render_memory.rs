@@ -136,6 +136,7 @@ fn head(summary: Summary) -> Report {
         duration_ms: 1000.0,
         fixture_dir: None,
         unprotected: Vec::new(),
+        selection: Default::default(),
         summary,
         findings: Vec::new(),
         containment: Default::default(),

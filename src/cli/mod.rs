@@ -39,7 +39,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::case::select::{Selection, Shard};
-use crate::report::ExitCode;
+use crate::report::{ExitCode, Selected};
 use toolpath_suite::case::raw::ToolSelector;
 use toolpath_suite::case::{Case, CaseError};
 use toolpath_suite::protocol::Tool;
@@ -105,6 +105,22 @@ impl SelectArgs {
     }
 
     /// The selection these arguments describe.
+    /// What the report records of this selection (see [`Selected`]).
+    pub fn selected(&self) -> Selected {
+        let paths = |paths: &[std::path::PathBuf]| -> Vec<String> {
+            paths.iter().map(|p| p.display().to_string()).collect()
+        };
+        Selected {
+            tools: self.tool.iter().map(|t| t.name().to_owned()).collect(),
+            filters: self.filter.clone(),
+            specs: self.spec.clone(),
+            tags: self.tag.clone(),
+            shard: self.shard.map(|s| format!("{}/{}", s.index, s.count)),
+            cases: paths(&self.source.cases),
+            added_cases: paths(&self.source.add_cases),
+        }
+    }
+
     pub fn selection(&self) -> Selection {
         Selection {
             ids: self.filter.clone(),

@@ -162,6 +162,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         write_expectations: request.write_expectations,
         strict: request.strict,
         unprivileged: !request.no_unprivileged,
+        selection: request.select.selected(),
         whole_selection: selection.is_everything(),
     })
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::harness::baseline::Baseline;
 use crate::harness::route::Machine;
+use crate::report::Selected;
 use crate::report::sink::Sink;
 use crate::subject::adapter::AdapterConfig;
 use crate::subject::{AdapterFailure, Subject};
@@ -28,6 +29,8 @@ pub struct RunConfig<'a> {
     pub unprivileged: Option<AdapterConfig>,
     /// The adapter command for the report; `None` in-process.
     pub adapter_label: Option<String>,
+    /// The part of the suite selected, for the report.
+    pub selection: Selected,
     /// Where fixtures are built (the run's own directory, so a dead run's
     /// are found by `toolpath clean`); the system temporary directory if `None`.
     pub fixtures: Option<PathBuf>,
@@ -48,6 +51,7 @@ impl Default for RunConfig<'_> {
             baseline: Baseline::default(),
             unprivileged: None,
             adapter_label: None,
+            selection: Selected::default(),
             fixtures: None,
             sink: None,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,

@@ -136,6 +136,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         duration_ms: 0.0,
         fixture_dir: None,
         unprotected: Vec::new(),
+        selection: config.selection.clone(),
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),

@@ -64,6 +64,9 @@ pub enum Event {
         strict: bool,
         /// Instances selected.
         total: usize,
+        /// The part of the suite selected (absent: the whole suite).
+        #[serde(default, skip_serializing_if = "crate::report::Selected::is_whole")]
+        selection: crate::report::Selected,
     },
     /// One instance, judged.
     Case(Box<CaseEvent>),
@@ -171,6 +174,7 @@ impl Sink for EventLog {
             adapter: head.adapter.clone(),
             strict: head.strict,
             total,
+            selection: head.selection.clone(),
         });
     }
 
@@ -472,6 +476,7 @@ fn header(start: Event) -> Report {
         implementation,
         adapter,
         strict,
+        selection,
         ..
     } = start
     else {
@@ -488,6 +493,7 @@ fn header(start: Event) -> Report {
         duration_ms: 0.0,
         fixture_dir: None,
         unprotected: Vec::new(),
+        selection,
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),
@@ -538,6 +544,7 @@ mod tests {
             adapter: None,
             strict: false,
             total: 3,
+            selection: Default::default(),
         })
         .unwrap()
     }

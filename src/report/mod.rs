@@ -304,6 +304,61 @@ impl Summary {
     }
 }
 
+/// What a run selected of the suite (`--tool`, `--filter`, `--spec`,
+/// `--tag`, `--shard`) and which case files it read instead of the
+/// embedded suite (`--cases`) or besides it (`--add-cases`), as given on
+/// the command line. Empty: the whole embedded suite of the report's
+/// `suite` version, the only run two implementations can be compared on
+/// cell by cell.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Selected {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specs: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// `K/N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Case files or directories read instead of the embedded suite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<String>,
+    /// Case files or directories read besides the embedded suite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added_cases: Vec<String>,
+}
+
+impl Selected {
+    /// Whether this is the whole embedded suite.
+    pub fn is_whole(&self) -> bool {
+        *self == Selected::default()
+    }
+
+    /// One line for a reader: `None` for the whole suite, else what was
+    /// selected (`tools read_file, write_file, edit; shard 1/2`).
+    pub fn describe(&self) -> Option<String> {
+        let list = |what: &str, items: &[String]| {
+            (!items.is_empty()).then(|| format!("{what} {}", items.join(", ")))
+        };
+        let parts: Vec<String> = [
+            list("tools", &self.tools),
+            list("filter", &self.filters),
+            list("spec", &self.specs),
+            list("tag", &self.tags),
+            self.shard.as_ref().map(|s| format!("shard {s}")),
+            list("cases from", &self.cases),
+            list("cases added from", &self.added_cases),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
@@ -329,6 +384,11 @@ pub struct Report {
     /// namespace could be made): empty when the subjects ran boxed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unprotected: Vec<String>,
+    /// The part of the suite this run covers; absent for the whole
+    /// embedded suite. Certification pages show it beside the row, so that
+    /// a three-tool run is not read as the whole suite.
+    #[serde(default, skip_serializing_if = "Selected::is_whole")]
+    pub selection: Selected,
     pub summary: Summary,
     /// What the implementation did wrong as a server, outside any one
     /// answer (an MCP server's stray output, requests never answered, a
@@ -370,5 +430,33 @@ impl Report {
     /// How this run ends (see [`ExitCode`]).
     pub fn exit_code(&self) -> ExitCode {
         self.summary.exit_code(self.partial, self.strict)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole suite is written as no `selection` at all (older readers
+    /// and pages see nothing new), and anything selected is described.
+    #[test]
+    fn a_selection_is_written_only_when_it_is_part_of_the_suite() {
+        let mut report = crate::report::render::testing::report("x", Vec::new());
+        let json = serde_json::to_value(&report).unwrap();
+        assert!(json.get("selection").is_none(), "{json}");
+        assert_eq!(report.selection.describe(), None);
+        report.selection.tools = vec!["read_file".into(), "edit".into()];
+        report.selection.shard = Some("2/3".into());
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(
+            json["selection"],
+            serde_json::json!({"tools": ["read_file", "edit"], "shard": "2/3"})
+        );
+        assert_eq!(
+            report.selection.describe().as_deref(),
+            Some("tools read_file, edit; shard 2/3")
+        );
+        let back: Report = serde_json::from_value(json).unwrap();
+        assert_eq!(back.selection, report.selection);
     }
 }

@@ -22,7 +22,7 @@ use crate::mcp::server::{McpConfig, McpServer};
 use crate::report::events::{EventLog, Spool};
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
-use crate::report::{CaseReport, ExitCode, Report};
+use crate::report::{CaseReport, ExitCode, Report, Selected};
 use crate::session::deliver::{self, Target};
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
@@ -51,6 +51,8 @@ pub struct RunPlan {
     pub strict: bool,
     /// Whether, as root, permission cases go to a copy run as `nobody`.
     pub unprivileged: bool,
+    /// The part of the suite selected, for the report.
+    pub selection: Selected,
     /// Whether the selection is the whole suite: only then is an
     /// expectation that matches nothing fatal under `--strict`.
     pub whole_selection: bool,
@@ -263,6 +265,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         baseline: plan.baseline.clone(),
         unprivileged,
         adapter_label: plan.subjects.label(),
+        selection: plan.selection.clone(),
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
@@ -502,6 +505,7 @@ mod tests {
             write_expectations: None,
             strict: false,
             unprivileged: false,
+            selection: Selected::default(),
             whole_selection: true,
         }
     }
@@ -541,6 +545,7 @@ mod tests {
         let catalog = Catalog::open(&["tests/data/mini".into()], &[], &selection).unwrap();
         RunPlan {
             write_expectations: Some(dir.join("exp.yaml")),
+            selection: Selected::default(),
             whole_selection: filter.is_empty(),
             ..plan_of(dir, catalog, Subjects::Reference, 2)
         }

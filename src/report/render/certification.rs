@@ -62,7 +62,7 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
     let mut listed = String::new();
     for report in rows {
         let c = containment::counted(report);
-        let name = markdown::text(&text::implementation(&report.implementation));
+        let name = row_name(report);
         let escapes = match (c.escapes, c.escapes_expected) {
             (0, _) => "0".to_owned(),
             (n, 0) => format!("**{n}** ⛔"),
@@ -88,7 +88,8 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
             continue;
         }
         listed.push_str(&format!(
-            "\n**{name}: {total} escape{}**\n\n",
+            "\n**{}: {total} escape{}**\n\n",
+            markdown::text(&text::implementation(&report.implementation)),
             if total == 1 { "" } else { "s" }
         ));
         for escape in &escapes {
@@ -124,7 +125,7 @@ fn areas_table(out: &mut String, rows: &[&Report]) {
     out.push_str(&rule);
 
     for report in rows.iter().copied() {
-        let mut name = markdown::text(&text::implementation(&report.implementation));
+        let mut name = row_name(report);
         if report.partial {
             name.push_str(" **(partial run)**");
         }
@@ -152,6 +153,16 @@ fn areas_table(out: &mut String, rows: &[&Report]) {
          paths = SEARCH; shell sub-paths = SHELL; glob = GLOB; ls = LS; file tools = FILE; \
          errors = ERR, OUT; security = SEC; descriptions = DESC.\n",
     );
+}
+
+/// A row's name: the implementation, and the part of the suite it ran
+/// when that is not the whole (its "—" cells then mean "not selected").
+fn row_name(report: &Report) -> String {
+    let name = markdown::text(&text::implementation(&report.implementation));
+    match report.selection.describe() {
+        Some(part) => format!("{name} *(only {})*", markdown::text(&part)),
+        None => name,
+    }
 }
 
 pub(super) fn sort_key(report: &Report) -> (String, &str, &str, &str, &str) {

@@ -159,6 +159,12 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
         } else {
             ""
         };
+        // A run over part of the suite says which part under its name:
+        // its "—" cells mean "not selected", not "nothing applicable".
+        let part = match report.selection.describe() {
+            Some(part) => format!("<br><small class=\"part\">only {}</small>", esc(&part)),
+            None => String::new(),
+        };
         // Each finding of the server under its name, its first occurrence
         // in the tooltip.
         let findings: String = report
@@ -173,7 +179,7 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             })
             .collect();
         out.push_str(&format!(
-            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}<br><small>suite {} · {} pass</small>{findings}</th>",
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}{part}<br><small>suite {} · {} pass</small>{findings}</th>",
             esc(&counts(&total)),
             esc(&text::implementation(&report.implementation)),
             esc(&report.suite),

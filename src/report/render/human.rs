@@ -251,6 +251,12 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         sanitize::visible(&report.suite),
         report.protocol
     ));
+    if let Some(part) = report.selection.describe() {
+        out.push_str(&format!(
+            "  selection:      {} (part of the suite)\n",
+            sanitize::visible(&part)
+        ));
+    }
     if let Some(dir) = &report.fixture_dir {
         out.push_str(&format!("  fixtures:       {}\n", sanitize::visible(dir)));
     }

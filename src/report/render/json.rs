@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 
 use crate::report::findings::Finding;
 use crate::report::view::{CaseSource, View};
-use crate::report::{ContainmentCounts, Report, RuleCounts, Summary};
+use crate::report::{ContainmentCounts, Report, RuleCounts, Selected, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
@@ -53,6 +53,8 @@ struct Head<'a> {
     fixture_dir: Option<&'a String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unprotected: &'a Vec<String>,
+    #[serde(skip_serializing_if = "Selected::is_whole")]
+    selection: &'a Selected,
     summary: &'a Summary,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     findings: &'a Vec<Finding>,
@@ -76,6 +78,7 @@ impl<'a> Head<'a> {
             duration_ms,
             fixture_dir,
             unprotected,
+            selection,
             summary,
             findings,
             containment,
@@ -93,6 +96,7 @@ impl<'a> Head<'a> {
             duration_ms: *duration_ms,
             fixture_dir: fixture_dir.as_ref(),
             unprotected,
+            selection,
             summary,
             findings,
             containment,

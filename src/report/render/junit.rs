@@ -160,6 +160,13 @@ fn suite(
         ("protocol", report.protocol.to_string()),
         ("strict", report.strict.to_string()),
         ("partial", report.partial.to_string()),
+        (
+            "selection",
+            report
+                .selection
+                .describe()
+                .unwrap_or_else(|| "the whole suite".to_owned()),
+        ),
     ];
     // One property per finding: `finding.KIND`, its heading and first
     // occurrence.

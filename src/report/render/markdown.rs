@@ -136,6 +136,12 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
         markdown::text(&report.suite),
         report.protocol
     ));
+    if let Some(part) = report.selection.describe() {
+        out.push_str(&format!(
+            "- **Selection:** {} (part of the suite)\n",
+            markdown::text(&part)
+        ));
+    }
     out.push_str(&format!(
         "- **Conformance:** {} of {} applicable instances pass\n",
         tally.passed,

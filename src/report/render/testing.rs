@@ -99,6 +99,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         duration_ms: 410.0,
         fixture_dir: None,
         unprotected: Vec::new(),
+        selection: Default::default(),
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),
