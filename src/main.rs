@@ -30,6 +30,11 @@ enum Command {
     /// run` judges conformance); 1 it does not, or declares none of the
     /// tools asked; 2 bad usage.
     Smoke(cli::smoke::SmokeRequest),
+    /// Start an MCP server from its profile and print its tools, their parameters and the suite tool the profile maps to each.
+    ///
+    /// Exit 0 listed; 1 the server did not start or list its tools; 2 bad
+    /// usage or an invalid profile.
+    Tools(cli::tools::ToolsRequest),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
     /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
@@ -64,6 +69,7 @@ fn main() -> std::process::ExitCode {
     let code = match Cli::parse().command {
         Command::Run(request) => cli::run::run(*request),
         Command::Smoke(request) => cli::smoke::smoke(request),
+        Command::Tools(request) => cli::tools::tools(request),
         Command::Serve => cli::serve::serve(),
         Command::Fuzz(request) => cli::fuzz::fuzz(request),
         Command::List(request) => cli::list::list(request),

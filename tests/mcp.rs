@@ -942,3 +942,44 @@ fn a_tool_list_larger_than_its_cap_cannot_start() {
         "{reason}"
     );
 }
+
+/// `toolpath tools --mcp`: the fake started as a run starts it, its nine
+/// tools listed with their parameters (`*` required) and the suite tool
+/// each stands for, then what the profile maps to a tool the server does
+/// not list and what it says has none; a server that cannot start is
+/// exit 1 with why.
+#[test]
+fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = |profile: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .args(["tools", "--mcp"])
+            .arg(profile)
+            .output()
+            .unwrap()
+    };
+    let out = tools(&profile(
+        dir.path(),
+        "",
+        &[("tool: write\n", "tool: put\n")],
+    ));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for line in [
+        "fake-mcp 0.0.1 (python): 9 tools listed\n",
+        "  info(path*: string)  as resolve\n",
+        "  search_start(query*: string, pattern*: string, path: string)  as grep\n",
+        "  write(path*: string, content*: string)  not mapped\n",
+        "  allowed()  not mapped\n",
+        "The profile maps to tools the server does not list:\n  write_file -> put: the server lists no such tool\n",
+        "The profile says no tool fits:\n",
+        "  shell: the fake runs no commands\n",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+    let out = tools(&profile(dir.path(), "strict-caps,bad-protocol", &[]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr.contains("the server did not start"), "{stderr}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}

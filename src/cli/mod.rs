@@ -14,6 +14,7 @@
 //!   written out;
 //! - [`smoke`]: a dozen chosen instances that say whether a subject speaks
 //!   the protocol and what to fix first (a run of [`run`]'s, read back);
+//! - [`tools`]: an MCP server's tools and what its profile maps to them;
 //! - [`clean`]: what dead runs left; [`serve`]: the reference over stdio.
 //!
 //! This module holds what several subcommands share: where cases come from
@@ -33,6 +34,7 @@ pub mod run;
 pub mod schemas;
 pub mod serve;
 pub mod smoke;
+pub mod tools;
 
 use std::path::PathBuf;
 
@@ -176,7 +178,9 @@ fn load_or_usage(source: &SourceArgs) -> Result<Vec<Case>, ExitCode> {
 
 /// Loads an MCP profile, or prints every mistake in it, each at its line
 /// and column, and says [`ExitCode::Usage`].
-fn load_profile(file: &std::path::Path) -> Result<crate::mcp::profile::Loaded, ExitCode> {
+pub(crate) fn load_profile(
+    file: &std::path::Path,
+) -> Result<crate::mcp::profile::Loaded, ExitCode> {
     crate::mcp::profile::Loaded::load(file).map_err(|errors| {
         for e in errors.iter() {
             eprintln!("{e}");

@@ -191,6 +191,12 @@ impl McpServer {
         &self.config.profile.profile
     }
 
+    /// Every tool the server listed at its first start, as it listed them
+    /// (`toolpath tools --mcp`): what a profile's `tools:` may map to.
+    pub fn listed_tools(&self) -> &[ToolInfo] {
+        &self.tools
+    }
+
     /// `{profile}` and `{home}` in a word of the command or environment.
     fn expand(&self, word: &str) -> String {
         word.replace("{profile}", &self.config.profile.dir.display().to_string())

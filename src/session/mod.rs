@@ -14,7 +14,7 @@
 //! place is safe), [`run_dir`] (one run's directory, used through its
 //! descriptor), [`clean`] (removing what dead runs left), [`deliver`]
 //! (report files, replaced whole), [`run`] (a suite run), [`fuzz`] (a
-//! fuzzing run).
+//! fuzzing run), [`tools`] (an MCP server started to list its tools).
 //!
 //! May import the floors below (ARCHITECTURE.md): `fuzz`, `harness`,
 //! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
@@ -26,6 +26,7 @@ pub mod fuzz;
 pub mod place;
 pub mod run;
 pub mod run_dir;
+pub mod tools;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -34,6 +35,8 @@ use std::time::Duration;
 pub use place::{FIXTURE_DIR_ENV, Place};
 pub use run_dir::RunDir;
 
+use crate::mcp::profile::Loaded;
+use crate::mcp::server::McpConfig;
 use crate::report::ExitCode;
 use crate::report::events::{EventLog, Spool};
 use crate::report::seal::SpoolKey;
@@ -182,6 +185,24 @@ impl Session {
             suite_version: crate::SUITE_VERSION.to_owned(),
             run_id: Some(self.dir.id().to_owned()),
         }
+    }
+
+    /// How to start the MCP server of `profile` in this run, supervised so:
+    /// its `HOME` and `TMPDIR` in the run directory's `servers`.
+    pub fn mcp_config(
+        &self,
+        profile: Loaded,
+        supervision: &Supervision,
+    ) -> Result<McpConfig, String> {
+        Ok(McpConfig {
+            profile,
+            call_timeout: supervision.call_timeout,
+            hello_timeout: supervision.hello_timeout,
+            max_restarts: supervision.max_restarts,
+            tmpdir: self.subdir("servers")?,
+            run_id: Some(self.dir.id().to_owned()),
+            user: None,
+        })
     }
 
     /// The run's own event log, sealed with a key only this process holds

@@ -18,7 +18,7 @@ use crate::case::catalog::Catalog;
 use crate::harness::baseline::{self, Baseline};
 use crate::harness::config::{Environment, RunConfig, SubjectFactory};
 use crate::mcp::profile::Loaded;
-use crate::mcp::server::{McpConfig, McpServer};
+use crate::mcp::server::McpServer;
 use crate::report::events::{EventLog, Spool};
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
@@ -222,15 +222,7 @@ fn subjects<'r>(
             })
         }
         Subjects::Mcp(profile) => {
-            let config = McpConfig {
-                profile: (**profile).clone(),
-                call_timeout: supervision.call_timeout,
-                hello_timeout: supervision.hello_timeout,
-                max_restarts: supervision.max_restarts,
-                tmpdir: session.subdir("servers")?,
-                run_id: Some(session.dir().id().to_owned()),
-                user: None,
-            };
+            let config = session.mcp_config((**profile).clone(), supervision)?;
             Box::new(move || {
                 Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
             })
