@@ -983,3 +983,44 @@ fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
     assert!(stderr.contains("the server did not start"), "{stderr}");
     assert!(out.stdout.is_empty(), "{out:?}");
 }
+
+/// `roots: {via: none}`: a server with no allowed directories (the fake in
+/// mode `open`, every path inside) is described, started once, given no
+/// roots, and what it lets out is counted: its write through a dangling
+/// link lands outside, an escape on the write channel (before `none`
+/// such a server could not be described at all).
+#[test]
+fn a_server_with_no_allowed_directories_is_described_and_its_escapes_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = profile(
+        dir.path(),
+        "open,cwd-relative",
+        &[
+            (
+                "roots:\n  via: mcp\n  ready: {tool: allowed}\n",
+                "roots:\n  via: none\n",
+            ),
+            ("relative_paths: roots", "relative_paths: cwd"),
+        ],
+    );
+    let lint = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .args(["lint", "--mcp"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(lint.status.success(), "{lint:?}");
+    let (code, report) = run(&file);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(
+        report["containment"]["escapes"], 1,
+        "{}",
+        report["containment"]
+    );
+    assert_eq!(report["containment"]["escapes_by_channel"]["write"], 1);
+    assert_eq!(status(&report, "mcp.write.dangling-out"), "fail");
+    let escaped = case(&report, "mcp.write.dangling-out");
+    assert_eq!(escaped["containment"]["class"], "escape", "{escaped}");
+    // Everything else it answered as the cases expect: no roots were
+    // needed to reach the fixture.
+    assert_eq!(report["summary"]["fail"], 1, "{}", report["summary"]);
+}

@@ -291,6 +291,11 @@ pub enum RootsVia {
     /// `roots/list`, and says `notifications/roots/list_changed` when a
     /// case brings new roots; one server process serves many cases.
     Mcp,
+    /// The server has no allowed directories (a shell server, a ripgrep
+    /// server): it is given none, one process serves many cases, and every
+    /// path it takes outside the case's roots is what the report shows
+    /// getting out. A profile says so rather than leaving `roots` out.
+    None,
 }
 
 /// A config file that lists the allowed directories.

@@ -240,7 +240,7 @@ impl McpServer {
             }
             RootsVia::Config => self.write_config(&state.roots)?,
             RootsVia::Tool if profile.roots.config.is_some() => self.write_config(&state.roots)?,
-            RootsVia::Tool | RootsVia::Mcp => {}
+            RootsVia::Tool | RootsVia::Mcp | RootsVia::None => {}
         }
         std::fs::create_dir_all(self.home()).map_err(|e| {
             failure(
@@ -532,13 +532,16 @@ impl McpServer {
                 _ => return Ok(()),
             }
         }
-        let by_tool = *self.profile().roots.via == RootsVia::Tool;
+        let via = *self.profile().roots.via;
         let running = self.running.as_mut().expect("running");
         if running.state.roots == state.roots {
             return Ok(());
         }
         running.state.roots = state.roots.clone();
-        if by_tool {
+        if via == RootsVia::None {
+            return Ok(());
+        }
+        if via == RootsVia::Tool {
             self.set_roots_by_tool(&state.roots)?;
         } else if let Err(e) = running.connection.change_roots(
             &state.roots,
@@ -552,7 +555,10 @@ impl McpServer {
     /// Whether new roots reach the running server (over MCP, or by a
     /// tool), so no restart is needed for them.
     fn roots_change_while_running(&self) -> bool {
-        matches!(*self.profile().roots.via, RootsVia::Mcp | RootsVia::Tool)
+        matches!(
+            *self.profile().roots.via,
+            RootsVia::Mcp | RootsVia::Tool | RootsVia::None
+        )
     }
 
     /// `via: tool`: the profile's roots tool called with `roots`. A server

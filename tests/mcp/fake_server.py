@@ -39,6 +39,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   follow-dangling  `write` checks only the lexical path of a file that does
                 not exist, so a dangling link inside leads the write outside
   crlf          `read` answers `\r\n` line endings as `\n`
+  open          has no allowed directories: every path is inside (a
+                server that takes none, as a shell or ripgrep server)
 
 Roots come from `--root DIR` arguments, other arguments (each a root), the
 `allowed` list of `$HOME/.fake-mcp/config.json` (it exits, status 3, if
@@ -138,6 +140,8 @@ def lexical(path):
 
 
 def inside(path):
+    if "open" in MODES:
+        return True
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
