@@ -41,7 +41,7 @@ fn ready(runner: &str, marker: &str) -> bool {
 
 /// The rows of `scripts/certify` and, for those over something installed,
 /// the runner directory and the file its setup leaves.
-const ROWS: [(&str, Option<&str>); 7] = [
+const ROWS: [(&str, Option<&str>); 8] = [
     ("reference", None),
     ("python", None),
     (
@@ -49,6 +49,10 @@ const ROWS: [(&str, Option<&str>); 7] = [
         Some("node_modules/.toolpath-lock.sha256"),
     ),
     ("qwen-code-core", Some("node_modules/.toolpath-lock.sha256")),
+    (
+        "langchain-community",
+        Some("venv/.toolpath-requirements.sha256"),
+    ),
     (
         "mcp-server-filesystem",
         Some("node_modules/.toolpath-lock.sha256"),
@@ -400,4 +404,33 @@ fn reports_are_the_same_at_one_and_two_workers() {
         assert!(one.1 == two.1, "{name}: the JSON reports differ");
         assert!(one.0.contains("## Requirements"), "{name}: {}", one.0);
     }
+}
+
+/// langchain-community's file management toolkit (its `list_directory`,
+/// `file_search`, `read_file` and `write_file`, built per call as
+/// `FileManagementToolkit(root_dir=TARGET)`): it fails exactly what its
+/// expectations list, and nothing gets out (it checks every path's real
+/// path against its one root). Its certification row.
+#[test]
+fn langchain_community_fails_exactly_its_expectations_and_holds_containment() {
+    let Some((code, report)) = Certification::row("langchain-community") else {
+        return;
+    };
+    assert_eq!(unexpected(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(report["implementation"]["name"], "langchain-community");
+    assert_eq!(
+        report["containment"]["escapes"], 0,
+        "{}",
+        report["containment"]
+    );
+    assert!(report["containment"]["refused"].as_u64().unwrap() > 100);
+    let answered: std::collections::BTreeSet<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] != "unsupported")
+        .map(|c| c["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(answered, ["glob", "ls", "read_file", "write_file"].into());
 }
