@@ -41,7 +41,7 @@ fn ready(runner: &str, marker: &str) -> bool {
 
 /// The rows of `scripts/certify` and, for those over something installed,
 /// the runner directory and the file its setup leaves.
-const ROWS: [(&str, Option<&str>); 8] = [
+const ROWS: [(&str, Option<&str>); 9] = [
     ("reference", None),
     ("python", None),
     (
@@ -55,6 +55,10 @@ const ROWS: [(&str, Option<&str>); 8] = [
     ),
     (
         "mcp-server-filesystem",
+        Some("node_modules/.toolpath-lock.sha256"),
+    ),
+    (
+        "mcp-server-filesystem-0.6.2",
         Some("node_modules/.toolpath-lock.sha256"),
     ),
     ("mcp-server-git", Some("venv/.toolpath-requirements.sha256")),
@@ -433,4 +437,28 @@ fn langchain_community_fails_exactly_its_expectations_and_holds_containment() {
         .map(|c| c["tool"].as_str().unwrap())
         .collect();
     assert_eq!(answered, ["glob", "ls", "read_file", "write_file"].into());
+}
+
+/// @modelcontextprotocol/server-filesystem 0.6.2, the known-bad control:
+/// the release before the 2025 fixes of its path check, certified from its
+/// profile alone. Its page must show what gets out: escapes on the read,
+/// list and write channels (a link out is followed once its target's
+/// check fails over to its parent's; a sibling whose name starts with a
+/// root's is taken for inside), every one listed in its expectations.
+#[test]
+fn mcp_server_filesystem_0_6_2_shows_its_escapes() {
+    let Some((code, report)) = Certification::row("mcp-server-filesystem-0.6.2") else {
+        return;
+    };
+    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    assert_eq!(report["implementation"]["version"], "0.6.2");
+    let containment = &report["containment"];
+    let escapes = containment["escapes"].as_u64().unwrap();
+    assert!(escapes >= 50, "{containment}");
+    assert_eq!(containment["escapes_expected"], escapes, "{containment}");
+    for channel in ["read", "list", "write"] {
+        let n = containment["escapes_by_channel"][channel].as_u64().unwrap();
+        assert!(n > 0, "no {channel} escape: {containment}");
+    }
 }
