@@ -80,15 +80,8 @@ fn is_empty(value: &Value) -> bool {
 /// The suite's path parameter of `tool` in `params`, if a path was given
 /// (RES-1: absent, `null` and `""` give none).
 pub fn requested_path(tool: Tool, params: &Map<String, Value>) -> Option<&str> {
-    let names: &[&str] = match tool {
-        Tool::Resolve => &["path"],
-        Tool::Shell => &["dir_path", "directory"],
-        Tool::ReadFile | Tool::WriteFile | Tool::Edit => &["file_path", "absolute_path"],
-        _ => &["dir_path", "path"],
-    };
-    names
-        .iter()
-        .filter_map(|n| params.get(*n)?.as_str())
+    toolpath_suite::params::path_names(tool)
+        .filter_map(|n| params.get(n)?.as_str())
         .find(|p| !p.is_empty())
 }
 
