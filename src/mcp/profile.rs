@@ -960,12 +960,13 @@ fn check_tool(
                 "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
             ),
             _ => {
+                // The result rule named after the field it reads.
                 let rule = match tool {
-                    Tool::Ls => "entries",
-                    Tool::Glob => "files",
-                    Tool::Grep | Tool::Ripgrep => "matches",
-                    Tool::Shell => "output",
-                    _ => "kind",
+                    Tool::Ls => Field::Entries,
+                    Tool::Glob => Field::Files,
+                    Tool::Grep | Tool::Ripgrep => Field::Matches,
+                    Tool::Shell => Field::Output,
+                    _ => Field::Kind,
                 };
                 format!("`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it")
             }
