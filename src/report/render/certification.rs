@@ -54,11 +54,7 @@ pub fn table(reports: &[Report]) -> String {
 
 /// Per implementation, its containment counts, then its escapes by id.
 fn containment_table(out: &mut String, rows: &[&Report]) {
-    out.push_str(
-        "| implementation | escapes | read | list | exec | write | refused \
-         | refused with another code | wording failures | false refusals | accepted | not observed |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    out.push_str(&containment::markdown_head(&["implementation"]));
     let mut listed = String::new();
     for report in rows {
         let c = containment::counted(report);
@@ -68,34 +64,12 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
             (n, 0) => format!("**{n}** ⛔"),
             (n, expected) => format!("**{n}** ⛔ ({expected} expected)"),
         };
-        let by = &c.escapes_by_channel;
-        out.push_str(&format!(
-            "| {name} | {escapes} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            by.read,
-            by.list,
-            by.exec,
-            by.write,
-            c.refused,
-            c.refused_other_code,
-            c.wording,
-            c.false_refusals,
-            c.accepted,
-            c.not_observed
-        ));
-        let (escapes, total) =
-            containment::escapes_in(&report.cases).expect("cases in memory are always readable");
-        if total == 0 {
-            continue;
-        }
-        listed.push_str(&format!(
-            "\n**{name}: {total} escape{}**\n\n",
-            if total == 1 { "" } else { "s" }
-        ));
-        for escape in &escapes {
-            listed.push_str(&format!("- {}\n", markdown::text(&escape.line())));
-        }
-        if let Some(more) = containment::more(escapes.len(), total) {
-            listed.push_str(&format!("- {}\n", markdown::text(&more)));
+        out.push_str(&containment::markdown_row(&[&name], &c, &escapes));
+        if let Some(listing) = containment::listing(report) {
+            listed.push_str(&format!("\n**{name}: {}**\n\n", listing.count));
+            for line in &listing.lines {
+                listed.push_str(&format!("- {}\n", markdown::text(line)));
+            }
         }
     }
     out.push_str(&listed);
