@@ -242,8 +242,6 @@ pub struct AdapterHello {
     Copy,
     PartialEq,
     Eq,
-    PartialOrd,
-    Ord,
     Hash,
     strum::IntoStaticStr,
     strum::EnumString,
