@@ -96,8 +96,9 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Reads the shape off a written call: the first path parameter that
-    /// is a non-empty string. An absolute path lies in the root whose
+    /// Reads the shape off a written call: the first path parameter (under
+    /// any tool's name for one, [`crate::params::all_path_names`]) that is
+    /// a non-empty string. An absolute path lies in the root whose
     /// placeholder begins it (`{ws2}/x`; `{target}/x` in the target's);
     /// a relative one in the target's root.
     pub fn of_call(fixture: &Fixture, params: &Map<String, Value>) -> Shape {
