@@ -25,11 +25,12 @@
 
 use std::path::Path;
 
+use crate::harness::judge::contains_check;
 use crate::harness::snapshot::{self, Change, ChangeKind};
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch};
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::case::{Action, Case};
-use toolpath_suite::protocol::{ErrorCode, Outcome, Tool, ToolResult};
+use toolpath_suite::protocol::{ErrorCode, Field, Outcome, Tool, ToolResult};
 
 /// The kinds of instance that have a containment verdict before the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +102,7 @@ pub fn channel_of(tool: Tool) -> Channel {
 pub fn classify(a: &Answered) -> Option<Containment> {
     let mut escapes = a.escapes.clone();
     if population(a.case) == Some(Population::Outside)
-        && !a.unobserved.iter().any(|u| u == "outcome")
+        && !a.unobserved.iter().any(|u| u == Field::Outcome.name())
         && a.answer.outcome == Some(Outcome::Ok)
     {
         escapes.insert(0, (channel_of(a.tool), "answered ok".to_owned()));
@@ -114,14 +115,14 @@ pub fn classify(a: &Answered) -> Option<Containment> {
         let channels = escapes.iter().map(|(c, _)| *c).collect();
         return Some(Containment::escape(channels, evidence.join("; ")));
     }
-    let observed = |field: &str| !a.unobserved.iter().any(|u| u == field);
+    let observed = |field: Field| !a.unobserved.iter().any(|u| u == field.name());
     let Some(population) = population(a.case) else {
         // Outside the population, only an observed `outside_workspace`
         // refusal of a path the case expects `ok` has a class.
         let refused_as_outside = a.case.expect.outcome == ExpectedOutcome::Ok
             && matches!(a.case.action, Action::Invoke(_))
-            && observed("outcome")
-            && observed("error.code")
+            && observed(Field::Outcome)
+            && observed(Field::ErrorCode)
             && a.answer.outcome == Some(Outcome::Error)
             && a.answer
                 .error
@@ -130,16 +131,14 @@ pub fn classify(a: &Answered) -> Option<Containment> {
         return refused_as_outside.then(|| Containment::of(ContainmentClass::FalseRefusal));
     };
     let not_observed = Some(Containment::of(ContainmentClass::NotObserved));
-    if !observed("outcome") {
+    if !observed(Field::Outcome) {
         return not_observed;
     }
-    let wording_failed = a
-        .mismatches
-        .iter()
-        .any(|m| m.field == "error.message contains");
+    let wording = contains_check(Field::ErrorMessage);
+    let wording_failed = a.mismatches.iter().any(|m| m.field == wording);
     let class = match (population, a.answer.outcome) {
         (Population::Outside, Some(Outcome::Ok)) => unreachable!("an escape, classed above"),
-        (Population::Outside, Some(Outcome::Error)) if !observed("error.code") => {
+        (Population::Outside, Some(Outcome::Error)) if !observed(Field::ErrorCode) => {
             return not_observed;
         }
         (Population::Outside, Some(Outcome::Error)) => match &a.answer.error {
@@ -264,7 +263,7 @@ mod tests {
 
     fn wording() -> Mismatch {
         Mismatch {
-            field: "error.message contains".into(),
+            field: contains_check(Field::ErrorMessage),
             expected: "\"{ws}\"".into(),
             actual: "\"no\" does not contain it".into(),
             rule: None,
@@ -298,9 +297,9 @@ mod tests {
             ..ToolResult::default()
         };
         assert_eq!(answered(&c, &unsupported, &[], &[]), Some(NotObserved));
-        let derived = ["outcome".to_owned()];
+        let derived = [Field::Outcome.name().to_owned()];
         assert_eq!(answered(&c, &ok(), &derived, &[]), Some(NotObserved));
-        let code = ["error.code".to_owned()];
+        let code = [Field::ErrorCode.name().to_owned()];
         assert_eq!(answered(&c, &other, &code, &[]), Some(NotObserved));
         assert_eq!(
             answered(&c, &ok(), &code, &[]),
@@ -328,9 +327,9 @@ mod tests {
         assert_eq!(answered(&plain, &other, &[], &[]), None);
         assert_eq!(answered(&plain, &refused, &[], &[]), Some(FalseRefusal));
         // ... as long as the code was read from the tool.
-        let code = ["error.code".to_owned()];
+        let code = [Field::ErrorCode.name().to_owned()];
         assert_eq!(answered(&plain, &refused, &code, &[]), None);
-        let outcome = ["outcome".to_owned()];
+        let outcome = [Field::Outcome.name().to_owned()];
         assert_eq!(answered(&plain, &refused, &outcome, &[]), None);
         // A case expecting another error never has a false refusal.
         let missing = case(

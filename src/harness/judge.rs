@@ -22,7 +22,7 @@ use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::notes::BINARY;
-use toolpath_suite::protocol::{EntryType, Kind, Outcome, ToolResult};
+use toolpath_suite::protocol::{EntryType, Field, Kind, Outcome, ToolResult};
 
 /// The result of judging one answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -162,11 +162,16 @@ impl<'a> Judging<'a> {
         }
     }
 
+    /// Whether `field` is declared unobservable (or derived) for this answer.
+    fn unobserved(&self, field: Field) -> bool {
+        self.unobservable.iter().any(|u| u == field.name())
+    }
+
     /// Whether `field` can be checked; records it as unchecked if not.
-    fn observable(&mut self, field: &str) -> bool {
-        let observable = !self.unobservable.iter().any(|u| u == field);
+    fn observable(&mut self, field: Field) -> bool {
+        let observable = !self.unobserved(field);
         if !observable {
-            self.verdict.unchecked.push(field.to_owned());
+            self.verdict.unchecked.push(field.name().to_owned());
         }
         observable
     }
@@ -182,8 +187,29 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// Records one check. `expected` and `actual` are raw values.
-    fn check(&mut self, field: &str, expected: &str, actual: &str, agrees: bool) {
+    /// Records one check of `field`, attributed to the rule it enforces on
+    /// every case ([`Field::rule`]). `expected` and `actual` are raw values.
+    fn check(&mut self, field: Field, expected: &str, actual: &str, agrees: bool) {
+        self.check_as(
+            field.name().to_owned(),
+            field.rule(),
+            expected,
+            actual,
+            agrees,
+        );
+    }
+
+    /// Records one check under the name reports show it by (a field's, or
+    /// [`contains_check`]'s, `matches.text "PATH:LINE"`, `truncated`), and
+    /// the rule it enforces on every case, if any.
+    fn check_as(
+        &mut self,
+        field: String,
+        rule: Option<&'static str>,
+        expected: &str,
+        actual: &str,
+        agrees: bool,
+    ) {
         self.verdict.checked += 1;
         // Judged on the full values (`agrees`); only what is kept is capped.
         let keep = |text: &str| cap(text.to_owned(), MAX_VALUE_BYTES);
@@ -191,14 +217,14 @@ impl<'a> Judging<'a> {
         if !agrees {
             let (expected, actual) = self.shown(expected, actual, agrees);
             self.verdict.mismatches.push(Mismatch {
-                field: field.to_owned(),
+                field: field.clone(),
                 expected,
                 actual,
-                rule: derived_rule(field).map(str::to_owned),
+                rule: rule.map(str::to_owned),
             });
         }
         self.entries.push(Entry::Check {
-            field: field.to_owned(),
+            field,
             expected: expected.to_owned(),
             actual: actual.to_owned(),
             agrees,
@@ -206,7 +232,7 @@ impl<'a> Judging<'a> {
     }
 
     /// An exactly equal value, when the case expects one.
-    fn equal(&mut self, field: &str, expected: Option<String>, actual: Option<String>) {
+    fn equal(&mut self, field: Field, expected: Option<String>, actual: Option<String>) {
         let Some(expected) = expected else { return };
         if self.observable(field) {
             let agrees = actual.as_ref() == Some(&expected);
@@ -265,19 +291,10 @@ fn base_name(path: &str) -> &str {
         .unwrap_or(path)
 }
 
-/// The rule behind a check the harness applies to every case of a tool
-/// (see [`crate::harness::expected`]).
-fn derived_rule(field: &str) -> Option<&'static str> {
-    match field.split(' ').next()? {
-        "output" => Some("SHELL-6"),
-        "matches.text" => Some("SEARCH-10"),
-        "model_text" => Some("OUT-5"),
-        "model_text-entries" => Some("OUT-7"),
-        "content" => Some("FILE-5"),
-        "truncated" => Some("OUT-6"),
-        "truncated-read" => Some("FILE-13"),
-        _ => None,
-    }
+/// The name reports give a check that `field` contains a text (the error
+/// message names a path, ERR-3; the model's text names it, OUT-5).
+pub fn contains_check(field: Field) -> String {
+    format!("{field} contains")
 }
 
 fn or_missing(value: Option<String>) -> String {
@@ -322,8 +339,8 @@ pub fn judge(
     // An outcome the adapter cannot observe (or derived) is not compared;
     // every other field still is, as sent, so an answer that is wrong
     // where it can be seen still fails.
-    if j.observable("outcome") {
-        j.check("outcome", want, got, want == got);
+    if j.observable(Field::Outcome) {
+        j.check(Field::Outcome, want, got, want == got);
         if want != got {
             // Nothing else can agree; show what was expected and what came.
             j.context(expected_fields(expected), actual_fields(result));
@@ -335,8 +352,10 @@ pub fn judge(
     let expected: &Expected = match &cut {
         Cut::Judge(cut) => cut,
         Cut::Refused(why) if expected.content.is_some() => {
-            j.check(
-                "truncated-read",
+            // FILE-13: a read cut short of its floor.
+            j.check_as(
+                "truncated-read".to_owned(),
+                Some("FILE-13"),
                 &format!("the whole file, or at least its first {READ_FLOOR} bytes"),
                 why,
                 false,
@@ -344,8 +363,10 @@ pub fn judge(
             expected
         }
         Cut::Refused(why) => {
-            j.check(
-                "truncated",
+            // OUT-6: a search, glob or listing cut short of its floor.
+            j.check_as(
+                "truncated".to_owned(),
+                Some("OUT-6"),
                 &format!("nothing left out, or at least {FLOOR} results"),
                 why,
                 false,
@@ -367,7 +388,7 @@ pub fn judge(
                 .is_some_and(|e| e.iter().any(|x| x == BINARY))
     };
     j.equal(
-        "notes",
+        Field::Notes,
         expected
             .notes
             .clone()
@@ -398,7 +419,7 @@ fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         list(shown)
     };
     j.equal(
-        "files",
+        Field::Files,
         expected.files.as_deref().map(sorted),
         result.files.as_deref().map(sorted),
     );
@@ -410,8 +431,8 @@ fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 /// `entries.path` is reported unchecked.
 fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     if expected.entries.as_ref().is_some_and(|e| !e.is_empty())
-        && !j.unobservable.iter().any(|u| u == "entries")
-        && !j.observable("entries.path")
+        && !j.unobserved(Field::Entries)
+        && !j.observable(Field::EntriesPath)
     {
         let by_name = |entries: Vec<(&str, EntryType)>| {
             let mut shown: Vec<String> = entries
@@ -422,7 +443,7 @@ fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
             list(shown)
         };
         j.equal(
-            "entries",
+            Field::Entries,
             expected
                 .entries
                 .as_ref()
@@ -443,7 +464,7 @@ fn entries(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         list(shown)
     };
     j.equal(
-        "entries",
+        Field::Entries,
         expected
             .entries
             .as_ref()
@@ -470,19 +491,19 @@ fn content(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         .content
         .as_deref()
         .map_or_else(|| NONE.to_owned(), quoted);
-    j.equal("content", Some(want), Some(got));
+    j.equal(Field::Content, Some(want), Some(got));
 }
 
 /// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.
 fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let path = |p: Option<&String>| p.map(|p| quoted(p));
     j.equal(
-        "kind",
+        Field::Kind,
         expected.kind.map(|k| k.name().to_owned()),
         result.kind.map(|k| k.name().to_owned()),
     );
     j.equal(
-        "path",
+        Field::Path,
         path(expected.path.as_ref()),
         path(result.path.as_ref()),
     );
@@ -490,16 +511,16 @@ fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     // show it, which is not observed (never passed), as if declared so; one
     // that carries it must have it right.
     if expected.parent.is_some() && result.parent.is_none() {
-        j.verdict.unchecked.push("parent".to_owned());
+        j.verdict.unchecked.push(Field::Parent.name().to_owned());
     } else {
         j.equal(
-            "parent",
+            Field::Parent,
             path(expected.parent.as_ref()),
             path(result.parent.as_ref()),
         );
     }
     j.equal(
-        "cwd",
+        Field::Cwd,
         path(expected.cwd.as_ref()),
         path(result.cwd.as_ref()),
     );
@@ -509,7 +530,7 @@ fn echoed_fields(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 /// directory, `ls` lists what is in it.
 fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(want) = &expected.output else { return };
-    if !j.observable("output") {
+    if !j.observable(Field::Output) {
         return;
     }
     let printed = result
@@ -524,7 +545,7 @@ fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
                 || MISSING.to_owned(),
                 |p| format!("pwd printed {}", quoted(p)),
             );
-            j.check("output", &want, &got, agrees);
+            j.check(Field::Output, &want, &got, agrees);
         }
         ExpectedOutput::Listing(names) => {
             // A set: `ls` sorts by the locale, which an adapter may not set.
@@ -540,7 +561,7 @@ fn output(j: &mut Judging, expected: &Expected, result: &ToolResult) {
                 None => MISSING.to_owned(),
                 Some(_) => show(&lines),
             };
-            j.check("output", &show(&wanted), &got, agrees);
+            j.check(Field::Output, &show(&wanted), &got, agrees);
         }
     }
 }
@@ -555,16 +576,15 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     };
     let at = |path: &str, line: u64| quoted(&format!("{path}:{line}"));
     // An empty list names no path: nothing goes unchecked.
-    let whole_paths = want.is_empty()
-        || j.unobservable.iter().any(|u| u == "matches")
-        || j.observable("matches.path");
+    let whole_paths =
+        want.is_empty() || j.unobserved(Field::Matches) || j.observable(Field::MatchesPath);
     fn named(path: &str, whole: bool) -> &str {
         if whole { path } else { base_name(path) }
     }
     let same_file = |answered: &str, expected: &str| {
         named(answered, whole_paths) == named(expected, whole_paths)
     };
-    if j.observable("matches") {
+    if j.observable(Field::Matches) {
         let mut expected_at: Vec<_> = want
             .iter()
             .map(|m| (named(&m.path, whole_paths), m.line))
@@ -580,10 +600,15 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         let agrees = result.matches.is_some() && expected_at == actual_at;
         let show = |items: &[(&str, u64)]| list(items.iter().map(|(p, l)| at(p, *l)).collect());
         let actual = result.matches.as_ref().map(|_| show(&actual_at));
-        j.check("matches", &show(&expected_at), &or_missing(actual), agrees);
+        j.check(
+            Field::Matches,
+            &show(&expected_at),
+            &or_missing(actual),
+            agrees,
+        );
     }
     let texts = texts_by_line(want);
-    if texts.is_empty() || !j.observable("matches.text") {
+    if texts.is_empty() || !j.observable(Field::MatchesText) {
         return;
     }
     for ((path, line), text) in texts {
@@ -595,9 +620,10 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         else {
             continue; // a missing line is the `matches` check's to report
         };
-        let field = format!("matches.text {}", at(&j.vars.collapse(path), line));
-        j.check(
-            &field,
+        let field = Field::MatchesText;
+        j.check_as(
+            format!("{field} {}", at(&j.vars.collapse(path), line)),
+            field.rule(),
             &quoted(text),
             &quoted(&answered.text),
             answered.text == text,
@@ -609,34 +635,33 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
 fn error(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(want) = &expected.error else { return };
     let got = result.error.as_ref();
-    if j.observable("error.code") {
+    if j.observable(Field::ErrorCode) {
         // The code is judged alone; the rule that gave it is only shown.
         let agrees = got.is_some_and(|e| e.code == want.code);
         let shown = got.map(|e| match &e.rule {
             Some(rule) => format!("{} (rule: {rule})", e.code.name()),
             None => e.code.name().to_owned(),
         });
-        j.check("error.code", want.code.name(), &or_missing(shown), agrees);
+        j.check(
+            Field::ErrorCode,
+            want.code.name(),
+            &or_missing(shown),
+            agrees,
+        );
     }
-    if want.message_contains.is_empty() || !j.observable("error.message") {
+    if want.message_contains.is_empty() || !j.observable(Field::ErrorMessage) {
         return;
     }
     let message = got.map(|e| e.message.as_str()).unwrap_or_default();
     for needle in &want.message_contains {
-        contains(
-            j,
-            "error.message contains",
-            needle,
-            message,
-            &quoted(message),
-        );
+        contains(j, Field::ErrorMessage, needle, message, &quoted(message));
     }
 }
 
 /// OUT-5: the text the model is shown names the resolved path; OUT-7:
 /// an `ls` text names every entry the answer gives.
 fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
-    if !j.observable("model_text") {
+    if !j.observable(Field::ModelText) {
         return;
     }
     entries_named(j, expected, result);
@@ -644,8 +669,10 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         return;
     }
     let Some(text) = result.model_text.as_deref() else {
-        j.check(
-            "model_text contains",
+        let field = Field::ModelText;
+        j.check_as(
+            contains_check(field),
+            field.rule(),
             &quoted(&expected.model_text_contains[0]),
             MISSING,
             false,
@@ -671,7 +698,7 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         n => format!("{} (+{n} more lines)", quoted(first)),
     };
     for needle in &expected.model_text_contains {
-        contains(j, "model_text contains", needle, text, &shown);
+        contains(j, Field::ModelText, needle, text, &shown);
     }
 }
 
@@ -707,22 +734,29 @@ fn entries_named(j: &mut Judging, expected: &Expected, result: &ToolResult) {
                 .join(", ")
         ),
     };
-    j.check(
-        "model_text-entries",
+    j.check_as(
+        format!("{}-entries", Field::ModelText),
+        Some("OUT-7"),
         "every entry's name",
         &actual,
         missing.is_empty(),
     );
 }
 
-fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str, shown: &str) {
+fn contains(j: &mut Judging, field: Field, needle: &str, haystack: &str, shown: &str) {
     let agrees = haystack.contains(needle);
     let actual = if agrees {
         quoted(needle)
     } else {
         format!("{shown} does not contain it")
     };
-    j.check(field, &quoted(needle), &actual, agrees);
+    j.check_as(
+        contains_check(field),
+        field.rule(),
+        &quoted(needle),
+        &actual,
+        agrees,
+    );
 }
 
 /// Diff lines `name: value`, for the fields that have a value.
@@ -730,7 +764,7 @@ fn contains(j: &mut Judging, field: &str, needle: &str, haystack: &str, shown: &
 struct Lines(Vec<String>);
 
 impl Lines {
-    fn push(&mut self, name: &str, value: Option<String>) {
+    fn push(&mut self, name: impl std::fmt::Display, value: Option<String>) {
         if let Some(value) = value {
             self.0.push(format!("{name}: {value}"));
         }
@@ -744,11 +778,11 @@ impl Lines {
         cwd: Option<&str>,
         matches: Option<impl Iterator<Item = (&'m str, u64)>>,
     ) {
-        self.push("kind", kind.map(|k| k.name().to_owned()));
-        self.push("path", path.map(quoted));
-        self.push("cwd", cwd.map(quoted));
+        self.push(Field::Kind, kind.map(|k| k.name().to_owned()));
+        self.push(Field::Path, path.map(quoted));
+        self.push(Field::Cwd, cwd.map(quoted));
         let at = |(path, line): (&str, u64)| quoted(&format!("{path}:{line}"));
-        self.push("matches", matches.map(|ms| list(ms.map(at).collect())));
+        self.push(Field::Matches, matches.map(|ms| list(ms.map(at).collect())));
     }
 }
 
@@ -760,16 +794,16 @@ fn expected_fields(e: &Expected) -> Vec<String> {
         .as_ref()
         .map(|ms| ms.iter().map(|m| (m.path.as_str(), m.line)));
     lines.common(e.kind, e.path.as_deref(), e.cwd.as_deref(), matches);
-    lines.push("parent", e.parent.as_deref().map(quoted));
+    lines.push(Field::Parent, e.parent.as_deref().map(quoted));
     let notes = e.notes.as_ref();
     lines.push(
-        "notes",
+        Field::Notes,
         notes.map(|n| list(n.iter().map(|s| quoted(s)).collect())),
     );
     if let Some(error) = &e.error {
-        lines.push("error.code", Some(error.code.name().to_owned()));
+        lines.push(Field::ErrorCode, Some(error.code.name().to_owned()));
         for needle in &error.message_contains {
-            lines.push("error.message contains", Some(quoted(needle)));
+            lines.push(contains_check(Field::ErrorMessage), Some(quoted(needle)));
         }
     }
     lines.0
@@ -784,8 +818,8 @@ fn actual_fields(r: &ToolResult) -> Vec<String> {
         .map(|ms| ms.iter().map(|m| (m.path.as_str(), m.line)));
     lines.common(r.kind, r.path.as_deref(), r.cwd.as_deref(), matches);
     if let Some(error) = &r.error {
-        lines.push("error.code", Some(error.code.name().to_owned()));
-        lines.push("error.message", Some(quoted(&error.message)));
+        lines.push(Field::ErrorCode, Some(error.code.name().to_owned()));
+        lines.push(Field::ErrorMessage, Some(quoted(&error.message)));
     }
     lines.push("reason", r.reason.as_deref().map(quoted));
     lines.0
@@ -806,7 +840,7 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
         } else {
             format!("absent from {}", shown())
         };
-        j.check("mentions", &quoted(word), &actual, agrees);
+        j.check_as("mentions".to_owned(), None, &quoted(word), &actual, agrees);
     }
     for phrase in expect.excludes.iter().flatten() {
         let agrees = !lower
@@ -817,7 +851,13 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
         } else {
             format!("present in {}", shown())
         };
-        j.check("excludes", &quoted(phrase), &actual, agrees);
+        j.check_as(
+            "excludes".to_owned(),
+            None,
+            &quoted(phrase),
+            &actual,
+            agrees,
+        );
     }
     j.finish()
 }

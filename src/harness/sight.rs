@@ -24,7 +24,7 @@ use std::path::Path;
 use crate::harness::snapshot::{self, Snapshot, State};
 use crate::report::Channel;
 use toolpath_suite::case::Fixture;
-use toolpath_suite::protocol::{Outcome, Tool, ToolResult};
+use toolpath_suite::protocol::{Field, Outcome, Tool, ToolResult};
 
 /// The most links followed resolving one path, as the kernel's limit.
 const MAX_LINKS: usize = 40;
@@ -109,7 +109,7 @@ impl Outside {
         answer: &ToolResult,
         unobserved: &[String],
     ) -> Vec<(Channel, String)> {
-        let observed = |field: &str| !unobserved.iter().any(|u| u == field);
+        let observed = |field: Field| !unobserved.iter().any(|u| u == field.name());
         let mut found = Vec::new();
         if let Some(seen) = self.read(answer, &observed) {
             found.push((Channel::Read, seen));
@@ -119,7 +119,7 @@ impl Outside {
         }
         if tool == Tool::Shell
             && answer.outcome == Some(Outcome::Ok)
-            && observed("output")
+            && observed(Field::Output)
             && let Some(seen) = self.exec(command, answer)
         {
             found.push((Channel::Exec, seen));
@@ -127,31 +127,35 @@ impl Outside {
         found
     }
 
-    fn read(&self, answer: &ToolResult, observed: &dyn Fn(&str) -> bool) -> Option<String> {
+    fn read(&self, answer: &ToolResult, observed: &dyn Fn(Field) -> bool) -> Option<String> {
         let matches = answer.matches.iter().flatten();
         let texts = [
-            ("content", answer.content.as_deref()),
-            ("model_text", answer.model_text.as_deref()),
-            ("output", answer.output.as_deref()),
+            (Field::Content, answer.content.as_deref()),
+            (Field::ModelText, answer.model_text.as_deref()),
+            (Field::Output, answer.output.as_deref()),
             (
-                "error.message",
+                Field::ErrorMessage,
                 answer.error.as_ref().map(|e| e.message.as_str()),
             ),
         ]
         .into_iter()
-        .filter_map(|(field, text)| Some((field.to_owned(), text?)))
-        .chain(matches.map(|m| (format!("match {}:{}", m.path, m.line), m.text.as_str())));
+        .filter_map(|(field, text)| Some((field.name().to_owned(), field, text?)))
+        .chain(matches.map(|m| {
+            let at = format!("match {}:{}", m.path, m.line);
+            (at, Field::MatchesText, m.text.as_str())
+        }));
         let mut with_lines = Vec::new();
-        for (field, text) in texts {
+        for (label, field, text) in texts {
             if self.canaries.iter().any(|c| text.contains(c.as_str())) {
-                return Some(format!("{field} holds an outside file's canary"));
+                return Some(format!("{label} holds an outside file's canary"));
             }
-            let lined = match field.starts_with("match ") {
-                true => observed("matches") && observed("matches.text"),
-                false => field == "content" && observed("content"),
+            let lined = match field {
+                Field::MatchesText => observed(Field::Matches) && observed(Field::MatchesText),
+                Field::Content => observed(Field::Content),
+                _ => false,
             };
             if lined {
-                with_lines.push((field, text));
+                with_lines.push((label, text));
             }
         }
         with_lines.into_iter().find_map(|(field, text)| {
@@ -166,30 +170,30 @@ impl Outside {
         })
     }
 
-    fn list(&self, answer: &ToolResult, observed: &dyn Fn(&str) -> bool) -> Option<String> {
+    fn list(&self, answer: &ToolResult, observed: &dyn Fn(Field) -> bool) -> Option<String> {
         let single = [
-            ("path", &answer.path),
-            ("parent", &answer.parent),
-            ("cwd", &answer.cwd),
+            (Field::Path, &answer.path),
+            (Field::Parent, &answer.parent),
+            (Field::Cwd, &answer.cwd),
         ]
         .into_iter()
-        .filter(|(field, _)| observed(field))
+        .filter(|(field, _)| observed(*field))
         // The parent of the path answered is judged with that path, which
         // walks every name of it: on its own, a parent outside whose child
         // a link leads back inside (SEC-1) would be taken for a leak.
-        .filter(|(field, value)| *field != "parent" || !parent_of(value, &answer.path))
+        .filter(|(field, value)| *field != Field::Parent || !parent_of(value, &answer.path))
         .filter_map(|(_, value)| value.as_deref());
-        let seen = |fields: [&str; 2]| fields.iter().all(|f| observed(f));
+        let seen = |fields: [Field; 2]| fields.into_iter().all(observed);
         let matches = (answer.matches.iter())
-            .filter(|_| seen(["matches", "matches.path"]))
+            .filter(|_| seen([Field::Matches, Field::MatchesPath]))
             .flatten()
             .map(|m| m.path.as_str());
         let files = (answer.files.iter())
-            .filter(|_| observed("files"))
+            .filter(|_| observed(Field::Files))
             .flatten()
             .map(String::as_str);
         let entries = (answer.entries.iter())
-            .filter(|_| seen(["entries", "entries.path"]))
+            .filter(|_| seen([Field::Entries, Field::EntriesPath]))
             .flatten()
             .map(|e| e.path.as_str());
         let mut paths = single.chain(matches).chain(files).chain(entries);

@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::mcp::template::Template;
 use toolpath_suite::case::{CaseError, CaseErrors};
-use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Tool};
+use toolpath_suite::protocol::{EntryType, ErrorCode, Field, Kind, Tool};
 
 /// The profile format this build reads.
 pub const PROFILE_VERSION: u32 = 1;
@@ -698,22 +698,6 @@ impl Errno {
     }
 }
 
-/// Result fields a profile may call unobservable (the protocol's list).
-const FIELDS: &[&str] = &[
-    "kind",
-    "path",
-    "parent",
-    "cwd",
-    "output",
-    "matches",
-    "matches.text",
-    "notes",
-    "files",
-    "entries",
-    "content",
-    "model_text",
-];
-
 /// Fixture features a profile may declare.
 const FEATURES: &[&str] = &["symlinks", "fifos", "sockets", "devices"];
 
@@ -921,15 +905,17 @@ fn check_codes(errors: &Errors, place: &str, error: &mut impl FnMut(Place, Strin
     }
 }
 
-/// Every field of `list` is one the protocol knows.
+/// Every field of `list` is one the protocol knows: a profile may call
+/// unobservable whatever an adapter may (`entries.path`, `matches.path`).
 fn unknown_fields(list: &[At<String>], place: &str, error: &mut impl FnMut(Place, String)) {
-    for field in list.iter().filter(|f| !FIELDS.contains(&f.as_str())) {
+    for field in list.iter().filter(|f| Field::from_wire(f).is_none()) {
+        let known: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
         error(
             field.place,
             format!(
                 "`{place}`: unknown field `{}` (known: {})",
                 field.value,
-                FIELDS.join(", ")
+                known.join(", ")
             ),
         );
     }
@@ -966,8 +952,8 @@ fn check_tool(
         // forgotten rule is not mistaken for "unobservable".
         Tool::ReadFile => {
             result.content.is_some()
-                || entry.unobservable.iter().any(|f| f.as_str() == "content")
-                || profile.unobservable.iter().any(|f| f.as_str() == "content")
+                || (entry.unobservable.iter().chain(&profile.unobservable))
+                    .any(|f| Field::from_wire(f) == Some(Field::Content))
         }
         // Judged on the fixture (what was written) and on the answer's
         // outcome, kind and path: no part of the text is required.
@@ -979,12 +965,13 @@ fn check_tool(
                 "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
             ),
             _ => {
+                // The result rule named after the field it reads.
                 let rule = match tool {
-                    Tool::Ls => "entries",
-                    Tool::Glob => "files",
-                    Tool::Grep | Tool::Ripgrep => "matches",
-                    Tool::Shell => "output",
-                    _ => "kind",
+                    Tool::Ls => Field::Entries,
+                    Tool::Glob => Field::Files,
+                    Tool::Grep | Tool::Ripgrep => Field::Matches,
+                    Tool::Shell => Field::Output,
+                    _ => Field::Kind,
                 };
                 format!("`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it")
             }
@@ -1142,9 +1129,17 @@ tools:
         assert_eq!(
             errors(&field),
             [
-                "7:16: `unobservable`: unknown field `colour` (known: kind, path, parent, cwd, output, matches, matches.text, notes, files, entries, content, model_text)"
+                "7:16: `unobservable`: unknown field `colour` (known: outcome, kind, path, parent, cwd, output, matches, matches.path, matches.text, notes, files, entries, entries.path, content, model_text, error.code, error.message)"
             ]
         );
+        // A profile names the fields an adapter's `hello` may: a listing
+        // that never names the directory it listed, a search that names
+        // files but not where they are.
+        let paths = MINIMAL.replace(
+            "relative_paths: roots",
+            "relative_paths: roots\nunobservable: [entries.path, matches.path]",
+        );
+        assert_eq!(parse(&paths).unwrap().unobservable.len(), 2);
         let version = MINIMAL.replace("profile: 1", "profile: 2");
         assert_eq!(
             errors(&version),

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::mcp::profile::{Errors, KindRule, MatchesRule, PathRule, ResultMap, ServerTool};
 use crate::reference::resolve::{lexical_parent, lexical_resolve};
 use toolpath_suite::protocol::{
-    Entry, EntryType, ErrorBody, ErrorCode, Kind, Match, Outcome, Tool, ToolResult,
+    Entry, EntryType, ErrorBody, ErrorCode, Field, Kind, Match, Outcome, Tool, ToolResult,
 };
 
 /// The server tool's arguments for the suite's `params`.
@@ -80,15 +80,8 @@ fn is_empty(value: &Value) -> bool {
 /// The suite's path parameter of `tool` in `params`, if a path was given
 /// (RES-1: absent, `null` and `""` give none).
 pub fn requested_path(tool: Tool, params: &Map<String, Value>) -> Option<&str> {
-    let names: &[&str] = match tool {
-        Tool::Resolve => &["path"],
-        Tool::Shell => &["dir_path", "directory"],
-        Tool::ReadFile | Tool::WriteFile | Tool::Edit => &["file_path", "absolute_path"],
-        _ => &["dir_path", "path"],
-    };
-    names
-        .iter()
-        .filter_map(|n| params.get(*n)?.as_str())
+    toolpath_suite::params::path_names(tool)
+        .filter_map(|n| params.get(n)?.as_str())
         .find(|p| !p.is_empty())
 }
 
@@ -202,7 +195,7 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
             entries.push(Entry { path, entry_type });
         }
         if !typed {
-            answer.derived.push("entries".into());
+            answer.derived.push(Field::Entries.name().into());
         }
         answer.entries = Some(entries);
     }
@@ -219,7 +212,7 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
         // The suite's only note (SEARCH-6) has no counterpart in a
         // server's text: never observed.
         answer.notes = Some(Vec::new());
-        answer.derived.push("notes".into());
+        answer.derived.push(Field::Notes.name().into());
     }
     if result.content.is_some() {
         // The whole text, exactly: a server that rewrites line endings,
@@ -228,12 +221,12 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
         // FILE-5's note `binary` has no counterpart in a server's text:
         // never observed.
         answer.notes = Some(Vec::new());
-        answer.derived.push("notes".into());
+        answer.derived.push(Field::Notes.name().into());
     }
     if result.output.is_some() {
         answer.output = Some(text.to_owned());
         answer.cwd = Some(ctx.requested.clone());
-        answer.derived.push("cwd".into());
+        answer.derived.push(Field::Cwd.name().into());
     }
     answer
 }
@@ -242,7 +235,7 @@ fn read_kind(answer: &mut ToolResult, result: &ResultMap, lines: &[&str]) {
     match &result.kind {
         Some(KindRule::Always(always)) => {
             answer.kind = Some(*always);
-            answer.derived.push("kind".into());
+            answer.derived.push(Field::Kind.name().into());
         }
         Some(KindRule::Lines(rules)) => {
             answer.kind = rules
@@ -273,12 +266,12 @@ fn read_path(answer: &mut ToolResult, ctx: &Context, lines: &[&str]) {
         if answer.kind == Some(Kind::File) {
             answer.parent = Some(lexical_parent(&path));
             if composed {
-                answer.derived.push("parent".into());
+                answer.derived.push(Field::Parent.name().into());
             }
         }
         answer.path = Some(path);
         if composed {
-            answer.derived.push("path".into());
+            answer.derived.push(Field::Path.name().into());
         }
     }
 }
@@ -349,7 +342,7 @@ pub fn error(ctx: &Context, text: &str) -> ToolResult {
         }),
         model_text: Some(text.to_owned()),
         derived: if derived {
-            vec!["error.code".into()]
+            vec![Field::ErrorCode.name().into()]
         } else {
             Vec::new()
         },

@@ -5,10 +5,7 @@ use serde_json::{Map, Value};
 
 use super::file;
 use super::{ToolError, params};
-use toolpath_suite::protocol::{ErrorCode, ToolResult, Workspace};
-
-/// The keys `edit` takes; any other is refused (ERR-8).
-pub const KEYS: &[&str] = &["file_path", "absolute_path", "old_string", "new_string"];
+use toolpath_suite::protocol::{ErrorCode, Tool, ToolResult, Workspace};
 
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     match edit(workspace, params) {
@@ -18,8 +15,8 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
 }
 
 fn edit(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
-    params::only(params, KEYS)?;
-    let path = file::absolute_path(workspace, params)?;
+    params::only_for(params, Tool::Edit)?;
+    let path = file::absolute_path(workspace, Tool::Edit, params)?;
     // An empty `old_string` would mean "anywhere"; creating a file is
     // `write_file`'s business, so it is refused, not taken as "create".
     let old = params::required(params, "old_string")?;

@@ -19,20 +19,19 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, lexical_resolve};
 use super::{ToolError, params};
-use toolpath_suite::protocol::{ErrorCode, Kind, Outcome, ToolResult, Workspace};
-
-/// The path parameter of every file tool and its alias (FILE-1): the
-/// published tools call it `file_path`, some `absolute_path`.
-pub const PATH_NAMES: &[&str] = &["file_path", "absolute_path"];
+use toolpath_suite::protocol::{ErrorCode, Kind, Outcome, Tool, ToolResult, Workspace};
 
 /// The lexical absolute path of the file a call names (FILE-2, FILE-3):
 /// given, a string without NUL (ERR-7), one name only (FILE-1), and
-/// absolute. Checked before any file system access (ERR-2).
+/// absolute. Checked before any file system access (ERR-2). `tool`'s path
+/// parameter is `file_path` (some published tools call it `absolute_path`,
+/// its alias).
 pub fn absolute_path(
     workspace: &Workspace,
+    tool: Tool,
     params: &Map<String, Value>,
 ) -> Result<String, ToolError> {
-    let Some(path) = params::path(params, PATH_NAMES)? else {
+    let Some(path) = params::path_of(params, tool)? else {
         return Err(ToolError::new(
             ErrorCode::InvalidParams,
             "file_path is required: the absolute path of one file",
@@ -173,7 +172,7 @@ mod tests {
     }
 
     fn path_of(params: Value) -> Result<String, ToolError> {
-        absolute_path(&workspace(), params.as_object().unwrap())
+        absolute_path(&workspace(), Tool::ReadFile, params.as_object().unwrap())
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::path_pattern::PathPattern;
 use super::resolve::{self, Target};
 use super::{ToolError, params, walk};
-use toolpath_suite::protocol::{Kind, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{Kind, Outcome, Tool, ToolResult, Workspace};
 
 /// Runs a glob: validate the parameters, resolve the path, match below it.
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
@@ -22,15 +22,12 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
-/// The parameters `glob` takes; any other key is refused (ERR-8).
-pub const KEYS: &[&str] = &["pattern", "dir_path", "path"];
-
 fn glob(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
     // Every parameter check comes before the file system is touched (ERR-2).
-    params::only(params, KEYS)?;
+    params::only_for(params, Tool::Glob)?;
     let text = params::required(params, "pattern")?;
     params::no_nul("pattern", &text)?;
-    let path = params::path(params, &["dir_path", "path"])?;
+    let path = params::path_of(params, Tool::Glob)?;
     let pattern = PathPattern::parse(&text)?;
     let mut files = Vec::new();
     let (kind, echoed, parent) = match resolve::resolve_target(workspace, path.as_deref())? {

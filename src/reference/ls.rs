@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
 use super::{ToolError, params};
-use toolpath_suite::protocol::{Entry, EntryType, Kind, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{Entry, EntryType, Kind, Outcome, Tool, ToolResult, Workspace};
 
 /// Runs an ls: validate the parameter, resolve the path, list it.
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
@@ -17,12 +17,9 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
-/// The parameters `ls` takes; any other key is refused (ERR-8).
-pub const KEYS: &[&str] = &["dir_path", "path"];
-
 fn ls(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
-    params::only(params, KEYS)?;
-    let path = params::path(params, &["dir_path", "path"])?;
+    params::only_for(params, Tool::Ls)?;
+    let path = params::path_of(params, Tool::Ls)?;
     let mut entries = Vec::new();
     let (kind, echoed, parent) = match resolve::resolve_target(workspace, path.as_deref())? {
         Target::AllWorkspaces => {

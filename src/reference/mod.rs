@@ -34,8 +34,6 @@ pub mod shell;
 pub mod walk;
 pub mod write_file;
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value, json};
 
 use resolve::Target;
@@ -66,127 +64,13 @@ impl From<ToolError> for ToolResult {
     }
 }
 
-/// Description of the search tools' path parameter (DESC-1, DESC-3).
-const SEARCH_PATH: &str = "Optional: the path to search within. It can be a directory (searched \
-    recursively) or a file (only that file is searched), given as an absolute path or as a path \
-    relative to the target directory. If omitted, all workspace directories are searched.";
-
-/// Description of the glob tool's path parameter (DESC-4, DESC-3).
-const GLOB_PATH: &str = "Optional: where to look. A directory is searched recursively for files \
-    whose path below it matches the pattern; a file is matched alone, against its name. Give an \
-    absolute path or a path relative to the target directory. If omitted, all workspace \
-    directories are searched.";
-
-/// Description of the ls tool's path parameter (DESC-4, DESC-3).
-const LS_PATH: &str = "Optional: what to list. A directory lists its entries (one level); a \
-    file is listed as its single entry. Give an absolute path or a path relative to the target \
-    directory. If omitted, every workspace directory is listed.";
-
-/// Description of the shell's directory parameter (DESC-2, DESC-3).
-const SHELL_DIR: &str = "Optional: the directory to run the command in. Give a path relative to \
-    the target directory (e.g. \"src/utils\"), a workspace directory name (e.g. \"packages\"), or \
-    an absolute path inside the workspace. If omitted, the command runs in the target directory.";
-
-/// Description of the file tools' path parameter (DESC-5, DESC-3): the
-/// one path the suite wants absolute, and the description says so.
-const FILE_PATH: &str = "The absolute path of the file, starting with / (for example \
-    \"/home/user/project/src/a.ts\"). A relative path is refused, with the absolute path it \
-    would have meant. The file must lie inside a workspace directory.";
-
 /// The reference's `hello`: every tool and fixture feature, and the parameter
 /// schemas the DESC cases read.
 pub fn hello() -> AdapterHello {
-    let search = schema(
-        &[
-            (
-                "pattern",
-                "The regular expression to search for, matched against each line.",
-            ),
-            ("dir_path", SEARCH_PATH),
-            ("path", &format!("Alias of dir_path. {SEARCH_PATH}")),
-            (
-                "include",
-                "Optional: a glob matched against file names, e.g. \"*.ts\" or \"*.{ts,md}\".",
-            ),
-        ],
-        &["pattern"],
-    );
-    let shell = schema(
-        &[
-            ("command", "The command to run with sh -c."),
-            ("dir_path", SHELL_DIR),
-            (
-                "directory",
-                &format!("Legacy alias of dir_path. {SHELL_DIR}"),
-            ),
-        ],
-        &["command"],
-    );
-    let resolve = schema(
-        &[(
-            "path",
-            "Optional: a file or directory, absolute or relative to the target directory.",
-        )],
-        &[],
-    );
-    let glob = schema(
-        &[
-            (
-                "pattern",
-                "A glob matched against each file's path below the searched directory, \
-                 e.g. \"**/*.ts\" or \"src/*.{ts,md}\".",
-            ),
-            ("dir_path", GLOB_PATH),
-            ("path", &format!("Alias of dir_path. {GLOB_PATH}")),
-        ],
-        &["pattern"],
-    );
-    let ls = schema(
-        &[
-            ("dir_path", LS_PATH),
-            ("path", &format!("Alias of dir_path. {LS_PATH}")),
-        ],
-        &[],
-    );
-    let alias = format!("Alias of file_path. {FILE_PATH}");
-    let read_file = schema(
-        &[("file_path", FILE_PATH), ("absolute_path", &alias)],
-        &["file_path"],
-    );
-    let write_file = schema(
-        &[
-            ("file_path", FILE_PATH),
-            ("absolute_path", &alias),
-            (
-                "content",
-                "The whole new content of the file, exactly as it should be on disk.",
-            ),
-        ],
-        &["file_path", "content"],
-    );
-    let edit = schema(
-        &[
-            ("file_path", FILE_PATH),
-            ("absolute_path", &alias),
-            (
-                "old_string",
-                "The exact text to replace; it must occur exactly once in the file.",
-            ),
-            ("new_string", "The text to put in its place (may be empty)."),
-        ],
-        &["file_path", "old_string", "new_string"],
-    );
-    let schemas = BTreeMap::from([
-        ("read_file".to_owned(), read_file),
-        ("write_file".to_owned(), write_file),
-        ("edit".to_owned(), edit),
-        ("resolve".to_owned(), resolve),
-        ("grep".to_owned(), search.clone()),
-        ("ripgrep".to_owned(), search),
-        ("shell".to_owned(), shell),
-        ("glob".to_owned(), glob),
-        ("ls".to_owned(), ls),
-    ]);
+    let schemas = Tool::ALL
+        .into_iter()
+        .map(|tool| (tool.name().to_owned(), schema(tool)))
+        .collect();
     AdapterHello {
         protocol: PROTOCOL_VERSION,
         implementation: Implementation {
@@ -204,35 +88,32 @@ pub fn hello() -> AdapterHello {
     }
 }
 
-/// A JSON Schema object with string properties.
-fn schema(properties: &[(&str, &str)], required: &[&str]) -> Value {
-    let properties: Map<String, Value> = properties
+/// `tool`'s parameters as a JSON Schema object of string properties,
+/// from its table in the suite model.
+fn schema(tool: Tool) -> Value {
+    let table = toolpath_suite::params::of(tool);
+    let properties: Map<String, Value> = table
         .iter()
-        .map(|(name, description)| {
+        .map(|param| {
+            let description = toolpath_suite::params::description(tool, param);
             (
-                name.to_string(),
+                param.name.to_owned(),
                 json!({"type": "string", "description": description}),
             )
         })
+        .collect();
+    let required: Vec<&str> = table
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.name)
         .collect();
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
 /// The parameter names a tool takes (ERR-8): every other key is refused.
 pub fn keys(tool: Tool) -> &'static [&'static str] {
-    match tool {
-        Tool::Resolve => RESOLVE_KEYS,
-        Tool::Grep | Tool::Ripgrep => search::KEYS,
-        Tool::Shell => shell::KEYS,
-        Tool::Glob => glob_tool::KEYS,
-        Tool::Ls => ls::KEYS,
-        Tool::ReadFile => read_file::KEYS,
-        Tool::WriteFile => write_file::KEYS,
-        Tool::Edit => edit::KEYS,
-    }
+    toolpath_suite::params::names(tool)
 }
-
-const RESOLVE_KEYS: &[&str] = &["path"];
 
 /// Answers one call. `seq` is left 0 for the caller to fill in; `outcome` is
 /// always set.
@@ -251,8 +132,8 @@ pub fn call(workspace: &Workspace, tool: Tool, params: &Map<String, Value>) -> T
 
 /// The `resolve` tool: the shared resolver on its own (RES).
 fn resolve_tool(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
-    let target = params::only(params, RESOLVE_KEYS)
-        .and_then(|()| params::path(params, &["path"]))
+    let target = params::only_for(params, Tool::Resolve)
+        .and_then(|()| params::path_of(params, Tool::Resolve))
         .and_then(|path| resolve::resolve_target(workspace, path.as_deref()));
     let (kind, path, parent) = match target {
         Err(err) => return err.into(),

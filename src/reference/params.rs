@@ -14,9 +14,22 @@
 use serde_json::{Map, Value};
 
 use super::ToolError;
-use toolpath_suite::protocol::ErrorCode;
+use toolpath_suite::protocol::{ErrorCode, Tool};
 
 type Params = Map<String, Value>;
+
+/// Refuses a key `tool` does not take (ERR-8): the keys of its table in
+/// the suite model (`toolpath_suite::params`).
+pub fn only_for(params: &Params, tool: Tool) -> Result<(), ToolError> {
+    only(params, toolpath_suite::params::names(tool))
+}
+
+/// The path `tool` was given, under its path parameter or that one's
+/// alias (RES-1, FILE-1), by the suite model's table.
+pub fn path_of(params: &Params, tool: Tool) -> Result<Option<String>, ToolError> {
+    let names: Vec<&str> = toolpath_suite::params::path_names(tool).collect();
+    path(params, &names)
+}
 
 /// Refuses the first key not in `known` (ERR-8), naming it and the keys the
 /// tool takes, so the caller can correct the call.

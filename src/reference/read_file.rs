@@ -6,12 +6,7 @@ use serde_json::{Map, Value};
 use super::file;
 use super::{ToolError, params};
 use toolpath_suite::protocol::notes::BINARY;
-use toolpath_suite::protocol::{ToolResult, Workspace};
-
-/// The keys `read_file` takes; any other is refused (ERR-8). The paging
-/// parameters of published read tools (`offset`, `limit`, `start_line`)
-/// are not part of the suite's tool: a read answers the whole file.
-pub const KEYS: &[&str] = &["file_path", "absolute_path"];
+use toolpath_suite::protocol::{Tool, ToolResult, Workspace};
 
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     match read_file(workspace, params) {
@@ -21,8 +16,11 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
 }
 
 fn read_file(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
-    params::only(params, KEYS)?;
-    let path = file::absolute_path(workspace, params)?;
+    // Only the keys of its table (ERR-8): the paging parameters of
+    // published read tools (`offset`, `limit`, `start_line`) are not part
+    // of the suite's tool, which answers the whole file.
+    params::only_for(params, Tool::ReadFile)?;
+    let path = file::absolute_path(workspace, Tool::ReadFile, params)?;
     file::existing(workspace, &path)?;
     let bytes = file::read(&path)?;
     let (content, notes, shown) = match text_of(&bytes) {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Target};
 use super::{ToolError, include, params, walk};
-use toolpath_suite::protocol::{ErrorCode, Kind, Match, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{ErrorCode, Kind, Match, Outcome, Tool, ToolResult, Workspace};
 
 use toolpath_suite::protocol::notes::{BINARY, INCLUDE_IGNORED};
 
@@ -27,13 +27,14 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     }
 }
 
-/// The keys a search takes (SEARCH-1); any other is `invalid_params` (ERR-8).
-pub const KEYS: &[&str] = &["pattern", "dir_path", "path", "include"];
+/// The table of the parameters a search takes: `ripgrep` takes `grep`'s
+/// (one contract, SEARCH).
+const SEARCH: Tool = Tool::Grep;
 
 fn parse(params: &Map<String, Value>) -> Result<Query, ToolError> {
-    params::only(params, KEYS)?;
+    params::only_for(params, SEARCH)?;
     let pattern = params::required(params, "pattern")?;
-    let path = params::path(params, &["dir_path", "path"])?;
+    let path = params::path_of(params, SEARCH)?;
     let include = params::optional(params, "include")?;
     params::no_nul("pattern", &pattern)?;
     if let Some(include) = &include {

@@ -7,14 +7,11 @@ use serde_json::{Map, Value};
 
 use super::resolve::{self, Found, lexical_resolve};
 use super::{ToolError, params};
-use toolpath_suite::protocol::{ErrorCode, Outcome, ToolResult, Workspace};
+use toolpath_suite::protocol::{ErrorCode, Outcome, Tool, ToolResult, Workspace};
 
 /// Validates the parameters and the directory, then runs the command there.
-/// The keys the shell takes (SHELL-1); any other is `invalid_params` (ERR-8).
-pub const KEYS: &[&str] = &["command", "dir_path", "directory"];
-
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
-    let result = params::only(params, KEYS)
+    let result = params::only_for(params, Tool::Shell)
         .and_then(|()| params::required(params, "command"))
         .and_then(|command| {
             if command.contains('\0') {
@@ -23,7 +20,7 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
                     "command contains a NUL byte, which no shell can run",
                 ));
             }
-            let dir = params::path(params, &["dir_path", "directory"])?;
+            let dir = params::path_of(params, Tool::Shell)?;
             let cwd = directory(workspace, dir.as_deref())?;
             execute(&command, &cwd)
         });

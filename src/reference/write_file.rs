@@ -8,10 +8,7 @@ use serde_json::{Map, Value};
 use super::file::{self, Named};
 use super::resolve;
 use super::{ToolError, params};
-use toolpath_suite::protocol::{ToolResult, Workspace};
-
-/// The keys `write_file` takes; any other is refused (ERR-8).
-pub const KEYS: &[&str] = &["file_path", "absolute_path", "content"];
+use toolpath_suite::protocol::{Tool, ToolResult, Workspace};
 
 pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
     match write_file(workspace, params) {
@@ -21,8 +18,8 @@ pub fn run(workspace: &Workspace, params: &Map<String, Value>) -> ToolResult {
 }
 
 fn write_file(workspace: &Workspace, params: &Map<String, Value>) -> Result<ToolResult, ToolError> {
-    params::only(params, KEYS)?;
-    let path = file::absolute_path(workspace, params)?;
+    params::only_for(params, Tool::WriteFile)?;
+    let path = file::absolute_path(workspace, Tool::WriteFile, params)?;
     let content = params::string(params, "content")?;
     // Containment is decided on the real path of the whole path before
     // anything is created (SEC-1): a missing part keeps its place, and a

@@ -293,15 +293,106 @@ impl ContainmentCounts {
         if !notes.is_empty() {
             escapes.push_str(&format!(" ({})", notes.join("; ")));
         }
-        format!(
-            "{escapes}, {} refused, {} refused with another code, {}, {}, {} accepted, {} not observed",
-            self.refused,
-            self.refused_other_code,
-            plural(self.wording, "wording failure", "wording failures"),
-            plural(self.false_refusals, "false refusal", "false refusals"),
-            self.accepted,
-            self.not_observed
-        )
+        let rest = ContainmentColumn::ALL
+            .into_iter()
+            .filter(|c| {
+                !matches!(
+                    c,
+                    ContainmentColumn::Escapes | ContainmentColumn::Channel(_)
+                )
+            })
+            .map(|c| plural(c.count(self), c.one(), c.label()));
+        std::iter::once(escapes)
+            .chain(rest)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// One column of the containment counts. Every format shows the same
+/// columns in the same order ([`ContainmentColumn::ALL`]) under the same
+/// words: the human line, Markdown, JUnit's properties, the certification
+/// page and its HTML table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContainmentColumn {
+    Escapes,
+    /// The escapes that took one channel (shown within the escapes).
+    Channel(Channel),
+    Refused,
+    RefusedOtherCode,
+    Wording,
+    FalseRefusals,
+    Accepted,
+    NotObserved,
+}
+
+impl ContainmentColumn {
+    /// Every column, in the order every format shows them.
+    pub const ALL: [ContainmentColumn; 11] = [
+        ContainmentColumn::Escapes,
+        ContainmentColumn::Channel(Channel::Read),
+        ContainmentColumn::Channel(Channel::List),
+        ContainmentColumn::Channel(Channel::Exec),
+        ContainmentColumn::Channel(Channel::Write),
+        ContainmentColumn::Refused,
+        ContainmentColumn::RefusedOtherCode,
+        ContainmentColumn::Wording,
+        ContainmentColumn::FalseRefusals,
+        ContainmentColumn::Accepted,
+        ContainmentColumn::NotObserved,
+    ];
+
+    /// The heading, and the words after any count but 1 (`false refusals`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ContainmentColumn::Escapes => "escapes",
+            ContainmentColumn::Channel(channel) => channel.name(),
+            ContainmentColumn::Refused => "refused",
+            ContainmentColumn::RefusedOtherCode => "refused with another code",
+            ContainmentColumn::Wording => "wording failures",
+            ContainmentColumn::FalseRefusals => "false refusals",
+            ContainmentColumn::Accepted => "accepted",
+            ContainmentColumn::NotObserved => "not observed",
+        }
+    }
+
+    /// The words after a count of 1 (`false refusal`).
+    pub fn one(self) -> &'static str {
+        match self {
+            ContainmentColumn::Escapes => "escape",
+            ContainmentColumn::Wording => "wording failure",
+            ContainmentColumn::FalseRefusals => "false refusal",
+            _ => self.label(),
+        }
+    }
+
+    /// The name machine-read output gives it (JUnit's `containment.KEY`):
+    /// the field of [`ContainmentCounts`], `escapes.CHANNEL` by channel.
+    pub fn key(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            ContainmentColumn::Escapes => "escapes".into(),
+            ContainmentColumn::Channel(channel) => format!("escapes.{}", channel.name()).into(),
+            ContainmentColumn::Refused => "refused".into(),
+            ContainmentColumn::RefusedOtherCode => "refused_other_code".into(),
+            ContainmentColumn::Wording => "wording".into(),
+            ContainmentColumn::FalseRefusals => "false_refusals".into(),
+            ContainmentColumn::Accepted => "accepted".into(),
+            ContainmentColumn::NotObserved => "not_observed".into(),
+        }
+    }
+
+    /// Its count in `counts`.
+    pub fn count(self, counts: &ContainmentCounts) -> usize {
+        match self {
+            ContainmentColumn::Escapes => counts.escapes,
+            ContainmentColumn::Channel(channel) => counts.escapes_by_channel.of(channel),
+            ContainmentColumn::Refused => counts.refused,
+            ContainmentColumn::RefusedOtherCode => counts.refused_other_code,
+            ContainmentColumn::Wording => counts.wording,
+            ContainmentColumn::FalseRefusals => counts.false_refusals,
+            ContainmentColumn::Accepted => counts.accepted,
+            ContainmentColumn::NotObserved => counts.not_observed,
+        }
     }
 }
 
@@ -632,6 +723,52 @@ mod tests {
     use super::*;
     use crate::report::Mismatch;
     use crate::report::render::testing::{case, failing};
+
+    /// Every count of [`ContainmentCounts`] is one column, under its own
+    /// field's name (by channel, `escapes.CHANNEL`), channels in their
+    /// order, and each column reads its own count.
+    #[test]
+    fn the_columns_are_the_counts_fields() {
+        use strum::VariantArray;
+        let mut counts = ContainmentCounts::default();
+        let json = serde_json::to_value(counts).unwrap();
+        let mut fields: Vec<String> = json
+            .as_object()
+            .unwrap()
+            .iter()
+            .flat_map(|(name, value)| match value.as_object() {
+                Some(by) => by.keys().map(|c| format!("escapes.{c}")).collect(),
+                None => vec![name.clone()],
+            })
+            .filter(|name| name != "escapes_expected")
+            .collect();
+        fields.sort();
+        let mut keys: Vec<String> = ContainmentColumn::ALL
+            .iter()
+            .map(|c| c.key().into_owned())
+            .collect();
+        keys.sort();
+        assert_eq!(keys, fields);
+        let channels: Vec<Channel> = ContainmentColumn::ALL
+            .iter()
+            .filter_map(|c| match c {
+                ContainmentColumn::Channel(channel) => Some(*channel),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(channels, Channel::VARIANTS);
+        // Each column reads its own count: set one at a time through JSON.
+        for (i, column) in ContainmentColumn::ALL.into_iter().enumerate() {
+            let mut json = serde_json::to_value(ContainmentCounts::default()).unwrap();
+            let key = column.key();
+            match key.split_once('.') {
+                Some((_, channel)) => json["escapes_by_channel"][channel] = (i + 1).into(),
+                None => json[key.as_ref()] = (i + 1).into(),
+            }
+            counts = serde_json::from_value(json).unwrap();
+            assert_eq!(column.count(&counts), i + 1, "{key}");
+        }
+    }
 
     fn mismatch(field: &str, rule: Option<&str>) -> Mismatch {
         Mismatch {

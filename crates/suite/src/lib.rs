@@ -28,6 +28,7 @@
 //!
 //! - [`protocol`]: the messages every implementation answers in;
 //! - [`spec`]: requirement IDs read from the normative `spec/README.md`;
+//! - [`params`]: the parameters each tool takes, its path among them;
 //! - [`placeholders`]: `{ws}`, `{tmp}`, ... and their values on one fixture;
 //! - [`case`]: case files, from bytes on disk to validated cases, and the
 //!   compact form the binary embeds;
@@ -40,6 +41,7 @@
 //! `build.rs` (which validates and embeds `cases/`) depend on it.
 
 pub mod case;
+pub mod params;
 pub mod placeholders;
 pub mod protocol;
 pub mod sanitize;

@@ -213,7 +213,8 @@ pub struct AdapterHello {
     #[serde(default)]
     pub features: Vec<String>,
     /// Result fields the implementation cannot observe, for every tool
-    /// ([`OBSERVABLE_FIELDS`]); never counted as passed.
+    /// (the names of spec/protocol.md, "What is observed": [`Field`]);
+    /// never counted as passed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unobservable: Vec<String>,
     /// Tool name to the fields the implementation cannot observe for that
@@ -227,30 +228,123 @@ pub struct AdapterHello {
     pub schemas: BTreeMap<String, Value>,
 }
 
-/// The names a result field (or part of one) goes by in `unobservable`,
-/// `unobservable_by_tool` and a result's `derived`, and what the judge
-/// compares when one is not observed (spec/protocol.md, "What is observed").
+/// A result field, or the part of one the judge compares apart: the names
+/// `unobservable`, `unobservable_by_tool`, a result's `derived`, an MCP
+/// profile's `unobservable` and a report's `unchecked` use, and what the
+/// judge compares when one is not observed (spec/protocol.md, "What is
+/// observed"). The one list of them: the wire name, the tools whose answer
+/// carries the field and the rule a check of it enforces all live here.
 /// `error.code` is meant for `derived`: a code the adapter chose by a
 /// default rule rather than read from the tool.
-pub const OBSERVABLE_FIELDS: &[&str] = &[
-    "outcome",
-    "kind",
-    "path",
-    "parent",
-    "cwd",
-    "output",
-    "matches",
-    "matches.path",
-    "matches.text",
-    "notes",
-    "files",
-    "entries",
-    "entries.path",
-    "content",
-    "model_text",
-    "error.code",
-    "error.message",
-];
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum Field {
+    Outcome,
+    Kind,
+    Path,
+    Parent,
+    Cwd,
+    Output,
+    Matches,
+    /// Where each matched file is: without it a match is compared by its
+    /// file's base name and its line.
+    #[strum(serialize = "matches.path")]
+    MatchesPath,
+    /// What each matched line says.
+    #[strum(serialize = "matches.text")]
+    MatchesText,
+    Notes,
+    Files,
+    Entries,
+    /// Where each listed entry is: without it an entry is compared by its
+    /// base name and its type.
+    #[strum(serialize = "entries.path")]
+    EntriesPath,
+    Content,
+    ModelText,
+    #[strum(serialize = "error.code")]
+    ErrorCode,
+    #[strum(serialize = "error.message")]
+    ErrorMessage,
+}
+
+impl Field {
+    /// Every field, in the order spec/protocol.md's table names them.
+    pub const ALL: [Field; Field::VARIANTS.len()] = crate::variant_array(Field::VARIANTS);
+
+    /// The wire name (`matches.path`, `model_text`).
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The field a wire name names, if any: for every reader of a name an
+    /// adapter, a profile or a report wrote.
+    pub fn from_wire(name: &str) -> Option<Field> {
+        name.parse().ok()
+    }
+
+    /// The tools whose answer carries this field, so a case may expect it
+    /// of them: a matrix's expectation, written once for all its tools,
+    /// keeps in each cell the fields that cell's tool answers with
+    /// (`Expect::for_tools`). `notes` are expected of the searches and
+    /// `read_file` (SEARCH-6, SEARCH-8, FILE-5); a cut listing's `truncated`
+    /// is OUT-6's to judge, not an expected note.
+    pub fn answered_by(self) -> &'static [Tool] {
+        use Tool::*;
+        const ALL: &[Tool] = &Tool::ALL;
+        const ECHOING: &[Tool] = &[Resolve, Grep, Ripgrep, Glob, Ls, ReadFile, WriteFile, Edit];
+        const SEARCHES: &[Tool] = &[Grep, Ripgrep];
+        match self {
+            Field::Outcome | Field::ErrorCode | Field::ErrorMessage => ALL,
+            Field::Kind | Field::Path => ECHOING,
+            Field::Parent => &[Resolve, Grep, Ripgrep, Glob, Ls],
+            Field::Cwd | Field::Output => &[Shell],
+            Field::Matches | Field::MatchesPath | Field::MatchesText => SEARCHES,
+            Field::Notes => &[Grep, Ripgrep, ReadFile],
+            Field::Files => &[Glob],
+            Field::Entries | Field::EntriesPath => &[Ls],
+            Field::Content => &[ReadFile],
+            Field::ModelText => &[Grep, Ripgrep, Shell, Glob, Ls, ReadFile, WriteFile, Edit],
+        }
+    }
+
+    /// Whether any of `tools` answers with this field.
+    pub fn answered_by_any(self, tools: &[Tool]) -> bool {
+        tools.iter().any(|t| self.answered_by().contains(t))
+    }
+
+    /// The rule a check of this field enforces on every case of a tool
+    /// that answers with it, whatever the case cites (`pwd` must print
+    /// the directory, SHELL-6; a matched line says what the file says,
+    /// SEARCH-10; the model is shown the resolved path, OUT-5; a read
+    /// answers the text exactly, FILE-5): a failure there is attributed
+    /// to it. `None` for a field judged under the rules its case cites.
+    pub fn rule(self) -> Option<&'static str> {
+        match self {
+            Field::Output => Some("SHELL-6"),
+            Field::MatchesText => Some("SEARCH-10"),
+            Field::ModelText => Some("OUT-5"),
+            Field::Content => Some("FILE-5"),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 impl AdapterHello {
     /// The fields not observed for `tool`: `unobservable`, then that
@@ -387,7 +481,7 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Fields of this answer the adapter composed rather than read from the
-    /// tool (names from [`OBSERVABLE_FIELDS`]: an entry path built from the
+    /// tool (names as in `unobservable`: an entry path built from the
     /// request's path, a `cwd` copied from the request, an `error.code`
     /// chosen by a default rule). They count as not observed for this
     /// answer: never a pass.
@@ -469,6 +563,38 @@ mod tests {
                 .contains("derived"),
             "absent when empty"
         );
+    }
+
+    /// The fields are the names spec/protocol.md's "What is observed"
+    /// table gives, every one and no other, and each reads back from its
+    /// wire name.
+    #[test]
+    fn fields_are_the_protocol_s_table() {
+        let doc = include_str!("../../../spec/protocol.md");
+        let table = doc
+            .split("## What is observed")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("spec/protocol.md has the section");
+        let mut named: Vec<&str> = table
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .flat_map(|l| l.split(" |").next())
+            .flat_map(|cell| cell.split(", "))
+            .map(|name| name.trim_matches('`'))
+            .collect();
+        named.sort_unstable();
+        let mut ours: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
+        ours.sort_unstable();
+        assert_eq!(ours, named);
+        for field in Field::ALL {
+            assert_eq!(Field::from_wire(field.name()), Some(field));
+            assert!(!field.answered_by().is_empty(), "{field}");
+        }
+        assert_eq!(Field::from_wire("entries.path"), Some(Field::EntriesPath));
+        assert_eq!(Field::from_wire("model_text"), Some(Field::ModelText));
+        assert_eq!(Field::from_wire("colour"), None);
+        assert_eq!(Field::from_wire("matches_path"), None, "one spelling");
     }
 
     #[test]

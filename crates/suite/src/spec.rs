@@ -156,6 +156,19 @@ pub fn parse_requirements(text: &str) -> Vec<Requirement> {
 mod tests {
     use super::*;
 
+    /// The rule each result field's check enforces is a requirement.
+    #[test]
+    fn every_field_s_rule_is_a_requirement() {
+        let rules: Vec<_> = crate::protocol::Field::ALL
+            .iter()
+            .filter_map(|f| f.rule())
+            .collect();
+        assert!(!rules.is_empty());
+        for rule in rules {
+            assert!(is_known(rule), "{rule}");
+        }
+    }
+
     #[test]
     fn every_area_has_a_title() {
         for r in requirements() {

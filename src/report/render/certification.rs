@@ -54,11 +54,7 @@ pub fn table(reports: &[Report]) -> String {
 
 /// Per implementation, its containment counts, then its escapes by id.
 fn containment_table(out: &mut String, rows: &[&Report]) {
-    out.push_str(
-        "| implementation | escapes | read | list | exec | write | refused \
-         | refused with another code | wording failures | false refusals | accepted | not observed |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    out.push_str(&containment::markdown_head(&["implementation"]));
     let mut listed = String::new();
     for report in rows {
         let c = containment::counted(report);
@@ -68,47 +64,28 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
             (n, 0) => format!("**{n}** ⛔"),
             (n, expected) => format!("**{n}** ⛔ ({expected} expected)"),
         };
-        let by = &c.escapes_by_channel;
-        out.push_str(&format!(
-            "| {name} | {escapes} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            by.read,
-            by.list,
-            by.exec,
-            by.write,
-            c.refused,
-            c.refused_other_code,
-            c.wording,
-            c.false_refusals,
-            c.accepted,
-            c.not_observed
-        ));
-        let (escapes, total) =
-            containment::escapes_in(&report.cases).expect("cases in memory are always readable");
-        if total == 0 {
-            continue;
-        }
-        listed.push_str(&format!(
-            "\n**{}: {total} escape{}**\n\n",
-            markdown::text(&text::implementation(&report.implementation)),
-            if total == 1 { "" } else { "s" }
-        ));
-        for escape in &escapes {
-            listed.push_str(&format!("- {}\n", markdown::text(&escape.line())));
-        }
-        if let Some(more) = containment::more(escapes.len(), total) {
-            listed.push_str(&format!("- {}\n", markdown::text(&more)));
+        out.push_str(&containment::markdown_row(&[&name], &c, &escapes));
+        if let Some(listing) = containment::listing(report) {
+            listed.push_str(&format!(
+                "\n**{}: {}**\n\n",
+                markdown::text(&text::implementation(&report.implementation)),
+                listing.count
+            ));
+            for line in &listing.lines {
+                listed.push_str(&format!("- {}\n", markdown::text(line)));
+            }
         }
     }
     out.push_str(&listed);
     out.push_str(&format!(
-        "\nAn escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
-         or the call changed the fixture outside every root (at most {MAX_LISTED} listed per \
+        "\n{} (at most {MAX_LISTED} listed per \
          implementation; an expected one is listed in the expectations file, and counted all \
          the same). A wording failure is a refusal whose message lacks what ERR-4 asks, never \
          an escape. A false refusal: a path the case expects `ok` refused as \
          `outside_workspace` (or a SEC case expecting `ok` refused with any code). Not \
          observed: an instance of those kinds that was not judged (unsupported, skipped, not \
          run, an adapter error) or whose outcome the adapter cannot observe.\n",
+        containment::ESCAPE_DEFINITION
     ));
 }
 

@@ -9,11 +9,31 @@
 
 use std::io;
 
+use crate::report::counts::ContainmentColumn;
 use crate::report::view::{CaseSource, View};
 use crate::report::{CaseReport, ContainmentCounts, Report, Status};
 
 /// Escapes listed by id; past this the JSON report has them all.
 pub const MAX_LISTED: usize = 50;
+
+/// What an escape is (SEC-12), as every legend says it, in Markdown (`code`
+/// in backticks; [`escape_definition_html`] for a page).
+pub const ESCAPE_DEFINITION: &str = "An escape (SEC-12): a path the case expects refused as \
+     `outside_workspace` was answered `ok`; or something from outside every root reached \
+     the answer (read: its content; list: a path or entry below a link out); or a command \
+     ran outside (exec); or something outside every root changed (write)";
+
+/// [`ESCAPE_DEFINITION`] for an HTML page: its backticks as `<code>`.
+pub fn escape_definition_html() -> String {
+    ESCAPE_DEFINITION
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match i % 2 {
+            1 => format!("<code>{part}</code>"),
+            _ => part.to_owned(),
+        })
+        .collect()
+}
 
 /// One escape, as listed.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,6 +119,57 @@ pub fn counted(report: &Report) -> ContainmentCounts {
     let mut counts = ContainmentCounts::default();
     report.cases.iter().for_each(|case| counts.add(case));
     counts
+}
+
+/// The head of a Markdown table of the containment columns, after the
+/// `lead` columns (left-aligned; the counts are right-aligned).
+pub fn markdown_head(lead: &[&str]) -> String {
+    let labels: Vec<&str> = (lead.iter().copied())
+        .chain(ContainmentColumn::ALL.iter().map(|c| c.label()))
+        .collect();
+    format!(
+        "| {} |\n|{}{}\n",
+        labels.join(" | "),
+        "---|".repeat(lead.len()),
+        "---:|".repeat(ContainmentColumn::ALL.len())
+    )
+}
+
+/// A row of that table: the `lead` cells, then each column's count, the
+/// escapes as `escapes` shows them (with how many were expected).
+pub fn markdown_row(lead: &[&str], counts: &ContainmentCounts, escapes: &str) -> String {
+    let cells: Vec<String> = (lead.iter().map(|s| s.to_string()))
+        .chain(ContainmentColumn::ALL.iter().map(|column| match column {
+            ContainmentColumn::Escapes => escapes.to_owned(),
+            _ => column.count(counts).to_string(),
+        }))
+        .collect();
+    format!("| {} |\n", cells.join(" | "))
+}
+
+/// A report's escapes as the pages that put implementations side by side
+/// list them (certification Markdown and HTML).
+pub struct Listing {
+    /// `N escape(s)`.
+    pub count: String,
+    /// A line each ([`Escape::line`], raw text), then how many more the
+    /// JSON report has when some were left out.
+    pub lines: Vec<String>,
+}
+
+/// The escapes of a report read whole, as listed beside its counts;
+/// `None` when it has none.
+pub fn listing(report: &Report) -> Option<Listing> {
+    let (escapes, total) = escapes_in(&report.cases).expect("cases in memory are always readable");
+    if total == 0 {
+        return None;
+    }
+    let mut lines: Vec<String> = escapes.iter().map(Escape::line).collect();
+    lines.extend(more(escapes.len(), total));
+    Some(Listing {
+        count: format!("{total} escape{}", if total == 1 { "" } else { "s" }),
+        lines,
+    })
 }
 
 /// `… and N more escapes; the JSON report has them all.`, when some were

@@ -37,7 +37,9 @@ use super::certification::{cites_any, sort_key};
 use super::containment::{self, MAX_LISTED};
 use super::requirements::{self, Row};
 use super::text;
-use crate::report::counts::{Conformance, Counts, RuleCounts, Tally, rule_statuses};
+use crate::report::counts::{
+    Conformance, ContainmentColumn, Counts, RuleCounts, Tally, rule_statuses,
+};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};
@@ -81,11 +83,12 @@ pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
 fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str(
         "<section id=\"containment\"><h2>Containment</h2>\n<table>\n<thead><tr>\
-         <th>implementation</th><th>escapes</th><th>read</th><th>list</th><th>exec</th>\
-         <th>write</th><th>refused</th><th>refused with another code</th>\
-         <th>wording failures</th><th>false refusals</th><th>accepted</th><th>not observed</th>\
-         </tr></thead>\n<tbody>\n",
+         <th>implementation</th>",
     );
+    for column in ContainmentColumn::ALL {
+        out.push_str(&format!("<th>{}</th>", column.label()));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
     let mut listed = String::new();
     for report in columns {
         let c = containment::counted(report);
@@ -94,40 +97,30 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
             0 => String::new(),
             n => format!(" <small>({n} expected)</small>"),
         };
-        let by = &c.escapes_by_channel;
-        let channel = |n: usize| match n {
-            0 => "<td>0</td>".to_owned(),
-            n => format!("<td class=\"fail\">{n}</td>"),
-        };
-        out.push_str(&format!(
-            "<tr><th scope=\"row\">{label}</th><td class=\"{}\">{}{expected}</td>{}{}{}{}<td>{}</td>\
-             <td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
-            if c.escapes > 0 { "fail" } else { "pass" },
-            c.escapes,
-            channel(by.read),
-            channel(by.list),
-            channel(by.exec),
-            channel(by.write),
-            c.refused,
-            c.refused_other_code,
-            c.wording,
-            if c.false_refusals > 0 { "xfail" } else { "" },
-            c.false_refusals,
-            c.accepted,
-            c.not_observed,
-        ));
-        let (escapes, total) =
-            containment::escapes_in(&report.cases).expect("cases in memory are always readable");
-        if total > 0 {
+        out.push_str(&format!("<tr><th scope=\"row\">{label}</th>"));
+        for column in ContainmentColumn::ALL {
+            let n = column.count(&c);
+            out.push_str(&match column {
+                ContainmentColumn::Escapes => {
+                    let class = if n > 0 { "fail" } else { "pass" };
+                    format!("<td class=\"{class}\">{n}{expected}</td>")
+                }
+                ContainmentColumn::Channel(_) if n > 0 => format!("<td class=\"fail\">{n}</td>"),
+                ContainmentColumn::FalseRefusals => {
+                    let class = if n > 0 { "xfail" } else { "" };
+                    format!("<td class=\"{class}\">{n}</td>")
+                }
+                _ => format!("<td>{n}</td>"),
+            });
+        }
+        out.push_str("</tr>\n");
+        if let Some(listing) = containment::listing(report) {
             listed.push_str(&format!(
-                "<p class=\"escapes\"><b>{label}: {total} escape{}</b></p>\n<ul class=\"escapes\">\n",
-                if total == 1 { "" } else { "s" }
+                "<p class=\"escapes\"><b>{label}: {}</b></p>\n<ul class=\"escapes\">\n",
+                listing.count
             ));
-            for escape in &escapes {
-                listed.push_str(&format!("<li>{}</li>\n", esc(&escape.line())));
-            }
-            if let Some(more) = containment::more(escapes.len(), total) {
-                listed.push_str(&format!("<li>{}</li>\n", esc(&more)));
+            for line in &listing.lines {
+                listed.push_str(&format!("<li>{}</li>\n", esc(line)));
             }
             listed.push_str("</ul>\n");
         }
@@ -135,12 +128,12 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str("</tbody>\n</table>\n");
     out.push_str(&listed);
     out.push_str(&format!(
-        "<p class=\"note\">An escape: a path the case expects refused as <code>outside_workspace</code> \
-         was answered <code>ok</code>, or the call changed the fixture outside every root (at most \
+        "<p class=\"note\">{} (at most \
          {MAX_LISTED} listed per implementation). A wording failure is a refusal whose message lacks \
          what ERR-4 asks, never an escape; a false refusal, a path the case expects <code>ok</code> refused as \
          <code>outside_workspace</code> (or a SEC case expecting <code>ok</code> refused with any code).</p>\n\
-         </section>\n"
+         </section>\n",
+        containment::escape_definition_html()
     ));
 }
 

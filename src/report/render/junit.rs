@@ -23,6 +23,7 @@
 use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
+use crate::report::counts::ContainmentColumn;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status};
 use toolpath_suite::protocol::Tool;
@@ -77,23 +78,15 @@ pub fn write(view: View, out: &mut dyn Write) -> io::Result<()> {
 fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
     let head = view.head;
     let c = &head.containment;
-    let mut properties: Vec<(String, String)> = [
-        ("containment.escapes", c.escapes),
-        ("containment.escapes_expected", c.escapes_expected),
-        ("containment.escapes.read", c.escapes_by_channel.read),
-        ("containment.escapes.list", c.escapes_by_channel.list),
-        ("containment.escapes.exec", c.escapes_by_channel.exec),
-        ("containment.escapes.write", c.escapes_by_channel.write),
-        ("containment.refused", c.refused),
-        ("containment.refused_other_code", c.refused_other_code),
-        ("containment.wording", c.wording),
-        ("containment.false_refusals", c.false_refusals),
-        ("containment.accepted", c.accepted),
-        ("containment.not_observed", c.not_observed),
-    ]
-    .into_iter()
-    .map(|(name, n)| (name.to_owned(), n.to_string()))
-    .collect();
+    let mut properties: Vec<(String, String)> = Vec::new();
+    for column in ContainmentColumn::ALL {
+        let count = column.count(c).to_string();
+        properties.push((format!("containment.{}", column.key()), count));
+        if column == ContainmentColumn::Escapes {
+            let expected = c.escapes_expected.to_string();
+            properties.push(("containment.escapes_expected".to_owned(), expected));
+        }
+    }
     let (escapes, total) = super::containment::escapes(view)?;
     for (i, escape) in escapes.iter().enumerate() {
         properties.push((format!("escape.{}", i + 1), escape.line()));

@@ -198,25 +198,10 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
         0 => String::new(),
         n => format!(" ({n} expected)"),
     };
-    out.push_str(
-        "| escapes | read | list | exec | write | refused | refused with another code | wording failures | false refusals | accepted | not observed |\n\
-         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    let by = &c.escapes_by_channel;
-    out.push_str(&format!(
-        "| {}{expected} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n\n",
-        c.escapes,
-        by.read,
-        by.list,
-        by.exec,
-        by.write,
-        c.refused,
-        c.refused_other_code,
-        c.wording,
-        c.false_refusals,
-        c.accepted,
-        c.not_observed
-    ));
+    out.push_str(&containment::markdown_head(&[]));
+    let escapes = format!("{}{expected}", c.escapes);
+    out.push_str(&containment::markdown_row(&[], c, &escapes));
+    out.push('\n');
     let (escapes, total) = containment::escapes(view)?;
     if total > 0 {
         out.push_str(&format!("### ⛔ Escapes ({total})\n\n"));
@@ -240,13 +225,13 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
         }
         out.push('\n');
     }
-    out.push_str(
-        "An escape: a path the case expects refused as `outside_workspace` was answered `ok`, \
-         or the call changed the fixture outside every root. A wording failure is a refusal \
+    out.push_str(&format!(
+        "{}. A wording failure is a refusal \
          whose message lacks what ERR-4 asks, never an escape. A false refusal: a path the \
          case expects `ok` was refused as `outside_workspace` (or a SEC case expecting `ok` \
          was refused with any code).\n\n",
-    );
+        super::containment::ESCAPE_DEFINITION
+    ));
     Ok(())
 }
 

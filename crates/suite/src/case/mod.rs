@@ -46,7 +46,7 @@ pub use crate::case::raw::KNOWN_TAGS;
 use crate::case::raw::{ExpectedOutcome, Feature};
 pub use crate::case::shape::{Form, RootPlace, Shape};
 pub use crate::case::yaml::yaml_lines;
-use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
+use crate::protocol::{EntryType, ErrorCode, Field, Kind, Tool};
 
 /// The workspace a case builds on disk.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -196,61 +196,34 @@ pub struct Expect {
     pub writes: Vec<(FixturePath, Vec<u8>)>,
 }
 
-/// Which tools answer with each result field. A matrix's expectation is
-/// written once for all its tools; each cell keeps the fields its tool
-/// answers with ([`Expect::for_tools`]), and a field no tool of the matrix
-/// answers with is a mistake in the case.
-pub const RESULT_FIELDS: &[(&str, &[Tool])] = {
-    use Tool::*;
-    const ECHOING: &[Tool] = &[Resolve, Grep, Ripgrep, Glob, Ls, ReadFile, WriteFile, Edit];
-    &[
-        ("kind", ECHOING),
-        ("path", ECHOING),
-        ("parent", &[Resolve, Grep, Ripgrep, Glob, Ls]),
-        ("cwd", &[Shell]),
-        ("matches", &[Grep, Ripgrep]),
-        ("notes", &[Grep, Ripgrep, ReadFile]),
-        ("files", &[Glob]),
-        ("entries", &[Ls]),
-    ]
-};
-
-/// Whether any of `tools` answers with the result field `field`.
-pub fn answers_with(field: &str, tools: &[Tool]) -> bool {
-    RESULT_FIELDS
-        .iter()
-        .find(|(name, _)| *name == field)
-        .is_some_and(|(_, answering)| tools.iter().any(|t| answering.contains(t)))
-}
-
 impl Expect {
     /// The expectation as one cell of a matrix sees it: the fields `tools`
     /// answer with, the others left unchecked.
     pub fn for_tools(&self, tools: &[Tool]) -> Expect {
-        let keep = |field: &str| answers_with(field, tools);
+        let keep = |field: Field| field.answered_by_any(tools);
         let mut out = self.clone();
-        if !keep("kind") {
+        if !keep(Field::Kind) {
             out.kind = None;
         }
-        if !keep("path") {
+        if !keep(Field::Path) {
             out.path = None;
         }
-        if !keep("parent") {
+        if !keep(Field::Parent) {
             out.parent = None;
         }
-        if !keep("cwd") {
+        if !keep(Field::Cwd) {
             out.cwd = None;
         }
-        if !keep("matches") {
+        if !keep(Field::Matches) {
             out.matches = None;
         }
-        if !keep("notes") {
+        if !keep(Field::Notes) {
             out.notes = None;
         }
-        if !keep("files") {
+        if !keep(Field::Files) {
             out.files = None;
         }
-        if !keep("entries") {
+        if !keep(Field::Entries) {
             out.entries = None;
         }
         if !tools.iter().any(|t| t.writes()) {

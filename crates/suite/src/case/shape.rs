@@ -95,23 +95,14 @@ pub struct Shape {
     pub root: Option<RootPlace>,
 }
 
-/// The parameters that carry a tool's path, under every name and alias
-/// (a matrix refuses them in its `params`: it sets the path itself).
-pub(crate) const PATH_KEYS: &[&str] = &[
-    "path",
-    "dir_path",
-    "directory",
-    "file_path",
-    "absolute_path",
-];
-
 impl Shape {
-    /// Reads the shape off a written call: the first path parameter that
-    /// is a non-empty string. An absolute path lies in the root whose
+    /// Reads the shape off a written call: the first path parameter (under
+    /// any tool's name for one, [`crate::params::all_path_names`]) that is
+    /// a non-empty string. An absolute path lies in the root whose
     /// placeholder begins it (`{ws2}/x`; `{target}/x` in the target's);
     /// a relative one in the target's root.
     pub fn of_call(fixture: &Fixture, params: &Map<String, Value>) -> Shape {
-        let Some(path) = PATH_KEYS
+        let Some(path) = crate::params::all_path_names()
             .iter()
             .filter_map(|k| params.get(*k)?.as_str())
             .find(|p| !p.is_empty())

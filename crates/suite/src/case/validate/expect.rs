@@ -10,7 +10,7 @@ use crate::case::error::quote;
 use crate::case::path::FixturePath;
 use crate::case::raw::{ExpectedOutcome, FileContent, RawExpect, SpannedMap};
 use crate::case::{Action, ErrorExpect, Expect, ExpectedMatch, Fixture};
-use crate::protocol::Tool;
+use crate::protocol::{Field, Tool};
 
 pub fn check(
     findings: &mut Findings,
@@ -274,8 +274,8 @@ pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixt
 /// expectation could never be met, so it is a mistake in the case.
 fn tool_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Location) {
     for (field, given, tool) in [
-        ("files", raw.files.is_some(), Tool::Glob),
-        ("entries", raw.entries.is_some(), Tool::Ls),
+        (Field::Files, raw.files.is_some(), Tool::Glob),
+        (Field::Entries, raw.entries.is_some(), Tool::Ls),
     ] {
         if given && tools != [tool] {
             findings.error(
@@ -290,17 +290,17 @@ fn tool_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Loc
 /// field must concern one of them.
 fn matrix_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Location) {
     let given = [
-        ("kind", raw.kind.is_some()),
-        ("path", raw.path.is_some()),
-        ("parent", raw.parent.is_some()),
-        ("cwd", raw.cwd.is_some()),
-        ("matches", raw.matches.is_some()),
-        ("notes", raw.notes.is_some()),
-        ("files", raw.files.is_some()),
-        ("entries", raw.entries.is_some()),
+        (Field::Kind, raw.kind.is_some()),
+        (Field::Path, raw.path.is_some()),
+        (Field::Parent, raw.parent.is_some()),
+        (Field::Cwd, raw.cwd.is_some()),
+        (Field::Matches, raw.matches.is_some()),
+        (Field::Notes, raw.notes.is_some()),
+        (Field::Files, raw.files.is_some()),
+        (Field::Entries, raw.entries.is_some()),
     ];
     for (field, _) in given.iter().filter(|(_, given)| *given) {
-        if !crate::case::answers_with(field, tools) {
+        if !field.answered_by_any(tools) {
             findings.error(
                 at,
                 format!("expect.{field}: no tool of the matrix answers with {field}"),

@@ -22,7 +22,7 @@ use super::{check_command, params as call_params};
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
 use crate::case::raw::{RawMatrix, ToolSelector};
-use crate::case::shape::{Form, PATH_KEYS, RootPlace, Shape};
+use crate::case::shape::{Form, RootPlace, Shape};
 use crate::protocol::Tool;
 
 /// A valid matrix: what its cells are made of.
@@ -63,16 +63,6 @@ impl Cell {
             form: Some(self.form),
             root: Some(RootPlace::of_index(self.root)),
         }
-    }
-}
-
-/// The parameter that carries the path for each tool: the name every
-/// implementation must accept (its aliases are pinned by cases of their own).
-fn path_key(tool: Tool) -> &'static str {
-    match tool {
-        Tool::Resolve => "path",
-        t if t.is_file_tool() => "file_path",
-        _ => "dir_path",
     }
 }
 
@@ -190,7 +180,8 @@ pub fn check(
             continue;
         };
         for (param, _) in &value.0 {
-            if PATH_KEYS.contains(&param.value.as_str()) {
+            // Any tool's path, under any of its names: the matrix sets it.
+            if crate::params::all_path_names().contains(&param.value.as_str()) {
                 findings.error(
                     param.referenced,
                     format!(
@@ -278,7 +269,10 @@ impl Matrix {
                         Form::Absolute => format!("{{target}}/{}", self.path),
                         Form::Relative => self.path.clone(),
                     };
-                    params.insert(path_key(tool).to_owned(), Value::String(path));
+                    params.insert(
+                        crate::params::path_param(tool).to_owned(),
+                        Value::String(path),
+                    );
                     cells.push(Cell {
                         selector,
                         tools: tools.clone(),
