@@ -24,6 +24,7 @@ pub mod clean;
 pub mod deliver;
 pub mod fuzz;
 pub mod place;
+mod reach;
 pub mod run;
 pub mod run_dir;
 
