@@ -7,7 +7,10 @@
 //! outside file to another owner is denied to every subject. Before SEC-12 each showed 0
 //! escapes: the first three write nothing, and neither a path above the
 //! fixture directory, nor a write after the answer, nor an owner was
-//! looked at.
+//! looked at. The two writes outside the fixture directory land only for
+//! a subject that runs as the harness's user: of a root harness, a subject
+//! runs as `nobody` and they are denied (one test proves the denial), so
+//! their escapes are proven on a subject run with `--subject-as-root`.
 //!
 //! The subjects are `tests/adapters/escaper.py`'s modes, over the
 //! reference; the reference and the Python port showing none is the

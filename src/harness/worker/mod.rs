@@ -1,5 +1,6 @@
 //! One worker: its own subject (for an adapter, its own process) and, when
-//! permission cases need it, the subject's unprivileged copy; instances run
+//! permission cases need it (the subject runs as root: the reference, or
+//! `--subject-as-root`), the subject's unprivileged copy; instances run
 //! one at a time.
 //!
 //! Per instance: the baseline may skip it, [`route`] decides where it goes,
