@@ -53,9 +53,11 @@ pub fn check(path: &Path, (uid, gid): (u32, u32), want: u32) -> Result<(), Strin
 /// The program `name` as `execvp` run by `user` finds it on `path` (the
 /// harness's `PATH`), passing over entries that user cannot reach (a
 /// version manager's shims under `/root` do not shadow `/usr/bin` for
-/// it). `Err` names the first candidate it could not reach when it
-/// reaches none; `Ok(None)` when there is no candidate at all (the start
-/// says so).
+/// it). A script's interpreter (its `#!` line) must be reachable too: a
+/// virtual environment's `bin/python` is a link into the interpreter it
+/// was made with, under `/root` for a version manager's. `Err` names the
+/// first candidate it could not reach when it reaches none; `Ok(None)`
+/// when there is no candidate at all (the start says so).
 pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBuf>, String> {
     let candidates: Vec<PathBuf> = match name.contains('/') {
         true => vec![PathBuf::from(name)],
@@ -74,7 +76,14 @@ pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBu
             true => READ | EXECUTE,
             false => EXECUTE,
         };
-        match check(&candidate, user, want) {
+        let interpreter = match want {
+            EXECUTE => Ok(()),
+            _ => interpreter(&candidate).map_or(Ok(()), |program| {
+                check(&program, user, EXECUTE)
+                    .map_err(|why| format!("its interpreter {}: {why}", program.display()))
+            }),
+        };
+        match check(&candidate, user, want).and(interpreter) {
             Ok(()) => return Ok(Some(candidate)),
             Err(why) => {
                 first_refusal.get_or_insert(why);
@@ -82,6 +91,19 @@ pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBu
         }
     }
     first_refusal.map_or(Ok(None), Err)
+}
+
+/// The interpreter a script's `#!` line names, when it names a path.
+fn interpreter(script: &Path) -> Option<PathBuf> {
+    use std::io::{BufRead, Read};
+    let mut line = String::new();
+    let file = std::fs::File::open(script).ok()?;
+    std::io::BufReader::new(file)
+        .take(4096)
+        .read_line(&mut line)
+        .ok()?;
+    let program = line.strip_prefix("#!")?.split_whitespace().next()?;
+    program.starts_with('/').then(|| PathBuf::from(program))
 }
 
 /// Whether `path` starts with `#!`.
@@ -145,5 +167,30 @@ mod tests {
         let why = program("tool", shadowed, OTHER).unwrap_err();
         assert!(why.contains("is not searchable"), "{why}");
         assert_eq!(program("no-such-tool", shadowed, OTHER), Ok(None));
+    }
+
+    /// A script whose interpreter the user cannot reach (a virtual
+    /// environment made with a Python under `/root`) cannot start as that
+    /// user, however readable the script is.
+    #[test]
+    fn a_script_needs_an_interpreter_the_user_can_reach() {
+        let private = tempfile::tempdir().unwrap();
+        let open = tempfile::tempdir().unwrap();
+        mode(private.path(), 0o700);
+        mode(open.path(), 0o755);
+        let python = private.path().join("python");
+        std::fs::write(&python, "").unwrap();
+        mode(&python, 0o755);
+        let script = open.path().join("server");
+        std::fs::write(&script, format!("#!{} -u\n", python.display())).unwrap();
+        mode(&script, 0o755);
+        let why = program(script.to_str().unwrap(), "", OTHER).unwrap_err();
+        assert!(why.starts_with("its interpreter "), "{why}");
+        assert!(why.contains("is not searchable by it"), "{why}");
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        assert_eq!(
+            program(script.to_str().unwrap(), "", OTHER),
+            Ok(Some(script.clone()))
+        );
     }
 }
