@@ -7,7 +7,10 @@
 //! outside file to another owner is denied to every subject. Before SEC-12 each showed 0
 //! escapes: the first three write nothing, and neither a path above the
 //! fixture directory, nor a write after the answer, nor an owner was
-//! looked at.
+//! looked at. The two writes outside the fixture directory land only for
+//! a subject that runs as the harness's user: of a root harness, a subject
+//! runs as `nobody` and they are denied (one test proves the denial), so
+//! their escapes are proven on a subject run with `--subject-as-root`.
 //!
 //! The subjects are `tests/adapters/escaper.py`'s modes, over the
 //! reference; the reference and the Python port showing none is the
@@ -18,10 +21,16 @@ use serde_json::Value;
 
 /// The cases matching `filters` through `escaper.py MODE`; the JSON report.
 fn run(mode: &str, filters: &[&str]) -> Value {
+    run_with(mode, filters, &[])
+}
+
+/// [`run`] with `extra` arguments to `toolpath run`.
+fn run_with(mode: &str, filters: &[&str], extra: &[&str]) -> Value {
     let mut run = Command::cargo_bin("toolpath").unwrap();
     run.current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
-        .args(["run", "--jobs", "2", "--format", "json"]);
+        .args(["run", "--jobs", "2", "--format", "json"])
+        .args(extra);
     for filter in filters {
         run.args(["--filter", filter]);
     }
@@ -187,11 +196,57 @@ fn only(report: &Value) -> (String, String, String) {
     )
 }
 
+/// A private directory `nobody` may pass through, and a log in it every
+/// user may append to, for `ESCAPER_LOG`.
+fn open_log() -> (tempfile::TempDir, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    let log = dir.path().join("escaper.log");
+    std::fs::write(&log, "").unwrap();
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o666)).unwrap();
+    (dir, log)
+}
+
+/// A subject that writes above its fixture directory. Of a root harness
+/// it runs as `nobody` and owns its fixture directory alone: the write is
+/// denied (`spec/protocol.md`, "The subject's user"), and the case passes
+/// as refused. What the box lets through is still watched: run as root
+/// (`--subject-as-root`, and every run of a harness that is not root,
+/// where the subject is the harness's user), the write lands and is a
+/// write escape.
 #[test]
 fn a_write_above_the_fixture_directory_is_a_write_escape() {
+    if toolpath::sys::is_root() {
+        let (_dir, log) = open_log();
+        let mut run = Command::cargo_bin("toolpath").unwrap();
+        let out = run
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
+            .env("ESCAPER_LOG", &log)
+            .args(["run", "--format", "json"])
+            .args(["--filter", "file.write.above-fixture-dir"])
+            .args([
+                "--adapter",
+                "python3 tests/adapters/escaper.py write-refused",
+            ])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "write denied\n");
+        assert_eq!(
+            only(&report),
+            ("pass".into(), "refused".into(), String::new())
+        );
+        assert_eq!(by_channel(&report), [0, 0, 0, 0]);
+    }
     // Refused as it should be, and written all the same: no snapshot of
     // the fixture sees `{ws}/../../x`; the path the call named is watched.
-    let report = run("write-refused", &["file.write.above-fixture-dir"]);
+    let report = run_with(
+        "write-refused",
+        &["file.write.above-fixture-dir"],
+        &as_root(),
+    );
     assert_eq!(
         only(&report),
         (
@@ -215,8 +270,7 @@ fn a_subject_cannot_hand_an_outside_file_to_another_owner() {
     if !toolpath::testing::root_or_skip("handing a file to another owner") {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("escaper.log");
+    let (_dir, log) = open_log();
     let mut run = Command::cargo_bin("toolpath").unwrap();
     let out = run
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -252,8 +306,10 @@ fn a_subject_cannot_hand_an_outside_file_to_another_owner() {
 fn a_write_after_the_answer_is_charged_to_its_call() {
     // Refused, answered, and written 0.3 s later, after the fixture was
     // removed: the fixture directory made again belongs to this instance
-    // alone, watched until the subject has ended.
-    let report = run("write-late", &["file.write.dotdot-out"]);
+    // alone, watched until the subject has ended. (Of a root harness, a
+    // subject run as `nobody` cannot make it again: the watch is proven
+    // on a subject run as root.)
+    let report = run_with("write-late", &["file.write.dotdot-out"], &as_root());
     assert_eq!(
         only(&report),
         (
@@ -265,4 +321,14 @@ fn a_write_after_the_answer_is_charged_to_its_call() {
         )
     );
     assert_eq!(by_channel(&report), [0, 0, 0, 1]);
+}
+
+/// `--subject-as-root` when this harness is root (the subject then writes
+/// wherever root may, as it does as the harness's user otherwise), for
+/// the escapes only such a subject can make.
+fn as_root() -> Vec<&'static str> {
+    match toolpath::sys::is_root() {
+        true => vec!["--subject-as-root"],
+        false => vec![],
+    }
 }

@@ -232,6 +232,8 @@ fn an_adapter_that_rewrites_the_event_log_cannot_forge_its_verdicts() {
             .arg(&report)
             .arg("--fixture-dir")
             .arg(&place)
+            // As the harness's user (see `as_the_harness`).
+            .args(as_the_harness())
             .env("TOOLPATH_FIXTURE_DIR", &place)
             .env("FORGE", forge)
             .env("FORGE_LOG", &forge_log)
@@ -340,6 +342,8 @@ fn an_adapter_that_steals_the_spool_key_from_memory_cannot_forge_its_verdicts() 
         .arg(&report)
         .arg("--fixture-dir")
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("STEAL_LOG", &steal_log)
         .output()
         .unwrap();
@@ -411,6 +415,8 @@ fn an_adapter_that_rewrites_the_users_event_log_cannot_forge_its_verdicts() {
             .arg(&report)
             .arg("--fixture-dir")
             .arg(&place)
+            // As the harness's user (see `as_the_harness`).
+            .args(as_the_harness())
             .env("FORGE_EVENTS", log)
             .env("FORGE_LOG", &forge_log);
         if let Some(events) = events {
@@ -958,6 +964,8 @@ fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
         ])
         .args(["--adapter", adapter, "--fixture-dir"])
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("MINE", &mine)
         .output()
         .unwrap();
@@ -1001,6 +1009,8 @@ fn an_adapter_running_as_root_reaches_no_privileged_interface() {
         .args(["--adapter", "python3 tests/attackers/escalate.py"])
         .arg("--fixture-dir")
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("ESCALATE_LOG", &log)
         .output()
         .unwrap();
@@ -1024,6 +1034,217 @@ fn an_adapter_running_as_root_reaches_no_privileged_interface() {
     assert!(attempts.contains("NoNewPrivs: 1\n"), "{attempts}");
     assert_eq!(listing(&place), Vec::<String>::new());
     watch.assert_unchanged(&before);
+}
+
+/// `--subject-as-root` when the harness is root, for the attacks a
+/// subject makes as the harness's user: as root, the subject runs as
+/// `nobody` by default and every one of them is denied at the first file
+/// (a_subject_of_a_root_harness_owns_no_file_outside_its_fixture); run as
+/// root, as when the harness is not root, the attack is made whole, and
+/// what these tests prove (the seal, the outputs, the box) is what
+/// stands between it and the verdict.
+fn as_the_harness() -> Vec<&'static str> {
+    match toolpath::sys::is_root() {
+        true => vec!["--subject-as-root"],
+        false => vec![],
+    }
+}
+
+/// A file the subject of a root harness may write, for [`own_root_files`]:
+/// `OWN_LOG`, open to every user.
+fn open_log(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, "").unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666)).unwrap();
+}
+
+/// `tests/attackers/own_root_files.py ATTACKS` over the mini suite,
+/// `extra` arguments after; the JSON report at `report`, the attacker's
+/// log and the process's output.
+fn own_root_files(
+    scene: &Scene,
+    attacks: &str,
+    extra: &[&str],
+) -> (std::process::Output, String, std::path::PathBuf) {
+    let place = scene.path("place");
+    let _ = std::fs::create_dir(&place);
+    let log = scene.path(&format!("own-{attacks}-{}.log", extra.len()));
+    open_log(&log);
+    let report = scene.path(&format!("own-{attacks}-{}.json", extra.len()));
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--jobs", "1"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--adapter")
+        .arg(format!(
+            "python3 tests/attackers/own_root_files.py {attacks}"
+        ))
+        .arg("--fixture-dir")
+        .arg(&place)
+        .args(extra)
+        .env("OWN_LOG", &log)
+        .env("OWN_TARGET", scene.path("target.txt"))
+        .output()
+        .unwrap();
+    (out, std::fs::read_to_string(&log).unwrap(), report)
+}
+
+/// Issue 30's design: a subject of a root harness without a capability
+/// still owned every root-owned file, so it could overwrite one outside
+/// the run (a file of the test's, mode 0644) and append to the run's own
+/// event log. As root the subject runs as `nobody` now: both are denied,
+/// the target is untouched, and the run (whose permission case the
+/// subject now takes itself) reports as the reference would.
+/// `--subject-as-root` brings the old behaviour back, and with it the
+/// harm, which proves the attacks real: the target is overwritten and
+/// the header says the verdict is not protected; a forged line appended
+/// to the spool makes the run refuse to report (exit 4).
+#[test]
+fn a_subject_of_a_root_harness_owns_no_file_outside_its_fixture() {
+    if !root_or_skip("running the subject as another user") {
+        return;
+    }
+    let scene = Scene::new();
+    let target = scene.path("target.txt");
+    std::fs::write(&target, "root's\n").unwrap();
+    let (out, log, report) = own_root_files(&scene, "overwrite append", &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}\n{log}");
+    assert!(
+        log.contains("overwrite: denied (Permission denied)"),
+        "{log}"
+    );
+    assert!(log.contains("append: denied (Permission denied)"), "{log}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "root's\n");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["fail"], 0, "{json}");
+    assert!(json["unprotected"].is_null(), "{json}");
+    let permission = (json["cases"].as_array().unwrap().iter())
+        .find(|c| c["id"].as_str().unwrap().contains("permission"))
+        .expect("the permission case");
+    assert_eq!(permission["status"], "pass", "{permission}");
+
+    let (out, log, report) = own_root_files(&scene, "overwrite", &["--subject-as-root"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}\n{log}");
+    // (Its copy as `nobody`, which takes the permission case, is denied.)
+    assert!(log.starts_with("overwrite: done\n"), "{log}");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "owned by the subject\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let unprotected = json["unprotected"].as_array().unwrap();
+    assert!(
+        unprotected.iter().any(|u| u
+            .as_str()
+            .unwrap()
+            .starts_with("the subject runs as root (--subject-as-root)")),
+        "{json}"
+    );
+
+    let (out, log, _) = own_root_files(&scene, "append", &["--subject-as-root"]);
+    assert!(log.starts_with("append: done\n"), "{log}");
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("refusing to report"), "{stderr}");
+    assert_eq!(listing(&scene.path("place")), Vec::<String>::new());
+}
+
+/// As root, a subject `nobody` cannot start (its script in a directory
+/// only root may search) fails the run at its start, exit 2, naming the
+/// file and both fixes, before any case runs; it is never run as root
+/// instead.
+#[test]
+fn a_subject_nobody_cannot_read_fails_the_run_at_its_start() {
+    if !root_or_skip("running the subject as another user") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let scene = Scene::new();
+    let private = scene.path("private");
+    std::fs::create_dir(&private).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let script = private.join("adapter.py");
+    std::fs::copy("tests/attackers/own_root_files.py", &script).unwrap();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let out = scene
+        .toolpath()
+        .args(["run", "--cases", "tests/data/mini", "--adapter"])
+        .arg(format!("python3 {}", script.display()))
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "`{}`: {} is not searchable by it",
+            script.display(),
+            private.display()
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("or pass --subject-as-root"), "{stderr}");
+    assert!(stderr.contains("readable by other users"), "{stderr}");
+    assert_eq!(listing(&place), Vec::<String>::new());
+}
+
+/// Issue 30 item 9: the fixture builder kept every directory it opened
+/// open, one descriptor each, so 80 paths 60 levels deep in one lint-valid
+/// git fixture ran out of descriptors ("Too many open files", a case
+/// error) under the usual limit of 1,024. It keeps only the directories
+/// on the way to the one in use now: under a limit of 256 (the harness's
+/// own needs and a few dozen levels) the case is built and passes.
+#[test]
+fn a_fixture_of_many_deep_paths_is_built_within_a_few_descriptors() {
+    let scene = Scene::new();
+    let cases = scene.path("deep");
+    std::fs::create_dir(&cases).unwrap();
+    let deep = vec!["d"; 60].join("/");
+    let files: String = (0..80)
+        .map(|i| format!("    ws/p{i}/{deep}/f.txt: x\n"))
+        .collect();
+    std::fs::write(
+        cases.join("deep-git.yaml"),
+        format!(
+            "id: t.deep.git\nsummary: Deep paths in a repository.\nspec: [SEC-4]\n\
+             requires: [git]\nfixture:\n  roots: [ws]\n  git: [ws]\n  files:\n{files}\
+             call:\n  tool: resolve\n  params: {{path: ../x}}\n\
+             expect:\n  outcome: error\n  error: {{code: outside_workspace}}\n"
+        ),
+    )
+    .unwrap();
+    let lint = toolpath()
+        .arg("lint")
+        .arg("--cases")
+        .arg(&cases)
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0), "{lint:?}");
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    let out = std::process::Command::new("/bin/sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", scene.tmp())
+        .env("HOME", scene.path("home"))
+        .stdin(std::process::Stdio::null())
+        .args(["-c", r#"ulimit -n 256 && exec "$0" "$@""#])
+        .arg(env!("CARGO_BIN_EXE_toolpath"))
+        .args(["run", "--jobs", "1", "--format", "json", "--cases"])
+        .arg(&cases)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("no report ({e}): {out:?}"));
+    let case = &report["cases"][0];
+    assert_eq!(case["status"], "pass", "{case}");
+    assert_eq!(listing(&place), Vec::<String>::new());
 }
 
 /// Issue 30 item 3: case files given with `--cases` were validated at the
@@ -1071,6 +1292,8 @@ fn an_adapter_that_rewrites_the_case_files_still_to_come_passes_none() {
         .arg(&report)
         .arg("--fixture-dir")
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("CASES", &cases)
         .output()
         .unwrap();
@@ -1194,6 +1417,8 @@ fn processes_an_adapter_leaves_behind_do_not_outlive_the_run() {
         .arg(&report)
         .arg("--fixture-dir")
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("OUTLIVE_LOG", &log)
         .env("OUTLIVE_GO", &go)
         .env("OUTLIVE_REPORT", &report)
@@ -1242,6 +1467,8 @@ fn a_report_is_never_written_through_a_link() {
         .arg(&report)
         .arg("--fixture-dir")
         .arg(&place)
+        // As the harness's user (see `as_the_harness`).
+        .args(as_the_harness())
         .env("OUT", &report)
         .env("DECOY", &decoy)
         .env("TAIL", &tail)

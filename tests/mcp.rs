@@ -751,6 +751,86 @@ fn a_search_in_sessions_is_polled_to_its_end_with_its_names_swapped() {
     assert_eq!(findings(&report), [("polls_exhausted".to_owned(), 1)]);
 }
 
+/// Issue 30 item 6: a search session's answers were joined without limit
+/// (2.4 GB for one call at the default 50 polls). A session whose every
+/// poll answers 4 MiB and never ends is cut once its answers come to more
+/// than one line may hold (16 MiB: the fifth poll), not after 50 polls
+/// and 200 MiB: the case fails with the cap's reason, a finding.
+#[test]
+fn a_search_session_past_its_cap_is_cut_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "endless-session", &[]));
+    assert_eq!(code, 1, "{report:#}");
+    let cut = case(&report, "mcp.search.hello@grep");
+    assert_eq!(
+        cut["reason"],
+        "server failed: its search session's answers came to more than 16777216 bytes",
+        "{cut}"
+    );
+    assert_eq!(findings(&report), [("polls_exhausted".to_owned(), 1)]);
+}
+
+/// Issue 30 item 6: a 10 MB version landed in every report. A version
+/// longer than 128 bytes, from any source (the profile's text, a
+/// `package.json`, a command's output), keeps the server from starting,
+/// and the run says why; a `package.json` past its read cap (1 MiB) is
+/// not read at all.
+#[test]
+fn a_version_past_its_cap_keeps_the_server_from_starting() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "9".repeat(200);
+    std::fs::write(
+        dir.path().join("long.json"),
+        format!("{{\"version\": \"{long}\"}}"),
+    )
+    .unwrap();
+    let padding = " ".repeat(2 << 20);
+    std::fs::write(
+        dir.path().join("big.json"),
+        format!("{{\"version\": \"1.0.0\"{padding}}}"),
+    )
+    .unwrap();
+    let given = "version: {command: [python3, -c, \"print('fake-mcp 0.0.1')\"]}";
+    let text = format!("version: {{text: \"{long}\"}}");
+    let command = format!("version: {{command: [python3, -c, \"print('fake {long}')\"]}}");
+    for (source, why) in [
+        (
+            text.as_str(),
+            "it is 200 bytes long, more than 128".to_owned(),
+        ),
+        (
+            "version: {package_json: long.json}",
+            "it is 200 bytes long, more than 128".to_owned(),
+        ),
+        (
+            command.as_str(),
+            "it is 200 bytes long, more than 128".to_owned(),
+        ),
+        (
+            "version: {package_json: big.json}",
+            format!(
+                "{}: larger than 1048576 bytes",
+                dir.path().join("big.json").display()
+            ),
+        ),
+    ] {
+        let (code, report) = run(&profile(dir.path(), "", &[(given, source)]));
+        assert_eq!(code, 3, "{source}: {report:#}");
+        let reason = case(&report, "mcp.resolve.dir")["reason"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            reason.contains(&format!("cannot read the server's version: {why}")),
+            "{source}: {reason}"
+        );
+        assert!(
+            !report.to_string().contains(&long),
+            "{source}: the version was kept"
+        );
+    }
+}
+
 /// A server whose new roots are never in force within the profile's
 /// polls fails those cases, each a finding; the fresh server started for
 /// the next case takes its roots at once (the fake defers only a change),

@@ -36,6 +36,12 @@ const RUN_LIMIT: Duration = Duration::from_secs(120);
 /// `--timeout-ms` and `--hello-timeout-ms` for answers that come.
 const HEALTHY_MS: &str = "60000";
 
+/// Sets `path`'s permission bits to `mode`.
+fn open(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+}
+
 /// A private temporary directory for one run, with the pid file and the
 /// reports inside it (under `out/`), and the run's `TMPDIR` (under `tmp/`).
 struct Scene {
@@ -49,20 +55,29 @@ impl Scene {
         };
         std::fs::create_dir(scene.tmp()).unwrap();
         std::fs::create_dir(scene.out("")).unwrap();
-        // The unprivileged copy of an adapter (run as `nobody` for
-        // permission cases) records its pid too.
-        use std::os::unix::fs::PermissionsExt;
-        let open = |path: &Path, mode| {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
-        };
-        std::fs::write(scene.pids(), "").unwrap();
-        open(&scene.pids(), 0o666);
+        // As root the adapter runs as `nobody` (and so does the copy that
+        // takes permission cases under --subject-as-root): the files it
+        // writes are made for it, open to every user.
+        for file in [scene.pids(), scene.grandchildren()] {
+            scene.open_file(&file);
+        }
         open(scene.dir.path(), 0o711);
         scene
     }
 
     fn tmp(&self) -> PathBuf {
         self.dir.path().join("tmp")
+    }
+
+    fn grandchildren(&self) -> PathBuf {
+        self.dir.path().join("pids.grandchildren")
+    }
+
+    /// An empty file at `path`, open to every user (an adapter of a root
+    /// harness, run as `nobody`, writes it).
+    fn open_file(&self, path: &Path) {
+        std::fs::write(path, "").unwrap();
+        open(path, 0o666);
     }
 
     fn out(&self, name: &str) -> PathBuf {
@@ -440,8 +455,7 @@ fn a_grandchild_that_leaves_the_process_group_is_ended() {
     let end = run_to_end(scene.run("grandchild", "mini.resolve.outside", &[]));
     figures("grandchild", &end);
     assert_eq!(end.code, Some(0), "{}", end.stderr);
-    let grandchildren = scene.dir.path().join("pids.grandchildren");
-    let started = std::fs::read_to_string(grandchildren).expect("no grandchild started");
+    let started = std::fs::read_to_string(scene.grandchildren()).expect("no grandchild started");
     assert_eq!(started.lines().count(), 1);
     scene.assert_clean();
 }
@@ -471,7 +485,9 @@ fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
 /// once the adapter is hanging (it says so through a FIFO: no sleeping).
 fn start_hanging_run(scene: &Scene) -> (Child, Instant) {
     let fifo = scene.dir.path().join("ready");
+    // Open to the adapter, which runs as `nobody` when the harness is root.
     toolpath::sys::mkfifo(&fifo, 0o600).unwrap();
+    open(&fifo, 0o666);
     let mut cmd = scene.run("hang", "mini.search.file@grep", &["--timeout-ms", "600000"]);
     cmd.env("BROKEN_READY", &fifo);
     let started = Instant::now();
@@ -792,6 +808,7 @@ fn a_hung_adapter_gets_sigterm_and_a_grace_period_before_sigkill() {
 fn adapters_get_no_git_variable_and_no_git_configuration_of_the_harness() {
     let scene = Scene::new();
     let seen = scene.dir.path().join("env.json");
+    scene.open_file(&seen);
     let mut cmd = scene.run("report-env", "mini.resolve.outside", &[]);
     // What a pre-commit hook and a hostile environment hand a harness.
     cmd.env("BROKEN_ENV", &seen)

@@ -61,9 +61,12 @@ pub struct RunRequest {
     /// Fail the run when an expected failure passes (xpass) or, over the whole suite, an expectation matches nothing.
     #[arg(long)]
     pub strict: bool,
-    /// When root, skip permission cases instead of running them as user `nobody`.
+    /// When root, skip permission cases instead of running them on a copy run as user `nobody` (the reference's, or a subject's under --subject-as-root; an adapter or server that runs as `nobody` itself, the default, takes them).
     #[arg(long)]
     pub no_unprivileged: bool,
+    /// When root, run the adapter or MCP server as root (without capabilities) instead of as user `nobody`: for a subject that cannot run otherwise; the report then says its verdict is not protected.
+    #[arg(long)]
+    pub subject_as_root: bool,
     /// Write each judged case to this JSON Lines event log as the run goes (default: beside the first --output that is a regular file, as FILE.events.jsonl; none when every output is a device or FIFO).
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
@@ -163,6 +166,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         strict: request.strict,
         unprivileged: !request.no_unprivileged,
         selection: request.select.selected(),
+        subject_as_root: request.subject_as_root,
         whole_selection: selection.is_everything(),
     })
 }

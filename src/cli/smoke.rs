@@ -96,6 +96,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         write_expectations: None,
         strict: false,
         no_unprivileged: false,
+        subject_as_root: false,
         events: None,
         fixture_dir: None,
     };

@@ -27,6 +27,12 @@ pub struct RunConfig<'a> {
     /// How to start a copy of the subject as [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER), so that
     /// `permissions` cases are observed even when the harness runs as root.
     pub unprivileged: Option<AdapterConfig>,
+    /// The user the subject itself runs as, when not the harness's own
+    /// (as root, an adapter or MCP server runs as
+    /// [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER) by default):
+    /// every fixture is handed to it before its call, so the subject owns
+    /// its fixture and nothing else of the run's.
+    pub subject_user: Option<(u32, u32)>,
     /// The adapter command for the report; `None` in-process.
     pub adapter_label: Option<String>,
     /// The part of the suite selected, for the report.
@@ -50,6 +56,7 @@ impl Default for RunConfig<'_> {
             strict: false,
             baseline: Baseline::default(),
             unprivileged: None,
+            subject_user: None,
             adapter_label: None,
             selection: Selected::default(),
             fixtures: None,
@@ -73,7 +80,7 @@ impl<'a> Environment<'a> {
     /// cancelled when `cancelled` says so.
     pub fn here(config: &RunConfig, cancelled: &'a (dyn Fn() -> Option<i32> + Sync)) -> Self {
         Environment {
-            machine: Machine::here(config.unprivileged.is_some()),
+            machine: Machine::here(config.unprivileged.is_some(), config.subject_user.is_some()),
             cancelled,
         }
     }

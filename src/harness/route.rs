@@ -2,8 +2,11 @@
 //! `unsupported` (a tool or feature it does not declare); one this machine
 //! cannot observe is `skip`, with the reason, never passed silently; the
 //! rest are sent to the subject, or, for a permission case when the harness
-//! is root (root ignores permission bits), to a copy of it running as
-//! [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER).
+//! is root (root ignores permission bits), to the subject itself when it
+//! already runs as [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER)
+//! (an adapter or server, by default), else to a copy of it running as
+//! that user (the in-process reference's `toolpath serve`, or any subject
+//! run with `--subject-as-root`).
 //!
 //! The decision is a pure function of the adapter's `hello`, the case and
 //! the [`Machine`], so every branch is tested without processes.
@@ -56,14 +59,19 @@ pub struct Machine {
     pub root: bool,
     /// A way to start the subject as the unprivileged user was given.
     pub unprivileged_runner: bool,
+    /// The subject itself runs as the unprivileged user: permission bits
+    /// hold for it, and no copy is needed.
+    pub subject_unprivileged: bool,
 }
 
 impl Machine {
-    /// This machine, with or without an unprivileged runner.
-    pub fn here(unprivileged_runner: bool) -> Machine {
+    /// This machine, with or without an unprivileged runner, its subject
+    /// unprivileged itself or not.
+    pub fn here(unprivileged_runner: bool, subject_unprivileged: bool) -> Machine {
         Machine {
             root: crate::sys::is_root(),
             unprivileged_runner,
+            subject_unprivileged,
         }
     }
 }
@@ -105,7 +113,8 @@ pub fn route(
             "creating a device node needs root; this harness is not root",
         ));
     }
-    if !(case.requires.contains(&Feature::Permissions) && machine.root) {
+    let permissions = case.requires.contains(&Feature::Permissions);
+    if !(permissions && machine.root) || machine.subject_unprivileged {
         return Ok(Route::Normal);
     }
     if !machine.unprivileged_runner {
@@ -162,6 +171,7 @@ mod tests {
     const PLAIN: Machine = Machine {
         root: false,
         unprivileged_runner: false,
+        subject_unprivileged: false,
     };
 
     fn decide(requires: &str, hello: &AdapterHello, machine: &Machine) -> Result<Route, Refusal> {
@@ -233,5 +243,23 @@ mod tests {
         };
         assert_eq!(decide("permissions", &h, &runner), Ok(Route::Unprivileged));
         assert_eq!(decide("", &h, &runner), Ok(Route::Normal));
+    }
+
+    /// A subject that runs as the unprivileged user itself (an adapter as
+    /// root, by default) takes the permission cases: no copy, runner or not.
+    #[test]
+    fn permission_cases_go_to_a_subject_that_is_unprivileged_itself() {
+        let h = hello(&[Tool::Resolve], &[]);
+        let boxed = Machine {
+            root: true,
+            subject_unprivileged: true,
+            ..PLAIN
+        };
+        assert_eq!(decide("permissions", &h, &boxed), Ok(Route::Normal));
+        let with_runner = Machine {
+            unprivileged_runner: true,
+            ..boxed
+        };
+        assert_eq!(decide("permissions", &h, &with_runner), Ok(Route::Normal));
     }
 }

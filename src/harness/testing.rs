@@ -55,6 +55,7 @@ pub fn hello() -> AdapterHello {
 pub const MACHINE: Machine = Machine {
     root: false,
     unprivileged_runner: false,
+    subject_unprivileged: false,
 };
 
 /// A run no signal cancels.

@@ -29,14 +29,20 @@ pub struct Finished {
     pub stderr: String,
 }
 
-/// Runs `command` to its end within `timeout`; `Err` says why it did not
-/// end (or start). The command's stdio is replaced by pipes.
-pub fn run(mut command: Command, timeout: Duration) -> Result<Finished, String> {
+/// Runs `command` to its end within `timeout`, as `user` when given (the
+/// server's own: a `git init` it made as root would be root's in a root
+/// of the server's); `Err` says why it did not end (or start). The
+/// command's stdio is replaced by pipes.
+pub fn run(
+    mut command: Command,
+    user: Option<(u32, u32)>,
+    timeout: Duration,
+) -> Result<Finished, String> {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (mut process, pipes) = Process::spawn(command, None).map_err(|e| e.to_string())?;
+    let (mut process, pipes) = Process::spawn(command, user).map_err(|e| e.to_string())?;
     drop(pipes.stdin);
     let mut output = Output::new(pipes.stdout, pipes.stderr).map_err(|e| e.to_string())?;
     let deadline = Instant::now() + timeout;
@@ -100,6 +106,7 @@ mod tests {
     fn a_command_ends_with_its_first_line_status_and_stderr() {
         let done = run(
             sh("echo 'tool 1.2.3'; echo more; echo oops >&2; exit 3"),
+            None,
             Duration::from_secs(60),
         )
         .unwrap();
@@ -107,20 +114,29 @@ mod tests {
         assert!(!done.success);
         assert_eq!(done.status, "exit status: 3");
         assert_eq!(done.stderr, "oops\n");
-        assert!(run(sh("true"), Duration::from_secs(60)).unwrap().success);
+        assert!(
+            run(sh("true"), None, Duration::from_secs(60))
+                .unwrap()
+                .success
+        );
     }
 
     /// A command that never ends is ended at the deadline (the test's
     /// time is the deadline, a tenth of a second, not the command's).
     #[test]
     fn a_command_that_never_ends_is_ended_at_its_deadline() {
-        let e = run(sh("exec sleep 1000"), Duration::from_millis(100)).unwrap_err();
+        let e = run(sh("exec sleep 1000"), None, Duration::from_millis(100)).unwrap_err();
         assert_eq!(e, "did not end within 100 ms");
         // Output that never ends is read and dropped, never kept whole.
-        let e = run(sh("exec yes"), Duration::from_millis(100)).unwrap_err();
+        let e = run(sh("exec yes"), None, Duration::from_millis(100)).unwrap_err();
         assert_eq!(e, "did not end within 100 ms");
         // Output closed, process still there.
-        let e = run(sh("exec >&- ; sleep 1000"), Duration::from_millis(100)).unwrap_err();
+        let e = run(
+            sh("exec >&- ; sleep 1000"),
+            None,
+            Duration::from_millis(100),
+        )
+        .unwrap_err();
         assert!(e.contains("did not exit within 100 ms"), "{e}");
     }
 
@@ -128,6 +144,7 @@ mod tests {
     fn a_first_line_past_the_cap_is_dropped() {
         let done = run(
             sh("head -c 100000 /dev/zero | tr '\\0' x; echo"),
+            None,
             Duration::from_secs(60),
         )
         .unwrap();

@@ -62,11 +62,19 @@ pub fn read(dir: &Path, file: &Path, cap: usize) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Writes `bytes` as `file` (relative to `dir`): the directories on the
-/// way are made where missing and entered without following a link; the
-/// file is created fresh beside its name and renamed onto it.
-pub fn write(dir: &Path, file: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut at = directory(dir)?;
+/// Writes `bytes` as `file` (relative to `dir`, itself opened without
+/// following a link at its name: it is the server's `HOME`): the
+/// directories on the way are made where missing and entered without
+/// following a link; the file is created fresh beside its name and renamed
+/// onto it. What is made is given to `owner` when given (a server run as
+/// another user reads and may rewrite its config).
+pub fn write(dir: &Path, file: &Path, bytes: &[u8], owner: Option<(u32, u32)>) -> io::Result<()> {
+    let mut at = openat(
+        CWD,
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
     let mut names: Vec<&std::ffi::OsStr> = Vec::new();
     for component in file.components() {
         match component {
@@ -78,10 +86,11 @@ pub fn write(dir: &Path, file: &Path, bytes: &[u8]) -> io::Result<()> {
         return Err(io::Error::other("an empty path"));
     };
     for parent in parents {
-        match mkdirat(&at, *parent, Mode::from_raw_mode(0o755)) {
-            Ok(()) | Err(Errno::EXIST) => {}
+        let made = match mkdirat(&at, *parent, Mode::from_raw_mode(0o755)) {
+            Ok(()) => true,
+            Err(Errno::EXIST) => false,
             Err(e) => return Err(e.into()),
-        }
+        };
         at = openat2(
             &at,
             *parent,
@@ -90,6 +99,9 @@ pub fn write(dir: &Path, file: &Path, bytes: &[u8]) -> io::Result<()> {
             BENEATH,
         )
         .map_err(refused)?;
+        if let (true, Some(owner)) = (made, owner) {
+            crate::sys::fchown(&at, owner)?;
+        }
     }
     let mut fresh = std::ffi::OsString::from(".toolpath-");
     fresh.push(name);
@@ -103,6 +115,9 @@ pub fn write(dir: &Path, file: &Path, bytes: &[u8]) -> io::Result<()> {
         OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::from_raw_mode(0o644),
     )?;
+    if let Some(owner) = owner {
+        crate::sys::fchown(&fd, owner)?;
+    }
     std::fs::File::from(fd).write_all(bytes)?;
     Ok(renameat(&at, &fresh, &at, *name)?)
 }
@@ -144,21 +159,21 @@ mod tests {
         std::fs::create_dir(&home).unwrap();
         let outside = dir.path().join("outside");
         std::fs::write(&outside, "mine").unwrap();
-        write(&home, Path::new(".config/app/c.json"), b"one").unwrap();
+        write(&home, Path::new(".config/app/c.json"), b"one", None).unwrap();
         assert_eq!(
             std::fs::read(home.join(".config/app/c.json")).unwrap(),
             b"one"
         );
         // A link at the name is replaced; the file it names is untouched.
         std::os::unix::fs::symlink(&outside, home.join("c.json")).unwrap();
-        write(&home, Path::new("c.json"), b"two").unwrap();
+        write(&home, Path::new("c.json"), b"two", None).unwrap();
         assert_eq!(std::fs::read(&outside).unwrap(), b"mine");
         assert_eq!(std::fs::read(home.join("c.json")).unwrap(), b"two");
         assert!(!home.join("c.json").is_symlink());
         // A link on the way is not entered.
         std::os::unix::fs::symlink(dir.path(), home.join("up")).unwrap();
-        assert!(write(&home, Path::new("up/outside"), b"three").is_err());
-        assert!(write(&home, Path::new("../outside"), b"three").is_err());
+        assert!(write(&home, Path::new("up/outside"), b"three", None).is_err());
+        assert!(write(&home, Path::new("../outside"), b"three", None).is_err());
         assert_eq!(std::fs::read(&outside).unwrap(), b"mine");
     }
 }

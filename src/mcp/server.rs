@@ -148,6 +148,25 @@ impl McpServer {
                 )
             })?;
         }
+        // A server run as another user owns its `TMPDIR`, `HOME` and first
+        // root (deepest first, each made just now in a directory of root's
+        // it cannot rename entries in), and passes through the scratch
+        // directory, which stays root's.
+        if let Some(user) = config.user {
+            use std::os::unix::fs::PermissionsExt;
+            let passable = std::fs::Permissions::from_mode(0o711);
+            let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
+                ["tmp/home", "tmp", "start"]
+                    .iter()
+                    .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
+            });
+            handed.map_err(|e| {
+                failure(
+                    FailureKind::Start,
+                    format!("cannot hand the server its directories: {e}"),
+                )
+            })?;
+        }
         let mut server = McpServer {
             config,
             hello: AdapterHello::default(),
@@ -242,7 +261,7 @@ impl McpServer {
             RootsVia::Tool if profile.roots.config.is_some() => self.write_config(&state.roots)?,
             RootsVia::Tool | RootsVia::Mcp | RootsVia::None => {}
         }
-        std::fs::create_dir_all(self.home()).map_err(|e| {
+        self.make_home().map_err(|e| {
             failure(
                 FailureKind::Start,
                 format!("cannot create {}: {e}", self.home().display()),
@@ -278,6 +297,26 @@ impl McpServer {
         Ok(())
     }
 
+    /// Makes the private `HOME` where missing, the server's own when it
+    /// runs as another user: in its `TMPDIR`, which that user may change,
+    /// so the directory is given by descriptor, never through a link put
+    /// at its name.
+    fn make_home(&self) -> std::io::Result<()> {
+        let home = self.home();
+        match std::fs::create_dir(&home) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(()),
+            Err(e) => return Err(e),
+        }
+        if let Some(user) = self.config.user {
+            use rustix::fs::{CWD, Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let dir = rustix::fs::openat(CWD, &home, flags, Mode::empty())?;
+            crate::sys::fchown(&dir, user)?;
+        }
+        Ok(())
+    }
+
     /// `via: config`: the file in the private `HOME` that lists `roots`.
     fn write_config(&self, roots: &[String]) -> Result<(), AdapterFailure> {
         let config = self
@@ -290,8 +329,13 @@ impl McpServer {
         let mut object = config.with.clone();
         object.insert(config.key.clone(), Value::from(roots.to_vec()));
         let text = serde_json::to_string_pretty(&Value::Object(object)).expect("JSON serialises");
-        let written = std::fs::create_dir_all(self.home()).and_then(|()| {
-            crate::mcp::confined::write(&self.home(), &config.file, text.as_bytes())
+        let written = self.make_home().and_then(|()| {
+            crate::mcp::confined::write(
+                &self.home(),
+                &config.file,
+                text.as_bytes(),
+                self.config.user,
+            )
         });
         written.map_err(|e| {
             failure(
@@ -406,8 +450,9 @@ impl McpServer {
                 crate::subject::adapter::environment(&mut command, &self.tmp(), None);
                 command.env("HOME", self.home());
                 let shown = words.join(" ");
-                let done = crate::mcp::command::run(command, self.config.hello_timeout)
-                    .map_err(|e| cannot(format!("`{shown}`: {e}")))?;
+                let done =
+                    crate::mcp::command::run(command, self.config.user, self.config.hello_timeout)
+                        .map_err(|e| cannot(format!("`{shown}`: {e}")))?;
                 if !done.success {
                     return Err(cannot(format!("`{shown}` failed ({})", done.status)));
                 }
@@ -699,7 +744,7 @@ impl McpServer {
         let mut command = std::process::Command::new("git");
         command.args(["init", "-q", root]);
         crate::subject::adapter::environment(&mut command, &self.tmp(), None);
-        let done = crate::mcp::command::run(command, self.config.hello_timeout)
+        let done = crate::mcp::command::run(command, self.config.user, self.config.hello_timeout)
             .map_err(|e| failure(FailureKind::Start, format!("`git init {root}`: {e}")))?;
         if !done.success {
             return Err(failure(

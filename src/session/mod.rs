@@ -24,6 +24,7 @@ pub mod clean;
 pub mod deliver;
 pub mod fuzz;
 pub mod place;
+mod reach;
 pub mod run;
 pub mod run_dir;
 pub mod tools;
@@ -187,12 +188,14 @@ impl Session {
         }
     }
 
-    /// How to start the MCP server of `profile` in this run, supervised so:
-    /// its `HOME` and `TMPDIR` in the run directory's `servers`.
+    /// How to start the MCP server of `profile` in this run, supervised so,
+    /// as `user` if given: its `HOME` and `TMPDIR` in the run directory's
+    /// `servers`.
     pub fn mcp_config(
         &self,
         profile: Loaded,
         supervision: &Supervision,
+        user: Option<(u32, u32)>,
     ) -> Result<McpConfig, String> {
         Ok(McpConfig {
             profile,
@@ -201,7 +204,7 @@ impl Session {
             max_restarts: supervision.max_restarts,
             tmpdir: self.subdir("servers")?,
             run_id: Some(self.dir.id().to_owned()),
-            user: None,
+            user,
         })
     }
 

@@ -49,10 +49,15 @@ pub struct RunPlan {
     pub keep_fixtures: bool,
     pub write_expectations: Option<PathBuf>,
     pub strict: bool,
-    /// Whether, as root, permission cases go to a copy run as `nobody`.
+    /// Whether, as root, permission cases go to a copy run as `nobody`
+    /// (the reference's `toolpath serve`, or a subject run as root).
     pub unprivileged: bool,
     /// The part of the suite selected, for the report.
     pub selection: Selected,
+    /// Whether, as root, an adapter or MCP server runs as root (without
+    /// capabilities) instead of as `nobody` (`--subject-as-root`): the
+    /// report's header then says the verdict is not protected.
+    pub subject_as_root: bool,
     /// Whether the selection is the whole suite: only then is an
     /// expectation that matches nothing fatal under `--strict`.
     pub whole_selection: bool,
@@ -129,7 +134,11 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
-    head.unprotected = unprotected(&plan.subjects, crate::sys::boxes_subjects());
+    head.unprotected = unprotected(
+        &plan.subjects,
+        crate::sys::boxes_subjects(),
+        plan.subject_as_root && is_root(),
+    );
     // Nothing the run started may still write while it reports.
     session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
@@ -159,15 +168,63 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
 /// What this run cannot protect its verdict from (the report's header
 /// says it): without a PID namespace for each subject (the harness lacks
 /// `CAP_SYS_ADMIN`), a process a subject starts may outlive its subject
-/// and the run. The in-process reference starts none but the shell
-/// commands of cases, which it waits for.
-fn unprotected(subjects: &Subjects, boxed: bool) -> Vec<String> {
+/// and the run; a subject run as root (`as_root`, `--subject-as-root`)
+/// owns the run directory, its reports and every root-owned file of the
+/// machine. The in-process reference starts none but the shell commands
+/// of cases, which it waits for.
+fn unprotected(subjects: &Subjects, boxed: bool, as_root: bool) -> Vec<String> {
     let spawns = !matches!(subjects, Subjects::Reference);
-    match spawns && !boxed {
-        true => vec![
-            "processes a subject starts could outlive the run: no PID namespace could be made for it (this needs CAP_SYS_ADMIN; run as root to have one)".to_owned(),
-        ],
-        false => Vec::new(),
+    let mut gaps = Vec::new();
+    if spawns && !boxed {
+        gaps.push("processes a subject starts could outlive the run: no PID namespace could be made for it (this needs CAP_SYS_ADMIN; run as root to have one)".to_owned());
+    }
+    if spawns && as_root {
+        gaps.push("the subject runs as root (--subject-as-root): without capabilities, but owning every root-owned file, the run's directory and its reports among them, so nothing keeps what it writes from the verdict".to_owned());
+    }
+    gaps
+}
+
+/// The user an adapter or MCP server runs as: as root, the unprivileged
+/// user unless `--subject-as-root` says root; otherwise the harness's own
+/// (`None`). The in-process reference and subjects a caller makes run as
+/// the harness.
+fn subject_user(plan: &RunPlan) -> Option<(u32, u32)> {
+    let spawned = matches!(plan.subjects, Subjects::Adapter { .. } | Subjects::Mcp(_));
+    (spawned && is_root() && !plan.subject_as_root).then_some(UNPRIVILEGED_USER)
+}
+
+/// Refuses, before anything runs, a subject `user` could not start: its
+/// program, a file its command names (`argv`, words naming no file are
+/// passed over) or the run directory it must reach (`run_dir`, where its
+/// fixtures are) that this user cannot read. Every case would otherwise
+/// fail with a subject that did not start; the message names the fix.
+fn check_reach(argv: &[String], run_dir: &std::path::Path, user: (u32, u32)) -> Result<(), String> {
+    use crate::session::reach;
+    let Some((program, args)) = argv.split_first() else {
+        return Ok(());
+    };
+    let path = std::env::var("PATH").unwrap_or_default();
+    let mut refusals: Vec<String> = Vec::new();
+    if let Err(why) = reach::program(program, &path, user) {
+        refusals.push(format!("`{program}`: {why}"));
+    }
+    for arg in args.iter().filter(|a| std::path::Path::new(a).exists()) {
+        if let Err(why) = reach::check(std::path::Path::new(arg), user, reach::READ) {
+            refusals.push(format!("`{arg}`: {why}"));
+        }
+    }
+    if let Err(why) = reach::check(run_dir, user, reach::EXECUTE) {
+        refusals.push(format!("the run directory: {why}"));
+    }
+    match refusals.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "as root, the subject runs as the unprivileged user (uid {}), which cannot reach what it needs: {}; \
+             make these readable by other users (and every directory above them searchable), \
+             or pass --subject-as-root to run the subject as root, unprotected",
+            user.0,
+            refusals.join("; ")
+        )),
     }
 }
 
@@ -177,6 +234,7 @@ fn subjects<'r>(
     session: &'r Session,
 ) -> Result<(Box<SubjectFactory<'r>>, Option<AdapterConfig>), String> {
     let supervision = &plan.supervision;
+    let user = subject_user(plan);
     // Root's, not `nobody`'s: the unprivileged copy gets a scratch
     // directory of its own inside, handed to it there. Were this one
     // `nobody`'s, that copy (an adapter, as hostile as any) could swap the
@@ -193,6 +251,8 @@ fn subjects<'r>(
     };
     let unprivileged = match &plan.subjects {
         _ if !(plan.unprivileged && is_root()) => None,
+        // The subject is unprivileged itself: it takes the permission cases.
+        _ if user.is_some() => None,
         Subjects::Reference => copy(vec![
             std::env::current_exe()
                 .map_err(|e| format!("cannot find this program: {e}"))?
@@ -201,8 +261,8 @@ fn subjects<'r>(
             "serve".into(),
         ])?,
         Subjects::Adapter { argv, .. } => copy(argv.clone())?,
-        // As root, permission cases are skipped with the reason: the
-        // unprivileged copy is an adapter process, not yet a server.
+        // With --subject-as-root, a server's permission cases are skipped
+        // with the reason: the unprivileged copy is an adapter process.
         Subjects::Mcp(_) | Subjects::Made { .. } => None,
     };
     let make: Box<SubjectFactory> = match &plan.subjects {
@@ -211,10 +271,13 @@ fn subjects<'r>(
             Box::new(move || Ok(Box::new(session.reference(timeout)) as Box<dyn Subject + Send>))
         }
         Subjects::Adapter { argv, .. } => {
+            if let Some(user) = user {
+                check_reach(argv, session.dir().path(), user)?;
+            }
             let config = session.adapter_config(
                 argv.clone(),
                 supervision,
-                None,
+                user,
                 session.subdir("adapters")?,
             );
             Box::new(move || {
@@ -222,7 +285,14 @@ fn subjects<'r>(
             })
         }
         Subjects::Mcp(profile) => {
-            let config = session.mcp_config((**profile).clone(), supervision)?;
+            if let Some(user) = user {
+                let dir = profile.dir.display().to_string();
+                let argv: Vec<String> = (profile.profile.server.command.iter())
+                    .map(|word| word.replace("{profile}", &dir))
+                    .collect();
+                check_reach(&argv, session.dir().path(), user)?;
+            }
+            let config = session.mcp_config((**profile).clone(), supervision, user)?;
             Box::new(move || {
                 Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
             })
@@ -256,6 +326,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         strict: plan.strict,
         baseline: plan.baseline.clone(),
         unprivileged,
+        subject_user: subject_user(plan),
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
         fixtures,
@@ -498,6 +569,7 @@ mod tests {
             strict: false,
             unprivileged: false,
             selection: Selected::default(),
+            subject_as_root: false,
             whole_selection: true,
         }
     }
@@ -513,9 +585,9 @@ mod tests {
             line: "a".into(),
             argv: vec!["a".into()],
         };
-        assert!(unprotected(&adapter, true).is_empty());
-        assert!(unprotected(&Subjects::Reference, false).is_empty());
-        let gaps = unprotected(&adapter, false);
+        assert!(unprotected(&adapter, true, false).is_empty());
+        assert!(unprotected(&Subjects::Reference, false, false).is_empty());
+        let gaps = unprotected(&adapter, false, false);
         assert_eq!(gaps.len(), 1);
         let mut report = crate::report::render::testing::report("x", Vec::new());
         report.unprotected = gaps;
@@ -527,6 +599,21 @@ mod tests {
         let json: Value =
             serde_json::from_str(&deliver::render(&report, Format::Json, false)).unwrap();
         assert_eq!(json["unprotected"][0], report.unprotected[0].as_str());
+    }
+
+    /// A subject run as root (`--subject-as-root`) makes the verdict
+    /// unprotected, and the header says why; the reference, which runs
+    /// no subject process, does not.
+    #[test]
+    fn a_subject_run_as_root_is_said_to_leave_the_verdict_unprotected() {
+        let adapter = Subjects::Adapter {
+            line: "a".into(),
+            argv: vec!["a".into()],
+        };
+        let gaps = unprotected(&adapter, true, true);
+        assert_eq!(gaps.len(), 1);
+        assert!(gaps[0].starts_with("the subject runs as root (--subject-as-root)"));
+        assert!(unprotected(&Subjects::Reference, true, true).is_empty());
     }
 
     fn plan(dir: &Path, filter: &[&str]) -> RunPlan {

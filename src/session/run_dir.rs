@@ -19,9 +19,9 @@
 //! checked to be the one created (same device and inode), and every later
 //! step (the lock, subdirectories and their modes, the spool) goes through
 //! descriptors (`openat`, `mkdirat`, `fchmod`). Nothing in it belongs to
-//! another user: the unprivileged runner's scratch directories are handed
-//! to it one by one, inside a directory of root's that it cannot rename
-//! entries in.
+//! another user but what a subject run as that user is given: its scratch
+//! directories and each fixture, handed to it one by one, inside
+//! directories of root's that it cannot rename entries in.
 //!
 //! The run's id is the directory's base name; adapters get it as
 //! `TOOLPATH_RUN` ([`ENV`]), so `toolpath clean` can find the processes a

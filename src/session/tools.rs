@@ -35,8 +35,10 @@ pub fn list(
         Ok(session) => session,
         Err(e) => return (Err(e), ExitCode::Usage),
     };
+    // As a run starts it: as root, as the unprivileged user.
+    let user = crate::sys::is_root().then_some(crate::sys::UNPRIVILEGED_USER);
     let listed = session
-        .mcp_config(profile, supervision)
+        .mcp_config(profile, supervision, user)
         .and_then(|config| {
             McpServer::start(config).map_err(|failure| {
                 let mut message = format!("the server did not start: {}", failure.message);

@@ -17,9 +17,12 @@ breaks the answers of one tool family in the way named on its command line:
                   first, and reports the lexical `cwd` all the same (exec)
   write-refused   `write_file` refuses a path outside as it should, and
                   writes it all the same (write; `{ws}/../../x` is above
-                  the fixture directory)
+                  the fixture directory); a write the box denies (as
+                  `nobody`, above the fixture directory) is logged to
+                  $ESCAPER_LOG as `write denied`
   chown-refused   `write_file` refuses a path outside and tries to hand the
-                  file there to another owner (write); a boxed subject holds
+                  file there to another owner, uid 1 (write: neither root
+                  nor `nobody`, whose file it may be); a boxed subject holds
                   no CAP_CHOWN, so it is denied: the attempt and its outcome
                   go to $ESCAPER_LOG
   write-late      `write_file` refuses a path outside, and writes it 0.3 s
@@ -133,8 +136,15 @@ def refused_outside(call, result):
 def write_refused(call, result):
     path = refused_outside(call, result)
     if path and os.path.isdir(os.path.dirname(path)) and not os.path.islink(path):
-        with open(path, "w") as f:
-            f.write(call["params"].get("content") or "")
+        try:
+            with open(path, "w") as f:
+                f.write(call["params"].get("content") or "")
+            outcome = "done"
+        except PermissionError:
+            outcome = "denied"
+        if os.environ.get("ESCAPER_LOG"):
+            with open(os.environ["ESCAPER_LOG"], "a") as log:
+                log.write(f"write {outcome}\n")
     return result
 
 
@@ -142,7 +152,7 @@ def chown_refused(call, result):
     path = refused_outside(call, result)
     if path and os.path.lexists(path):
         try:
-            os.lchown(path, 65534, 65534)
+            os.lchown(path, 1, 1)
             outcome = "changed"
         except PermissionError:
             outcome = "denied"

@@ -26,6 +26,9 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   cwd-relative  resolves relative paths against its working directory
   cumulative    `search_more` answers the whole session so far each time (as
                 desktop-commander's `get_more_search_results` does)
+  endless-session
+                `search_more` answers 4 MiB of text each time and never says
+                the session is done
   home-owner    claims `$HOME/.fake-mcp/owner` at start and fails every call
                 once another process has claimed it (a server whose state in
                 its HOME another process changes under it)
@@ -170,6 +173,8 @@ def call(name, args):
         chunks = sessions.get(args.get("session"))
         if chunks is None:
             return text("Invalid arguments: no such session", error=True)
+        if "endless-session" in MODES:
+            return text("x" * (4 << 20))
         if "cumulative" in MODES:
             # One chunk more each time, everything so far, done at the end.
             given = given_so_far[args["session"]] = given_so_far.get(args["session"], 0) + 1

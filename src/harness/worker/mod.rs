@@ -1,5 +1,6 @@
 //! One worker: its own subject (for an adapter, its own process) and, when
-//! permission cases need it, the subject's unprivileged copy; instances run
+//! permission cases need it (the subject runs as root: the reference, or
+//! `--subject-as-root`), the subject's unprivileged copy; instances run
 //! one at a time.
 //!
 //! Per instance: the baseline may skip it, [`route`] decides where it goes,
@@ -343,15 +344,19 @@ impl<'a, 'b> Worker<'a, 'b> {
             &vars,
             &built.root,
         );
-        if route == Route::Unprivileged
-            && let Err(e) = built.chown_all(
-                crate::sys::UNPRIVILEGED_USER.0,
-                crate::sys::UNPRIVILEGED_USER.1,
-            )
+        // The fixture belongs to whoever answers: the unprivileged copy, or
+        // a subject that runs as another user itself (as root, by default),
+        // which may then change its fixture and nothing above it.
+        let owner = match route {
+            Route::Unprivileged => Some(crate::sys::UNPRIVILEGED_USER),
+            Route::Normal => self.config.subject_user,
+        };
+        if let Some((uid, gid)) = owner
+            && let Err(e) = built.chown_all(uid, gid)
         {
             let failure = AdapterFailure {
                 kind: FailureKind::Crash,
-                message: format!("cannot hand the fixture to the unprivileged user: {e}"),
+                message: format!("cannot hand the fixture to the subject's user: {e}"),
                 stderr: String::new(),
             };
             return self.failed(instance, failure);

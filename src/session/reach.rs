@@ -1,0 +1,196 @@
+//! Whether another user can reach a path, by its permission bits: checked
+//! before a run whose subject runs as the unprivileged user (the default
+//! as root), so that a program, a script its command names, or the run
+//! directory's place that user cannot read fails the run at its start,
+//! naming the fix, rather than every case with a subject that could not
+//! start (`/root` is `0700`; so is a `tempfile::tempdir()`).
+//!
+//! Permission bits only (owner, group, others; no ACLs), as the kernel
+//! reads them for a process of that user and that one group (the
+//! unprivileged user gets no other: see [`crate::sys::confine`]).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// Read permission.
+pub const READ: u32 = 0o4;
+/// Execute permission (search, for a directory).
+pub const EXECUTE: u32 = 0o1;
+
+/// Why `user` cannot reach `path` with `want` (bits of [`READ`] and
+/// [`EXECUTE`]); `Ok` when it can, or when `path` does not exist (what
+/// does not exist is not this check's to report).
+pub fn check(path: &Path, (uid, gid): (u32, u32), want: u32) -> Result<(), String> {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return Ok(());
+    };
+    let allows = |at: &Path, want: u32| -> Result<bool, String> {
+        let meta = std::fs::metadata(at).map_err(|e| format!("{}: {e}", at.display()))?;
+        let shift = match (meta.uid() == uid, meta.gid() == gid) {
+            (true, _) => 6,
+            (false, true) => 3,
+            (false, false) => 0,
+        };
+        Ok((meta.mode() >> shift) & want == want)
+    };
+    let ancestors: Vec<&Path> = real.ancestors().skip(1).collect();
+    for dir in ancestors.into_iter().rev() {
+        if !allows(dir, EXECUTE)? {
+            return Err(format!("{} is not searchable by it", dir.display()));
+        }
+    }
+    if !allows(&real, want)? {
+        let what = match want {
+            EXECUTE => "executable",
+            READ => "readable",
+            _ => "readable and executable",
+        };
+        return Err(format!("{} is not {what} by it", real.display()));
+    }
+    Ok(())
+}
+
+/// The program `name` as `execvp` run by `user` finds it on `path` (the
+/// harness's `PATH`), passing over entries that user cannot reach (a
+/// version manager's shims under `/root` do not shadow `/usr/bin` for
+/// it). A script's interpreter (its `#!` line) must be reachable too: a
+/// virtual environment's `bin/python` is a link into the interpreter it
+/// was made with, under `/root` for a version manager's. `Err` names the
+/// first candidate it could not reach when it reaches none; `Ok(None)`
+/// when there is no candidate at all (the start says so).
+pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBuf>, String> {
+    let candidates: Vec<PathBuf> = match name.contains('/') {
+        true => vec![PathBuf::from(name)],
+        false => std::env::split_paths(path)
+            .map(|dir| dir.join(name))
+            .filter(|p| p.is_file())
+            .collect(),
+    };
+    let mut first_refusal = None;
+    for candidate in candidates {
+        if !candidate.exists() {
+            continue;
+        }
+        // A script is read by its interpreter, as the user.
+        let want = match is_script(&candidate) {
+            true => READ | EXECUTE,
+            false => EXECUTE,
+        };
+        let interpreter = match want {
+            EXECUTE => Ok(()),
+            _ => interpreter(&candidate).map_or(Ok(()), |program| {
+                check(&program, user, EXECUTE)
+                    .map_err(|why| format!("its interpreter {}: {why}", program.display()))
+            }),
+        };
+        match check(&candidate, user, want).and(interpreter) {
+            Ok(()) => return Ok(Some(candidate)),
+            Err(why) => {
+                first_refusal.get_or_insert(why);
+            }
+        }
+    }
+    first_refusal.map_or(Ok(None), Err)
+}
+
+/// The interpreter a script's `#!` line names, when it names a path.
+fn interpreter(script: &Path) -> Option<PathBuf> {
+    use std::io::{BufRead, Read};
+    let mut line = String::new();
+    let file = std::fs::File::open(script).ok()?;
+    std::io::BufReader::new(file)
+        .take(4096)
+        .read_line(&mut line)
+        .ok()?;
+    let program = line.strip_prefix("#!")?.split_whitespace().next()?;
+    program.starts_with('/').then(|| PathBuf::from(program))
+}
+
+/// Whether `path` starts with `#!`.
+fn is_script(path: &Path) -> bool {
+    use std::io::Read;
+    let mut start = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut start))
+        .is_ok_and(|()| &start == b"#!")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    const OTHER: (u32, u32) = (65534, 65534);
+
+    fn mode(path: &Path, mode: u32) {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// Another user reaches a file only through directories it may search,
+    /// and reads it only when its bits say so; the owner's bits are not
+    /// another user's.
+    #[test]
+    fn a_path_is_reached_through_searchable_directories_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("adapter.py");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        mode(&file, 0o644);
+        mode(dir.path(), 0o700);
+        let why = check(&file, OTHER, READ).unwrap_err();
+        assert!(why.contains("is not searchable"), "{why}");
+        mode(dir.path(), 0o711);
+        assert_eq!(check(&file, OTHER, READ), Ok(()));
+        mode(&file, 0o600);
+        let why = check(&file, OTHER, READ).unwrap_err();
+        assert!(why.ends_with("adapter.py is not readable by it"), "{why}");
+        // What does not exist is not this check's to report.
+        assert_eq!(check(&dir.path().join("none"), OTHER, READ), Ok(()));
+    }
+
+    /// `execvp` as another user passes over a `PATH` entry it cannot
+    /// search, as the shims under `/root` are passed over for `python3`.
+    #[test]
+    fn a_program_is_found_where_the_user_can_reach_it() {
+        let shadowing = tempfile::tempdir().unwrap();
+        let reachable = tempfile::tempdir().unwrap();
+        for dir in [&shadowing, &reachable] {
+            let program = dir.path().join("tool");
+            std::fs::write(&program, "#!/bin/sh\n").unwrap();
+            mode(&program, 0o755);
+        }
+        mode(shadowing.path(), 0o700);
+        mode(reachable.path(), 0o755);
+        let both = std::env::join_paths([shadowing.path(), reachable.path()]).unwrap();
+        let found = program("tool", both.to_str().unwrap(), OTHER).unwrap();
+        assert_eq!(found, Some(reachable.path().join("tool")));
+        let shadowed = shadowing.path().to_str().unwrap();
+        let why = program("tool", shadowed, OTHER).unwrap_err();
+        assert!(why.contains("is not searchable"), "{why}");
+        assert_eq!(program("no-such-tool", shadowed, OTHER), Ok(None));
+    }
+
+    /// A script whose interpreter the user cannot reach (a virtual
+    /// environment made with a Python under `/root`) cannot start as that
+    /// user, however readable the script is.
+    #[test]
+    fn a_script_needs_an_interpreter_the_user_can_reach() {
+        let private = tempfile::tempdir().unwrap();
+        let open = tempfile::tempdir().unwrap();
+        mode(private.path(), 0o700);
+        mode(open.path(), 0o755);
+        let python = private.path().join("python");
+        std::fs::write(&python, "").unwrap();
+        mode(&python, 0o755);
+        let script = open.path().join("server");
+        std::fs::write(&script, format!("#!{} -u\n", python.display())).unwrap();
+        mode(&script, 0o755);
+        let why = program(script.to_str().unwrap(), "", OTHER).unwrap_err();
+        assert!(why.starts_with("its interpreter "), "{why}");
+        assert!(why.contains("is not searchable by it"), "{why}");
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        assert_eq!(
+            program(script.to_str().unwrap(), "", OTHER),
+            Ok(Some(script.clone()))
+        );
+    }
+}
