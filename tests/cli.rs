@@ -1279,3 +1279,48 @@ fn reports_record_their_selection_and_certification_compares_like_with_like() {
         .assert()
         .success();
 }
+
+/// The human report reads top-down and stays short: against a fresh
+/// skeleton (its resolve checks nothing), the rules come before any
+/// failing instance, at most ten instances get a block and a line counts
+/// the rest and points to `--every-failure`, which shows every one.
+#[test]
+fn the_human_report_shows_a_few_failures_and_points_to_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton = dir.path().join("skeleton");
+    toolpath()
+        .args(["new-adapter", "--lang", "python"])
+        .arg(&skeleton)
+        .assert()
+        .success();
+    let run = |extra: &[&str]| -> String {
+        let out = toolpath()
+            .current_dir(&skeleton)
+            .args([
+                "run",
+                "--tool",
+                "resolve",
+                "--adapter",
+                "python3 adapter.py",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let blocks = |out: &str| out.lines().filter(|l| l.contains(": FAIL ")).count();
+    let short = run(&[]);
+    let rules_at = short.find("\nrules: ").expect("a rules summary");
+    let first_block = short.find(": FAIL ").expect("a failing instance");
+    assert!(rules_at < first_block, "{short}");
+    assert_eq!(blocks(&short), 10, "{short}");
+    let pointer = short
+        .lines()
+        .find(|l| l.contains("more failing instances not shown: `--every-failure`"))
+        .expect("the rest counted");
+    let hidden: usize = pointer.split(' ').next().unwrap().parse().unwrap();
+    let every = run(&["--every-failure"]);
+    assert_eq!(blocks(&every), 10 + hidden, "{every}");
+    assert!(!every.contains("not shown: `--every-failure`"));
+}

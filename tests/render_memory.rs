@@ -161,7 +161,7 @@ fn peak_of(format: &str, source: &dyn CaseSource, summary: Summary) -> isize {
     peak_during(|| {
         let out = &mut io::sink();
         match format {
-            "human" => human::write(view, true, out),
+            "human" => human::write(view, true, human::Detail::Every, out),
             "junit" => junit::write(view, out),
             "markdown" => markdown::write(view, out),
             "json" => json::write(view, out),

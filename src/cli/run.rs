@@ -13,6 +13,7 @@ use crate::cli::{SelectArgs, print_errors, usage};
 use crate::harness::baseline::Baseline;
 use crate::harness::containment::{self, Population};
 use crate::report::ExitCode;
+use crate::report::render::human::Detail;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
 use crate::session::run::{RunPlan, Subjects};
@@ -61,6 +62,9 @@ pub struct RunRequest {
     /// Fail the run when an expected failure passes (xpass) or, over the whole suite, an expectation matches nothing.
     #[arg(long)]
     pub strict: bool,
+    /// Show every failing instance's block in the human report (default: the first failing instance of each rule, ten in all; the Markdown and JSON reports list every one).
+    #[arg(long)]
+    pub every_failure: bool,
     /// When root, skip permission cases instead of running them on a copy run as user `nobody` (the reference's, or a subject's under --subject-as-root; an adapter or server that runs as `nobody` itself, the default, takes them).
     #[arg(long)]
     pub no_unprivileged: bool,
@@ -166,6 +170,10 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         strict: request.strict,
         unprivileged: !request.no_unprivileged,
         selection: request.select.selected(),
+        detail: match request.every_failure {
+            true => Detail::Every,
+            false => Detail::default(),
+        },
         subject_as_root: request.subject_as_root,
         whole_selection: selection.is_everything(),
     })

@@ -95,6 +95,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         expectations: None,
         write_expectations: None,
         strict: false,
+        every_failure: false,
         no_unprivileged: false,
         subject_as_root: false,
         events: None,

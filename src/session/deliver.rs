@@ -23,6 +23,7 @@ use clap::ValueEnum;
 
 use crate::report::Report;
 use crate::report::events::{EventLog, Spool};
+use crate::report::render::human::Detail;
 use crate::report::view::View;
 
 /// Report formats of `toolpath run`.
@@ -120,39 +121,43 @@ pub fn withdraw_events(path: &Path) -> Result<(), String> {
 
 /// Renders `report` in one format.
 pub fn render(report: &Report, format: Format, color: bool) -> String {
-    crate::report::render::written(|out| write_format(View::of(report), format, color, out))
-        .expect("a report in memory cannot fail to render")
+    crate::report::render::written(|out| {
+        write_format(View::of(report), format, color, Detail::default(), out)
+    })
+    .expect("a report in memory cannot fail to render")
 }
 
 /// Renders a report in one format into `out`, straight from wherever its
-/// cases are.
+/// cases are; `detail` says how many failing instances a human report
+/// shows.
 pub fn write_format(
     view: View,
     format: Format,
     color: bool,
+    detail: Detail,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     use crate::report::render::{human, json, junit, markdown};
     match format {
         Format::Json => json::write(view, out),
-        Format::Human => human::write(view, color, out),
+        Format::Human => human::write(view, color, detail, out),
         Format::Junit => junit::write(view, out),
         Format::Markdown => markdown::write(view, out),
     }
 }
 
 /// Writes each report; a file is replaced whole.
-pub fn write_reports(view: View, targets: &[Target]) -> Result<(), String> {
+pub fn write_reports(view: View, targets: &[Target], detail: Detail) -> Result<(), String> {
     for target in targets {
         match &target.path {
             Some(path) => replace_file(path, &mut |out| {
-                write_format(view, target.format, false, out)
+                write_format(view, target.format, false, detail, out)
             })
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             None => {
                 let color = target.format == Format::Human && std::io::stdout().is_terminal();
                 let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-                let written = write_format(view, target.format, color, &mut stdout)
+                let written = write_format(view, target.format, color, detail, &mut stdout)
                     .and_then(|()| stdout.flush());
                 match written {
                     // A reader that stopped reading is not an error.
@@ -270,7 +275,7 @@ mod tests {
         std::fs::remove_file(&xml).unwrap();
         std::os::unix::fs::symlink(&sink, &xml).unwrap();
         let report = testing::report("x", vec![testing::case("a.b", Status::Fail, &[])]);
-        write_reports(View::of(&report), &targets).unwrap();
+        write_reports(View::of(&report), &targets, Detail::default()).unwrap();
         let written: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         assert_eq!(written["cases"][0]["status"], "fail");

@@ -20,6 +20,7 @@ use crate::harness::config::{Environment, RunConfig, SubjectFactory};
 use crate::mcp::profile::Loaded;
 use crate::mcp::server::McpServer;
 use crate::report::events::{EventLog, Spool};
+use crate::report::render::human::Detail;
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
 use crate::report::{CaseReport, ExitCode, Report, Selected};
@@ -54,6 +55,8 @@ pub struct RunPlan {
     pub unprivileged: bool,
     /// The part of the suite selected, for the report.
     pub selection: Selected,
+    /// How many failing instances a human report shows.
+    pub detail: Detail,
     /// Whether, as root, an adapter or MCP server runs as root (without
     /// capabilities) instead of as `nobody` (`--subject-as-root`): the
     /// report's header then says the verdict is not protected.
@@ -399,7 +402,7 @@ fn deliver_reports(
     cases: &Spool,
     view: View,
 ) -> ExitCode {
-    if let Err(e) = deliver::write_reports(view, &plan.targets) {
+    if let Err(e) = deliver::write_reports(view, &plan.targets, plan.detail) {
         eprintln!("toolpath: {e}");
         return ExitCode::Report;
     }
@@ -569,6 +572,7 @@ mod tests {
             strict: false,
             unprivileged: false,
             selection: Selected::default(),
+            detail: Detail::default(),
             subject_as_root: false,
             whole_selection: true,
         }
@@ -625,6 +629,7 @@ mod tests {
         RunPlan {
             write_expectations: Some(dir.join("exp.yaml")),
             selection: Selected::default(),
+            detail: Detail::default(),
             whole_selection: filter.is_empty(),
             ..plan_of(dir, catalog, Subjects::Reference, 2)
         }

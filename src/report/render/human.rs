@@ -1,15 +1,18 @@
 //! The report a person reads in a terminal after a run.
 //!
-//! It leads with what needs attention: one block per instance that made the
-//! run unsuccessful or surprised it, each opening with `file:line` so an
-//! editor or terminal can jump to the case. Instances that were not judged
-//! are only counted, grouped by reason, because a list of three hundred
-//! identical "needs root" lines hides the one failure that matters.
-//!
-//! Before any instance, the containment counts, and every escape by id
-//! (a pass of its own, made only when the header counts escapes): an
-//! escape is the first thing a maintainer must see. After the instances,
-//! the rules that failed, each with its own counts.
+//! It reads top-down, from what matters most to its evidence: first the
+//! containment counts and the escapes by id (a pass of its own, made only
+//! when the header counts escapes: an escape is the first thing a
+//! maintainer must see); then the rules that fail, each with its own
+//! counts; then the failing instances, one block each, opening with
+//! `file:line` so an editor or terminal can jump to the case. By default
+//! a few blocks are shown ([`Detail::First`]): the first failing instance
+//! of each rule, in the order met, then more of the same until the budget
+//! is spent; the rest are counted and pointed to (`--every-failure`, the
+//! Markdown and JSON reports), so a fresh skeleton's first run fits on a
+//! screen or two instead of thousands of lines. Instances that were not
+//! judged are only counted, grouped by reason, because a list of three
+//! hundred identical "needs root" lines hides the one failure that matters.
 //!
 //! The last line is plain (never coloured) and fixed in form,
 //! `N passed, N failed, N skipped`, because CI tooling reads it; a run
@@ -30,10 +33,32 @@ const DIFF_LINES: usize = 200;
 /// Lines of adapter stderr shown: the end is where a crash explains itself.
 const STDERR_LINES: usize = 20;
 
+/// How many failing instances the report shows as blocks of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// At most this many blocks, and escapes listed: the first failing
+    /// instance of each rule (a case's first requirement), in the order
+    /// met, then more of the same rules until the budget is spent; the
+    /// rest are counted.
+    First(usize),
+    /// Every failing instance, and the escapes up to the lists' cap
+    /// (`--every-failure`).
+    Every,
+}
+
+/// Blocks (and escapes) shown by default.
+pub const FIRST: usize = 10;
+
+impl Default for Detail {
+    fn default() -> Self {
+        Detail::First(FIRST)
+    }
+}
+
 /// The whole human report as a string: [`write()`] on a report whose cases
 /// are in memory.
 pub fn render(report: &Report, color: bool) -> String {
-    super::written(|out| write(View::of(report), color, out))
+    super::written(|out| write(View::of(report), color, Detail::default(), out))
         .expect("a report in memory cannot fail to render")
 }
 
@@ -41,32 +66,51 @@ pub fn render(report: &Report, color: bool) -> String {
 /// caller decides whether the output is a terminal that wants them.
 ///
 /// One pass over the cases (two when there are escapes to list first):
-/// each notable instance's block is written as it comes, and the rest only
-/// counted per status and reason, so memory grows with the number of
-/// distinct reasons, not of instances. Everything after the blocks comes
-/// from the header's counts.
-pub fn write(view: View, color: bool, out: &mut dyn Write) -> io::Result<()> {
+/// under [`Detail::Every`] each notable instance's block is written as it
+/// comes; under [`Detail::First`] at most twice the budget is held until
+/// the pass ends. The rest are only counted per status and reason, so
+/// memory grows with the number of distinct reasons, not of instances.
+/// Everything else comes from the header's counts.
+pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io::Result<()> {
     let paint = Paint(color);
     let head = view.head;
     let mut text = String::new();
     header(&mut text, head, &paint);
-    containment(&mut text, view, &paint)?;
+    containment(&mut text, view, detail, &paint)?;
+    rules(&mut text, head, &paint);
     out.write_all(text.as_bytes())?;
 
     let mut unjudged = NotJudged::default();
+    let mut chosen = Chosen::default();
     view.cases.each(&mut |case| {
         unjudged.count(case);
         if is_notable(case.status) {
             let mut text = String::from("\n");
             block(&mut text, case, head.strict, &paint);
-            out.write_all(text.as_bytes())?;
+            match detail {
+                Detail::Every => out.write_all(text.as_bytes())?,
+                Detail::First(budget) => chosen.offer(case, text, budget),
+            }
         }
         Ok(())
     })?;
 
     let mut text = String::new();
+    if let Detail::First(budget) = detail {
+        let (blocks, hidden) = chosen.take(budget);
+        for block in blocks {
+            text.push_str(&block);
+        }
+        if hidden > 0 {
+            text.push_str(&format!(
+                "\n{} more failing instance{} not shown: `--every-failure` shows every one \
+                 here; the Markdown and JSON reports (`--format markdown|json`) list them all.\n",
+                hidden,
+                if hidden == 1 { "" } else { "s" }
+            ));
+        }
+    }
     unjudged.list(&mut text);
-    rules(&mut text, head, &paint);
     text.push('\n');
     if head.partial {
         banner(&mut text, &head.summary, &paint);
@@ -141,13 +185,16 @@ pub fn closing_line(report: &Report) -> String {
 /// The containment counts and every escape by id, before anything else:
 /// `containment:` and its counts, then one line per escape. Nothing when
 /// no instance has a containment verdict.
-fn containment(out: &mut String, view: View, paint: &Paint) -> io::Result<()> {
+fn containment(out: &mut String, view: View, detail: Detail, paint: &Paint) -> io::Result<()> {
     let counts = &view.head.containment;
     if counts.total() == 0 {
         return Ok(());
     }
     out.push_str(&format!("\ncontainment: {}\n", counts.line()));
-    let (escapes, total) = super::containment::escapes(view)?;
+    let (mut escapes, total) = super::containment::escapes(view)?;
+    if let Detail::First(budget) = detail {
+        escapes.truncate(budget);
+    }
     for escape in &escapes {
         out.push_str(&format!(
             "  {} {}\n",
@@ -377,6 +424,46 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
     }
 }
 
+/// The blocks [`Detail::First`] shows: while the cases pass, the first
+/// block of each rule (up to the budget) and as many more as the budget
+/// (to fill it when fewer rules fail); everything else is only counted.
+#[derive(Default)]
+struct Chosen {
+    /// (position met, block), the first of their rule.
+    firsts: Vec<(usize, String)>,
+    /// (position met, block), of a rule already shown.
+    more: Vec<(usize, String)>,
+    rules: std::collections::BTreeSet<String>,
+    met: usize,
+    hidden: usize,
+}
+
+impl Chosen {
+    fn offer(&mut self, case: &CaseReport, block: String, budget: usize) {
+        let rule = case.spec.first().cloned().unwrap_or_default();
+        let at = self.met;
+        self.met += 1;
+        if self.firsts.len() < budget && !self.rules.contains(&rule) {
+            self.rules.insert(rule);
+            self.firsts.push((at, block));
+        } else if self.more.len() < budget {
+            self.more.push((at, block));
+        } else {
+            self.hidden += 1;
+        }
+    }
+
+    /// The blocks to show, in the order met, and how many are not.
+    fn take(self, budget: usize) -> (Vec<String>, usize) {
+        let room = budget - self.firsts.len();
+        let hidden = self.hidden + self.more.len().saturating_sub(room);
+        let mut shown: Vec<(usize, String)> = self.firsts;
+        shown.extend(self.more.into_iter().take(room));
+        shown.sort_by_key(|(at, _)| *at);
+        (shown.into_iter().map(|(_, block)| block).collect(), hidden)
+    }
+}
+
 /// Skipped, unsupported, not-run and expected-failure instances, counted
 /// per status and reason. The reasons are owned because a streamed case
 /// is gone once counted; there are few distinct ones.
@@ -553,6 +640,57 @@ mod tests {
         assert!(out.contains("suite:          0.3.0 (protocol 1)"), "{out}");
         r.adapter = None;
         assert!(render(&r, false).contains("adapter:        built-in reference"));
+    }
+
+    /// By default a few blocks: the first failing instance of each rule in
+    /// the order met, then more of the same rules to fill the budget, and
+    /// a line counting the rest and pointing to `--every-failure`; with
+    /// it, every block and no such line.
+    #[test]
+    fn a_few_failures_are_shown_the_first_of_each_rule_first() {
+        let shown = |ids_rules: &[(&str, &str)], detail: Detail| -> Vec<String> {
+            let cases: Vec<CaseReport> = ids_rules
+                .iter()
+                .map(|(id, rule)| case(id, Status::Fail, &[rule]))
+                .collect();
+            let r = report("fake", cases);
+            let out = super::super::written(|out| write(View::of(&r), false, detail, out)).unwrap();
+            let blocks: Vec<String> = (out.lines())
+                .filter_map(|l| l.split(": FAIL ").nth(1).map(str::to_owned))
+                .collect();
+            let pointer = out
+                .lines()
+                .find(|l| l.contains("not shown: `--every-failure`"));
+            let mut seen = blocks;
+            seen.extend(pointer.map(|l| l.split(" more").next().unwrap().to_owned()));
+            seen
+        };
+        let mixed = [
+            ("a1", "A"),
+            ("a2", "A"),
+            ("a3", "A"),
+            ("b1", "B"),
+            ("c1", "C"),
+            ("d1", "D"),
+        ];
+        assert_eq!(shown(&mixed, Detail::First(3)), ["a1", "b1", "c1", "3"]);
+        assert_eq!(
+            shown(&mixed, Detail::First(5)),
+            ["a1", "a2", "b1", "c1", "d1", "1"]
+        );
+        let one_rule = [
+            ("a1", "A"),
+            ("a2", "A"),
+            ("a3", "A"),
+            ("a4", "A"),
+            ("a5", "A"),
+        ];
+        assert_eq!(shown(&one_rule, Detail::First(3)), ["a1", "a2", "a3", "2"]);
+        assert_eq!(
+            shown(&mixed, Detail::Every),
+            ["a1", "a2", "a3", "b1", "c1", "d1"]
+        );
+        assert_eq!(shown(&mixed[..2], Detail::First(3)), ["a1", "a2"]);
     }
 
     #[test]
@@ -758,7 +896,7 @@ mod tests {
     }
 
     fn written(view: View, color: bool) -> io::Result<String> {
-        super::super::written(|out| write(view, color, out))
+        super::super::written(|out| write(view, color, Detail::default(), out))
     }
 
     /// Variations of [`varied`] that change what the report shows: header
