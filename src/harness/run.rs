@@ -455,6 +455,7 @@ mod tests {
             count: 1,
             example: "tools/call never answered".into(),
             cases: vec!["t.c0".into()],
+            more_cases: 0,
         };
         let script = {
             let finding = finding.clone();

@@ -595,6 +595,7 @@ mod tests {
             count: 2,
             example: "tools/call left open".into(),
             cases: vec!["a".into()],
+            more_cases: 0,
         };
         let end = serde_json::to_string(&Event::End {
             partial: false,

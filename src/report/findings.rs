@@ -97,11 +97,23 @@ pub struct Finding {
     /// in id order; none when it happened outside any call (at shutdown).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cases: Vec<String>,
+    /// How many more instances it happened during than `cases` lists
+    /// (absent: none left out).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_cases: usize,
 }
 
-/// Findings being collected: one per kind, in kind order.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Findings being collected: one per kind, in kind order, each with the
+/// instance it was last noted during. A worker answers one instance at a
+/// time, so an instance's notes come together: a note during the instance
+/// noted last is another occurrence, not another instance (this is how
+/// `more_cases` counts instances it no longer lists).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Findings(Vec<Finding>);
+pub struct Findings(Vec<(Finding, Option<String>)>);
 
 impl Findings {
     /// Counts one occurrence of `kind`, during instance `case` if any.
@@ -112,22 +124,25 @@ impl Findings {
         example: impl FnOnce() -> String,
         case: Option<&str>,
     ) {
-        let at = match self.0.binary_search_by(|f| f.kind.cmp(&kind)) {
+        let at = match self.0.binary_search_by(|(f, _)| f.kind.cmp(&kind)) {
             Ok(at) => at,
             Err(at) => {
-                self.0.insert(
-                    at,
-                    Finding {
-                        kind,
-                        count: 1,
-                        example: example(),
-                        cases: case.into_iter().map(str::to_owned).collect(),
-                    },
-                );
+                let finding = Finding {
+                    kind,
+                    count: 1,
+                    example: example(),
+                    cases: case.into_iter().map(str::to_owned).collect(),
+                    more_cases: 0,
+                };
+                self.0.insert(at, (finding, case.map(str::to_owned)));
                 return;
             }
         };
-        let finding = &mut self.0[at];
+        let (finding, last) = &mut self.0[at];
+        let another_instance = case.is_some() && last.as_deref() != case;
+        if another_instance {
+            *last = case.map(str::to_owned);
+        }
         finding.count += 1;
         match example_case(finding).cmp(&(case.is_none(), case)) {
             std::cmp::Ordering::Less => {}
@@ -139,16 +154,19 @@ impl Findings {
             }
             std::cmp::Ordering::Greater => finding.example = example(),
         }
-        keep_first_cases(&mut finding.cases, case.into_iter().map(str::to_owned));
+        if another_instance {
+            finding.more_cases +=
+                keep_first_cases(&mut finding.cases, case.into_iter().map(str::to_owned));
+        }
     }
 
     /// Adds another collection's findings (another worker's) to these.
     pub fn merge(&mut self, other: Vec<Finding>) {
         for theirs in other {
-            match self.0.binary_search_by(|f| f.kind.cmp(&theirs.kind)) {
-                Err(at) => self.0.insert(at, theirs),
+            match self.0.binary_search_by(|(f, _)| f.kind.cmp(&theirs.kind)) {
+                Err(at) => self.0.insert(at, (theirs, None)),
                 Ok(at) => {
-                    let ours = &mut self.0[at];
+                    let ours = &mut self.0[at].0;
                     ours.count += theirs.count;
                     let key = |f: &Finding| {
                         let (none, case) = example_case(f);
@@ -157,7 +175,10 @@ impl Findings {
                     if key(&theirs) < key(ours) {
                         ours.example = theirs.example;
                     }
-                    keep_first_cases(&mut ours.cases, theirs.cases);
+                    // Workers answer disjoint instances: theirs left out
+                    // stay left out, and what the union no longer lists.
+                    ours.more_cases +=
+                        theirs.more_cases + keep_first_cases(&mut ours.cases, theirs.cases);
                 }
             }
         }
@@ -168,7 +189,7 @@ impl Findings {
     }
 
     pub fn into_vec(self) -> Vec<Finding> {
-        self.0
+        self.0.into_iter().map(|(finding, _)| finding).collect()
     }
 }
 
@@ -182,17 +203,65 @@ fn example_case(finding: &Finding) -> (bool, Option<&str>) {
 }
 
 /// Adds `more` to `cases` (sorted, no repeats) and keeps the first
-/// [`MAX_FINDING_CASES`] in id order.
-fn keep_first_cases(cases: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+/// [`MAX_FINDING_CASES`] in id order; how many it left out. The first
+/// ones of a union are the first ones of the first ones of each part, so
+/// cutting as it goes loses no id that would have been kept.
+fn keep_first_cases(cases: &mut Vec<String>, more: impl IntoIterator<Item = String>) -> usize {
     cases.extend(more);
     cases.sort_unstable();
     cases.dedup();
+    let left_out = cases.len().saturating_sub(MAX_FINDING_CASES);
     cases.truncate(MAX_FINDING_CASES);
+    left_out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past the first 20 instances in id order, the rest are counted, not
+    /// listed: each instance once however many times it happened there,
+    /// and merged across workers exactly.
+    #[test]
+    fn instances_past_the_listed_ones_are_counted() {
+        let mut one = Findings::default();
+        for i in 0..30 {
+            for _ in 0..3 {
+                one.note(
+                    FindingKind::NotJsonRpc,
+                    || "x".into(),
+                    Some(&format!("a{i:02}")),
+                );
+            }
+        }
+        let mut other = Findings::default();
+        for i in 0..5 {
+            other.note(
+                FindingKind::NotJsonRpc,
+                || "x".into(),
+                Some(&format!("b{i}")),
+            );
+        }
+        let listed = |f: &Finding| (f.cases.len(), f.more_cases, f.count);
+        let mine = one.clone().into_vec();
+        assert_eq!(listed(&mine[0]), (20, 10, 90));
+        assert_eq!(mine[0].cases.last().unwrap(), "a19");
+        one.merge(other.into_vec());
+        let merged = one.into_vec();
+        assert_eq!(listed(&merged[0]), (20, 15, 95), "35 instances in all");
+        let json = serde_json::to_value(&merged[0]).unwrap();
+        assert_eq!(json["more_cases"], 15);
+        let none = Finding {
+            more_cases: 0,
+            ..merged[0].clone()
+        };
+        assert!(
+            serde_json::to_value(&none)
+                .unwrap()
+                .get("more_cases")
+                .is_none()
+        );
+    }
 
     #[test]
     fn occurrences_are_counted_per_kind_with_the_first_example_and_cases() {

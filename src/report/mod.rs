@@ -392,8 +392,9 @@ pub struct Report {
     pub summary: Summary,
     /// What the implementation did wrong as a server, outside any one
     /// answer (an MCP server's stray output, requests never answered, a
-    /// kill at shutdown), by kind; empty for adapters and the reference.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// kill at shutdown), by kind; empty for adapters and the reference
+    /// (written as `[]`, never left out).
+    #[serde(default)]
     pub findings: Vec<findings::Finding>,
     /// The containment verdicts counted: escapes first of all. Absent from
     /// reports written before it was added (then all 0).

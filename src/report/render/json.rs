@@ -56,7 +56,8 @@ struct Head<'a> {
     #[serde(skip_serializing_if = "Selected::is_whole")]
     selection: &'a Selected,
     summary: &'a Summary,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Always written, `[]` when none: a reader tells "none" from "not
+    /// reported" by the key alone.
     findings: &'a Vec<Finding>,
     containment: &'a ContainmentCounts,
     rules: &'a RuleCounts,
@@ -159,6 +160,9 @@ mod tests {
             assert_eq!(written(View::streamed(&header, &spool)).unwrap(), whole);
             assert_eq!(spool.passes.get(), 1);
             assert_eq!(written(View::of(&report)).unwrap(), whole);
+            // `findings` is there even when empty (the empty report's).
+            let json: serde_json::Value = serde_json::from_str(&whole).unwrap();
+            assert!(json["findings"].is_array(), "{json}");
         }
     }
 

@@ -210,12 +210,14 @@ fn varied_with(failures: usize) -> Report {
             count: 3,
             example: "checking path /tmp/x/ws".to_owned(),
             cases: vec!["ok-1@x".to_owned(), "fail-0@x".to_owned()],
+            more_cases: 5,
         },
         Finding {
             kind: FindingKind::Killed,
             count: 1,
             example: "alive 1000 ms after its input closed; SIGTERM".to_owned(),
             cases: vec![],
+            more_cases: 0,
         },
     ];
     report.partial = true;
@@ -278,6 +280,7 @@ pub fn hostile() -> Report {
         count: 1,
         example: attack("finding"),
         cases: vec![attack("finding case")],
+        more_cases: 0,
     }];
     report
 }

@@ -88,12 +88,17 @@ pub fn finding(finding: &Finding) -> String {
     )
 }
 
-/// The instances a finding happened in (at most the first 20 seen),
-/// sorted: workers finish in any order, and a report must not.
+/// The instances a finding happened in (at most the first 20 in id order),
+/// sorted: workers finish in any order, and a report must not; then how
+/// many more it happened in, when some are not listed.
 pub fn finding_cases(finding: &Finding) -> String {
     let mut cases = finding.cases.clone();
     cases.sort();
-    cases.join(", ")
+    let mut listed = cases.join(", ");
+    if finding.more_cases > 0 {
+        listed.push_str(&format!(" and {} more", finding.more_cases));
+    }
+    listed
 }
 
 #[cfg(test)]
