@@ -284,7 +284,7 @@ const MISSING: &str = "(missing)";
 
 /// The last component of a path: what a listing or a match names when the
 /// directory it is in cannot be observed.
-fn base_name(path: &str) -> &str {
+pub(crate) fn base_name(path: &str) -> &str {
     path.trim_end_matches('/')
         .rsplit('/')
         .next()
@@ -348,7 +348,7 @@ pub fn judge(
         }
     }
     // OUT-6: an answer that declares a cut is judged on what it gave.
-    let cut = truncation::judge(expected, result);
+    let cut = truncation::judge(expected, result, &|field| !j.unobserved(field));
     let expected: &Expected = match &cut {
         Cut::Judge(cut) => cut,
         Cut::Refused(why) if expected.content.is_some() => {

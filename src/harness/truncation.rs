@@ -14,7 +14,8 @@
 use std::borrow::Cow;
 
 use crate::harness::expected::{Expected, ExpectedContent};
-use toolpath_suite::protocol::ToolResult;
+use crate::harness::judge::base_name;
+use toolpath_suite::protocol::{Field, ToolResult};
 
 /// The fewest results a cut answer may give (OUT-6).
 pub const FLOOR: usize = 100;
@@ -33,7 +34,15 @@ pub enum Cut<'a> {
 }
 
 /// What `result` is to be judged against, given the cut it declares.
-pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
+/// `observable` says which fields the answer shows: a list it cannot show
+/// is not judged, and one whose items' directory it cannot show
+/// (`matches.path`, `entries.path`) is kept by base name, as the judge
+/// compares it, so such an answer can pass OUT-6 too.
+pub fn judge<'a>(
+    expected: &'a Expected,
+    result: &ToolResult,
+    observable: &dyn Fn(Field) -> bool,
+) -> Cut<'a> {
     let declared = result
         .notes
         .as_ref()
@@ -50,17 +59,32 @@ pub fn judge<'a>(expected: &'a Expected, result: &ToolResult) -> Cut<'a> {
     // The list the case expects, and which of its items the answer gave
     // (an item it does not have stays out of the cut expectation, so the
     // comparison shows it).
-    let (full, kept) = if let (Some(want), Some(got)) = (&mut cut.matches, &result.matches) {
+    let same_path = |field: Field, want: &str, got: &str| match observable(field) {
+        true => want == got,
+        false => base_name(want) == base_name(got),
+    };
+    let (full, kept) = if let (Some(want), Some(got)) = (&mut cut.matches, &result.matches)
+        && observable(Field::Matches)
+    {
         let full = want.len();
-        want.retain(|w| got.iter().any(|g| g.path == w.path && g.line == w.line));
+        want.retain(|w| {
+            (got.iter())
+                .any(|g| same_path(Field::MatchesPath, &w.path, &g.path) && g.line == w.line)
+        });
         (full, want.len())
-    } else if let (Some(want), Some(got)) = (&mut cut.files, &result.files) {
+    } else if let (Some(want), Some(got)) = (&mut cut.files, &result.files)
+        && observable(Field::Files)
+    {
         let full = want.len();
         want.retain(|w| got.contains(w));
         (full, want.len())
-    } else if let (Some(want), Some(got)) = (&mut cut.entries, &result.entries) {
+    } else if let (Some(want), Some(got)) = (&mut cut.entries, &result.entries)
+        && observable(Field::Entries)
+    {
         let full = want.len();
-        want.retain(|(p, t)| got.iter().any(|g| &g.path == p && g.entry_type == *t));
+        want.retain(|(p, t)| {
+            (got.iter()).any(|g| same_path(Field::EntriesPath, p, &g.path) && g.entry_type == *t)
+        });
         (full, want.len())
     } else if let (Some(ExpectedContent::Text(want)), Some(got)) =
         (&mut cut.content, &result.content)
@@ -180,15 +204,39 @@ mod tests {
     fn an_answer_without_the_note_is_judged_whole() {
         let e = expected(150);
         assert_eq!(
-            judge(&e, &answer(100, false)),
+            judge(&e, &answer(100, false), &|_| true),
             Cut::Judge(Box::new(Cow::Borrowed(&e)))
         );
+    }
+
+    /// An answer that cannot show where its matches are (`matches.path`)
+    /// is kept by base name and line, as the judge compares it, so its
+    /// cut is judged on what it gave; one that cannot show its matches at
+    /// all has no list judged here.
+    #[test]
+    fn a_cut_whose_paths_are_not_observed_is_kept_by_base_name() {
+        let e = expected(150);
+        let mut named = answer(120, true);
+        for m in named.matches.as_mut().unwrap() {
+            m.path = m.path.replace("/w/", "elsewhere/");
+        }
+        let by_name = |f: Field| f != Field::MatchesPath;
+        let Cut::Judge(cut) = judge(&e, &named, &by_name) else {
+            panic!("allowed")
+        };
+        assert_eq!(cut.matches.as_ref().unwrap().len(), 120);
+        assert!(matches!(judge(&e, &named, &|_| true), Cut::Refused(_)));
+        let unseen = |f: Field| f != Field::Matches;
+        let Cut::Judge(cut) = judge(&e, &named, &unseen) else {
+            panic!("nothing to judge")
+        };
+        assert_eq!(cut.matches.as_ref().unwrap().len(), 150, "left as expected");
     }
 
     #[test]
     fn a_declared_cut_past_the_floor_is_judged_on_what_it_gave() {
         let e = expected(150);
-        let Cut::Judge(cut) = judge(&e, &answer(120, true)) else {
+        let Cut::Judge(cut) = judge(&e, &answer(120, true), &|_| true) else {
             panic!("allowed")
         };
         assert_eq!(cut.matches.as_ref().unwrap().len(), 120);
@@ -216,7 +264,7 @@ mod tests {
     fn a_read_cut_past_the_floor_is_judged_on_its_prefix() {
         let text = "0123456789abcde\n".repeat(5000);
         let e = file(&text);
-        let Cut::Judge(cut) = judge(&e, &read(&text[..READ_FLOOR + 3], true)) else {
+        let Cut::Judge(cut) = judge(&e, &read(&text[..READ_FLOOR + 3], true), &|_| true) else {
             panic!("allowed")
         };
         assert_eq!(
@@ -226,7 +274,7 @@ mod tests {
         assert_eq!(cut.notes.as_deref(), Some(&[TRUNCATED.to_owned()][..]));
         // Without the note it is judged whole, and so fails on content.
         assert_eq!(
-            judge(&e, &read(&text[..READ_FLOOR + 3], false)),
+            judge(&e, &read(&text[..READ_FLOOR + 3], false), &|_| true),
             Cut::Judge(Box::new(Cow::Borrowed(&e)))
         );
     }
@@ -244,7 +292,7 @@ mod tests {
             ),
             (big.clone(), big.clone(), "not a part"),
         ] {
-            match judge(&file(&want), &read(&got, true)) {
+            match judge(&file(&want), &read(&got, true), &|_| true) {
                 Cut::Refused(message) => assert!(message.contains(why), "{message}"),
                 other => panic!("{why}: {other:?}"),
             }
@@ -254,11 +302,11 @@ mod tests {
     #[test]
     fn a_cut_below_the_floor_or_of_a_short_answer_is_refused() {
         assert!(matches!(
-            judge(&expected(150), &answer(99, true)),
+            judge(&expected(150), &answer(99, true), &|_| true),
             Cut::Refused(why) if why.contains("stops after 99 of the 150")
         ));
         assert!(matches!(
-            judge(&expected(100), &answer(100, true)),
+            judge(&expected(100), &answer(100, true), &|_| true),
             Cut::Refused(why) if why.contains("has 100 results")
         ));
     }
