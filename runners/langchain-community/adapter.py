@@ -98,11 +98,12 @@ def hello():
         # - ls: bare names, one per line: neither the listed directory, nor
         #   whether it is one, nor any entry's type;
         # - glob: paths relative to the searched directory, which it never
-        #   names, and no kind;
+        #   names (reported as it gives them, judged by base name), and no
+        #   kind;
         # - read_file: the file's text alone, no path and no kind.
         "unobservable_by_tool": {
             "ls": ["kind", "path", "entries"],
-            "glob": ["kind", "path", "files"],
+            "glob": ["kind", "path", "files.path"],
             "read_file": ["kind", "path"],
         },
         "schemas": {suite: schema(tools[name], names) for suite, (name, names) in TOOLS.items()},
@@ -134,7 +135,12 @@ def answer(call):
         result["derived"] = ["error.code"]
         return result
     result = {"outcome": "ok", "model_text": text}
-    if suite == "read_file":
+    if suite == "glob":
+        # One path a line, relative to the searched directory; or a
+        # sentence saying nothing was found.
+        found = not text.startswith("No files found for pattern ")
+        result["files"] = text.split("\n") if found else []
+    elif suite == "read_file":
         result.update(content=text, notes=[])
     elif suite == "write_file":
         # `File written successfully to PATH.`: PATH as the call gave it.

@@ -411,10 +411,17 @@ pub fn judge(
 }
 
 /// GLOB-8: `glob`'s files, a set compared sorted; a file reported twice
-/// shows as a difference.
+/// shows as a difference. When `files.path` is not observed (a glob that
+/// names what it found relative to a directory it does not name), each is
+/// compared by its base name, and `files.path` is reported unchecked.
 fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
+    let by_name = expected.files.as_ref().is_some_and(|f| !f.is_empty())
+        && !j.unobserved(Field::Files)
+        && !j.observable(Field::FilesPath);
     let sorted = |files: &[String]| {
-        let mut shown: Vec<String> = files.iter().map(|f| quoted(f)).collect();
+        let mut shown: Vec<String> = (files.iter())
+            .map(|f| quoted(if by_name { base_name(f) } else { f }))
+            .collect();
         shown.sort();
         list(shown)
     };
@@ -1106,6 +1113,35 @@ mod tests {
             entry("a.ts", EntryType::File),
         ]);
         assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
+    }
+
+    /// A glob that names what it found relative to a directory it does
+    /// not name (`files.path` not observed): judged on the base names,
+    /// never passed on them alone, and still failed on a file it missed.
+    #[test]
+    fn files_without_their_directory_compare_by_base_name() {
+        let expected = Expected {
+            matches: None,
+            notes: None,
+            files: Some(vec!["/t/ws/src/a.ts".into(), "/t/ws/b.ts".into()]),
+            ..expected_ok()
+        };
+        let mut r = result_ok();
+        r.matches = None;
+        r.notes = None;
+        r.files = Some(vec!["b.ts".into(), "src/a.ts".into()]);
+        let unobservable = ["files.path".to_owned()];
+        let v = judge(&expected, &r, &unobservable, &vars());
+        assert!(v.passed(), "{:?}", v.mismatches);
+        assert_eq!(v.unchecked, ["files.path"], "never a pass");
+        r.files = Some(vec!["b.ts".into()]);
+        assert_eq!(
+            fields(&judge(&expected, &r, &unobservable, &vars())),
+            ["files"]
+        );
+        // Observed, the same relative names are wrong.
+        r.files = Some(vec!["b.ts".into(), "src/a.ts".into()]);
+        assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["files"]);
     }
 
     #[test]

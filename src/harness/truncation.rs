@@ -76,7 +76,7 @@ pub fn judge<'a>(
         && observable(Field::Files)
     {
         let full = want.len();
-        want.retain(|w| got.contains(w));
+        want.retain(|w| got.iter().any(|g| same_path(Field::FilesPath, w, g)));
         (full, want.len())
     } else if let (Some(want), Some(got)) = (&mut cut.entries, &result.entries)
         && observable(Field::Entries)

@@ -265,6 +265,10 @@ pub enum Field {
     MatchesText,
     Notes,
     Files,
+    /// Where each found file is: without it a file is compared by its
+    /// base name.
+    #[strum(serialize = "files.path")]
+    FilesPath,
     Entries,
     /// Where each listed entry is: without it an entry is compared by its
     /// base name and its type.
@@ -311,7 +315,7 @@ impl Field {
             Field::Cwd | Field::Output => &[Shell],
             Field::Matches | Field::MatchesPath | Field::MatchesText => SEARCHES,
             Field::Notes => &[Grep, Ripgrep, ReadFile],
-            Field::Files => &[Glob],
+            Field::Files | Field::FilesPath => &[Glob],
             Field::Entries | Field::EntriesPath => &[Ls],
             Field::Content => &[ReadFile],
             Field::ModelText => &[Grep, Ripgrep, Shell, Glob, Ls, ReadFile, WriteFile, Edit],
