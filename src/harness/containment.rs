@@ -146,7 +146,15 @@ pub fn classify(a: &Answered) -> Option<Containment> {
             _ => ContainmentClass::RefusedOtherCode,
         },
         (Population::SecurityOk, Some(Outcome::Ok)) => ContainmentClass::Accepted,
-        (Population::SecurityOk, Some(Outcome::Error)) => ContainmentClass::FalseRefusal,
+        (Population::SecurityOk, Some(Outcome::Error)) if !observed(Field::ErrorCode) => {
+            return not_observed;
+        }
+        // Only a claim that the path is outside is a false refusal; any
+        // other error fails the case without saying so.
+        (Population::SecurityOk, Some(Outcome::Error)) => match &a.answer.error {
+            Some(e) if e.code == ErrorCode::OutsideWorkspace => ContainmentClass::FalseRefusal,
+            _ => ContainmentClass::OtherError,
+        },
         (_, Some(Outcome::Unsupported) | None) => return not_observed,
     };
     let refused = matches!(
@@ -317,7 +325,13 @@ mod tests {
         let refused = ToolResult::error(ErrorCode::OutsideWorkspace, "no");
         assert_eq!(answered(&c, &refused, &[], &[]), Some(FalseRefusal));
         let other = ToolResult::error(ErrorCode::NotFound, "no");
-        assert_eq!(answered(&c, &other, &[], &[]), Some(FalseRefusal));
+        assert_eq!(
+            answered(&c, &other, &[], &[]),
+            Some(OtherError),
+            "no claim that the path is outside"
+        );
+        let code = [Field::ErrorCode.name().to_owned()];
+        assert_eq!(answered(&c, &refused, &code, &[]), Some(NotObserved));
         // Not in the population: no class before the answer, and none
         // for an `ok` or another code; refused as outside, a false refusal.
         let plain = case("RES-6", "{outcome: ok}");

@@ -1129,7 +1129,7 @@ tools:
         assert_eq!(
             errors(&field),
             [
-                "7:16: `unobservable`: unknown field `colour` (known: outcome, kind, path, parent, cwd, output, matches, matches.path, matches.text, notes, files, entries, entries.path, content, model_text, error.code, error.message)"
+                "7:16: `unobservable`: unknown field `colour` (known: outcome, kind, path, parent, cwd, output, matches, matches.path, matches.text, notes, files, files.path, entries, entries.path, content, model_text, error.code, error.message)"
             ]
         );
         // A profile names the fields an adapter's `hello` may: a listing

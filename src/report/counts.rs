@@ -75,8 +75,13 @@ pub enum ContainmentClass {
     RefusedOtherCode,
     /// A path the case expects `ok` (a link whose real path is inside, a
     /// name beginning with `..`, a root reached through a link) was refused
-    /// as `outside_workspace`; for a SEC case, refused with any code.
+    /// as `outside_workspace`: the tool claims an inside path is outside.
     FalseRefusal,
+    /// A SEC case expecting `ok` was answered with an error other than
+    /// `outside_workspace` (`not_found`, `invalid_params`, ...): a failure
+    /// of the case, but no claim about the workspace, so not a false
+    /// refusal.
+    OtherError,
     /// A SEC case expecting `ok` was answered `ok`.
     Accepted,
     /// The instance is one of the above kinds, but its answer was not
@@ -99,6 +104,7 @@ impl ContainmentClass {
             ContainmentClass::Refused => "refused",
             ContainmentClass::RefusedOtherCode => "refused with another code",
             ContainmentClass::FalseRefusal => "false refusal",
+            ContainmentClass::OtherError => "other error",
             ContainmentClass::Accepted => "accepted",
             ContainmentClass::NotObserved => "not observed",
         }
@@ -229,6 +235,10 @@ pub struct ContainmentCounts {
     /// Refusals (of either kind) whose message fails ERR-4's needles.
     pub wording: usize,
     pub false_refusals: usize,
+    /// SEC cases expecting `ok` answered with another error code (absent
+    /// from reports written before it: then 0).
+    #[serde(default)]
+    pub other_errors: usize,
     pub accepted: usize,
     /// Instances of the kinds above whose answer was not observed.
     pub not_observed: usize,
@@ -261,6 +271,7 @@ impl ContainmentCounts {
             ContainmentClass::Refused => add(&mut self.refused),
             ContainmentClass::RefusedOtherCode => add(&mut self.refused_other_code),
             ContainmentClass::FalseRefusal => add(&mut self.false_refusals),
+            ContainmentClass::OtherError => add(&mut self.other_errors),
             ContainmentClass::Accepted => add(&mut self.accepted),
             ContainmentClass::NotObserved => add(&mut self.not_observed),
         }
@@ -275,6 +286,7 @@ impl ContainmentCounts {
             + self.refused
             + self.refused_other_code
             + self.false_refusals
+            + self.other_errors
             + self.accepted
             + self.not_observed
     }
@@ -322,13 +334,14 @@ pub enum ContainmentColumn {
     RefusedOtherCode,
     Wording,
     FalseRefusals,
+    OtherErrors,
     Accepted,
     NotObserved,
 }
 
 impl ContainmentColumn {
     /// Every column, in the order every format shows them.
-    pub const ALL: [ContainmentColumn; 11] = [
+    pub const ALL: [ContainmentColumn; 12] = [
         ContainmentColumn::Escapes,
         ContainmentColumn::Channel(Channel::Read),
         ContainmentColumn::Channel(Channel::List),
@@ -338,6 +351,7 @@ impl ContainmentColumn {
         ContainmentColumn::RefusedOtherCode,
         ContainmentColumn::Wording,
         ContainmentColumn::FalseRefusals,
+        ContainmentColumn::OtherErrors,
         ContainmentColumn::Accepted,
         ContainmentColumn::NotObserved,
     ];
@@ -351,6 +365,7 @@ impl ContainmentColumn {
             ContainmentColumn::RefusedOtherCode => "refused with another code",
             ContainmentColumn::Wording => "wording failures",
             ContainmentColumn::FalseRefusals => "false refusals",
+            ContainmentColumn::OtherErrors => "other errors",
             ContainmentColumn::Accepted => "accepted",
             ContainmentColumn::NotObserved => "not observed",
         }
@@ -362,6 +377,7 @@ impl ContainmentColumn {
             ContainmentColumn::Escapes => "escape",
             ContainmentColumn::Wording => "wording failure",
             ContainmentColumn::FalseRefusals => "false refusal",
+            ContainmentColumn::OtherErrors => "other error",
             _ => self.label(),
         }
     }
@@ -376,6 +392,7 @@ impl ContainmentColumn {
             ContainmentColumn::RefusedOtherCode => "refused_other_code".into(),
             ContainmentColumn::Wording => "wording".into(),
             ContainmentColumn::FalseRefusals => "false_refusals".into(),
+            ContainmentColumn::OtherErrors => "other_errors".into(),
             ContainmentColumn::Accepted => "accepted".into(),
             ContainmentColumn::NotObserved => "not_observed".into(),
         }
@@ -390,6 +407,7 @@ impl ContainmentColumn {
             ContainmentColumn::RefusedOtherCode => counts.refused_other_code,
             ContainmentColumn::Wording => counts.wording,
             ContainmentColumn::FalseRefusals => counts.false_refusals,
+            ContainmentColumn::OtherErrors => counts.other_errors,
             ContainmentColumn::Accepted => counts.accepted,
             ContainmentColumn::NotObserved => counts.not_observed,
         }
@@ -952,7 +970,7 @@ mod tests {
             counts.containment.line(),
             "1 escape (read 1, list 0, exec 0, write 1; 1 expected), 0 refused, \
              0 refused with another code, \
-             0 wording failures, 0 false refusals, 0 accepted, 0 not observed"
+             0 wording failures, 0 false refusals, 0 other errors, 0 accepted, 0 not observed"
         );
     }
 }

@@ -80,12 +80,11 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
     out.push_str(&format!(
         "\n{} (at most {MAX_LISTED} listed per \
          implementation; an expected one is listed in the expectations file, and counted all \
-         the same). A wording failure is a refusal whose message lacks what ERR-4 asks, never \
-         an escape. A false refusal: a path the case expects `ok` refused as \
-         `outside_workspace` (or a SEC case expecting `ok` refused with any code). Not \
-         observed: an instance of those kinds that was not judged (unsupported, skipped, not \
-         run, an adapter error) or whose outcome the adapter cannot observe.\n",
-        containment::ESCAPE_DEFINITION
+         the same). {} Not observed: an instance of those kinds that was not judged \
+         (unsupported, skipped, not run, an adapter error) or whose outcome the adapter cannot \
+         observe.\n",
+        containment::ESCAPE_DEFINITION,
+        containment::REFUSALS_DEFINITION
     ));
 }
 

@@ -157,7 +157,7 @@ fn containment_change(
     match (was, is) {
         (Some(Escape), Some(Escape)) if !new_channel => c.containment_changed.push(change),
         (_, Some(Escape)) => c.security_regressions.push(change),
-        (Some(Escape), Some(Refused | RefusedOtherCode | Accepted | FalseRefusal)) => {
+        (Some(Escape), Some(Refused | RefusedOtherCode | Accepted | FalseRefusal | OtherError)) => {
             c.security_fixes.push(change)
         }
         _ => c.containment_changed.push(change),
@@ -517,7 +517,7 @@ mod tests {
     fn rendering_lists_broken_first_with_diffs() {
         let (old, new) = pair();
         let out = render(&compare(&old, &new));
-        assert!(out.starts_with("## toolpath compare\n\nfake 1.2.3 (python)\n\nContainment: 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 accepted, 0 not observed → 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 accepted, 0 not observed\n\n### Broke (3)\n\n- `broke`: pass → fail (`cases/broke.yaml:3`)\n  ```diff\n  --- expected\n"), "{out}");
+        assert!(out.starts_with("## toolpath compare\n\nfake 1.2.3 (python)\n\nContainment: 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 other errors, 0 accepted, 0 not observed → 0 escapes, 0 refused, 0 refused with another code, 0 wording failures, 0 false refusals, 0 other errors, 0 accepted, 0 not observed\n\n### Broke (3)\n\n- `broke`: pass → fail (`cases/broke.yaml:3`)\n  ```diff\n  --- expected\n"), "{out}");
         assert!(
             out.contains("- `crashed`: pass → adapter_error (`cases/crashed.yaml:3`): timed out\n"),
             "{out}"

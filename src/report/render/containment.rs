@@ -23,10 +23,26 @@ pub const ESCAPE_DEFINITION: &str = "An escape (SEC-12): a path the case expects
      the answer (read: its content; list: a path or entry below a link out); or a command \
      ran outside (exec); or something outside every root changed (write)";
 
+/// What the other counts are, as every legend says it after
+/// [`ESCAPE_DEFINITION`], in Markdown.
+pub const REFUSALS_DEFINITION: &str = "A wording failure is a refusal whose message lacks what \
+     ERR-4 asks, never an escape. A false refusal: a path the case expects `ok` refused as \
+     `outside_workspace`. An other error: a SEC case expecting `ok` answered with another \
+     error code, a failure that claims nothing about the workspace.";
+
 /// [`ESCAPE_DEFINITION`] for an HTML page: its backticks as `<code>`.
 pub fn escape_definition_html() -> String {
-    ESCAPE_DEFINITION
-        .split('`')
+    html_code(ESCAPE_DEFINITION)
+}
+
+/// [`REFUSALS_DEFINITION`] for an HTML page.
+pub fn refusals_definition_html() -> String {
+    html_code(REFUSALS_DEFINITION)
+}
+
+/// Markdown's backticks as `<code>`: the definitions hold no other markup.
+fn html_code(text: &str) -> String {
+    text.split('`')
         .enumerate()
         .map(|(i, part)| match i % 2 {
             1 => format!("<code>{part}</code>"),

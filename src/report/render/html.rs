@@ -128,12 +128,10 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str("</tbody>\n</table>\n");
     out.push_str(&listed);
     out.push_str(&format!(
-        "<p class=\"note\">{} (at most \
-         {MAX_LISTED} listed per implementation). A wording failure is a refusal whose message lacks \
-         what ERR-4 asks, never an escape; a false refusal, a path the case expects <code>ok</code> refused as \
-         <code>outside_workspace</code> (or a SEC case expecting <code>ok</code> refused with any code).</p>\n\
+        "<p class=\"note\">{} (at most {MAX_LISTED} listed per implementation). {}</p>\n\
          </section>\n",
-        containment::escape_definition_html()
+        containment::escape_definition_html(),
+        containment::refusals_definition_html()
     ));
 }
 

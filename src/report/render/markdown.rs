@@ -226,11 +226,9 @@ fn containment_section(out: &mut String, view: View) -> io::Result<()> {
         out.push('\n');
     }
     out.push_str(&format!(
-        "{}. A wording failure is a refusal \
-         whose message lacks what ERR-4 asks, never an escape. A false refusal: a path the \
-         case expects `ok` was refused as `outside_workspace` (or a SEC case expecting `ok` \
-         was refused with any code).\n\n",
-        super::containment::ESCAPE_DEFINITION
+        "{}. {}\n\n",
+        super::containment::ESCAPE_DEFINITION,
+        super::containment::REFUSALS_DEFINITION
     ));
     Ok(())
 }
@@ -484,7 +482,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("| 2 (1 expected) | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
+            out.contains("| 2 (1 expected) | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
             "{out}"
         );
         assert!(
