@@ -462,6 +462,34 @@ mod tests {
         );
     }
 
+    /// The hash finds exact keys, the wildcard keys are tried in file
+    /// order after it, and a `{` with no `}` is a literal (SEARCH-9) that
+    /// matches its own text alone, as it did when every key was scanned.
+    #[test]
+    fn exact_keys_by_hash_then_wildcards_in_file_order() {
+        let e = parse(
+            "\"a.{x\":\n  status: skip\n  reason: one\n\
+             \"a.?\":\n  status: xfail\n  reason: two\n\
+             \"a.*\":\n  status: skip\n  reason: three\n\
+             a.b:\n  status: skip\n  reason: four\n",
+        )
+        .unwrap();
+        let reason = |id: &str| e.lookup(id).map(|entry| entry.reason.as_str());
+        assert_eq!(reason("a.{x"), Some("one"));
+        assert_eq!(reason("a.b"), Some("four"));
+        assert_eq!(reason("a.c"), Some("two"));
+        assert_eq!(reason("a.cd"), Some("three"));
+        assert_eq!(reason("b.c"), None);
+        let case = |id| crate::report::render::testing::case(id, Status::Pass, &[]);
+        // A wildcard key is used by any instance it matches, beside the
+        // exact key that wins the lookup.
+        assert_eq!(e.unused(&vec![case("a.b")]).unwrap(), ["a.{x"]);
+        assert_eq!(
+            e.unused(&vec![case("a.{x"), case("a.bc")]).unwrap(),
+            ["a.?", "a.b"]
+        );
+    }
+
     #[test]
     fn bad_entries_name_file_line_and_column() {
         let err = parse("a.b:\n  status: maybe\n  reason: x\n")
