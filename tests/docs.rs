@@ -544,26 +544,50 @@ fn readme_install_and_ci_recipes_run_as_written() {
         jobs.iter().any(|j| j.contains("/toolpath@")),
         "the action's job"
     );
+    // The steps of "Start an adapter" run once per language, in a project
+    // of their own; each job gets a fresh copy of that project. Running
+    // them again for the next job of the same language would be the same
+    // commands on the same skeleton against the same suite, writing the
+    // same skeleton and expectations file: two whole-suite runs that prove
+    // nothing the first ones did not.
+    let mut started: std::collections::BTreeMap<bool, PathBuf> = Default::default();
     for (i, job) in jobs.iter().enumerate() {
         let python = job.contains("adapter.py");
+        let steps = started.entry(python).or_insert_with(|| {
+            let steps = sb
+                .root
+                .join(if python { "steps-python" } else { "steps-node" });
+            std::fs::create_dir_all(&steps).unwrap();
+            sb.install();
+            for block in &ci_sh {
+                let block = if python {
+                    block
+                        .replace("--lang node", "--lang python")
+                        .replace("node adapter.mjs", "python3 adapter.py")
+                        .replace(
+                            "node tools/toolpath-adapter/adapter.mjs",
+                            "python3 tools/toolpath-adapter/adapter.py",
+                        )
+                } else {
+                    block.clone()
+                };
+                sb.run_block(&steps, &block, "docs/ci.md adapter steps");
+            }
+            steps
+        });
         let project = sb.root.join(format!("project-{i}"));
-        std::fs::create_dir_all(&project).unwrap();
-        sb.install();
-        // The steps of "Start an adapter", for the job's language.
-        for block in &ci_sh {
-            let block = if python {
-                block
-                    .replace("--lang node", "--lang python")
-                    .replace("node adapter.mjs", "python3 adapter.py")
-                    .replace(
-                        "node tools/toolpath-adapter/adapter.mjs",
-                        "python3 tools/toolpath-adapter/adapter.py",
-                    )
-            } else {
-                block.clone()
-            };
-            sb.run_block(&project, &block, "docs/ci.md adapter steps");
-        }
+        let copied = Command::new("cp")
+            .arg("-a")
+            .arg(&*steps)
+            .arg(&project)
+            .status()
+            .unwrap();
+        assert!(copied.success(), "copying {}", steps.display());
+        assert!(
+            project
+                .join("tools/toolpath-adapter/expectations.yaml")
+                .is_file()
+        );
         // A fresh HOME each job: the install step must run, not a leftover.
         let _ = std::fs::remove_dir_all(sb.root.join("home/.cargo"));
         let _ = std::fs::remove_dir_all(sb.root.join("home/.toolpath"));
@@ -618,12 +642,14 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
             "toolpath run --adapter 'python3 my_adapter.py'",
             &["toolpath run --adapter 'python3 my_adapter.py'"],
         ),
+        // The new report is the whole-suite one the certification line
+        // wrote (the same command but its file name, in this directory):
+        // another whole-suite run would make the same report.
         (
             "toolpath compare old.json new.json",
             &[
                 "toolpath run --format json --output old.json --filter 'resolve.*'",
-                "toolpath run --format json --output new.json",
-                "toolpath compare old.json new.json",
+                "toolpath compare old.json report.json",
             ],
         ),
         ("toolpath export DIR", &["toolpath export exported"]),
@@ -692,12 +718,33 @@ fn skeleton_readmes_run_as_written() {
             .find(|l| l.trim_start().starts_with("cd "))
             .expect("new-adapter prints the command to run");
         sb.run_block(&sb.root, next, "new-adapter's message");
+        // What the message ran after its `cd DIR && `, in DIR.
+        let ran = next
+            .trim()
+            .strip_prefix(&format!("cd {} && ", dir.display()))
+            .expect("the message's command runs in the skeleton's directory");
         let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
         let sh = blocks(&readme, "sh");
         assert!(sh.len() >= 2, "{readme}");
+        let mut skipped = 0;
         for block in sh {
-            sb.run_block(&dir, &block, &format!("{lang} skeleton README"));
+            // The README's first command is the message's, in the same
+            // untouched skeleton: it has just run as written there, and a
+            // second whole-suite run of it would prove nothing new.
+            let rest: Vec<String> = commands(&block)
+                .into_iter()
+                .filter(|c| {
+                    let same = c.split(" #").next().unwrap().trim() == ran;
+                    skipped += usize::from(same);
+                    !same
+                })
+                .collect();
+            sb.run_block(&dir, &rest.join("\n"), &format!("{lang} skeleton README"));
         }
+        assert_eq!(
+            skipped, 1,
+            "the README runs what new-adapter printed: {readme}"
+        );
     }
 }
 

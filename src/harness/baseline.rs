@@ -82,11 +82,23 @@ impl SpecIds {
 }
 
 /// A loaded baseline file: patterns in file order.
+///
+/// Looking an id up is a hash lookup and a pass over the wildcard keys
+/// only: a key with no `*`, `?` or `{` matches its own text alone (SEARCH-9,
+/// [`wildcard::text`]), so the exact pass finds every id it could match.
+/// A written file holds an exact key per failing instance (1,829 for a
+/// fresh skeleton), and scanning them all for every instance, twice with
+/// `--strict` (the run, then [`Baseline::unused`]), cost a skeleton's
+/// strict run three times its plain one.
 #[derive(Debug, Clone, Default)]
 pub struct Baseline {
     entries: Vec<(String, BaselineEntry)>,
     /// Where each entry's key is in the file: line and column (1-based).
     places: Vec<(u64, u64)>,
+    /// The entries of each key, by its text, in file order.
+    exact: std::collections::HashMap<String, Vec<usize>>,
+    /// The entries whose key has a wildcard character, in file order.
+    globs: Vec<(usize, wildcard::Wildcard)>,
 }
 
 impl Baseline {
@@ -120,9 +132,26 @@ impl Baseline {
             .iter()
             .map(|(k, _)| (k.referenced.line(), k.referenced.column()))
             .collect();
+        let entries: Vec<(String, BaselineEntry)> =
+            raw.0.into_iter().map(|(k, v)| (k.value, v)).collect();
+        let mut exact = std::collections::HashMap::new();
+        for (i, (pattern, _)) in entries.iter().enumerate() {
+            exact
+                .entry(pattern.clone())
+                .or_insert_with(Vec::new)
+                .push(i);
+        }
+        let globs = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, (pattern, _))| pattern.contains(['*', '?', '{']))
+            .map(|(i, (pattern, _))| (i, wildcard::Wildcard::new(pattern)))
+            .collect();
         Ok(Baseline {
-            entries: raw.0.into_iter().map(|(k, v)| (k.value, v)).collect(),
+            entries,
             places,
+            exact,
+            globs,
         })
     }
 
@@ -133,14 +162,12 @@ impl Baseline {
 
     /// Where [`Baseline::lookup`]'s entry is in `entries`.
     fn index_of(&self, id: &str) -> Option<usize> {
-        self.entries
-            .iter()
-            .position(|(pattern, _)| pattern == id)
-            .or_else(|| {
-                self.entries
-                    .iter()
-                    .position(|(pattern, _)| wildcard::matches(pattern, id))
-            })
+        self.exact.get(id).map(|same| same[0]).or_else(|| {
+            self.globs
+                .iter()
+                .find(|(_, glob)| glob.matches(id))
+                .map(|(i, _)| *i)
+        })
     }
 
     /// Whether any entry is a `skip`.
@@ -213,8 +240,11 @@ impl Baseline {
         }
         let mut used = vec![false; self.entries.len()];
         cases.each(&mut |case| {
-            for ((pattern, _), used) in self.entries.iter().zip(used.iter_mut()) {
-                *used = *used || *pattern == case.id || wildcard::matches(pattern, &case.id);
+            for &i in self.exact.get(&case.id).into_iter().flatten() {
+                used[i] = true;
+            }
+            for (i, glob) in &self.globs {
+                used[*i] = used[*i] || glob.matches(&case.id);
             }
             Ok(())
         })?;
@@ -429,6 +459,34 @@ mod tests {
             e.unused(&vec![case("shell.x"), case("search.dir@ripgrep")])
                 .unwrap(),
             ["search.file.relative@grep"]
+        );
+    }
+
+    /// The hash finds exact keys, the wildcard keys are tried in file
+    /// order after it, and a `{` with no `}` is a literal (SEARCH-9) that
+    /// matches its own text alone, as it did when every key was scanned.
+    #[test]
+    fn exact_keys_by_hash_then_wildcards_in_file_order() {
+        let e = parse(
+            "\"a.{x\":\n  status: skip\n  reason: one\n\
+             \"a.?\":\n  status: xfail\n  reason: two\n\
+             \"a.*\":\n  status: skip\n  reason: three\n\
+             a.b:\n  status: skip\n  reason: four\n",
+        )
+        .unwrap();
+        let reason = |id: &str| e.lookup(id).map(|entry| entry.reason.as_str());
+        assert_eq!(reason("a.{x"), Some("one"));
+        assert_eq!(reason("a.b"), Some("four"));
+        assert_eq!(reason("a.c"), Some("two"));
+        assert_eq!(reason("a.cd"), Some("three"));
+        assert_eq!(reason("b.c"), None);
+        let case = |id| crate::report::render::testing::case(id, Status::Pass, &[]);
+        // A wildcard key is used by any instance it matches, beside the
+        // exact key that wins the lookup.
+        assert_eq!(e.unused(&vec![case("a.b")]).unwrap(), ["a.{x"]);
+        assert_eq!(
+            e.unused(&vec![case("a.{x"), case("a.bc")]).unwrap(),
+            ["a.?", "a.b"]
         );
     }
 
