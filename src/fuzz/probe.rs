@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::case::fixture;
+use crate::case::fixture::{self, BuiltFixture};
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
@@ -16,7 +16,7 @@ use crate::fuzz::signature::Signature;
 use crate::harness::call;
 use crate::harness::expected::Expected;
 use crate::harness::snapshot::{self, ChangeKind, State};
-use crate::harness::verdict::{Judged, Judging, call_and_judge};
+use crate::harness::verdict::{self, Judged, Judging, call_and_judge};
 use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
@@ -130,7 +130,7 @@ pub fn probe(
         &rendered,
         env,
         reference,
-        (&call, &vars),
+        (&built, &call, &vars),
         scratch.as_deref(),
     );
     let (answer, writes) = match answered {
@@ -262,16 +262,28 @@ fn reference_answer(
     rendered: &Rendered,
     env: &Env,
     reference: &mut dyn Subject,
-    (call, vars): (&Call, &Placeholders),
+    (built, call, vars): (&BuiltFixture, &Call, &Placeholders),
     scratch: Option<&Path>,
 ) -> Result<(ToolResult, Writes), String> {
-    let answer = |reference: &mut dyn Subject, call: &Call| {
-        reference
+    let answer = |reference: &mut dyn Subject, call: &Call, built: &BuiltFixture| {
+        let answer = reference
             .call(call)
-            .expect("the in-process reference always answers")
+            .expect("the in-process reference always answers");
+        // The reference's answer is the expectation: one the judge fails
+        // (SEC-12) cannot be a case's, so the input is no finding but a
+        // disagreement between the judge and the reference.
+        let carried = verdict::carried_out(&rendered.fixture, built, call, &answer);
+        match carried.first() {
+            None => Ok(answer),
+            Some((channel, seen)) => Err(format!(
+                "the reference's own answer fails SEC-12 ({}: {})",
+                channel.name(),
+                vars.collapse(seen)
+            )),
+        }
     };
     if !rendered.tool.writes() {
-        return Ok((answer(reference, call), Vec::new()));
+        return Ok((answer(reference, call, built)?, Vec::new()));
     }
     let own = fixture::build(&rendered.fixture, env.fixtures.as_deref())
         .map_err(|e| format!("fixture: {e}"))?;
@@ -287,7 +299,7 @@ fn reference_answer(
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
         .collect();
     let before = snapshot::take(&own.root, &git_dirs);
-    let own_answer = answer(reference, &own_call);
+    let own_answer = answer(reference, &own_call, &own)?;
     let after = snapshot::take(&own.root, &git_dirs);
     let mut writes = Vec::new();
     for change in snapshot::diff(&before, &after, &[]) {

@@ -221,3 +221,24 @@ pub fn call_and_judge(
         unwatched,
     })))
 }
+
+/// What `answer` carried out of the workspace (SEC-12's read, list and exec
+/// channels), judged on the fixture as it is now: for an answer taken as
+/// the expectation (the fuzzer's reference), which must pass the judge it
+/// sets, on a fixture no call has changed since it was built (or one the
+/// answering call wrote inside its roots only).
+pub fn carried_out(
+    fixture: &Fixture,
+    built: &BuiltFixture,
+    call: &Call,
+    answer: &ToolResult,
+) -> Vec<(Channel, String)> {
+    let git_dirs: Vec<Vec<u8>> = (fixture.git.iter())
+        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+        .collect();
+    let roots = containment::root_places(&built.root, &call.workspace.roots);
+    let now = snapshot::take(&built.root, &git_dirs);
+    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &now);
+    let command = call.params.get("command").and_then(|c| c.as_str());
+    sight.escapes(call.tool, command, answer, &[])
+}
