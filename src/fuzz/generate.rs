@@ -53,7 +53,7 @@ fn name() -> BoxedStrategy<usize> {
 /// A file's content: pieces of text, line terminators and NUL bytes, and
 /// sometimes a NUL after 8 KiB or more of text, past the first block that
 /// many backends inspect for binary content (SEARCH-8), a line of 4 KiB,
-/// or 2,500 lines (FILE-13).
+/// 2,500 lines (FILE-13), or a line that is not UTF-8.
 fn content() -> BoxedStrategy<Vec<usize>> {
     let pieces = || vec(index(PIECES), 0..6);
     let nul = PIECES.iter().position(|p| *p == "\0").expect("a NUL piece");
@@ -75,6 +75,12 @@ fn content() -> BoxedStrategy<Vec<usize>> {
         1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
             let mut all = before;
             all.push(MANY_LINES_PIECE);
+            all.extend(after);
+            all
+        }),
+        1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
+            let mut all = before;
+            all.push(LATIN1_PIECE);
             all.extend(after);
             all
         }),
@@ -356,8 +362,23 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
 #[derive(Debug, Clone)]
 enum Echo {
     None,
-    Deeper { of: usize, dir: usize },
-    OutAndBack { to: usize, out: usize, back: usize },
+    Deeper {
+        of: usize,
+        dir: usize,
+    },
+    OutAndBack {
+        to: usize,
+        out: usize,
+        back: usize,
+    },
+    /// A chain of links in directory `dir`, each leading to the next and
+    /// the last to entry `to`: longer than the 8 links a hand-written
+    /// resolver may stop at (the kernel follows 40, RES-7).
+    Chain {
+        dir: usize,
+        len: usize,
+        to: usize,
+    },
 }
 
 fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
@@ -377,6 +398,9 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
             back,
         });
         echoes.push((1, chain.boxed()));
+        let long =
+            (name(), 9..14usize, 0..8usize).prop_map(|(dir, len, to)| Echo::Chain { dir, len, to });
+        echoes.push((1, long.boxed()));
     }
     proptest::strategy::Union::new_weighted(echoes).boxed()
 }
@@ -386,7 +410,7 @@ impl Echo {
         let n = entries.len();
         match self {
             Echo::None => {}
-            Echo::Deeper { .. } | Echo::OutAndBack { .. } if n == 0 => {}
+            Echo::Deeper { .. } | Echo::OutAndBack { .. } | Echo::Chain { .. } if n == 0 => {}
             Echo::Deeper { of, dir } => {
                 let mut deeper = entries[of % n].clone();
                 deeper.dirs.push(dir);
@@ -402,6 +426,20 @@ impl Echo {
                 };
                 entries.push(link(Base::Outside, out, to % n));
                 entries.push(link(Base::First, back, n));
+            }
+            Echo::Chain { dir, len, to } => {
+                // Named by the first names of the pool, so that no two
+                // links of the chain collide.
+                for i in 0..len {
+                    let next = if i + 1 == len { to % n } else { n + i + 1 };
+                    entries.push(Entry {
+                        base: Base::First,
+                        dirs: vec![dir],
+                        name: i,
+                        kind: EntryKind::Link(LinkTarget::Entry(next)),
+                        locked: false,
+                    });
+                }
             }
         }
         entries
@@ -636,6 +674,17 @@ mod tests {
                         .iter()
                         .any(|(_, t)| t.split(|b| *b == b'\n').any(|l| l.len() >= 4096)),
                 ),
+                (
+                    "more than 2,000 lines",
+                    f.files
+                        .iter()
+                        .any(|(_, t)| t.iter().filter(|b| **b == b'\n').count() > 2000),
+                ),
+                (
+                    "a file that is not UTF-8",
+                    f.files.iter().any(|(_, t)| std::str::from_utf8(t).is_err()),
+                ),
+                ("more than 8 links", f.symlinks.len() > 8),
             ] {
                 if hit {
                     *seen.entry(what).or_default() += 1;
@@ -653,6 +702,9 @@ mod tests {
             "glob pattern beginning with `!`",
             "more than 50 files in a directory",
             "a line of 4 KiB",
+            "more than 2,000 lines",
+            "a file that is not UTF-8",
+            "more than 8 links",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
         }

@@ -93,9 +93,21 @@ pub const LONG_LINE_PIECE: usize = PAD_PIECE + 1;
 /// 64 KiB or less is answered whole).
 pub const MANY_LINES_PIECE: usize = LONG_LINE_PIECE + 1;
 
-/// The text of piece `i`: one of [`PIECES`], the padding, the long line or
-/// the many lines.
-pub fn piece(i: usize) -> &'static str {
+/// A piece past the many lines: a line that is not UTF-8 (a Latin-1 `é`),
+/// which a search must still search (SEARCH-10 matches bytes) and a read
+/// answers as binary (FILE-5); a tool that decodes lines drops it.
+pub const LATIN1_PIECE: usize = MANY_LINES_PIECE + 1;
+
+/// The bytes of piece `i`: one of [`PIECES`], the padding, the long line,
+/// the many lines or the Latin-1 line.
+pub fn piece(i: usize) -> &'static [u8] {
+    match i {
+        LATIN1_PIECE => b"caf\xe9 hello\n",
+        _ => text_piece(i).as_bytes(),
+    }
+}
+
+fn text_piece(i: usize) -> &'static str {
     static PAD: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| "filler line of ordinary text\n".repeat(8192 / 29 + 1));
     static LONG_LINE: std::sync::LazyLock<String> =

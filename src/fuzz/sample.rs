@@ -356,8 +356,8 @@ impl Sample {
             let at = fp(path);
             match &entry.kind {
                 EntryKind::File(pieces) => {
-                    let text: String = pieces.iter().map(|&p| piece(p)).collect();
-                    fixture.files.push((at.clone(), text.into_bytes()));
+                    let bytes: Vec<u8> = pieces.iter().flat_map(|&p| piece(p)).copied().collect();
+                    fixture.files.push((at.clone(), bytes));
                 }
                 EntryKind::Dir => fixture.dirs.push(at.clone()),
                 EntryKind::Bulk(count) => {

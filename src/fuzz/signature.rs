@@ -360,7 +360,7 @@ fn written_text(s: &mut Features, key: &str, text: &str) {
             "inner-newline",
         ),
         (
-            !text.is_empty() && !text.ends_with('\n'),
+            key == "content" && !text.is_empty() && !text.ends_with('\n'),
             "no-final-newline",
         ),
         (text.contains('\\'), "backslash"),
