@@ -126,7 +126,8 @@ pub fn expect_of(reference: &ToolResult, needles: &[String], with_parent: bool) 
             code: e.code,
             message_contains: needles.to_vec(),
         }),
-        // The fuzzer calls no tool that writes (`fuzz::generate`).
+        // What a write left is read from the disk, not from the answer
+        // (`fuzz::probe`).
         writes: Vec::new(),
         mentions: None,
         excludes: None,

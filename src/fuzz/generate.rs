@@ -52,7 +52,8 @@ fn name() -> BoxedStrategy<usize> {
 
 /// A file's content: pieces of text, line terminators and NUL bytes, and
 /// sometimes a NUL after 8 KiB or more of text, past the first block that
-/// many backends inspect for binary content (SEARCH-8), or a line of 4 KiB.
+/// many backends inspect for binary content (SEARCH-8), a line of 4 KiB,
+/// 2,500 lines (FILE-13), or a line that is not UTF-8.
 fn content() -> BoxedStrategy<Vec<usize>> {
     let pieces = || vec(index(PIECES), 0..6);
     let nul = PIECES.iter().position(|p| *p == "\0").expect("a NUL piece");
@@ -68,6 +69,18 @@ fn content() -> BoxedStrategy<Vec<usize>> {
         1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
             let mut all = before;
             all.push(LONG_LINE_PIECE);
+            all.extend(after);
+            all
+        }),
+        1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
+            let mut all = before;
+            all.push(MANY_LINES_PIECE);
+            all.extend(after);
+            all
+        }),
+        1 => (vec(index(PIECES), 0..3), pieces()).prop_map(|(before, after)| {
+            let mut all = before;
+            all.push(LATIN1_PIECE);
             all.extend(after);
             all
         }),
@@ -174,6 +187,30 @@ fn path_text() -> impl Strategy<Value = PathText> {
     ]
 }
 
+/// A file tool's path: mostly a fixture entry by its absolute path (a file
+/// tool refuses a relative one, FILE-3, so relative paths are a few), and
+/// free segments after an anchor.
+fn file_path_text() -> impl Strategy<Value = PathText> {
+    prop_oneof![
+        6 => (0..8usize, proptest::bool::weighted(0.85), decoration())
+            .prop_map(|(k, absolute, decoration)| PathText::Entry { k, absolute, decoration }),
+        1 => (anchor(), vec(seg(), 0..3), proptest::bool::weighted(0.1))
+            .prop_map(|(anchor, segs, trailing_slash)| PathText::Free { anchor, segs, trailing_slash }),
+    ]
+}
+
+/// `file_path` and its alias `absolute_path` (FILE-1): usually the first
+/// alone, sometimes the alias alone or both.
+fn file_path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
+    let alias = prop_oneof![14 => Just(Param::Absent), 2 => param(file_path_text(), 0)];
+    (param(file_path_text(), 1), alias)
+        .prop_map(|(file_path, alias)| match alias {
+            Param::Given(p) if file_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            other => (file_path, other),
+        })
+        .boxed()
+}
+
 /// A parameter that is mostly `given`, sometimes absent, empty or invalid.
 fn param<T: std::fmt::Debug + Clone + 'static>(
     given: impl Strategy<Value = T> + 'static,
@@ -208,9 +245,46 @@ fn path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
 
 fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
     match tool {
-        // Never asked for: `samples` leaves the file tools out.
-        Tool::ReadFile | Tool::WriteFile | Tool::Edit => {
-            unreachable!("the file tools are not fuzzed")
+        Tool::ReadFile => file_path_and_alias()
+            .prop_map(|(file_path, absolute_path)| CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            })
+            .boxed(),
+        Tool::WriteFile => {
+            let content = prop_oneof![
+                12 => index(WRITE_CONTENTS).prop_map(Param::Given),
+                1 => param(index(WRITE_CONTENTS), 1),
+            ];
+            (file_path_and_alias(), content)
+                .prop_map(
+                    |((file_path, absolute_path), content)| CallSpec::WriteFile {
+                        file_path,
+                        absolute_path,
+                        content,
+                    },
+                )
+                .boxed()
+        }
+        Tool::Edit => {
+            let old = prop_oneof![
+                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Param::Given),
+                1 => param(index(OLD_STRINGS), 1),
+            ];
+            let new = prop_oneof![
+                12 => index(NEW_STRINGS).prop_map(Param::Given),
+                1 => param(index(NEW_STRINGS), 1),
+            ];
+            (file_path_and_alias(), old, new)
+                .prop_map(
+                    |((file_path, absolute_path), old_string, new_string)| CallSpec::Edit {
+                        file_path,
+                        absolute_path,
+                        old_string,
+                        new_string,
+                    },
+                )
+                .boxed()
         }
         Tool::Glob => {
             let pattern = prop_oneof![
@@ -288,8 +362,23 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
 #[derive(Debug, Clone)]
 enum Echo {
     None,
-    Deeper { of: usize, dir: usize },
-    OutAndBack { to: usize, out: usize, back: usize },
+    Deeper {
+        of: usize,
+        dir: usize,
+    },
+    OutAndBack {
+        to: usize,
+        out: usize,
+        back: usize,
+    },
+    /// A chain of links in directory `dir`, each leading to the next and
+    /// the last to entry `to`: longer than the 8 links a hand-written
+    /// resolver may stop at (the kernel follows 40, RES-7).
+    Chain {
+        dir: usize,
+        len: usize,
+        to: usize,
+    },
 }
 
 fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
@@ -309,6 +398,9 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
             back,
         });
         echoes.push((1, chain.boxed()));
+        let long =
+            (name(), 9..14usize, 0..8usize).prop_map(|(dir, len, to)| Echo::Chain { dir, len, to });
+        echoes.push((1, long.boxed()));
     }
     proptest::strategy::Union::new_weighted(echoes).boxed()
 }
@@ -318,7 +410,7 @@ impl Echo {
         let n = entries.len();
         match self {
             Echo::None => {}
-            Echo::Deeper { .. } | Echo::OutAndBack { .. } if n == 0 => {}
+            Echo::Deeper { .. } | Echo::OutAndBack { .. } | Echo::Chain { .. } if n == 0 => {}
             Echo::Deeper { of, dir } => {
                 let mut deeper = entries[of % n].clone();
                 deeper.dirs.push(dir);
@@ -335,6 +427,20 @@ impl Echo {
                 entries.push(link(Base::Outside, out, to % n));
                 entries.push(link(Base::First, back, n));
             }
+            Echo::Chain { dir, len, to } => {
+                // Named by the first names of the pool, so that no two
+                // links of the chain collide.
+                for i in 0..len {
+                    let next = if i + 1 == len { to % n } else { n + i + 1 };
+                    entries.push(Entry {
+                        base: Base::First,
+                        dirs: vec![dir],
+                        name: i,
+                        kind: EntryKind::Link(LinkTarget::Entry(next)),
+                        locked: false,
+                    });
+                }
+            }
         }
         entries
     }
@@ -345,7 +451,6 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let calls: Vec<(u32, BoxedStrategy<CallSpec>)> = caps
         .tools
         .iter()
-        .filter(|t| !t.is_file_tool())
         .map(|&t| (if t == Tool::Shell { 2 } else { 3 }, call(t)))
         .collect();
     assert!(
@@ -569,6 +674,17 @@ mod tests {
                         .iter()
                         .any(|(_, t)| t.split(|b| *b == b'\n').any(|l| l.len() >= 4096)),
                 ),
+                (
+                    "more than 2,000 lines",
+                    f.files
+                        .iter()
+                        .any(|(_, t)| t.iter().filter(|b| **b == b'\n').count() > 2000),
+                ),
+                (
+                    "a file that is not UTF-8",
+                    f.files.iter().any(|(_, t)| std::str::from_utf8(t).is_err()),
+                ),
+                ("more than 8 links", f.symlinks.len() > 8),
             ] {
                 if hit {
                     *seen.entry(what).or_default() += 1;
@@ -586,6 +702,9 @@ mod tests {
             "glob pattern beginning with `!`",
             "more than 50 files in a directory",
             "a line of 4 KiB",
+            "more than 2,000 lines",
+            "a file that is not UTF-8",
+            "more than 8 links",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
         }

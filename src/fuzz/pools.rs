@@ -88,15 +88,36 @@ pub const PAD_PIECE: usize = PIECES.len();
 /// SEARCH-10) or read lines into a fixed buffer.
 pub const LONG_LINE_PIECE: usize = PAD_PIECE + 1;
 
-/// The text of piece `i`: one of [`PIECES`], the padding or the long line.
-pub fn piece(i: usize) -> &'static str {
+/// A piece past the long line: 2,500 short lines (37 KiB), more than the
+/// 2,000 lines some read tools stop at, silently (FILE-13: a file of
+/// 64 KiB or less is answered whole).
+pub const MANY_LINES_PIECE: usize = LONG_LINE_PIECE + 1;
+
+/// A piece past the many lines: a line that is not UTF-8 (a Latin-1 `é`),
+/// which a search must still search (SEARCH-10 matches bytes) and a read
+/// answers as binary (FILE-5); a tool that decodes lines drops it.
+pub const LATIN1_PIECE: usize = MANY_LINES_PIECE + 1;
+
+/// The bytes of piece `i`: one of [`PIECES`], the padding, the long line,
+/// the many lines or the Latin-1 line.
+pub fn piece(i: usize) -> &'static [u8] {
+    match i {
+        LATIN1_PIECE => b"caf\xe9 hello\n",
+        _ => text_piece(i).as_bytes(),
+    }
+}
+
+fn text_piece(i: usize) -> &'static str {
     static PAD: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| "filler line of ordinary text\n".repeat(8192 / 29 + 1));
     static LONG_LINE: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| format!("{}hello\n", "-".repeat(4096)));
+    static MANY_LINES: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| "a line of text\n".repeat(2500));
     match i {
         PAD_PIECE => PAD.as_str(),
         LONG_LINE_PIECE => LONG_LINE.as_str(),
+        MANY_LINES_PIECE => MANY_LINES.as_str(),
         _ => PIECES.get(i).copied().unwrap_or(PAD.as_str()),
     }
 }
@@ -140,6 +161,39 @@ pub const INCLUDES: &[&str] = &[
     "",
 ];
 
+/// `write_file`'s `content` (FILE-8, FILE-14): simplest first, then what
+/// a tool may rewrite on the way: line endings, no final newline,
+/// characters outside the Basic Multilingual Plane, an escape written as
+/// two characters, trailing spaces.
+pub const WRITE_CONTENTS: &[&str] = &[
+    "hello\n",
+    "",
+    "a\r\nb\r\n",
+    "no final newline",
+    "é 日本 😀\n",
+    "a\\tb\n",
+    "trailing  \n",
+];
+
+/// `edit`'s `old_string` (FILE-10, FILE-15): text the content pieces hold
+/// once or more, across a line end of either kind, in another case, and
+/// an empty one (`invalid_params`).
+pub const OLD_STRINGS: &[&str] = &[
+    "hello",
+    "world",
+    "o",
+    "hello\nworld",
+    "hello\r\nworld",
+    "hello world",
+    "Hello",
+    " hello",
+    "",
+];
+
+/// `edit`'s `new_string` (FILE-10, FILE-14): replacements a tool may
+/// rewrite on the way.
+pub const NEW_STRINGS: &[&str] = &["bye", "", "a\r\nb", "😀", "a\\tb", "hello\n"];
+
 /// Keys the generator adds as unknown: misspellings and other tools'
 /// parameters. One a tool does take is not added (see
 /// [`CallSpec::render`](crate::fuzz::sample::CallSpec::render)).
@@ -154,6 +208,8 @@ pub const UNKNOWN_KEYS: &[&str] = &[
     "include",
     "pattern",
     "command",
+    "content",
+    "old_string",
 ];
 
 /// `glob` patterns (GLOB-5): the portable subset over the names above, an

@@ -4,25 +4,24 @@
 //! judge. The probe is a finding only where that judge fails the adapter:
 //! what a case would accept, fuzzing accepts too.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::case::fixture;
+use crate::case::fixture::{self, BuiltFixture};
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::rules::{self, Call as RuleCall};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
 use crate::harness::call;
 use crate::harness::expected::Expected;
-use crate::harness::judge::{Verdict, judge};
-use crate::harness::snapshot;
-use crate::harness::watch::Watched;
+use crate::harness::snapshot::{self, ChangeKind, State};
+use crate::harness::verdict::{self, Judged, Judging, call_and_judge};
 use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
-use toolpath_suite::case::Expect;
+use toolpath_suite::case::{Expect, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::{Outcome, ToolResult};
+use toolpath_suite::protocol::{Call, ToolResult};
 
 /// A check that failed, as named in findings and their ids: a field of the
 /// judge (`files`, `matches.text`, `error.message`, `model_text`,
@@ -118,7 +117,8 @@ pub fn probe(
     // subjects: the same call goes to each. The sample's parameters go as
     // rendered (a shell call without `command` is one of its inputs).
     let _ = adapter.ready();
-    let vars = call::placeholders(&built.vars, adapter.scratch_dir());
+    let scratch = adapter.scratch_dir().map(Path::to_path_buf);
+    let vars = call::placeholders(&built.vars, scratch.as_deref());
     let call = call::build(
         rendered.tool,
         "fuzz".into(),
@@ -126,9 +126,17 @@ pub fn probe(
         &vars,
         &built.workspace,
     );
-    let answer = reference
-        .call(&call)
-        .expect("the in-process reference always answers");
+    let answered = reference_answer(
+        &rendered,
+        env,
+        reference,
+        (&built, &call, &vars),
+        scratch.as_deref(),
+    );
+    let (answer, writes) = match answered {
+        Ok(answered) => answered,
+        Err(e) => return Probe::Skipped(e),
+    };
     let lexical = RuleCall {
         tool: call.tool,
         params: &call.params,
@@ -141,66 +149,49 @@ pub fn probe(
         portable_needles(&needles, &vars).into_iter().unzip();
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
-    let mut expected = Expected::derive(
-        &expect_of(&answer, &needles, true),
+    let expected = Expected::derive(
+        &Expect {
+            writes: writes.clone(),
+            ..expect_of(&answer, &needles, true)
+        },
         &rendered.fixture,
         rendered.tool,
         None,
         &vars,
         &built.root,
     );
-    // SEC-11, as for every case: the adapter's call must leave the fixture
-    // as it was (the reference's was checked by its own cases).
-    let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
-        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
-        .collect();
-    // And the paths the call names in the adapter's own scratch directory,
-    // outside the fixture (`{adapter-tmp}`, SEC-9), as for a case.
-    let named = Watched::before(&call, adapter.scratch_dir());
-    let before = snapshot::take(&built.root, &git_dirs);
-    let actual = adapter.call(&call).and_then(|result| {
-        // Output written while no call was outstanding is a finding too.
-        adapter.take_violation().map_or(Ok(result), Err)
-    });
-    let changes = snapshot::diff(&before, &snapshot::take(&built.root, &git_dirs), &[]);
-    let named_changes = named.changes();
-    let verdict = match &actual {
-        Err(_) => None,
-        Ok(a)
-            if a.outcome == Some(Outcome::Unsupported)
-                && changes.is_empty()
-                && named_changes.is_empty() =>
-        {
-            return Probe::Skipped(a.reason.clone().unwrap_or_default());
+    let prepared = match adapter.prepare(&call) {
+        Ok(prepared) => prepared,
+        Err(failure) => return Probe::Skipped(format!("prepare: {failure}")),
+    };
+    let judging = Judging {
+        fixture: &rendered.fixture,
+        built: &built,
+        call: &call,
+        vars: &vars,
+        unobservable: adapter.hello().unobservable_for(call.tool),
+        prepared: &prepared,
+        scratch: scratch.as_deref(),
+    };
+    let roots = &call.workspace.roots;
+    // The fuzzer's latitude (`fuzz::expect`), once the answer is known.
+    let relax = |expected: &mut Expected, actual: &ToolResult| {
+        // RES-11: `parent` is judged where the adapter exposes it.
+        if actual.parent.is_none() {
+            expected.parent = None;
         }
-        Ok(a) => {
-            let mut verdict = match a.outcome {
-                // Declining the call does not excuse changing the fixture.
-                Some(Outcome::Unsupported) => Verdict::default(),
-                _ => {
-                    // RES-11: `parent` is judged where the adapter exposes it.
-                    if a.parent.is_none() {
-                        expected.parent = None;
-                    }
-                    allow_hidden(&mut expected, a, &call.workspace.roots);
-                    // Not observed: what the adapter declared for this
-                    // tool, and what it says it derived in this answer.
-                    let mut unobserved = adapter.hello().unobservable_for(call.tool);
-                    unobserved.extend(a.derived.iter().cloned());
-                    judge(&expected, a, &unobserved, &vars)
-                }
-            };
-            let shown: Vec<String> = (changes.iter().take(5))
-                .map(|c| c.describe(&built.root, |p| vars.collapse(p)))
-                .chain(
-                    (named_changes.iter().take(5))
-                        .map(|c| c.describe(named.scratch(), |p| vars.collapse(p))),
-                )
-                .collect();
-            let changed = changes.len() + named_changes.len();
-            verdict.check_changes(("fixture", "SEC-11"), "unchanged", &shown, changed);
-            Some(verdict)
-        }
+        allow_hidden(expected, actual, roots);
+    };
+    let send = |call: &Call| {
+        adapter.call(call).and_then(|result| {
+            // Output written while no call was outstanding is a finding too.
+            adapter.take_violation().map_or(Ok(result), Err)
+        })
+    };
+    let (actual, verdict) = match call_and_judge(judging, expected, relax, send) {
+        Err(failure) => (Err(failure), None),
+        Ok(Judged::Declined(reason)) => return Probe::Skipped(reason.unwrap_or_default()),
+        Ok(Judged::Answered(judged)) => (Ok(judged.answer), Some(judged.verdict)),
     };
     let fields = match (&actual, &verdict) {
         (Err(failure), _) => vec![failure_field(failure.kind)],
@@ -225,7 +216,10 @@ pub fn probe(
         workspace: &call.workspace,
         actual: actual.as_ref().ok(),
     };
-    let rules = rules::rules(&answer, &rule_call, &fields);
+    let judged = (verdict.as_ref())
+        .and_then(|v| v.mismatches.first())
+        .and_then(|m| m.rule.as_deref());
+    let rules = rules::rules(&answer, &rule_call, &fields, judged);
     let actual_text = describe(&actual, &vars);
     let signature = match &actual {
         Err(_) => Signature::of(sample, &rendered).without_tool(),
@@ -236,11 +230,14 @@ pub fn probe(
         (v.mismatches, diff)
     });
     Probe::Diverge(Box::new(Divergence {
-        expect: expect_of(
-            &collapse_result(&answer, &vars),
-            &written_needles,
-            fields.contains(&"parent"),
-        ),
+        expect: Expect {
+            writes,
+            ..expect_of(
+                &collapse_result(&answer, &vars),
+                &written_needles,
+                fields.contains(&"parent"),
+            )
+        },
         rendered,
         fields,
         rules,
@@ -250,6 +247,80 @@ pub fn probe(
         actual_text,
         signature,
     }))
+}
+
+/// What a call wrote, as a case's `writes`: each file and the bytes it holds.
+type Writes = Vec<(FixturePath, Vec<u8>)>;
+
+/// The reference's answer to `call` (on the adapter's fixture, in its
+/// machine paths), and what it wrote, as a case's `writes`. A tool that
+/// writes answers on a fixture of its own, built from the same sample, so
+/// the adapter's is left as built: what the reference wrote there is the
+/// write expected of the adapter (FILE-11), and its answer is moved onto
+/// the adapter's fixture through placeholders.
+fn reference_answer(
+    rendered: &Rendered,
+    env: &Env,
+    reference: &mut dyn Subject,
+    (built, call, vars): (&BuiltFixture, &Call, &Placeholders),
+    scratch: Option<&Path>,
+) -> Result<(ToolResult, Writes), String> {
+    let answer = |reference: &mut dyn Subject, call: &Call, built: &BuiltFixture| {
+        let answer = reference
+            .call(call)
+            .expect("the in-process reference always answers");
+        // The reference's answer is the expectation: one the judge fails
+        // (SEC-12) cannot be a case's, so the input is no finding but a
+        // disagreement between the judge and the reference.
+        let carried = verdict::carried_out(&rendered.fixture, built, call, &answer);
+        match carried.first() {
+            None => Ok(answer),
+            Some((channel, seen)) => Err(format!(
+                "the reference's own answer fails SEC-12 ({}: {})",
+                channel.name(),
+                vars.collapse(seen)
+            )),
+        }
+    };
+    if !rendered.tool.writes() {
+        return Ok((answer(reference, call, built)?, Vec::new()));
+    }
+    let own = fixture::build(&rendered.fixture, env.fixtures.as_deref())
+        .map_err(|e| format!("fixture: {e}"))?;
+    let own_vars = call::placeholders(&own.vars, scratch);
+    let own_call = call::build(
+        rendered.tool,
+        call.case.clone(),
+        &rendered.params,
+        &own_vars,
+        &own.workspace,
+    );
+    let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
+        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+        .collect();
+    let before = snapshot::take(&own.root, &git_dirs);
+    let own_answer = answer(reference, &own_call, &own)?;
+    let after = snapshot::take(&own.root, &git_dirs);
+    let mut writes = Vec::new();
+    for change in snapshot::diff(&before, &after, &[]) {
+        let written = match &change.kind {
+            ChangeKind::Added(State::File { .. }) => true,
+            ChangeKind::Changed { after, .. } => matches!(after, State::File { .. }),
+            _ => false,
+        };
+        if !written {
+            continue;
+        }
+        let path = String::from_utf8(change.path).map_err(|_| "a written name is not UTF-8")?;
+        let bytes = std::fs::read(own.root.join(&path)).map_err(|e| format!("{path}: {e}"))?;
+        let at = FixturePath::parse(&path).map_err(|e| format!("{path}: {e}"))?;
+        writes.push((at, bytes));
+    }
+    let moved = vars.expand_json(
+        &serde_json::to_value(collapse_result(&own_answer, &own_vars)).expect("results serialise"),
+    );
+    let answer = serde_json::from_value(moved).expect("expanding keeps the shape");
+    Ok((answer, writes))
 }
 
 /// The check an adapter failure is named by.
@@ -343,7 +414,7 @@ mod tests {
     use crate::fuzz::pools::NAMES;
     use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, Param, PathText};
     use crate::subject::Reference;
-    use toolpath_suite::protocol::{AdapterHello, Call};
+    use toolpath_suite::protocol::{AdapterHello, Outcome};
 
     /// The reference with its answers bent by a function: an adapter that
     /// differs from it in one known way.
@@ -427,10 +498,17 @@ mod tests {
             r
         };
         let d = run(&sample, elsewhere).expect("ran elsewhere");
-        assert_eq!(
-            (d.fields.as_slice(), d.rules[0].as_str()),
-            (&["output"][..], "SHELL-6")
-        );
+        assert_eq!(d.rules[0], "SHELL-6");
+        // And, as the worker judges it, a command that saw `/` saw
+        // outside every root (SEC-12's exec channel).
+        assert_eq!(judged(&d), [("output", "SHELL-6"), ("outside", "SEC-12")]);
+    }
+
+    /// The judge's checks that failed, by field and rule.
+    fn judged(d: &Divergence) -> Vec<(&str, &str)> {
+        (d.mismatches.iter())
+            .map(|m| (m.field.as_str(), m.rule.as_deref().unwrap_or_default()))
+            .collect()
     }
 
     /// LS-3: leaving out a name beginning with `.` is no finding; leaving
@@ -464,9 +542,35 @@ mod tests {
         assert!(d.diff.contains("{ws}/a file"), "{}", d.diff);
     }
 
+    /// SEC-12's read channel, as the worker judges it: an answer that
+    /// carries an outside file's text is a finding, though every field a
+    /// case compares (the `model_text` only has to contain the path) is
+    /// right.
+    #[test]
+    fn an_answer_that_carries_an_outside_file_is_a_finding() {
+        let ls = CallSpec::Ls {
+            dir_path: Param::Absent,
+            path: Param::Absent,
+        };
+        let mut sample = sample(Layout::Single, &["a"], ls);
+        sample.outside = true;
+        sample.entries[0].base = Base::Outside;
+        let leak = |call: &Call, mut r: ToolResult| {
+            let outside = Path::new(&call.workspace.roots[0]).join("../outside/a");
+            let text = std::fs::read_to_string(outside).unwrap();
+            r.model_text = Some(format!("{}\n{text}", r.model_text.unwrap()));
+            r
+        };
+        let d = run(&sample, leak).expect("read outside");
+        assert_eq!(judged(&d), [("outside", "SEC-12")]);
+        assert_eq!(d.rules[0], "SEC-12");
+        assert!(d.diff.contains("read: "), "{}", d.diff);
+    }
+
     /// SEC-9 and SEC-11: a path the call names in the adapter's own
     /// scratch directory, refused as outside and made all the same, is a
-    /// change, though it is not in the fixture.
+    /// change outside every root (an escape, as the worker judges it),
+    /// though it is not in the fixture.
     #[test]
     fn a_refused_path_made_in_the_adapter_s_own_directory_is_a_finding() {
         let resolve = CallSpec::Resolve {
@@ -481,10 +585,8 @@ mod tests {
             r
         };
         let d = run(&sample, made).expect("made where it refused");
-        assert_eq!(
-            (d.fields.as_slice(), d.rules[0].as_str()),
-            (&["fixture"][..], "SEC-11")
-        );
+        assert_eq!(judged(&d), [("escape", "SEC-11")]);
+        assert_eq!(d.rules[0], "SEC-11");
         assert!(
             d.diff.contains("+ {adapter-tmp}/made (directory)"),
             "{}",

@@ -22,10 +22,18 @@ pub struct Call<'a> {
 impl Call<'_> {
     /// The path parameter's text when one is given (RES-1), by any name.
     pub fn path_given(&self) -> Option<&str> {
-        ["path", "dir_path", "directory"]
+        self.path_keys()
             .iter()
             .filter_map(|n| self.params.get(*n).and_then(Value::as_str))
             .find(|s| !s.is_empty())
+    }
+
+    /// The keys the tool takes a path by (FILE-1, RES-1).
+    fn path_keys(&self) -> &'static [&'static str] {
+        match self.tool.is_file_tool() {
+            true => &["file_path", "absolute_path"],
+            false => &["path", "dir_path", "directory"],
+        }
     }
 
     /// The resolved lexical path of the given path, if any.
@@ -44,7 +52,7 @@ impl Call<'_> {
     /// Whether a path key is present but counts as absent: JSON `null` or
     /// the empty string (RES-1).
     fn path_present_not_given(&self) -> bool {
-        ["path", "dir_path", "directory"].iter().any(|n| {
+        self.path_keys().iter().any(|n| {
             self.params
                 .get(*n)
                 .is_some_and(|v| v.is_null() || v.as_str() == Some(""))
@@ -128,6 +136,7 @@ impl Call<'_> {
 /// The rule a differing field is about, if the field alone says it.
 fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'static str> {
     Some(match field {
+        "path" if call.tool.is_file_tool() => "FILE-4",
         "path" if call.through_link() => "RES-4",
         "path"
             if call.path_given().is_some_and(|p| {
@@ -145,7 +154,6 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "cwd" | "output" => "SHELL-6",
         "notes" => "SEARCH-6",
         "model_text" => "OUT-5",
-        "fixture" => "SEC-11",
         "files" if reference.kind == Some(Kind::File) => "GLOB-4",
         "entries" if reference.kind == Some(Kind::File) => "LS-4",
         "files" | "entries" => listing_rule(field, reference, call),
@@ -252,6 +260,9 @@ fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
 }
 
 fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
+    if call.tool.is_file_tool() {
+        return file_rules(reference, call);
+    }
     let relative = call
         .path_given()
         .is_some_and(|p| !p.starts_with('/') && !p.starts_with('{'));
@@ -331,13 +342,64 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
     }
 }
 
+/// The rules a file tool's answer shows (FILE-1 to FILE-16).
+fn file_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
+    let given = |n: &str| {
+        (call.params.get(n))
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty())
+    };
+    if reference.outcome == Some(Outcome::Error) {
+        let code = reference.error.as_ref().map(|e| e.code);
+        return match code {
+            Some(ErrorCode::InvalidParams) if given("file_path") && given("absolute_path") => {
+                vec!["FILE-1", "ERR-2"]
+            }
+            Some(ErrorCode::InvalidParams) if call.unknown_key() => vec!["ERR-8", "ERR-2"],
+            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
+            Some(ErrorCode::InvalidParams) => match call.path_given() {
+                None => vec!["FILE-2", "FILE-1"],
+                Some(p) if !p.starts_with('/') => vec!["FILE-3", "ERR-2"],
+                Some(_) if call.tool == Tool::Edit => vec!["FILE-10", "FILE-15", "FILE-1"],
+                Some(_) => vec!["FILE-1"],
+            },
+            Some(ErrorCode::OutsideWorkspace) if call.through_link() => {
+                vec!["FILE-9", "SEC-5", "FILE-4"]
+            }
+            Some(ErrorCode::OutsideWorkspace) => vec!["FILE-4", "SEC-3", "SEC-2"],
+            Some(ErrorCode::NotFound) => vec!["FILE-8", "RES-8", "ERR-5"],
+            Some(ErrorCode::PermissionDenied) => vec!["FILE-7", "RES-9", "ERR-5"],
+            Some(ErrorCode::UnsupportedFileType) => vec!["FILE-6", "RES-10"],
+            Some(ErrorCode::NotADirectory | ErrorCode::AmbiguousName) => vec!["FILE-4"],
+            None => vec!["ERR-1"],
+        };
+    }
+    match call.tool {
+        Tool::ReadFile => vec!["FILE-5", "FILE-13", "FILE-14", "FILE-12"],
+        Tool::WriteFile if call.through_link() => vec!["FILE-9", "FILE-8", "FILE-11"],
+        Tool::WriteFile => vec!["FILE-8", "FILE-14", "FILE-11"],
+        _ => vec!["FILE-10", "FILE-15", "FILE-14", "FILE-11"],
+    }
+}
+
 /// The requirement IDs, the primary one (the finding's rule) first.
-pub fn rules(reference: &ToolResult, call: &Call, fields: &[&str]) -> Vec<String> {
+/// `judged` is the rule the judge gave the first check that failed: the
+/// finding's rule where no field says more (what changed on disk is
+/// SEC-11's or FILE-11's, what got out SEC-12's).
+pub fn rules(
+    reference: &ToolResult,
+    call: &Call,
+    fields: &[&str],
+    judged: Option<&str>,
+) -> Vec<String> {
     let mut out: Vec<&str> = fields
         .iter()
         .filter_map(|f| rule_of_field(f, reference, call))
         .take(1)
         .collect();
+    if out.is_empty() {
+        out.extend(judged);
+    }
     out.extend(rules_of_answer(reference, call));
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|r| seen.insert(*r));

@@ -117,12 +117,9 @@ fn known_rule(known: &[Baseline], finding: &Finding) -> bool {
 fn capabilities(hello: &AdapterHello) -> Capabilities {
     let feature = |name: &str| hello.features.iter().any(|f| f == name);
     Capabilities {
-        // The file tools are not fuzzed yet: the generator has no file
-        // paths to give them, and a write changes the fixture, which the
-        // probe counts as a divergence. The suite's FILE cases cover them.
         tools: Tool::ALL
             .into_iter()
-            .filter(|t| hello.tools.contains(t) && !t.is_file_tool())
+            .filter(|t| hello.tools.contains(t))
             .collect(),
         symlinks: feature("symlinks"),
         fifos: feature("fifos"),

@@ -15,7 +15,8 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use crate::fuzz::pools::{
-    ABSOLUTE_TARGETS, GLOB_PATTERNS, INCLUDES, NAMES, PATTERNS, UNKNOWN_KEYS, piece,
+    ABSOLUTE_TARGETS, GLOB_PATTERNS, INCLUDES, NAMES, NEW_STRINGS, OLD_STRINGS, PATTERNS,
+    UNKNOWN_KEYS, WRITE_CONTENTS, piece,
 };
 use toolpath_suite::case::{Fixture, FixturePath};
 use toolpath_suite::protocol::Tool;
@@ -189,6 +190,24 @@ pub enum CallSpec {
         dir_path: Param<PathText>,
         path: Param<PathText>,
     },
+    /// The file tools: `file_path` and its alias `absolute_path` (FILE-1).
+    ReadFile {
+        file_path: Param<PathText>,
+        absolute_path: Param<PathText>,
+    },
+    /// `content` from [`WRITE_CONTENTS`].
+    WriteFile {
+        file_path: Param<PathText>,
+        absolute_path: Param<PathText>,
+        content: Param<usize>,
+    },
+    /// `old_string` from [`OLD_STRINGS`], `new_string` from [`NEW_STRINGS`].
+    Edit {
+        file_path: Param<PathText>,
+        absolute_path: Param<PathText>,
+        old_string: Param<usize>,
+        new_string: Param<usize>,
+    },
 }
 
 /// One generated input.
@@ -337,8 +356,8 @@ impl Sample {
             let at = fp(path);
             match &entry.kind {
                 EntryKind::File(pieces) => {
-                    let text: String = pieces.iter().map(|&p| piece(p)).collect();
-                    fixture.files.push((at.clone(), text.into_bytes()));
+                    let bytes: Vec<u8> = pieces.iter().flat_map(|&p| piece(p)).copied().collect();
+                    fixture.files.push((at.clone(), bytes));
                 }
                 EntryKind::Dir => fixture.dirs.push(at.clone()),
                 EntryKind::Bulk(count) => {
@@ -623,6 +642,42 @@ impl CallSpec {
                 put("dir_path", dir_path.render(path));
                 put("path", alias.render(path));
                 Tool::Ls
+            }
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            } => {
+                put("file_path", file_path.render(path));
+                put("absolute_path", absolute_path.render(path));
+                Tool::ReadFile
+            }
+            CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                content,
+            } => {
+                put("file_path", file_path.render(path));
+                put("absolute_path", absolute_path.render(path));
+                put("content", content.render(|&i| WRITE_CONTENTS[i].to_owned()));
+                Tool::WriteFile
+            }
+            CallSpec::Edit {
+                file_path,
+                absolute_path,
+                old_string,
+                new_string,
+            } => {
+                put("file_path", file_path.render(path));
+                put("absolute_path", absolute_path.render(path));
+                put(
+                    "old_string",
+                    old_string.render(|&i| OLD_STRINGS[i].to_owned()),
+                );
+                put(
+                    "new_string",
+                    new_string.render(|&i| NEW_STRINGS[i].to_owned()),
+                );
+                Tool::Edit
             }
         };
         (tool, params)

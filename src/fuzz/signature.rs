@@ -311,8 +311,9 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
         Tool::Glob => &["pattern", "dir_path", "path"],
         Tool::Ls => &["dir_path", "path"],
         Tool::Grep | Tool::Ripgrep => &["pattern", "dir_path", "path", "include"],
-        // Not generated yet (`fuzz::generate`); named for when they are.
-        Tool::ReadFile | Tool::WriteFile | Tool::Edit => &["file_path", "absolute_path"],
+        Tool::ReadFile => &["file_path", "absolute_path"],
+        Tool::WriteFile => &["file_path", "absolute_path", "content"],
+        Tool::Edit => &["file_path", "absolute_path", "old_string", "new_string"],
     };
     for key in keys {
         let Some(value) = p.get(*key) else {
@@ -331,9 +332,12 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
             ("pattern", Tool::Glob) => glob_pattern(s, text),
             ("pattern", _) => regex(s, text),
             ("include", _) => include(s, text),
+            ("content" | "old_string" | "new_string", _) => written_text(s, key, text),
             // The path itself; the alias key names a form of its own.
             (key, tool) => {
-                let alias = key != "dir_path" && !(key == "path" && tool == Tool::Resolve);
+                let main = ["dir_path", "file_path"].contains(&key)
+                    || (key == "path" && tool == Tool::Resolve);
+                let alias = !main;
                 s.add(if alias { "path:by-alias" } else { "path:given" });
                 path_text(s, text, &rendered.fixture.roots);
             }
@@ -341,6 +345,37 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
     }
     if sample.extra.is_some() && p.keys().any(|k| !keys.contains(&k.as_str())) {
         s.add("param:unknown-key");
+    }
+}
+
+/// What a write's or an edit's text holds that a tool may rewrite on the
+/// way (FILE-14, FILE-15): line endings, a missing final newline, an
+/// escape written as two characters, characters outside the Basic
+/// Multilingual Plane, other non-ASCII text, trailing spaces.
+fn written_text(s: &mut Features, key: &str, text: &str) {
+    for (hit, feature) in [
+        (text.contains("\r\n"), "crlf"),
+        (
+            text.contains('\n') && !text.ends_with('\n'),
+            "inner-newline",
+        ),
+        (
+            key == "content" && !text.is_empty() && !text.ends_with('\n'),
+            "no-final-newline",
+        ),
+        (text.contains('\\'), "backslash"),
+        (text.chars().any(|c| c as u32 > 0xffff), "astral"),
+        (
+            text.chars().any(|c| !c.is_ascii() && (c as u32) <= 0xffff),
+            "non-ascii",
+        ),
+        (text.contains(" \n"), "trailing-space"),
+        (text.starts_with(' '), "leading-space"),
+        (text.chars().any(char::is_uppercase), "upper-case"),
+    ] {
+        if hit {
+            s.add(format!("{key}:{feature}"));
+        }
     }
 }
 

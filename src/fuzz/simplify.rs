@@ -58,6 +58,33 @@ impl Sample {
                 dir_path: text("dir_path", dir_path),
                 path: text("path", path),
             },
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            } => CallSpec::ReadFile {
+                file_path: text("file_path", file_path),
+                absolute_path: text("absolute_path", absolute_path),
+            },
+            CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                content,
+            } => CallSpec::WriteFile {
+                file_path: text("file_path", file_path),
+                absolute_path: text("absolute_path", absolute_path),
+                content: content.clone(),
+            },
+            CallSpec::Edit {
+                file_path,
+                absolute_path,
+                old_string,
+                new_string,
+            } => CallSpec::Edit {
+                file_path: text("file_path", file_path),
+                absolute_path: text("absolute_path", absolute_path),
+                old_string: old_string.clone(),
+                new_string: new_string.clone(),
+            },
         };
         let extra = self
             .extra
@@ -99,6 +126,23 @@ impl Sample {
             CallSpec::Ls { .. } => CallSpec::Ls {
                 dir_path: Param::Absent,
                 path: Param::Absent,
+            },
+            // A file tool's path is required (FILE-2): the simplest call
+            // is the one refused for it.
+            CallSpec::ReadFile { .. } => CallSpec::ReadFile {
+                file_path: Param::Absent,
+                absolute_path: Param::Absent,
+            },
+            CallSpec::WriteFile { .. } => CallSpec::WriteFile {
+                file_path: Param::Absent,
+                absolute_path: Param::Absent,
+                content: Param::Given(0),
+            },
+            CallSpec::Edit { .. } => CallSpec::Edit {
+                file_path: Param::Absent,
+                absolute_path: Param::Absent,
+                old_string: Param::Given(0),
+                new_string: Param::Given(0),
             },
         };
         Sample {
@@ -193,6 +237,20 @@ impl CallSpec {
             CallSpec::Glob { dir_path, path, .. } | CallSpec::Ls { dir_path, path } => {
                 vec![dir_path, path]
             }
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            }
+            | CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                ..
+            }
+            | CallSpec::Edit {
+                file_path,
+                absolute_path,
+                ..
+            } => vec![file_path, absolute_path],
         }
     }
 
@@ -216,7 +274,13 @@ impl CallSpec {
             CallSpec::Glob { pattern, .. } => {
                 std::mem::replace(pattern, Param::Given(0)) != Param::Given(0)
             }
-            CallSpec::Resolve { .. } | CallSpec::Ls { .. } => false,
+            CallSpec::WriteFile { content, .. } => {
+                std::mem::replace(content, Param::Given(0)) != Param::Given(0)
+            }
+            CallSpec::Edit { new_string, .. } => {
+                std::mem::replace(new_string, Param::Given(0)) != Param::Given(0)
+            }
+            CallSpec::Resolve { .. } | CallSpec::Ls { .. } | CallSpec::ReadFile { .. } => false,
         };
         if changed {
             out.push(c);

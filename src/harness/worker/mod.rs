@@ -8,8 +8,9 @@
 //! judged on is derived *before* it is sent ([`Expected::derive`]): the
 //! fixture belongs to the subject from then on, and a subject that ran a
 //! command in the wrong directory and then swapped the right one for a link
-//! to it must not be judged by that link. The fixture is snapshotted
-//! before and after the call ([`snapshot`]); any change fails the instance
+//! to it must not be judged by that link. The call is sent and judged by
+//! [`call_and_judge`], the path the fuzzer takes too: the fixture is
+//! snapshotted before and after the call; any change fails the instance
 //! (SEC-11).
 //!
 //! A protocol violation found after an answer (output written while no call
@@ -18,7 +19,7 @@
 //! the amended ones ([`Amended`]) for the run to record again.
 //!
 //! May import the rest of `harness` that an instance goes through (route,
-//! call, expected, snapshot, judge, containment, stored, baseline, config)
+//! call, expected, verdict, judge, containment, stored, baseline, config)
 //! and the floors below; never [`run`](crate::harness::run), which drives
 //! it. Its unit tests (`tests.rs`) drive a worker alone, as the run does.
 
@@ -33,19 +34,17 @@ use crate::harness::call;
 use crate::harness::config::{Environment, RunConfig, cancelled};
 use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
-use crate::harness::judge::{Verdict, judge, judge_description};
+use crate::harness::judge::{Verdict, judge_description};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::sight::Outside;
-use crate::harness::snapshot::{self, Change};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
-use crate::harness::watch::Watched;
+use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
 use crate::report::findings::Finding;
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
-use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
-use toolpath_suite::protocol::{AdapterHello, Call, Outcome, ToolResult};
+use toolpath_suite::placeholders::RUN_DIR;
+use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
 /// A report replaced after it was recorded: a violation charged to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -365,64 +364,29 @@ impl<'a, 'b> Worker<'a, 'b> {
             Ok(prepared) => prepared,
             Err(failure) => return self.failed(instance, failure),
         };
-        let git_dirs: Vec<Vec<u8>> = case
-            .fixture
-            .git
-            .iter()
-            .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
-            .chain(prepared.iter().filter_map(|dir| {
-                let below = dir.strip_prefix(&built.root).ok()?;
-                Some(below.as_os_str().as_encoded_bytes().to_vec())
-            }))
-            .collect();
-        // Where the roots are, read before the call like everything else
-        // the instance is judged on.
-        let roots = containment::root_places(&built.root, &call.workspace.roots);
-        // What the call names in the subject's own scratch directory is
-        // outside the fixture, so outside its snapshot: looked at apart.
-        let named = Watched::before(&call, self.subject(route).scratch_dir());
-        // And what it names anywhere else outside the fixture directory
-        // (`{ws}/../../x`, above it): outside every root as well.
-        let beyond = Watched::beyond(&call, &built.root, self.subject(route).scratch_dir());
-        let before = snapshot::take(&built.root, &git_dirs);
-        let outside = Outside::before(&built.root, &roots, &case.fixture, &built.canaries, &before);
-        let command = call
-            .params
-            .get("command")
-            .and_then(|c| c.as_str())
-            .map(str::to_owned);
-        let answer = match self.send(route, &call) {
-            Ok(result) => result,
-            Err(failure) => return self.failed(instance, failure),
+        let scratch = self.subject(route).scratch_dir().map(Path::to_path_buf);
+        let judging = Judging {
+            fixture: &case.fixture,
+            built,
+            call: &call,
+            vars: &vars,
+            unobservable: self.hello.unobservable_for(instance.tool),
+            prepared: &prepared,
+            scratch: scratch.as_deref(),
         };
-        let after = snapshot::take(&built.root, &git_dirs);
-        let named_changes = named.changes();
-        let beyond_changes = beyond.changes();
-        // A write the case expects is judged with the answer: an answer
-        // that is an error (or `unsupported`) writes nothing.
-        let writes = match answer.outcome {
-            Some(Outcome::Ok) => expected.writes.as_slice(),
-            _ => &[],
-        };
-        let changes = snapshot::diff(&before, &after, writes);
-        self.judged(
-            instance,
-            answer,
-            &expected,
-            &vars,
-            Fixture {
-                outside: &outside,
-                command: command.as_deref(),
-                changes: &changes,
-                root: &built.root,
-                roots: &roots,
-                named: &named_changes,
-                scratch: named.scratch(),
-                beyond: &beyond_changes,
-                unwatched: before.overflow.as_deref(),
-            },
-            route,
-        )
+        let judged = call_and_judge(judging, expected, |_, _| {}, |call| self.send(route, call));
+        match judged {
+            Err(failure) => self.failed(instance, failure),
+            Ok(Judged::Declined(reason)) => {
+                let reason = reason.unwrap_or_else(|| "the adapter answered `unsupported`".into());
+                base_report(
+                    instance,
+                    Status::Unsupported,
+                    Some(cap(reason, MAX_VALUE_BYTES)),
+                )
+            }
+            Ok(Judged::Answered(answer)) => self.judged(instance, *answer, route),
+        }
     }
 
     /// Sends `call` to the subject of `route`. Output that subject wrote
@@ -477,113 +441,16 @@ impl<'a, 'b> Worker<'a, 'b> {
         self.subject.findings()
     }
 
-    /// The report for an answer, judged against `expected`, and for what
-    /// the call did to the fixture.
-    fn judged(
-        &mut self,
-        instance: &Instance,
-        answer: ToolResult,
-        expected: &Expected,
-        vars: &Placeholders,
-        fixture: Fixture,
-        route: Route,
-    ) -> CaseReport {
-        let Fixture {
-            outside: sight,
-            command,
-            changes,
-            root,
-            roots,
-            named,
-            scratch,
-            beyond,
+    /// The report for an answer judged ([`call_and_judge`]), with its
+    /// containment class.
+    fn judged(&mut self, instance: &Instance, judged: Answer, route: Route) -> CaseReport {
+        let Answer {
+            answer,
+            verdict,
+            escapes,
+            unobserved,
             unwatched,
-        } = fixture;
-        let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
-        let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
-            .iter()
-            .partition(|c| containment::is_outside(c, roots));
-        let shown = |changes: &[&Change]| -> Vec<String> {
-            let listed = snapshot::topmost(changes);
-            listed.into_iter().take(5).map(describe).collect()
-        };
-        // Changes to paths the call named in the subject's scratch
-        // directory are outside every root too, listed after the fixture's.
-        let named: Vec<String> = (named.iter())
-            .map(|c| c.describe(scratch, |p| vars.collapse(p)))
-            .chain((beyond.iter()).map(|c| c.describe(Path::new("/"), |p| vars.collapse(p))))
-            .collect();
-        let mut shown_outside = shown(&outside);
-        shown_outside.extend(named.iter().take(5).cloned());
-
-        if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() && named.is_empty() {
-            let reason = answer
-                .reason
-                .unwrap_or_else(|| "the adapter answered `unsupported`".into());
-            return base_report(
-                instance,
-                Status::Unsupported,
-                Some(cap(reason, MAX_VALUE_BYTES)),
-            );
-        }
-        // Not observed in this answer: what the adapter cannot observe for
-        // this tool, and what it says it composed itself.
-        let mut unobserved = self.hello.unobservable_for(instance.tool);
-        for field in &answer.derived {
-            if !unobserved.contains(field) {
-                unobserved.push(field.clone());
-            }
-        }
-        // What the answer carried out (SEC-12), judged on the fixture as
-        // built, whatever the case expected.
-        let seen: Vec<(Channel, String)> = sight
-            .escapes(instance.tool, command, &answer, &unobserved)
-            .into_iter()
-            .map(|(channel, seen)| (channel, vars.collapse(&seen)))
-            .collect();
-        let mut escapes: Vec<(Channel, String)> = shown_outside
-            .first()
-            .map(|change| {
-                (
-                    Channel::Write,
-                    format!("changed outside every root: {change}"),
-                )
-            })
-            .into_iter()
-            .collect();
-        escapes.extend(seen.iter().cloned());
-        let mut verdict = match answer.outcome {
-            // Declining the call does not excuse changing the fixture.
-            Some(Outcome::Unsupported) => Verdict::default(),
-            _ => judge(expected, &answer, &unobserved, vars),
-        };
-        // File tools answer to FILE-11 for what they write; every other
-        // tool to SEC-11, which allows no change at all.
-        let rule = match instance.tool.is_file_tool() {
-            true => "FILE-11",
-            false => "SEC-11",
-        };
-        let unchanged = match (answer.outcome, expected.writes.as_slice()) {
-            (Some(Outcome::Ok), [_, ..]) => "only the expected write".to_owned(),
-            _ => "unchanged".to_owned(),
-        };
-        verdict.check_changes(("fixture", rule), &unchanged, &shown(&inside), inside.len());
-        verdict.check_changes(
-            ("escape", rule),
-            "nothing outside the roots changed",
-            &shown_outside,
-            outside.len() + named.len(),
-        );
-        let seen: Vec<String> = seen
-            .iter()
-            .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
-            .collect();
-        verdict.check_outside(&seen);
-        // A fixture past the snapshot's bounds (lint refuses those) hides
-        // every change: never clean, not observed, with the reason.
-        if let Some(why) = unwatched {
-            (verdict.unchecked).push(format!("fixture (the snapshot stopped: {why})"));
-        }
+        } = judged;
         let containment = containment::classify(&Answered {
             case: instance.case,
             tool: instance.tool,
@@ -645,28 +512,6 @@ impl<'a, 'b> Worker<'a, 'b> {
         report.unchecked = verdict.unchecked;
         report
     }
-}
-
-/// What a call did to the fixture, for judging: the changes found, the
-/// fixture directory they are below, and where its roots are in it; and
-/// the changes to paths it named in the subject's scratch directory
-/// (`scratch`), which are below that directory.
-struct Fixture<'a> {
-    /// What the fixture as built says about the outside (SEC-12).
-    outside: &'a Outside,
-    /// The shell command the call ran, if any.
-    command: Option<&'a str>,
-    changes: &'a [Change],
-    root: &'a Path,
-    roots: &'a [Vec<u8>],
-    named: &'a [Change],
-    scratch: &'a Path,
-    /// Changes to paths the call named outside the fixture directory and
-    /// the scratch directory, relative to `/`.
-    beyond: &'a [Change],
-    /// Why the snapshot before the call stopped early, if it did: then no
-    /// change to the fixture can be seen.
-    unwatched: Option<&'a str>,
 }
 
 /// The report of an instance with what its case says, `status` and `reason`.
