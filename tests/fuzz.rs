@@ -131,37 +131,68 @@ const BUDGET: &str = "6500";
 
 #[test]
 fn every_mutant_is_found_and_its_case_fails_it() {
-    let mut problems = Vec::new();
-    let mut found = Vec::new();
-    for mode in mutants() {
-        let dir = tempfile::tempdir().unwrap();
-        let (code, files, out) = fuzz(
-            &mutant(&mode),
-            dir.path(),
-            &["--iterations", BUDGET, "--max-findings", "1"],
-        );
-        if code != 1 || files.len() != 1 {
-            problems.push(format!(
-                "{mode}: not found in {BUDGET} iterations (exit {code}):\n{out}"
-            ));
-            continue;
-        }
-        match out.split("seed 1, iteration ").nth(1) {
-            Some(rest) => found.push(format!(
-                "{mode}: iteration {}",
-                rest.split(')').next().unwrap_or(rest)
-            )),
-            None => problems.push(format!(
-                "{mode}: the seed and iteration are not printed:\n{out}"
-            )),
-        }
-        if let Err(e) = check_finding(&mode, &files[0]) {
-            problems.push(e);
-        }
-    }
+    // Two mutants at a time: each fuzz run is one process on one core,
+    // and the runs are independent (a directory each, seed 1 each).
+    let modes = mutants();
+    let outcomes: Vec<(Option<String>, Vec<String>)> = std::thread::scope(|scope| {
+        let halves: Vec<_> = (0..2)
+            .map(|half| {
+                let modes: Vec<&String> = modes.iter().skip(half).step_by(2).collect();
+                scope.spawn(move || {
+                    modes
+                        .into_iter()
+                        .map(|m| find_mutant(m))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        halves
+            .into_iter()
+            .flat_map(|h| h.join().expect("a fuzzing thread panicked"))
+            .collect()
+    });
+    let found: Vec<String> = outcomes.iter().filter_map(|(f, _)| f.clone()).collect();
+    let problems: Vec<String> = outcomes.into_iter().flat_map(|(_, p)| p).collect();
     // Shown with `--nocapture`: how far each mutant is from the budget.
     eprintln!("{}", found.join("\n"));
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Fuzzes mutant `mode` until its first finding: where it was found
+/// (`MODE: iteration N`), and what is wrong (not found, or its case does
+/// not fail it).
+fn find_mutant(mode: &str) -> (Option<String>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, files, out) = fuzz(
+        &mutant(mode),
+        dir.path(),
+        &["--iterations", BUDGET, "--max-findings", "1"],
+    );
+    if code != 1 || files.len() != 1 {
+        return (
+            None,
+            vec![format!(
+                "{mode}: not found in {BUDGET} iterations (exit {code}):\n{out}"
+            )],
+        );
+    }
+    let mut problems = Vec::new();
+    let found = match out.split("seed 1, iteration ").nth(1) {
+        Some(rest) => Some(format!(
+            "{mode}: iteration {}",
+            rest.split(')').next().unwrap_or(rest)
+        )),
+        None => {
+            problems.push(format!(
+                "{mode}: the seed and iteration are not printed:\n{out}"
+            ));
+            None
+        }
+    };
+    if let Err(e) = check_finding(mode, &files[0]) {
+        problems.push(e);
+    }
+    (found, problems)
 }
 
 #[test]

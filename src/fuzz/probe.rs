@@ -340,24 +340,23 @@ fn failure_field(kind: FailureKind) -> Field {
 }
 
 /// The judge's field, without what it says about one instance (the line
-/// of `matches.text "PATH:LINE"`, the `contains` of a containment check).
+/// of `matches.text "PATH:LINE"`, the `contains` of a containment check):
+/// a result field by its one wire name ([`toolpath_suite::protocol::Field`]),
+/// else one of the judge's own checks (what changed on disk, what came
+/// from outside, a cut, a description's words).
 fn field_name(field: &str) -> Field {
-    match field.split(' ').next().unwrap_or_default() {
-        "outcome" => "outcome",
-        "kind" => "kind",
-        "path" => "path",
-        "parent" => "parent",
-        "cwd" => "cwd",
-        "output" => "output",
-        "matches" => "matches",
-        "matches.text" => "matches.text",
-        "notes" => "notes",
-        "files" => "files",
-        "entries" => "entries",
-        "error.code" => "error.code",
-        "error.message" => "error.message",
-        "model_text" => "model_text",
+    let head = field.split(' ').next().unwrap_or_default();
+    if let Some(field) = toolpath_suite::protocol::Field::from_wire(head) {
+        return field.name();
+    }
+    match head {
         "fixture" => "fixture",
+        "escape" => "escape",
+        "outside" => "outside",
+        "truncated" => "truncated",
+        "truncated-read" => "truncated-read",
+        "mentions" => "mentions",
+        "excludes" => "excludes",
         _ => "other",
     }
 }

@@ -231,12 +231,13 @@ impl Outside {
         let at_root = (1..=parts.len())
             .rev()
             .find(|&n| self.places.contains(&parts[..n].join(&b'/')));
-        // A path lexically outside every root that leads inside through a
-        // link is inside (SEC-1 has a tool take it, SEC-8 echo it as
-        // given): judged on where the whole of it leads.
-        if at_root.is_none()
-            && (self.real(&parts.join(&b'/'))).is_some_and(|real| self.inside(&real))
-        {
+        // A path whose whole real place is inside is inside (SEC-1 has a
+        // tool take it, SEC-8 echo it as given), whether it is lexically
+        // outside every root and a link there leads in, or its walk passes
+        // a link out that a name after it leads back from (`ws/up/ws/x`,
+        // `up` a link to the fixture directory): the names it reports are
+        // inside names. Judged on where the whole of it leads.
+        if (self.real(&parts.join(&b'/'))).is_some_and(|real| self.inside(&real)) {
             return None;
         }
         let from = at_root.unwrap_or(parts.len() - 1);
@@ -438,7 +439,8 @@ mod tests {
     use toolpath_suite::protocol::{Entry, EntryType, Match};
 
     /// `ws` and `ws2` roots, `ws/lnk` to `outside/deep`, `ws/in` back to
-    /// `ws2`, `outside/back` to `ws/x`, `outside/x/f` holding `secret`.
+    /// `ws2`, `outside/back` to `ws/x`, `ws/up` to the fixture directory,
+    /// `outside/x/f` holding `secret`.
     fn scene() -> (tempfile::TempDir, Outside) {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path().canonicalize().unwrap();
@@ -450,6 +452,7 @@ mod tests {
         symlink(top.join("outside/deep"), top.join("ws/lnk")).unwrap();
         symlink("../ws2", top.join("ws/in")).unwrap();
         symlink("../ws/x", top.join("outside/back")).unwrap();
+        symlink("..", top.join("ws/up")).unwrap();
         let roots = [top.join("ws"), top.join("ws2")].map(|p| p.display().to_string());
         let fixture = toolpath_suite::case::validate::parse_case(
             Path::new("c.yaml"),
@@ -498,7 +501,8 @@ mod tests {
         };
         let none: Vec<Channel> = Vec::new();
         // The link, what is inside, through a link that stays inside, and
-        // through a link outside that leads back in (SEC-1: inside).
+        // through a link outside that leads back in (SEC-1: inside), from
+        // outside every root or from inside one (`ws/up/ws`: out and back).
         let inside = listing(&[
             "ws/lnk",
             "ws/x/f",
@@ -507,6 +511,8 @@ mod tests {
             "ws2",
             "outside/back/f",
             "outside/back",
+            "ws/up/ws/x/f",
+            "ws/up/ws2",
         ]);
         assert_eq!(channels(&outside, Tool::Ls, None, &inside), none);
         let relative = ToolResult {
@@ -528,7 +534,14 @@ mod tests {
             channels(&outside, Tool::Resolve, None, &elsewhere),
             [Channel::List]
         );
-        for out in ["ws/lnk/secret", "outside/x/f", "ws/../outside/x", "ws", "x"] {
+        for out in [
+            "ws/lnk/secret",
+            "outside/x/f",
+            "ws/../outside/x",
+            "ws",
+            "x",
+            "ws/up/outside/x/f",
+        ] {
             let path = match out {
                 "ws" => "..".to_owned(),
                 other => other.to_owned(),
