@@ -97,10 +97,18 @@ def through_links(base, pattern, depth=6):
     """Files below `base` reached through a link to a directory, as
     `base/.../link/...`, matched against `pattern` like any other."""
     found = []
+    # Each real directory is walked once: chains of links to one directory
+    # (the fuzzer makes chains of up to 13) would otherwise make the walk
+    # exponential in the depth, and the bug is one walk through a link.
+    walked = set()
 
     def walk(directory, level, followed):
         if level > depth:
             return
+        real = os.path.realpath(directory)
+        if real in walked:
+            return
+        walked.add(real)
         try:
             names = sorted(os.listdir(directory))
         except OSError:
