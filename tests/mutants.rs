@@ -40,6 +40,14 @@ fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
         std::fs::create_dir(path(dir)).unwrap();
     }
     let (place, log, report) = (path("place"), path("forged.txt"), path("report.json"));
+    // The forger logs what it forged: as root the subject runs as `nobody`,
+    // so the log is one it may write, in a directory it may pass through.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(scene.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+        std::fs::write(&log, "").unwrap();
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
     let events = path("report.json.events.jsonl");
     let watch = surroundings::Surroundings::of(scene.path(), &[&place, &log, &report, &events]);
     let before = watch.snapshot();
