@@ -173,10 +173,11 @@ fn findings(report: &Value) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// What an MCP run may end with besides a pass: the suite's *not
-/// observable* among them (a field the profile composed or the server
-/// cannot show is never passed).
-fn unexpected_for_a_server(report: &Value) -> Vec<String> {
+/// What a run over a subject that cannot show every field may end with
+/// besides a pass: the suite's *not observable* among them (a field the
+/// profile composed, or an adapter declares unobservable, is never
+/// passed). For the MCP servers and the framework adapters.
+fn unexpected_but_unobserved(report: &Value) -> Vec<String> {
     unexpected(report)
         .into_iter()
         .filter(|line| !line.starts_with("\"unobserved\""))
@@ -194,7 +195,7 @@ fn mcp_server_filesystem_fails_exactly_its_expectations() {
     let Some((code, report)) = Certification::row("mcp-server-filesystem") else {
         return;
     };
-    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(unexpected_but_unobserved(&report), Vec::<String>::new());
     assert_eq!(code, 0);
     assert_eq!(
         report["implementation"]["name"],
@@ -212,7 +213,7 @@ fn mcp_server_git_fails_exactly_its_expectations() {
     let Some((code, report)) = Certification::row("mcp-server-git") else {
         return;
     };
-    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(unexpected_but_unobserved(&report), Vec::<String>::new());
     assert_eq!(code, 0);
     assert_eq!(report["implementation"]["language"], "python");
     // It exits within the grace once its input closes: a server per case,
@@ -246,7 +247,7 @@ fn mcp_desktop_commander_fails_exactly_its_expectations() {
         ["edit", "read_file", "write_file"].into(),
         "its file tools only"
     );
-    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(unexpected_but_unobserved(&report), Vec::<String>::new());
     assert_eq!(code, 0);
     assert_eq!(
         report["implementation"]["name"],
@@ -420,7 +421,7 @@ fn langchain_community_fails_exactly_its_expectations_and_holds_containment() {
     let Some((code, report)) = Certification::row("langchain-community") else {
         return;
     };
-    assert_eq!(unexpected(&report), Vec::<String>::new());
+    assert_eq!(unexpected_but_unobserved(&report), Vec::<String>::new());
     assert_eq!(code, 0);
     assert_eq!(report["implementation"]["name"], "langchain-community");
     assert_eq!(
@@ -450,7 +451,7 @@ fn mcp_server_filesystem_0_6_2_shows_its_escapes() {
     let Some((code, report)) = Certification::row("mcp-server-filesystem-0.6.2") else {
         return;
     };
-    assert_eq!(unexpected_for_a_server(&report), Vec::<String>::new());
+    assert_eq!(unexpected_but_unobserved(&report), Vec::<String>::new());
     assert_eq!(code, 0);
     assert_eq!(report["implementation"]["version"], "0.6.2");
     let containment = &report["containment"];
