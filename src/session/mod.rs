@@ -72,6 +72,13 @@ pub struct Supervision {
     pub max_restarts: usize,
 }
 
+/// The user a subject the harness starts runs as: as root, the
+/// unprivileged user unless `as_root` (`--subject-as-root`) says root;
+/// otherwise the harness's own (`None`).
+pub fn subject_user(as_root: bool) -> Option<(u32, u32)> {
+    (crate::sys::is_root() && !as_root).then_some(crate::sys::UNPRIVILEGED_USER)
+}
+
 impl Session {
     /// Starts a run in the place `fixture_dir` names (or the default one):
     /// installs the SIGINT/SIGTERM handlers, makes this process the reaper
@@ -190,13 +197,22 @@ impl Session {
 
     /// How to start the MCP server of `profile` in this run, supervised so,
     /// as `user` if given: its `HOME` and `TMPDIR` in the run directory's
-    /// `servers`.
+    /// `servers`. A server `user` could not start (its command, or the run
+    /// directory, out of that user's reach) is refused here, naming the
+    /// fix ([`reach::startable`]).
     pub fn mcp_config(
         &self,
         profile: Loaded,
         supervision: &Supervision,
         user: Option<(u32, u32)>,
     ) -> Result<McpConfig, String> {
+        if let Some(user) = user {
+            let dir = profile.dir.display().to_string();
+            let argv: Vec<String> = (profile.profile.server.command.iter())
+                .map(|word| word.replace("{profile}", &dir))
+                .collect();
+            reach::startable(&argv, self.dir.path(), user)?;
+        }
         Ok(McpConfig {
             profile,
             call_timeout: supervision.call_timeout,

@@ -115,6 +115,40 @@ fn is_script(path: &Path) -> bool {
         .is_ok_and(|()| &start == b"#!")
 }
 
+/// Refuses, before anything runs, a subject `user` could not start: its
+/// program, a file its command names (`argv`, words naming no file are
+/// passed over) or the run directory it must reach (`run_dir`, where its
+/// fixtures are) that this user cannot read. Every case would otherwise
+/// fail with a subject that did not start; the message names the fix.
+pub fn startable(argv: &[String], run_dir: &Path, user: (u32, u32)) -> Result<(), String> {
+    let Some((name, args)) = argv.split_first() else {
+        return Ok(());
+    };
+    let path = std::env::var("PATH").unwrap_or_default();
+    let mut refusals: Vec<String> = Vec::new();
+    if let Err(why) = program(name, &path, user) {
+        refusals.push(format!("`{name}`: {why}"));
+    }
+    for arg in args.iter().filter(|a| Path::new(a).exists()) {
+        if let Err(why) = check(Path::new(arg), user, READ) {
+            refusals.push(format!("`{arg}`: {why}"));
+        }
+    }
+    if let Err(why) = check(run_dir, user, EXECUTE) {
+        refusals.push(format!("the run directory: {why}"));
+    }
+    match refusals.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "as root, the subject runs as the unprivileged user (uid {}), which cannot reach what it needs: {}; \
+             make these readable by other users (and every directory above them searchable), \
+             or pass --subject-as-root to run the subject as root, unprotected",
+            user.0,
+            refusals.join("; ")
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

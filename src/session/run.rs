@@ -193,42 +193,9 @@ fn unprotected(subjects: &Subjects, boxed: bool, as_root: bool) -> Vec<String> {
 /// the harness.
 fn subject_user(plan: &RunPlan) -> Option<(u32, u32)> {
     let spawned = matches!(plan.subjects, Subjects::Adapter { .. } | Subjects::Mcp(_));
-    (spawned && is_root() && !plan.subject_as_root).then_some(UNPRIVILEGED_USER)
-}
-
-/// Refuses, before anything runs, a subject `user` could not start: its
-/// program, a file its command names (`argv`, words naming no file are
-/// passed over) or the run directory it must reach (`run_dir`, where its
-/// fixtures are) that this user cannot read. Every case would otherwise
-/// fail with a subject that did not start; the message names the fix.
-fn check_reach(argv: &[String], run_dir: &std::path::Path, user: (u32, u32)) -> Result<(), String> {
-    use crate::session::reach;
-    let Some((program, args)) = argv.split_first() else {
-        return Ok(());
-    };
-    let path = std::env::var("PATH").unwrap_or_default();
-    let mut refusals: Vec<String> = Vec::new();
-    if let Err(why) = reach::program(program, &path, user) {
-        refusals.push(format!("`{program}`: {why}"));
-    }
-    for arg in args.iter().filter(|a| std::path::Path::new(a).exists()) {
-        if let Err(why) = reach::check(std::path::Path::new(arg), user, reach::READ) {
-            refusals.push(format!("`{arg}`: {why}"));
-        }
-    }
-    if let Err(why) = reach::check(run_dir, user, reach::EXECUTE) {
-        refusals.push(format!("the run directory: {why}"));
-    }
-    match refusals.is_empty() {
-        true => Ok(()),
-        false => Err(format!(
-            "as root, the subject runs as the unprivileged user (uid {}), which cannot reach what it needs: {}; \
-             make these readable by other users (and every directory above them searchable), \
-             or pass --subject-as-root to run the subject as root, unprotected",
-            user.0,
-            refusals.join("; ")
-        )),
-    }
+    spawned
+        .then(|| crate::session::subject_user(plan.subject_as_root))
+        .flatten()
 }
 
 /// How to start the subject, and its unprivileged copy.
@@ -275,7 +242,7 @@ fn subjects<'r>(
         }
         Subjects::Adapter { argv, .. } => {
             if let Some(user) = user {
-                check_reach(argv, session.dir().path(), user)?;
+                crate::session::reach::startable(argv, session.dir().path(), user)?;
             }
             let config = session.adapter_config(
                 argv.clone(),
@@ -288,13 +255,6 @@ fn subjects<'r>(
             })
         }
         Subjects::Mcp(profile) => {
-            if let Some(user) = user {
-                let dir = profile.dir.display().to_string();
-                let argv: Vec<String> = (profile.profile.server.command.iter())
-                    .map(|word| word.replace("{profile}", &dir))
-                    .collect();
-                check_reach(&argv, session.dir().path(), user)?;
-            }
             let config = session.mcp_config((**profile).clone(), supervision, user)?;
             Box::new(move || {
                 Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)

@@ -36,7 +36,7 @@ pub fn list(
         Err(e) => return (Err(e), ExitCode::Usage),
     };
     // As a run starts it: as root, as the unprivileged user.
-    let user = crate::sys::is_root().then_some(crate::sys::UNPRIVILEGED_USER);
+    let user = crate::session::subject_user(false);
     let listed = session
         .mcp_config(profile, supervision, user)
         .and_then(|config| {
