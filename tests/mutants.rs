@@ -1112,6 +1112,47 @@ fn class_7_matching_bytes_instead_of_characters_is_caught() {
     );
 }
 
+/// The glob syntax dimensions the fuzzer's generator makes (issue 32):
+/// each defect is caught by the cases of its rule, as by the fuzzer
+/// (tests/fuzz.rs, through `mutant.py --list`).
+#[test]
+fn class_7_include_compared_without_case_is_caught() {
+    assert_caught_by_all(
+        "include-ignores-case",
+        &[("SEARCH-9", "search.include.case-sensitive")],
+    );
+}
+
+#[test]
+fn class_7_a_question_mark_taken_as_optional_is_caught() {
+    assert_caught_by_all(
+        "question-optional",
+        &[
+            ("SEARCH-9", "search.include.question-mark-not-optional"),
+            ("GLOB-5", "glob.pattern.question-mark-not-optional"),
+        ],
+    );
+}
+
+#[test]
+fn class_7_a_class_without_ranges_is_caught() {
+    assert_caught_by_all(
+        "class-without-ranges",
+        &[("GLOB-5", "glob.pattern.class-range-end-points")],
+    );
+}
+
+#[test]
+fn class_7_braces_without_a_comma_taken_literally_are_caught() {
+    assert_caught_by_all(
+        "braces-need-a-comma",
+        &[
+            ("SEARCH-9", "search.include.single-alternative"),
+            ("GLOB-5", "glob.pattern.single-alternative"),
+        ],
+    );
+}
+
 #[test]
 fn class_7_a_dot_segment_answered_with_nothing_is_caught() {
     assert_caught_by_all(

@@ -9,6 +9,7 @@ keeps going, and the cases can tell a wrong implementation from a right one.
 
 usage: mutant.py MODE [CASE-GLOB]
        mutant.py --list    (the result-level mutants, one a line, for tests)
+       mutant.py --focused (pattern-syntax mutants and their tool: MODE TOOL a line)
 """
 
 import fnmatch
@@ -963,6 +964,83 @@ def long_lines_cut(call, result, ref):
     return result
 
 
+def rematched(call, result, ref, include_matcher=None, glob_matcher=None):
+    """`result` with its matches (include) or files (glob) chosen by another
+    matcher: `include_matcher(include)` and `glob_matcher(pattern)` give a
+    predicate over a base name or a path relative to the searched
+    directory, or None where the defect does not change the pattern."""
+    params = call["params"]
+    if result.get("outcome") != "ok" or result.get("kind") == "file":
+        return result
+    include, pattern = params.get("include"), params.get("pattern")
+    if call["tool"] in SEARCH_TOOLS and include_matcher and isinstance(include, str) and include:
+        matches = include_matcher(include)
+        if matches is not None:
+            widened = ref.ask({**call, "params": {k: v for k, v in params.items() if k != "include"}})
+            result["matches"] = [m for m in widened.get("matches", []) if matches(base_name(m["path"]))]
+    elif call["tool"] == "glob" and glob_matcher and isinstance(pattern, str) and pattern:
+        matches = glob_matcher(pattern)
+        if matches is not None:
+            tops = glob_tops(call, result)
+            result["files"] = [f for f in every_file(call, result, ref)
+                               if any(f.startswith(t + "/") and matches(relative_to(t, f)) for t in tops)]
+    return result
+
+
+def include_ignores_case(call, result, ref):
+    """`include` compared without regard to case, as on a case-insensitive
+    file system: `*.TS` takes `a.ts`."""
+    return rematched(call, result, ref, include_matcher=lambda g: (
+        lambda name: port_include.matches(g.lower(), name.lower())))
+
+
+def question_optional(call, result, ref):
+    """`?` taken as zero or one character (a regex `?` let through): `a?`
+    takes `a` as well as `ab`, in include and in glob patterns."""
+    def either(compile_):
+        def matcher(text):
+            if "?" not in text:
+                return None
+            one, none = compile_(text), compile_(text.replace("?", ""))
+            return lambda name: one(name) or none(name)
+        return matcher
+    return rematched(call, result, ref, include_matcher=either(port_include.compile_glob),
+                     glob_matcher=either(port_pattern.compile_pattern))
+
+
+def class_without_ranges(call, result, ref):
+    """A glob class whose `-` is a member, not a range: `[a-c]` takes `a`,
+    `-` and `c`, never `b`."""
+    def members(m):
+        listed = re.sub(r"(.)-(.)", r"\1\2", m.group(2))
+        return "[" + m.group(1) + listed + ("-" if listed != m.group(2) else "") + "]"
+
+    def matcher(pattern):
+        flat = re.sub(r"\[(!?)([^\]]+)\]", members, pattern)
+        return None if flat == pattern else port_pattern.compile_pattern(flat)
+    return rematched(call, result, ref, glob_matcher=matcher)
+
+
+# Stand-ins for a literal `{` and `}`: characters no fixture name holds.
+OPEN, CLOSE = "\ue000", "\ue001"
+
+
+def braces_need_a_comma(call, result, ref):
+    """A brace group with no comma taken literally (as a shell does): `{a}`
+    takes only a file named `{a}`, never `a`, in include and in glob
+    patterns."""
+    def matcher(compile_):
+        def make(text):
+            marked = re.sub(r"\{([^{},]*)\}", lambda m: OPEN + m.group(1) + CLOSE, text)
+            if marked == text:
+                return None
+            compiled = compile_(marked)
+            return lambda name: compiled(name.replace("{", OPEN).replace("}", CLOSE))
+        return make
+    return rematched(call, result, ref, include_matcher=matcher(port_include.compile_glob),
+                     glob_matcher=matcher(port_pattern.compile_pattern))
+
+
 def error(result, code, message):
     return {"type": "result", "seq": result["seq"], "outcome": "error",
             "error": {"code": code, "message": message}}
@@ -1022,6 +1100,10 @@ MUTANTS = {
     "binary-first-mib": binary_first_mib,
     "undecodable-lines-dropped": undecodable_lines_dropped,
     "long-lines-cut": long_lines_cut,
+    "include-ignores-case": include_ignores_case,
+    "question-optional": question_optional,
+    "class-without-ranges": class_without_ranges,
+    "braces-need-a-comma": braces_need_a_comma,
 }
 
 # Modes that are not wrong: the wrapper as it is, an adapter that says
@@ -1032,19 +1114,30 @@ MUTANTS = {
 HONEST = {"identity", "derived-entries", "allowed-skips"}
 
 # Mutants only the cases of their class catch: `toolpath fuzz`'s generator
-# does not make the input that shows them (a NUL past the first MiB, lines
-# that are not UTF-8, a non-ASCII name under `?` or `.`, a `.` segment in a
-# glob pattern, a file named like a pattern, `.ignore` files, paths git
-# ignores). tests/mutants.rs proves each caught; `--list`, the fuzzer's
+# does not make the input that shows them (a NUL past the first MiB, a `.`
+# segment in a glob pattern, a file named like a pattern, `.ignore` files,
+# paths git ignores; lines that are not UTF-8 are in tests/fuzz.rs's
+# DIMENSION_SUBJECTS). tests/mutants.rs proves each caught; `--list`, the fuzzer's
 # test list, leaves them out until the generator makes such inputs.
 CASES_ONLY = {
-    "bytes-not-characters",
     "dot-segments-match-nothing",
     "path-globbed",
     "ignored-paths-skipped",
     "ignore-files-honoured",
     "binary-first-mib",
     "undecodable-lines-dropped",
+}
+
+# Pattern-syntax mutants (issue 32), each with the one tool whose calls
+# show it: `toolpath fuzz --tool TOOL` finds it (tests/fuzz.rs reads
+# `--focused`); fuzzing every tool would spend most iterations on calls
+# the defect does not touch. `--list` leaves them out.
+FOCUSED = {
+    "question-optional": "glob",
+    "braces-need-a-comma": "glob",
+    "class-without-ranges": "glob",
+    "include-ignores-case": "search",
+    "bytes-not-characters": "search",
 }
 
 # Mutants of the file tools (spec FILE). They act on the disk as the defect
@@ -1615,7 +1708,10 @@ MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-
 def main():
     mode = sys.argv[1]
     if mode == "--list":
-        print("\n".join(name for name in MUTANTS if name not in HONEST | CASES_ONLY))
+        print("\n".join(name for name in MUTANTS if name not in HONEST | CASES_ONLY | FOCUSED.keys()))
+        return
+    if mode == "--focused":
+        print("\n".join(f"{name} {tool}" for name, tool in FOCUSED.items()))
         return
     pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
     if mode not in {**MUTANTS, **FILE_MUTANTS, **CLASS_MUTANTS} and mode not in MISBEHAVIOUR:
