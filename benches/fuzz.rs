@@ -33,6 +33,7 @@ fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>
         seed: 1,
         iterations: Some(ITERATIONS),
         time: None,
+        tools: Vec::new(),
         jobs,
         known: Default::default(),
         shrink: Budget::default(),

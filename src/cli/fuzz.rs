@@ -13,6 +13,7 @@ use crate::harness::baseline::Baseline;
 use crate::report::ExitCode;
 use crate::session::fuzz::FuzzPlan;
 use crate::subject::adapter::split_command;
+use toolpath_suite::case::raw::ToolSelector;
 
 /// Everything `toolpath fuzz` was asked to do.
 #[derive(Debug, Clone, Args)]
@@ -29,6 +30,10 @@ pub struct FuzzRequest {
     /// Stop after this long (60s, 2m, 500ms; a bare number is seconds).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time: Option<Duration>,
+    /// Only calls of this tool (repeatable; `search` is grep and ripgrep, as
+    /// in the case files): the adapter's other tools are not fuzzed.
+    #[arg(long = "tool", value_name = "TOOL", value_parser = crate::cli::tool_selector())]
+    pub tool: Vec<ToolSelector>,
     /// Parallel workers (each with its own adapter process); default: the number of CPUs.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -103,6 +108,7 @@ fn plan(request: FuzzRequest) -> Result<FuzzPlan, ExitCode> {
             (n, _) => n,
         },
         time: request.time,
+        tools: request.tool.iter().flat_map(|t| t.tools()).collect(),
         jobs: request
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

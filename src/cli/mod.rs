@@ -86,7 +86,7 @@ pub struct SelectArgs {
 
 /// `--tool`: a tool by the name a case file gives it (`search` for both
 /// search tools), from the suite's own list of those names.
-fn tool_selector() -> impl clap::builder::TypedValueParser<Value = ToolSelector> {
+pub(crate) fn tool_selector() -> impl clap::builder::TypedValueParser<Value = ToolSelector> {
     use clap::builder::TypedValueParser;
     use strum::VariantArray;
     let names: Vec<&'static str> = ToolSelector::VARIANTS.iter().map(|t| t.name()).collect();

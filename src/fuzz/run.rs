@@ -39,6 +39,8 @@ pub struct FuzzConfig<'a> {
     /// Stop after this many iterations (`None`: only `time` bounds the run).
     pub iterations: Option<u64>,
     pub time: Option<Duration>,
+    /// Only these tools (empty: every tool the adapter has).
+    pub tools: Vec<Tool>,
     pub jobs: usize,
     /// The adapter's expectations files: findings whose id one lists
     /// (`glob.fuzz.*`) or whose rule an `xfail` entry gives as `spec:` are
@@ -113,13 +115,15 @@ fn known_rule(known: &[Baseline], finding: &Finding) -> bool {
     })
 }
 
-/// What the adapter's `hello` says it can take.
-fn capabilities(hello: &AdapterHello) -> Capabilities {
+/// What the adapter's `hello` says it can take, of the `chosen` tools
+/// (all when empty).
+fn capabilities(hello: &AdapterHello, chosen: &[Tool]) -> Capabilities {
     let feature = |name: &str| hello.features.iter().any(|f| f == name);
     Capabilities {
         tools: Tool::ALL
             .into_iter()
             .filter(|t| hello.tools.contains(t))
+            .filter(|t| chosen.is_empty() || chosen.contains(t))
             .collect(),
         symlinks: feature("symlinks"),
         fifos: feature("fifos"),
@@ -343,11 +347,15 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
     let started = Instant::now();
     let first = make()?;
     let hello = first.hello().clone();
-    let caps = capabilities(&hello);
+    let caps = capabilities(&hello, &config.tools);
     if caps.tools.is_empty() {
         return Err(AdapterFailure {
             kind: FailureKind::BadOutput,
-            message: "the adapter declares no tool this suite knows".into(),
+            message: if config.tools.is_empty() {
+                "the adapter declares no tool this suite knows".into()
+            } else {
+                "the adapter declares none of the tools --tool names".into()
+            },
             stderr: String::new(),
         });
     }
@@ -447,6 +455,7 @@ mod tests {
             seed: 1,
             iterations: Some(1_000),
             time: None,
+            tools: Vec::new(),
             jobs: 1,
             known: Vec::new(),
             shrink: Budget::default(),

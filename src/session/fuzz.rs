@@ -44,6 +44,8 @@ pub struct FuzzPlan {
     pub call_timeout: Duration,
     pub hello_timeout: Duration,
     /// Where the run directory goes (`--fixture-dir`).
+    /// Only these tools (empty: every tool the adapter has).
+    pub tools: Vec<toolpath_suite::protocol::Tool>,
     pub fixture_dir: Option<PathBuf>,
 }
 
@@ -110,6 +112,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         seed: plan.seed,
         iterations: plan.iterations,
         time: plan.time,
+        tools: plan.tools.clone(),
         jobs: plan.jobs,
         known: plan.known.clone(),
         shrink: plan.shrink,
