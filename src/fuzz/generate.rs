@@ -37,6 +37,15 @@ fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
     0..pool.len()
 }
 
+/// An index into a parameter pool: mostly a hand-picked value, one time in
+/// five any value, the cases' own among them.
+fn drawn(pool: &Pool) -> BoxedStrategy<usize> {
+    if pool.count() == pool.hand() {
+        return (0..pool.hand()).boxed();
+    }
+    prop_oneof![4 => 0..pool.hand(), 1 => 0..pool.count()].boxed()
+}
+
 /// Mostly the first few names (so paths meet entries, and root base
 /// names meet the shell's fall-back), often a hostile one (`..foo`, `-x`,
 /// `a\b`, non-ASCII, long), sometimes one that common tools exclude
@@ -288,8 +297,8 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         }
         Tool::Glob => {
             let pattern = prop_oneof![
-                12 => index(GLOB_PATTERNS).prop_map(Param::Given),
-                1 => param(index(GLOB_PATTERNS), 1),
+                12 => drawn(&GLOB_PATTERNS).prop_map(Param::Given),
+                1 => param(drawn(&GLOB_PATTERNS), 1),
             ];
             (pattern, path_and_alias())
                 .prop_map(|(pattern, (dir_path, path))| CallSpec::Glob {
@@ -308,12 +317,12 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         Tool::Grep | Tool::Ripgrep => {
             let include = prop_oneof![
                 3 => Just(Param::Absent),
-                2 => index(INCLUDES).prop_map(Param::Given),
-                1 => param(index(INCLUDES), 0),
+                2 => drawn(&INCLUDES).prop_map(Param::Given),
+                1 => param(drawn(&INCLUDES), 0),
             ];
             let pattern = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => index(PATTERNS)].prop_map(Param::Given),
-                1 => param(index(PATTERNS), 1),
+                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Param::Given),
+                1 => param(drawn(&PATTERNS), 1),
             ];
             (pattern, param(path_text(), 6), alias(), include)
                 .prop_map(move |(pattern, dir_path, path, include)| {
@@ -371,6 +380,12 @@ enum Echo {
         out: usize,
         back: usize,
     },
+    /// Files `a` and `b` (each `hello`) at the top of each root and in
+    /// every directory entry:
+    /// the names a wrong pattern matcher takes or leaves (`a?` or `{a}`
+    /// over `a`, `[a-c]*` over `b`), which independent entries rarely put
+    /// where a glob looks.
+    Witnesses,
     /// A chain of links in directory `dir`, each leading to the next and
     /// the last to entry `to`: longer than the 8 links a hand-written
     /// resolver may stop at (the kernel follows 40, RES-7).
@@ -384,6 +399,7 @@ enum Echo {
 fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
     let mut echoes: Vec<(u32, BoxedStrategy<Echo>)> = vec![
         (4, Just(Echo::None).boxed()),
+        (1, Just(Echo::Witnesses).boxed()),
         (
             1,
             (0..8usize, name())
@@ -410,6 +426,27 @@ impl Echo {
         let n = entries.len();
         match self {
             Echo::None => {}
+            Echo::Witnesses => {
+                // At the top of both roots and in every directory entry:
+                // wherever the call searches, it meets them.
+                let mut places = vec![(Base::First, Vec::new()), (Base::Second, Vec::new())];
+                for e in entries.iter().filter(|e| e.kind == EntryKind::Dir) {
+                    let mut dirs = e.dirs.clone();
+                    dirs.push(e.name);
+                    places.push((e.base, dirs));
+                }
+                for (base, dirs) in places {
+                    for name in [0, 1] {
+                        entries.push(Entry {
+                            base,
+                            dirs: dirs.clone(),
+                            name,
+                            kind: EntryKind::File(vec![0, 1]),
+                            locked: false,
+                        });
+                    }
+                }
+            }
             Echo::Deeper { .. } | Echo::OutAndBack { .. } | Echo::Chain { .. } if n == 0 => {}
             Echo::Deeper { of, dir } => {
                 let mut deeper = entries[of % n].clone();
@@ -685,6 +722,28 @@ mod tests {
                     f.files.iter().any(|(_, t)| std::str::from_utf8(t).is_err()),
                 ),
                 ("more than 8 links", f.symlinks.len() > 8),
+                (
+                    "`a?` or `{a}` over a file named `a`",
+                    ["a?", "{a}"].iter().any(|g| {
+                        let key = if r.tool == Tool::Glob {
+                            "pattern"
+                        } else {
+                            "include"
+                        };
+                        r.params.get(key).and_then(Value::as_str) == Some(g)
+                    }) && f
+                        .files
+                        .iter()
+                        .any(|(p, _)| p.as_str().rsplit('/').next() == Some("a")),
+                ),
+                (
+                    "a glob class range over `b`",
+                    r.tool == Tool::Glob
+                        && r.params.get("pattern").and_then(Value::as_str) == Some("[a-c]*")
+                        && f.files
+                            .iter()
+                            .any(|(p, _)| p.as_str().rsplit('/').next() == Some("b")),
+                ),
             ] {
                 if hit {
                     *seen.entry(what).or_default() += 1;
@@ -707,6 +766,13 @@ mod tests {
             "more than 8 links",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
+        }
+        eprintln!("{seen:?}");
+        for what in [
+            "`a?` or `{a}` over a file named `a`",
+            "a glob class range over `b`",
+        ] {
+            assert!(seen.get(what).is_some_and(|n| *n >= 2), "{what}: {seen:?}");
         }
     }
 }

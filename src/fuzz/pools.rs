@@ -7,6 +7,94 @@
 //! case says `a` or `hello` unless the value itself matters. The pools
 //! are the fuzzer's vocabulary; which of them a sample uses, and how, is
 //! [`generate`](crate::fuzz::generate)'s.
+//!
+//! The parameter pools ([`PATTERNS`], [`INCLUDES`], [`GLOB_PATTERNS`]) are
+//! a hand-picked list followed by every value the embedded cases give the
+//! same parameter: the generator meets each syntax the cases pin (issue
+//! 32) from the cases themselves, with no second list to keep in step.
+
+use std::sync::LazyLock;
+
+use serde_json::Value;
+use toolpath_suite::case::Action;
+use toolpath_suite::placeholders::RESERVED;
+use toolpath_suite::protocol::Tool;
+
+use crate::case::embedded::load_embedded;
+
+/// Values of one parameter: the hand-picked ones first (simplest first, so
+/// shrinking ends at them, and drawn most often), then those only the
+/// cases use.
+pub struct Pool {
+    values: Vec<String>,
+    hand: usize,
+}
+
+impl Pool {
+    /// `hand`, then each value of `key` in an embedded case calling one of
+    /// `tools` that `hand` lacks, in suite order. A value naming one of its
+    /// case's placeholders (`{ws}/a`) is left out: it means a path only in
+    /// that case's fixture.
+    fn from_cases(hand: &[&str], tools: &[Tool], key: &str) -> Pool {
+        let mut values: Vec<String> = hand.iter().map(|v| (*v).to_owned()).collect();
+        let (cases, _) = load_embedded();
+        for case in cases
+            .iter()
+            .filter(|c| c.tools.iter().any(|t| tools.contains(t)))
+        {
+            let Action::Invoke(params) = &case.action else {
+                continue;
+            };
+            let Some(Value::String(value)) = params.get(key) else {
+                continue;
+            };
+            let names_a_place = RESERVED
+                .iter()
+                .copied()
+                .chain(case.fixture.roots.iter().map(|r| r.as_str()))
+                .any(|name| value.contains(&format!("{{{name}}}")));
+            if !names_a_place && !values.contains(value) {
+                values.push(value.clone());
+            }
+        }
+        Pool {
+            hand: hand.len(),
+            values,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// How many of the values were picked by hand: the first ones.
+    pub fn hand(&self) -> usize {
+        self.hand
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.values.iter().map(String::as_str)
+    }
+}
+
+impl std::ops::Index<usize> for Pool {
+    type Output = str;
+    fn index(&self, i: usize) -> &str {
+        &self.values[i]
+    }
+}
+
+/// Search patterns (SEARCH-7).
+pub static PATTERNS: LazyLock<Pool> =
+    LazyLock::new(|| Pool::from_cases(HAND_PATTERNS, &[Tool::Grep, Tool::Ripgrep], "pattern"));
+
+/// `include` globs (SEARCH-9).
+pub static INCLUDES: LazyLock<Pool> =
+    LazyLock::new(|| Pool::from_cases(HAND_INCLUDES, &[Tool::Grep, Tool::Ripgrep], "include"));
+
+/// `glob` patterns (GLOB-5, GLOB-6).
+pub static GLOB_PATTERNS: LazyLock<Pool> =
+    LazyLock::new(|| Pool::from_cases(HAND_GLOB_PATTERNS, &[Tool::Glob], "pattern"));
 
 /// A name that is as long as a path component usually gets in practice.
 const LONG: &str = "a-rather-long-file-name-that-goes-on-and-on-and-on-to-test-buffers-and-truncation-in-path-handling.ts";
@@ -76,6 +164,9 @@ pub const PIECES: &[&str] = &[
     // with `-i`, a smart-case default) matches it.
     "Hello",
     "HELLO world",
+    // A two-byte character: `h.llo` takes it only when a pattern matches
+    // characters, not bytes (SEARCH-7).
+    "héllo",
 ];
 
 /// A piece past [`PIECES`]: 8 KiB of ordinary lines, so that a NUL after
@@ -124,7 +215,7 @@ fn text_piece(i: usize) -> &'static str {
 
 /// Patterns from the portable subset (SEARCH-7), plus an empty one and one
 /// that does not compile.
-pub const PATTERNS: &[&str] = &[
+const HAND_PATTERNS: &[&str] = &[
     "hello",
     "o",
     "^hello$",
@@ -146,7 +237,7 @@ pub const PATTERNS: &[&str] = &[
 ];
 
 /// `include` globs (SEARCH-9), braces included.
-pub const INCLUDES: &[&str] = &[
+const HAND_INCLUDES: &[&str] = &[
     "*",
     "*.ts",
     "a*",
@@ -159,6 +250,12 @@ pub const INCLUDES: &[&str] = &[
     "}",
     "a,b",
     "",
+    // Syntax a matcher gets wrong (issue 32): case (`*.TS` takes no
+    // `a.ts`), `?` as exactly one character (`a?` takes no `a`), a group
+    // of one alternative (`{a}` takes `a`).
+    "*.TS",
+    "a?",
+    "{a}",
 ];
 
 /// `write_file`'s `content` (FILE-8, FILE-14): simplest first, then what
@@ -214,7 +311,7 @@ pub const UNKNOWN_KEYS: &[&str] = &[
 
 /// `glob` patterns (GLOB-5): the portable subset over the names above, an
 /// empty one, and ones that climb out (GLOB-6).
-pub const GLOB_PATTERNS: &[&str] = &[
+const HAND_GLOB_PATTERNS: &[&str] = &[
     "**",
     "*",
     "*.ts",
@@ -233,6 +330,11 @@ pub const GLOB_PATTERNS: &[&str] = &[
     // `!` is an ordinary character (GLOB-5), not a negation.
     "!a*",
     "!*",
+    // As in `include`, plus a class with a range (`[a-c]*` takes `b`).
+    "*.TS",
+    "a?",
+    "{a}",
+    "[a-c]*",
 ];
 
 /// Link targets that are absolute: outside every root, whatever the machine.
@@ -241,3 +343,35 @@ pub const GLOB_PATTERNS: &[&str] = &[
 /// top of the fixture plays `/`, a missing and a present-looking name there
 /// play `/nonexistent` and `/etc`.
 pub const ABSOLUTE_TARGETS: &[&str] = &["{tmp}", "{tmp}/nonexistent-toolpath-fuzz", "{tmp}/etc"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each pool is its hand-picked values, then the cases' own: syntax
+    /// only a case uses (a one-alternative group in a name, a range
+    /// class, a `?` before an extension, a NUL) reaches the fuzzer, and
+    /// nothing that names one case's fixture does.
+    #[test]
+    fn the_pools_take_what_the_cases_give_their_parameter() {
+        for (pool, hand, from_cases) in [
+            (&*INCLUDES, HAND_INCLUDES, ["{a}.ts", "a?.ts", "*.ts\0"]),
+            (&*GLOB_PATTERNS, HAND_GLOB_PATTERNS, ["[a-c].ts", "[!a-b].ts", "./src/*.ts"]),
+            (&*PATTERNS, HAND_PATTERNS, ["^.{4}$", "--files", "hel\0lo"]),
+        ] {
+            let values: Vec<&str> = pool.iter().collect();
+            assert_eq!(&values[..pool.hand()], hand);
+            for value in from_cases {
+                assert!(values.contains(&value), "{value:?} is not in {values:?}");
+            }
+            let mut unique = values.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), values.len(), "a value twice: {values:?}");
+            assert!(
+                !values.iter().any(|v| v.contains("{ws}") || v.contains("{tmp}")),
+                "{values:?}"
+            );
+        }
+    }
+}

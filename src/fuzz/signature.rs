@@ -499,7 +499,7 @@ mod tests {
             entries,
             git: false,
             call: CallSpec::Glob {
-                pattern: Param::Given(GLOB_PATTERNS.iter().position(|p| *p == pattern).unwrap()),
+                pattern: Param::Given(GLOB_PATTERNS.iter().position(|p| p == pattern).unwrap()),
                 dir_path: Param::Absent,
                 path: Param::Absent,
             },
