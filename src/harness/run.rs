@@ -22,6 +22,7 @@ use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::worker::{Worker, not_run};
 use crate::report::counts::Counts;
 use crate::report::findings::Findings;
+use crate::report::profile_rules::RuleUses;
 use crate::report::sink::Sink;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
@@ -78,6 +79,8 @@ struct Shared<'r, 'c> {
     start_failure: Mutex<Option<AdapterFailure>>,
     /// Every worker's subject's findings, merged as each worker ends.
     findings: Mutex<Findings>,
+    /// Every worker's subject's profile rule counts, merged likewise.
+    rule_uses: Mutex<RuleUses>,
 }
 
 impl Shared<'_, '_> {
@@ -139,6 +142,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         selection: config.selection.clone(),
         summary: Summary::default(),
         findings: Vec::new(),
+        profile_rules: Vec::new(),
         containment: Default::default(),
         rules: Default::default(),
         cases: Vec::new(),
@@ -207,6 +211,7 @@ pub fn run_in(
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
         findings: Mutex::new(Findings::default()),
+        rule_uses: Mutex::new(RuleUses::default()),
     };
     let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
@@ -241,6 +246,7 @@ pub fn run_in(
     let mut report = head(config, &implementation);
     report.set_counts(shared.counts.into_inner().expect("counts"));
     report.findings = shared.findings.into_inner().expect("findings").into_vec();
+    report.profile_rules = shared.rule_uses.into_inner().expect("rules").into_vec();
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(sink) = config.sink {
@@ -322,6 +328,8 @@ fn work(make: &SubjectFactory, shared: &Shared) {
     record_amended(worker.finish());
     let findings = worker.findings();
     shared.findings.lock().expect("findings").merge(findings);
+    let rule_uses = worker.rule_uses();
+    shared.rule_uses.lock().expect("rules").merge(rule_uses);
 }
 
 #[cfg(test)]

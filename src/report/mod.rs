@@ -4,7 +4,8 @@
 //!
 //! What lives here: the report types, what they add up to (containment
 //! and per-rule counts, [`counts`]), what a subject found about itself
-//! ([`findings`]), where judged instances go as they are judged
+//! ([`findings`]), how often each rule of an MCP profile matched
+//! ([`profile_rules`]), where judged instances go as they are judged
 //! ([`sink`]), the event log and the run's authenticated spool
 //! ([`events`]) and its seal ([`seal`]), the renderers ([`render`]), the
 //! view renderers read through ([`view`]) and how a run ends ([`exit`]).
@@ -17,6 +18,7 @@ pub mod counts;
 pub mod events;
 pub mod exit;
 pub mod findings;
+pub mod profile_rules;
 pub mod render;
 pub mod seal;
 pub mod sink;
@@ -396,6 +398,11 @@ pub struct Report {
     /// (written as `[]`, never left out).
     #[serde(default)]
     pub findings: Vec<findings::Finding>,
+    /// An MCP profile's rules, each with the answers it applied to and
+    /// those it matched, in the profile's order; absent for adapters and
+    /// the reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profile_rules: Vec<profile_rules::RuleUse>,
     /// The containment verdicts counted: escapes first of all. Absent from
     /// reports written before it was added (then all 0).
     #[serde(default)]

@@ -39,6 +39,7 @@ use crate::harness::route::{Refusal, Route, route};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
 use crate::report::findings::Finding;
+use crate::report::profile_rules::RuleUse;
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -439,6 +440,12 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// The subject's findings, once it was ended ([`Worker::finish`]).
     pub fn findings(&mut self) -> Vec<Finding> {
         self.subject.findings()
+    }
+
+    /// How often each rule of the subject's profile matched, once it was
+    /// ended ([`Worker::finish`]).
+    pub fn rule_uses(&mut self) -> Vec<RuleUse> {
+        self.subject.rule_uses()
     }
 
     /// The report for an answer judged ([`call_and_judge`]), with its

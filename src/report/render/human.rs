@@ -23,6 +23,7 @@ use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
 use super::text;
+use crate::report::profile_rules;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};
 use toolpath_suite::sanitize;
@@ -316,6 +317,7 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         out.push('\n');
     }
     findings(out, report, paint);
+    rules_never_matched(out, report, paint);
 }
 
 /// The server's findings, right under the header: they are about the
@@ -337,6 +339,24 @@ fn findings(out: &mut String, report: &Report, paint: &Paint) {
                 sanitize::visible(&text::finding_cases(finding))
             ));
         }
+    }
+}
+
+/// An MCP profile's rules that applied to answers and matched none: a
+/// code rule that never matched leaves its refusals to the default (not
+/// observable), a result rule its field missing, and neither fails
+/// loudly (issue 34). The JSON report counts every rule.
+fn rules_never_matched(out: &mut String, report: &Report, paint: &Paint) {
+    for warning in report
+        .profile_rules
+        .iter()
+        .filter_map(profile_rules::warning)
+    {
+        out.push_str(&format!(
+            "  {} {}\n",
+            paint.yellow("WARNING"),
+            sanitize::visible(&warning)
+        ));
     }
 }
 
@@ -863,6 +883,35 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("FAIL LS-4 "), "its own checks held: {out}");
+    }
+
+    /// Issue 34: a profile rule that applied to answers and matched none
+    /// is a warning under the header; one that matched, one that applied
+    /// to nothing and a default left unused are not.
+    #[test]
+    fn a_profile_rule_that_never_matched_is_a_warning() {
+        use crate::report::profile_rules::RuleUse;
+        let mut r = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        let rule = |name: &str, applied, matched, fallback| RuleUse {
+            applied,
+            matched,
+            ..RuleUse::new(name.into(), "errno ENOENT".into(), fallback)
+        };
+        r.profile_rules = vec![
+            rule("errors.codes[0]", 10, 4, false),
+            rule("errors.codes[1]", 10, 0, false),
+            rule("tools.ls.result.entries", 0, 0, false),
+            rule("errors.default", 10, 0, true),
+        ];
+        let out = render(&r, false);
+        let warnings: Vec<&str> = out.lines().filter(|l| l.contains("WARNING")).collect();
+        assert_eq!(
+            warnings,
+            [
+                "  WARNING profile rule `errors.codes[1]` (errno ENOENT) matched none of the 10 answers it applied to"
+            ],
+            "{out}"
+        );
     }
 
     #[test]
