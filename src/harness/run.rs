@@ -24,6 +24,7 @@ use crate::report::counts::Counts;
 use crate::report::findings::Findings;
 use crate::report::profile_rules::RuleUses;
 use crate::report::sink::Sink;
+use crate::report::subject_noun;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
 use toolpath_suite::case::{Case, Instance};
@@ -95,7 +96,10 @@ impl Shared<'_, '_> {
         if let Some(signal) = (self.env.cancelled)() {
             Some(cancelled(signal))
         } else if self.gave_up.load(Ordering::SeqCst) {
-            Some("the adapter was given up on after too many restarts".into())
+            let subject = subject_noun(self.config.adapter_label.as_deref());
+            Some(format!(
+                "the {subject} was given up on after too many restarts"
+            ))
         } else {
             None
         }
@@ -238,6 +242,7 @@ pub fn run_in(
                 &Instance { case: &case, tool },
                 failure.as_ref(),
                 (env.cancelled)(),
+                subject_noun(config.adapter_label.as_deref()),
             ),
             Err(unreadable) => case_error(unreadable),
         };
@@ -274,10 +279,11 @@ fn never_run(
     instance: &Instance,
     failure: Option<&AdapterFailure>,
     signal: Option<i32>,
+    subject: &str,
 ) -> CaseReport {
     let reason = match (signal, failure) {
         (Some(signal), _) => cancelled(signal),
-        (None, Some(f)) => format!("the adapter could not be started: {f}"),
+        (None, Some(f)) => format!("the {subject} could not be started: {f}"),
         (None, None) => "not run".into(),
     };
     let mut report = not_run(instance, &reason);

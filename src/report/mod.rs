@@ -39,6 +39,20 @@ use toolpath_suite::protocol::{Implementation, Tool};
 /// The report format version; raised when a field changes meaning.
 pub const REPORT_FORMAT: u32 = 1;
 
+/// How a report's `adapter` names an MCP server certified from its
+/// profile: `--mcp FILE` (the session labels it so).
+pub const MCP_LABEL_PREFIX: &str = "--mcp ";
+
+/// What reasons and headings call the subject a report's `adapter` label
+/// names: an MCP server is the implementation itself, `server`, never an
+/// adapter (docs/mcp.md); anything else is an `adapter`.
+pub fn subject_noun(label: Option<&str>) -> &'static str {
+    match label {
+        Some(label) if label.starts_with(MCP_LABEL_PREFIX) => "server",
+        _ => "adapter",
+    }
+}
+
 /// How one case instance ended.
 #[derive(
     Debug,
@@ -433,6 +447,11 @@ impl Report {
     /// [`Summary::judged_anything`]); `summary` agrees with `cases`.
     pub fn judged_anything(&self) -> bool {
         self.summary.judged_anything()
+    }
+
+    /// What this report calls its subject ([`subject_noun`]).
+    pub fn subject(&self) -> &'static str {
+        subject_noun(self.adapter.as_deref())
     }
 
     /// How this run ends (see [`ExitCode`]).

@@ -40,6 +40,7 @@ use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
+use crate::report::subject_noun;
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -243,7 +244,8 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// [`route`], starting the unprivileged copy the first time it is needed.
     fn route(&mut self, instance: &Instance) -> Result<Route, Refusal> {
-        let route = route(&self.hello, instance, &self.env.machine)?;
+        let subject = subject_noun(self.config.adapter_label.as_deref());
+        let route = route(&self.hello, instance, &self.env.machine, subject)?;
         if route == Route::Unprivileged {
             let config = self
                 .config
@@ -379,7 +381,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         match judged {
             Err(failure) => self.failed(instance, failure),
             Ok(Judged::Declined(reason)) => {
-                let reason = reason.unwrap_or_else(|| "the adapter answered `unsupported`".into());
+                let reason = reason.unwrap_or_else(|| {
+                    let subject = subject_noun(self.config.adapter_label.as_deref());
+                    format!("the {subject} answered `unsupported`")
+                });
                 base_report(
                     instance,
                     Status::Unsupported,

@@ -87,7 +87,7 @@ pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io
         unjudged.count(case);
         if is_notable(case.status) {
             let mut text = String::from("\n");
-            block(&mut text, case, head.strict, &paint);
+            block(&mut text, case, head, &paint);
             match detail {
                 Detail::Every => out.write_all(text.as_bytes())?,
                 Detail::First(budget) => chosen.offer(case, text, budget),
@@ -290,7 +290,8 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         sanitize::visible(&text::implementation(&report.implementation))
     ));
     out.push_str(&format!(
-        "  adapter:        {}\n",
+        "  {:<16}{}\n",
+        format!("{}:", report.subject()),
         sanitize::visible(&text::adapter(report.adapter.as_deref()))
     ));
     let strict = if report.strict { ", strict" } else { "" };
@@ -360,7 +361,12 @@ fn rules_never_matched(out: &mut String, report: &Report, paint: &Paint) {
     }
 }
 
-fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
+/// One notable instance; `head` says who answered (an MCP server's
+/// stderr and fields are the server's, not an adapter's) and whether the
+/// run is strict.
+fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
+    let strict = head.strict;
+    let subject = head.subject();
     let label = match case.status {
         Status::Fail => paint.red("FAIL"),
         Status::AdapterError => paint.red("ADAPTER ERROR"),
@@ -419,12 +425,12 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
         let (lines, omitted) = text::tail_lines(stderr, STDERR_LINES);
         if omitted > 0 {
             out.push_str(&format!(
-                "  adapter stderr (last {} of {} lines):\n",
+                "  {subject} stderr (last {} of {} lines):\n",
                 lines.len(),
                 lines.len() + omitted
             ));
         } else {
-            out.push_str("  adapter stderr:\n");
+            out.push_str(&format!("  {subject} stderr:\n"));
         }
         for line in lines {
             out.push_str(&format!("    | {}\n", sanitize::visible(line)));
@@ -438,7 +444,8 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
     }
     if !case.unchecked.is_empty() {
         out.push_str(&format!(
-            "  not checked (the adapter cannot observe them): {}\n",
+            "  not checked ({}): {}\n",
+            text::cannot_show(subject),
             sanitize::visible(&case.unchecked.join(", "))
         ));
     }
@@ -711,6 +718,45 @@ mod tests {
             ["a1", "a2", "a3", "b1", "c1", "d1"]
         );
         assert_eq!(shown(&mixed[..2], Detail::First(3)), ["a1", "a2"]);
+    }
+
+    /// Issue 34 item 4: an MCP server is the implementation, never an
+    /// adapter: the header, its stderr and what it cannot show say
+    /// "server" in every format that says "adapter" for an adapter.
+    #[test]
+    fn an_mcp_server_is_called_the_server() {
+        let mut bad = failing("search-file@grep", &["SEARCH-5"]);
+        bad.stderr = Some("boot\n".into());
+        bad.unchecked = vec!["kind".into()];
+        let mut r = report("fake", vec![bad]);
+        r.adapter = Some("--mcp runners/x/x.profile.yaml".into());
+        let out = render(&r, false);
+        for said in [
+            "  server:         --mcp runners/x/x.profile.yaml\n",
+            "  server stderr:\n",
+            "  not checked (the server cannot show them): kind\n",
+        ] {
+            assert!(out.contains(said), "{said:?} in {out}");
+        }
+        assert!(!out.contains("adapter"), "{out}");
+        let junit = crate::report::render::junit::render(&r);
+        assert!(
+            junit.contains("not checked (the server cannot show them): kind"),
+            "{junit}"
+        );
+        let markdown = crate::report::render::markdown::render(&r);
+        assert!(
+            markdown.contains("- **Server:** `--mcp runners/x/x.profile.yaml`"),
+            "{markdown}"
+        );
+        assert!(
+            markdown.contains("the fields the server can show"),
+            "{markdown}"
+        );
+        r.adapter = Some("python3 adapter.py".into());
+        let out = render(&r, false);
+        assert!(out.contains("  adapter stderr:\n"), "{out}");
+        assert!(out.contains("(the adapter cannot observe them)"), "{out}");
     }
 
     #[test]
