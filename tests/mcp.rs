@@ -407,6 +407,93 @@ fn a_code_only_the_default_rule_gave_is_unobserved() {
     assert_eq!(missing["unchecked"], serde_json::json!(["error.code"]));
 }
 
+/// Each rule of a profile with the answers it applied to and those it
+/// matched, from the JSON report: (rule, applied, matched).
+fn rule_uses(report: &Value) -> Vec<(String, u64, u64)> {
+    report["profile_rules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no profile_rules: {report:#}"))
+        .iter()
+        .map(|r| {
+            (
+                r["rule"].as_str().unwrap().to_owned(),
+                r["applied"].as_u64().unwrap(),
+                r["matched"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 34 item 2: a rule that never matches said nothing (111 correct
+/// refusals of one server became "not observed" silently). Every rule of
+/// the profile is counted over the run, in the JSON report, and one that
+/// applied to answers and matched none is a warning in the human output.
+/// Here a code rule looks for a message the fake never says (it says
+/// `ENOENT: no such file or directory`): the refusal falls to the default,
+/// the case is not observable, and the warning names the rule. Read
+/// right, the same rule matches and nothing about it is said.
+#[test]
+fn each_profile_rule_is_counted_and_one_that_never_matched_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    // The JSON report and the human one, of one run.
+    let both = |profile: &Path| -> (Value, String) {
+        let (json, human) = (dir.path().join("r.json"), dir.path().join("r.txt"));
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .current_dir(root())
+            .args(["run", "--cases", "tests/data/mcp", "--jobs", "1"])
+            .args(["--timeout-ms", "5000", "--hello-timeout-ms", "60000"])
+            .args(["--format", "json", "--output"])
+            .arg(&json)
+            .args(["--format", "human", "--output"])
+            .arg(&human)
+            .arg("--mcp")
+            .arg(profile)
+            .output()
+            .expect("toolpath runs");
+        let read = |file: &Path| {
+            std::fs::read_to_string(file)
+                .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+        };
+        (serde_json::from_str(&read(&json)).unwrap(), read(&human))
+    };
+    let (right, warned) = both(&profile(dir.path(), "", &[]));
+    let counted = rule_uses(&right);
+    let enoent = counted.iter().find(|r| r.0 == "errors.codes[2]").unwrap();
+    assert!(enoent.1 > 0 && enoent.2 > 0, "{counted:?}");
+    let kinds: Vec<_> = counted
+        .iter()
+        .filter(|r| r.0.starts_with("tools.resolve.result.kind.lines"))
+        .collect();
+    assert!(kinds.iter().all(|r| r.2 > 0), "{kinds:?}");
+    assert!(!warned.contains("`errors.codes[2]`"), "{warned}");
+
+    let unmatched = [(
+        "{errno: ENOENT, code: not_found}",
+        "{message: 'No such entry', code: not_found}",
+    )];
+    let (report, out) = both(&profile(dir.path(), "", &unmatched));
+    assert_eq!(status(&report, "mcp.resolve.missing"), "unobserved");
+    let counted = rule_uses(&report);
+    let never = counted.iter().find(|r| r.0 == "errors.codes[2]").unwrap();
+    assert!(never.1 > 0, "it applied to the refusals: {counted:?}");
+    assert_eq!(never.2, 0, "{counted:?}");
+    let default = counted.iter().find(|r| r.0 == "errors.default").unwrap();
+    assert!(default.2 > 0, "the default took them: {counted:?}");
+    let listed = &report["profile_rules"].as_array().unwrap();
+    let fallback: Vec<&str> = listed
+        .iter()
+        .filter(|r| r["fallback"] == true)
+        .map(|r| r["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(fallback, ["errors.default"]);
+    let line = format!(
+        "  WARNING profile rule `errors.codes[2]` (message /No such entry/ → not_found) matched none of the {} answer{} it applied to",
+        never.1,
+        if never.1 == 1 { "" } else { "s" }
+    );
+    assert!(out.lines().any(|l| l == line), "{line}\n{out}");
+}
+
 /// Failures reported as success text are errors when the profile says
 /// which texts they are, and wrong answers when it does not.
 #[test]

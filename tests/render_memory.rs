@@ -139,6 +139,7 @@ fn head(summary: Summary) -> Report {
         selection: Default::default(),
         summary,
         findings: Vec::new(),
+        profile_rules: Vec::new(),
         containment: Default::default(),
         rules: Default::default(),
         cases: Vec::new(),

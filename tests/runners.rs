@@ -41,7 +41,7 @@ fn ready(runner: &str, marker: &str) -> bool {
 
 /// The rows of `scripts/certify` and, for those over something installed,
 /// the runner directory and the file its setup leaves.
-const ROWS: [(&str, Option<&str>); 9] = [
+const ROWS: [(&str, Option<&str>); 12] = [
     ("reference", None),
     ("python", None),
     (
@@ -65,6 +65,15 @@ const ROWS: [(&str, Option<&str>); 9] = [
     (
         "mcp-desktop-commander",
         Some("node_modules/.toolpath-lock.sha256"),
+    ),
+    (
+        "mcp-agent-infra-filesystem",
+        Some("node_modules/.toolpath-lock.sha256"),
+    ),
+    ("mcp-ripgrep", Some("node_modules/.toolpath-lock.sha256")),
+    (
+        "mcp-shell-server",
+        Some("venv/.toolpath-requirements.sha256"),
     ),
 ];
 

@@ -82,12 +82,16 @@ pub fn route(
     hello: &AdapterHello,
     instance: &Instance,
     machine: &Machine,
+    subject: &str,
 ) -> Result<Route, Refusal> {
     let case = instance.case;
     if !hello.tools.contains(&instance.tool) {
         return Err(Refusal::new(
             Status::Unsupported,
-            format!("the adapter does not provide the `{}` tool", instance.tool),
+            format!(
+                "the {subject} does not provide the `{}` tool",
+                instance.tool
+            ),
         ));
     }
     for feature in &case.requires {
@@ -96,12 +100,12 @@ pub fn route(
                 if !hello.features.iter().any(|f| f == feature.name()) =>
             {
                 format!(
-                    "the adapter does not declare the `{}` feature",
+                    "the {subject} does not declare the `{}` feature",
                     feature.name()
                 )
             }
             Feature::Schemas if !hello.schemas.contains_key(instance.tool.name()) => {
-                format!("the adapter publishes no schema for `{}`", instance.tool)
+                format!("the {subject} publishes no schema for `{}`", instance.tool)
             }
             _ => continue,
         };
@@ -177,7 +181,7 @@ mod tests {
     fn decide(requires: &str, hello: &AdapterHello, machine: &Machine) -> Result<Route, Refusal> {
         let case = case(requires, "resolve");
         let instance = case.instances().next().unwrap();
-        route(hello, &instance, machine)
+        route(hello, &instance, machine, "adapter")
     }
 
     #[test]
@@ -204,6 +208,14 @@ mod tests {
         assert_eq!(
             refused.reason,
             "the adapter publishes no schema for `resolve`"
+        );
+        // An MCP server is the implementation: the reason says so.
+        let instance = case("schemas", "resolve");
+        let instance = instance.instances().next().unwrap();
+        let refused = route(&resolve, &instance, &PLAIN, "server").unwrap_err();
+        assert_eq!(
+            refused.reason,
+            "the server publishes no schema for `resolve`"
         );
     }
 

@@ -22,7 +22,9 @@ use crate::harness::config::{Environment, RunConfig, SubjectFactory, cancelled};
 use crate::harness::worker::{Worker, not_run};
 use crate::report::counts::Counts;
 use crate::report::findings::Findings;
+use crate::report::profile_rules::RuleUses;
 use crate::report::sink::Sink;
+use crate::report::subject_noun;
 use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
 use crate::subject::AdapterFailure;
 use toolpath_suite::case::{Case, Instance};
@@ -78,6 +80,8 @@ struct Shared<'r, 'c> {
     start_failure: Mutex<Option<AdapterFailure>>,
     /// Every worker's subject's findings, merged as each worker ends.
     findings: Mutex<Findings>,
+    /// Every worker's subject's profile rule counts, merged likewise.
+    rule_uses: Mutex<RuleUses>,
 }
 
 impl Shared<'_, '_> {
@@ -92,7 +96,10 @@ impl Shared<'_, '_> {
         if let Some(signal) = (self.env.cancelled)() {
             Some(cancelled(signal))
         } else if self.gave_up.load(Ordering::SeqCst) {
-            Some("the adapter was given up on after too many restarts".into())
+            let subject = subject_noun(self.config.adapter_label.as_deref());
+            Some(format!(
+                "the {subject} was given up on after too many restarts"
+            ))
         } else {
             None
         }
@@ -139,6 +146,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         selection: config.selection.clone(),
         summary: Summary::default(),
         findings: Vec::new(),
+        profile_rules: Vec::new(),
         containment: Default::default(),
         rules: Default::default(),
         cases: Vec::new(),
@@ -207,6 +215,7 @@ pub fn run_in(
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
         findings: Mutex::new(Findings::default()),
+        rule_uses: Mutex::new(RuleUses::default()),
     };
     let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
@@ -233,6 +242,7 @@ pub fn run_in(
                 &Instance { case: &case, tool },
                 failure.as_ref(),
                 (env.cancelled)(),
+                subject_noun(config.adapter_label.as_deref()),
             ),
             Err(unreadable) => case_error(unreadable),
         };
@@ -241,6 +251,7 @@ pub fn run_in(
     let mut report = head(config, &implementation);
     report.set_counts(shared.counts.into_inner().expect("counts"));
     report.findings = shared.findings.into_inner().expect("findings").into_vec();
+    report.profile_rules = shared.rule_uses.into_inner().expect("rules").into_vec();
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(sink) = config.sink {
@@ -268,10 +279,11 @@ fn never_run(
     instance: &Instance,
     failure: Option<&AdapterFailure>,
     signal: Option<i32>,
+    subject: &str,
 ) -> CaseReport {
     let reason = match (signal, failure) {
         (Some(signal), _) => cancelled(signal),
-        (None, Some(f)) => format!("the adapter could not be started: {f}"),
+        (None, Some(f)) => format!("the {subject} could not be started: {f}"),
         (None, None) => "not run".into(),
     };
     let mut report = not_run(instance, &reason);
@@ -322,6 +334,8 @@ fn work(make: &SubjectFactory, shared: &Shared) {
     record_amended(worker.finish());
     let findings = worker.findings();
     shared.findings.lock().expect("findings").merge(findings);
+    let rule_uses = worker.rule_uses();
+    shared.rule_uses.lock().expect("rules").merge(rule_uses);
 }
 
 #[cfg(test)]

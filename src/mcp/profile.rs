@@ -523,6 +523,24 @@ pub struct ResultMap {
     /// A search that answers with a session to poll until it is done.
     #[serde(default)]
     pub poll: Option<Poll>,
+    /// What a relative path in the text (`entries`, `files`, `matches`)
+    /// is relative to: the directory searched or listed (`searched`, the
+    /// default), or what `relative_paths` names (`base`), for a server
+    /// that prints each path as its walk met it from the path it was
+    /// given (ripgrep: `src/a.ts` for a search of `src`).
+    #[serde(default)]
+    pub relative_to: RelativeNames,
+}
+
+/// What a relative path in a server's text is relative to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RelativeNames {
+    /// The directory the call searched or listed.
+    #[default]
+    Searched,
+    /// What the server resolves relative paths against (`relative_paths`).
+    Base,
 }
 
 /// How a kind is found.
@@ -581,6 +599,14 @@ pub struct MatchesRule {
     /// A match: `line` (number) and `text` groups, and `path` unless
     /// `file` gives it.
     pub line: Pattern,
+    /// A search whose request named a regular file (as the fixture holds
+    /// it before the call) is read with this pattern instead, its `line`
+    /// and `text` groups, and every match is in the requested file: for a
+    /// server that names no file when it searched one (ripgrep prints
+    /// `LINE:TEXT`). That path is composed, so `matches.path` is then
+    /// judged as not observable.
+    #[serde(default)]
+    pub requested_file: Option<Pattern>,
 }
 
 /// A search session, polled until done.
@@ -978,6 +1004,54 @@ fn check_tool(
         };
         error(result.place, message);
     }
+    // Every successful answer but the shell's (whose directory `output`
+    // composes) is judged on its kind and path: a mapping that gives no
+    // rule for one, and does not call it unobservable, fails every such
+    // case on `(missing)` (issue 34: the guide's own grep example did,
+    // 132 instances of one server).
+    let unobservable = |field: Field| {
+        (entry.unobservable.iter().chain(&profile.unobservable))
+            .any(|f| Field::from_wire(f) == Some(field))
+    };
+    let missing: Vec<String> = [
+        (Field::Kind, result.kind.is_some()),
+        (Field::Path, result.path.is_some()),
+    ]
+    .into_iter()
+    .filter(|&(field, given)| tool != Tool::Shell && !given && !unobservable(field))
+    .map(|(field, _)| format!("`{field}`"))
+    .collect();
+    if !missing.is_empty() {
+        let always = match tool {
+            Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
+            _ => "directory",
+        };
+        let composed: Vec<String> = missing
+            .iter()
+            .map(|field| match field.as_str() {
+                "`kind`" => format!("`kind: {{always: {always}}}`"),
+                _ => "`path: request`".to_owned(),
+            })
+            .collect();
+        let it = if missing.len() == 1 { "it" } else { "them" };
+        error(
+            result.place,
+            format!(
+                "`tools.{tool}.result` reads no {}: every successful {tool} case is judged on {it}. Read {it} from the text, compose {it} ({}, judged as not observable), or name {it} in `tools.{tool}.unobservable`",
+                missing.join(" or "),
+                composed.join(" and ")
+            ),
+        );
+    }
+    if let Some(matches) = &result.matches
+        && let Some(requested) = &matches.requested_file
+        && !has_group(requested, "line")
+    {
+        error(
+            requested.1,
+            format!("`tools.{tool}.result.matches.requested_file` needs a `line` group"),
+        );
+    }
     if let Some(content) = &result.content
         && tool != Tool::ReadFile
     {
@@ -1054,8 +1128,8 @@ tools:
   resolve:
     tool: get_file_info
     arguments: {rename: {path: path}}
-    result:
-      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}
+    result: {path: request,
+      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}}
   grep: {none: "no content search"}
   ripgrep: {none: "no content search"}
   glob: {none: "no search by name"}
@@ -1116,7 +1190,7 @@ tools:
         );
         let no_rule = MINIMAL.replace(
             "  ls: {none: \"no listing\"}",
-            "  ls: {tool: list, result: {}}",
+            "  ls: {tool: list, result: {kind: {always: directory}, path: request}}",
         );
         assert_eq!(
             errors(&no_rule),
@@ -1174,7 +1248,7 @@ tools:
         );
         let unnamed = MINIMAL.replace(
             "  ls: {none: \"no listing\"}",
-            "  ls:\n    tool: list\n    result:\n      entries: {line: '^\\[(?P<type>FILE|DIR)\\] (.*)$'}",
+            "  ls:\n    tool: list\n    result:\n      entries: {line: '^\\[(?P<type>FILE|DIR)\\] (.*)$'}\n      kind: {always: directory}\n      path: request",
         );
         assert_eq!(
             errors(&unnamed),
@@ -1233,7 +1307,7 @@ tools:
     fn a_read_needs_its_content_rule_and_a_template_is_checked_at_load() {
         let read = |entry: &str| MINIMAL.replace("  read_file: {none: \"no reads\"}", entry);
         let e = errors(&read(
-            "  read_file: {tool: read, result: {kind: {always: file}}}",
+            "  read_file: {tool: read, result: {kind: {always: file}, path: request}}",
         ));
         assert_eq!(
             e,
@@ -1241,7 +1315,10 @@ tools:
                 "18:35: `tools.read_file.result` needs `content` (`content: text`), or `content` in `tools.read_file.unobservable`: every successful read is judged on it"
             ]
         );
-        let p = parse(&read("  read_file: {tool: read, result: {content: text}}")).unwrap();
+        let p = parse(&read(
+            "  read_file: {tool: read, result: {kind: {always: file}, path: request, content: text}}",
+        ))
+        .unwrap();
         let ToolMap::Tool(reading) = &p.tools[&Tool::ReadFile] else {
             panic!("a tool")
         };
@@ -1250,19 +1327,19 @@ tools:
             Some(WholeText::Text)
         ));
         parse(&read(
-            "  read_file: {tool: read, unobservable: [content], result: {}}",
+            "  read_file: {tool: read, unobservable: [content, kind, path], result: {}}",
         ))
         .expect("content declared unobservable");
         let write = MINIMAL.replace(
             "  write_file: {none: \"no writes\"}",
-            "  write_file: {tool: write, result: {content: text}}",
+            "  write_file: {tool: write, result: {content: text, kind: {always: file}, path: request}}",
         );
         assert_eq!(
             errors(&write),
             ["19:47: `tools.write_file.result.content` is for `read_file` only"]
         );
         let edit = |entry: &str| MINIMAL.replace("  edit: {none: \"no edits\"}", entry);
-        let both = "  edit: {tool: e, arguments: {rename: {file_path: path}, template: {path: \"{file_path}\"}}, result: {}}";
+        let both = "  edit: {tool: e, arguments: {rename: {file_path: path}, template: {path: \"{file_path}\"}}, result: {kind: {always: file}, path: request}}";
         assert_eq!(
             errors(&edit(both)),
             [
@@ -1276,13 +1353,71 @@ tools:
             "{e}"
         );
         assert!(e.first().line > 1, "the template's line: {e}");
-        let nested = "  edit:\n    tool: e\n    arguments: {template: {path: \"{file_path|absolute_path}\", edits: [{oldText: \"{old_string}\"}]}}\n    result: {}";
+        let nested = "  edit:\n    tool: e\n    arguments: {template: {path: \"{file_path|absolute_path}\", edits: [{oldText: \"{old_string}\"}]}}\n    result: {kind: {always: file}, path: request}";
         let p = parse(&edit(nested)).unwrap();
         let ToolMap::Tool(editing) = &p.tools[&Tool::Edit] else {
             panic!("a tool")
         };
         assert_eq!(editing.arguments.suite_name_of("path"), "file_path");
         assert_eq!(editing.arguments.suite_name_of("edits"), "edits");
+    }
+
+    /// Issue 34 item 3: the guide's own grep example read no `kind` and no
+    /// `path`, lint took it, and 132 instances of one server failed on
+    /// `kind: (missing)`. Every tool but the shell is judged on both: a
+    /// mapping reads them, composes them, or calls them unobservable; and
+    /// a match rule for a search of one file needs its `line` group.
+    #[test]
+    fn a_mapping_that_reads_no_kind_or_path_is_refused_at_load() {
+        let guide = "  grep:\n    tool: search_files_content\n    result:\n      matches: {file: '^(?P<path>/.*)$', line: '^  (?P<line>\\d+):\\d+: (?P<text>.*)$'}\n      empty: '^No matches found$'";
+        assert_eq!(
+            errors(&grep(guide)),
+            [
+                "16:7: `tools.grep.result` reads no `kind` or `path`: every successful grep case is judged on them. Read them from the text, compose them (`kind: {always: directory}` and `path: request`, judged as not observable), or name them in `tools.grep.unobservable`"
+            ]
+        );
+        let composed = guide.replace(
+            "    result:\n",
+            "    result:\n      kind: {always: directory}\n      path: request\n",
+        );
+        parse(&grep(&composed)).expect("composed");
+        let unobservable = guide.replace(
+            "    result:\n",
+            "    unobservable: [kind]\n    result:\n      path: request\n",
+        );
+        parse(&grep(&unobservable)).expect("kind unobservable, path composed");
+        let kind_only = guide.replace(
+            "    result:\n",
+            "    result:\n      kind: {always: directory}\n",
+        );
+        assert!(
+            errors(&grep(&kind_only))[0]
+                .contains("reads no `path`: every successful grep case is judged on it"),
+            "{:?}",
+            errors(&grep(&kind_only))
+        );
+        let shell = MINIMAL.replace(
+            "  shell: {none: \"no commands\"}",
+            "  shell: {tool: run, result: {output: text}}",
+        );
+        parse(&shell).expect("the shell's directory is composed by `output`");
+        let one_file = composed
+            .replace("      empty:", "      relative_to: base\n      empty:")
+            .replace(
+                "(?P<text>.*)$'}",
+                "(?P<text>.*)$', requested_file: '^(?P<text>.*)$'}",
+            );
+        let found = errors(&grep(&one_file));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].ends_with("`tools.grep.result.matches.requested_file` needs a `line` group"),
+            "{found:?}"
+        );
+        parse(&grep(&one_file.replace(
+            "'^(?P<text>.*)$'}",
+            "'^(?P<line>\\d+):(?P<text>.*)$'}",
+        )))
+        .expect("a line group");
     }
 
     #[test]

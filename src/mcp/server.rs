@@ -39,8 +39,9 @@ use crate::mcp::client::{Connection, Launch, RequestError, ToolInfo};
 use crate::mcp::profile::{
     Loaded, PollAnswers, Prepare, Profile, RelativeTo, RootsVia, ServerTool, ToolMap, VersionSource,
 };
-use crate::mcp::translate::{self, Context};
+use crate::mcp::translate::{self, Context, Trial};
 use crate::report::findings::{Finding, FindingKind, Findings};
+use crate::report::profile_rules::{RuleUse, RuleUses};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
 use toolpath_suite::case::raw::Feature;
@@ -103,6 +104,8 @@ pub struct McpServer {
     /// start failed): starting the next one uses up a restart.
     unexplained: bool,
     findings: Findings,
+    /// How often each rule of the profile matched (issue 34).
+    rule_uses: RuleUses,
     /// The instance being answered, for findings.
     case: Option<String>,
     /// Standard error of servers ended since the last look.
@@ -167,6 +170,7 @@ impl McpServer {
                 )
             })?;
         }
+        let rule_uses = RuleUses::of(translate::rules(&config.profile.profile));
         let mut server = McpServer {
             config,
             hello: AdapterHello::default(),
@@ -176,6 +180,7 @@ impl McpServer {
             running: None,
             restarts: 0,
             unexplained: false,
+            rule_uses,
             findings: Findings::default(),
             case: None,
             stderr: String::new(),
@@ -807,19 +812,25 @@ impl McpServer {
             RelativeTo::Roots => call.workspace.roots[0].clone(),
         };
         let arguments = translate::arguments(map, &call.params);
+        let mut ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
+        // What the request named, as the fixture holds it before the call
+        // (a link to a file counts: a search given one searches the file).
+        ctx.requested_file = translate::requested_path(call.tool, &call.params).is_some()
+            && std::fs::metadata(&ctx.requested).is_ok_and(|m| m.is_file());
         let timeout = self.config.call_timeout;
         let running = self.running.as_mut().expect("running");
         let answer = running.connection.call_tool(&map.tool, &arguments, timeout);
         let notes = running.connection.take_notes();
         self.note(notes);
-        let ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
         let result = match answer {
             Ok(result) => result,
             // A JSON-RPC error is an error answer like an `isError` one:
             // its message is what a client shows the model, and what the
             // profile's rules read (anchored rules included).
             Err(RequestError::Rpc { message, .. }) => {
-                return Ok(translate::error(&ctx, &message));
+                let read = translate::error(&mut ctx, &message);
+                self.count(ctx.tried);
+                return Ok(read);
             }
             Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
         };
@@ -843,7 +854,8 @@ impl McpServer {
                 .take_notes();
             self.note(notes);
         }
-        let mut read = translate::read(&ctx, &text, is_error);
+        let mut read = translate::read(&mut ctx, &text, is_error);
+        self.count(ctx.tried);
         // The model saw every answer of a session, whichever was read.
         if let Some(all) = shown {
             read.model_text = Some(all);
@@ -854,6 +866,14 @@ impl McpServer {
             }
         }
         Ok(read)
+    }
+
+    /// Counts the rules tried on one answer.
+    fn count(&mut self, tried: Vec<Trial>) {
+        for trial in tried {
+            self.rule_uses
+                .applied(&trial.rule, || trial.rule.clone(), trial.matched);
+        }
     }
 
     /// A search session: asked for more until a line says it is done.
@@ -1062,6 +1082,10 @@ impl Subject for McpServer {
 
     fn findings(&mut self) -> Vec<Finding> {
         std::mem::take(&mut self.findings).into_vec()
+    }
+
+    fn rule_uses(&mut self) -> Vec<RuleUse> {
+        std::mem::take(&mut self.rule_uses).into_vec()
     }
 }
 

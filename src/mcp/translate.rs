@@ -8,11 +8,21 @@
 //! assumed from success, a path built from the request, a code only the
 //! default rule gave) is listed in the result's `derived`, so it is judged
 //! as not observable and can never make a case pass.
+//!
+//! Every rule tried on an answer is recorded in the call's [`Context`]
+//! ([`Trial`]), matched or not, so a run can say how often each rule of
+//! the profile matched and warn on one that never did
+//! ([`crate::report::profile_rules`]); [`rules`] lists them all, named as
+//! the trials name them.
 
 use serde_json::{Map, Value};
 
-use crate::mcp::profile::{Errors, KindRule, MatchesRule, PathRule, ResultMap, ServerTool};
+use crate::mcp::profile::{
+    CodeRule, Errors, KindRule, MatchesRule, PathRule, Pattern, Profile, RelativeNames, ServerTool,
+    ToolMap,
+};
 use crate::reference::resolve::{lexical_parent, lexical_resolve};
+use crate::report::profile_rules::RuleUse;
 use toolpath_suite::protocol::{
     Entry, EntryType, ErrorBody, ErrorCode, Field, Kind, Match, Outcome, Tool, ToolResult,
 };
@@ -97,6 +107,20 @@ pub struct Context<'a> {
     pub base: &'a str,
     /// The lexical absolute path the call asked for; the base when none.
     pub requested: String,
+    /// Whether the call asked for a path that was a regular file before
+    /// it was sent (set by the caller, who sees the fixture): a search
+    /// then reads `matches.requested_file`, when the profile gives it.
+    pub requested_file: bool,
+    /// The rules tried on the answer so far, in the order tried.
+    pub tried: Vec<Trial>,
+}
+
+/// One rule of the profile tried on one answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trial {
+    /// Where it stands (`errors.codes[2]`), as [`rules`] names it.
+    pub rule: String,
+    pub matched: bool,
 }
 
 impl<'a> Context<'a> {
@@ -118,7 +142,107 @@ impl<'a> Context<'a> {
             place: format!("tools.{tool}"),
             base,
             requested,
+            requested_file: false,
+            tried: Vec::new(),
         }
+    }
+
+    fn tried(&mut self, rule: String, matched: bool) {
+        self.tried.push(Trial { rule, matched });
+    }
+
+    /// A relative path the server's text names, made absolute as the
+    /// profile says (`relative_to`): onto the searched directory, or onto
+    /// the server's base.
+    fn named(&self, path: &str) -> String {
+        match self.map.result.relative_to {
+            RelativeNames::Searched => absolute(&self.requested, path),
+            RelativeNames::Base => absolute(self.base, path),
+        }
+    }
+}
+
+/// Where a tool's result rule stands in the profile (`tools.grep.result.empty`).
+fn result_rule(tool: Tool, what: &str) -> String {
+    format!("tools.{tool}.result.{what}")
+}
+
+/// What a pattern matches, for a reader.
+fn pattern(p: &Pattern) -> String {
+    format!("/{}/", p.as_str())
+}
+
+/// What a code rule matches (`message /^Access/`, `errno ENOENT`).
+fn code_rule(rule: &CodeRule) -> String {
+    match (&rule.message, rule.errno) {
+        (Some(message), _) => format!("message {}", pattern(message)),
+        (None, Some(errno)) => {
+            let name: &'static str = errno.into();
+            format!("errno {name}")
+        }
+        (None, None) => unreachable!("checked at load: one of the two"),
+    }
+}
+
+/// Every rule of `profile` that reads an answer, in the profile's order
+/// (its own error rules, then each mapped tool's), none applied yet: what
+/// a run counts per rule. Composed readings (`always`, `request`, `text`)
+/// always give their value and are not listed.
+pub fn rules(profile: &Profile) -> Vec<RuleUse> {
+    let mut all = Vec::new();
+    error_rules(&mut all, &profile.errors, "errors");
+    for (tool, map) in &profile.tools {
+        let ToolMap::Tool(map) = map else { continue };
+        error_rules(&mut all, &map.errors, &format!("tools.{tool}.errors"));
+        let mut rule = |what: &str, reads: String| {
+            all.push(RuleUse::new(result_rule(*tool, what), reads, false));
+        };
+        let result = &map.result;
+        if let Some(KindRule::Lines(lines)) = &result.kind {
+            for (i, line) in lines.iter().enumerate() {
+                let reads = format!("line {} → {}", pattern(&line.line), line.kind.name());
+                rule(&format!("kind.lines[{i}]"), reads);
+            }
+        }
+        if let Some(PathRule::Line(line)) = &result.path {
+            rule("path", format!("line {}", pattern(line)));
+        }
+        if let Some(entries) = &result.entries {
+            rule("entries", format!("line {}", pattern(&entries.line)));
+        }
+        if let Some(files) = &result.files {
+            rule("files", format!("line {}", pattern(files)));
+        }
+        if let Some(matches) = &result.matches {
+            if let Some(file) = &matches.file {
+                rule("matches.file", format!("line {}", pattern(file)));
+            }
+            rule("matches.line", format!("line {}", pattern(&matches.line)));
+            if let Some(requested) = &matches.requested_file {
+                let reads = format!("line {}, in the requested file", pattern(requested));
+                rule("matches.requested_file", reads);
+            }
+        }
+        if let Some(empty) = &result.empty {
+            rule("empty", format!("whole text {}", pattern(empty)));
+        }
+    }
+    all
+}
+
+/// The rules of one `errors` list at `place`, as [`rules`] lists them.
+fn error_rules(all: &mut Vec<RuleUse>, errors: &Errors, place: &str) {
+    for (i, p) in errors.texts.iter().enumerate() {
+        let what = format!("first line {}", pattern(p));
+        all.push(RuleUse::new(format!("{place}.texts[{i}]"), what, false));
+    }
+    for (i, rule) in errors.codes.iter().enumerate() {
+        let what = format!("{} → {}", code_rule(rule), rule.code.name());
+        all.push(RuleUse::new(format!("{place}.codes[{i}]"), what, false));
+    }
+    if let Some(code) = errors.default {
+        let what = code.name().to_owned();
+        all.push(RuleUse::new(format!("{place}.default"), what, true));
     }
 }
 
@@ -136,22 +260,35 @@ pub fn text_of(result: &Value) -> String {
         .join("\n")
 }
 
-/// An answer from `text` with the server's `is_error` flag.
-pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
-    let result = &ctx.map.result;
+/// An answer from `text` with the server's `is_error` flag; every rule
+/// tried on it is recorded in `ctx.tried`.
+pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
+    let map = ctx.map;
+    let result = &map.result;
     let first = text.lines().next().unwrap_or_default();
     let empty = result
         .empty
         .as_ref()
         .is_some_and(|p| p.is_match(text.trim()));
-    let error_text = !is_error
-        && ctx
-            .map
-            .errors
-            .texts
-            .iter()
-            .chain(&ctx.errors.texts)
-            .any(|p| p.is_match(first));
+    if result.empty.is_some() {
+        ctx.tried(result_rule(ctx.tool, "empty"), empty);
+    }
+    let mut error_text = false;
+    if !is_error {
+        let lists = [
+            (&map.errors, format!("{}.errors", ctx.place)),
+            (ctx.errors, "errors".to_owned()),
+        ];
+        for (errors, place) in lists {
+            for (i, p) in errors.texts.iter().enumerate() {
+                // Tried on every answer not flagged, the first to match
+                // making it an error.
+                let matched = !error_text && p.is_match(first);
+                error_text |= matched;
+                ctx.tried(format!("{place}.texts[{i}]"), matched);
+            }
+        }
+    }
     if (is_error && !empty) || error_text {
         return error(ctx, text);
     }
@@ -160,14 +297,24 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
         model_text: Some(text.to_owned()),
         ..ToolResult::default()
     };
+    // "Nothing found" has no lines for the rules below to read, so they
+    // are not tried on it.
+    if empty {
+        if result.entries.is_some() {
+            answer.entries = Some(Vec::new());
+        }
+        if result.files.is_some() {
+            answer.files = Some(Vec::new());
+        }
+    }
     let lines: Vec<&str> = if empty {
         Vec::new()
     } else {
         text.lines().collect()
     };
-    read_kind(&mut answer, result, &lines);
-    read_path(&mut answer, ctx, &lines);
-    if let Some(rule) = &result.entries {
+    read_kind(&mut answer, ctx, &lines, !empty);
+    read_path(&mut answer, ctx, &lines, !empty);
+    if let Some(rule) = result.entries.as_ref().filter(|_| !empty) {
         let mut entries = Vec::new();
         let mut typed = true;
         for line in &lines {
@@ -175,7 +322,7 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
                 continue;
             };
             let path = match (c.name("path"), c.name("name")) {
-                (Some(p), _) => absolute(&ctx.requested, p.as_str()),
+                (Some(p), _) => ctx.named(p.as_str()),
                 (None, Some(n)) => {
                     format!("{}/{}", ctx.requested.trim_end_matches('/'), n.as_str())
                 }
@@ -197,18 +344,24 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
         if !typed {
             answer.derived.push(Field::Entries.name().into());
         }
+        ctx.tried(result_rule(ctx.tool, "entries"), !entries.is_empty());
         answer.entries = Some(entries);
     }
-    if let Some(files) = &result.files {
-        let found = lines
+    if let Some(files) = result.files.as_ref().filter(|_| !empty) {
+        let found: Vec<String> = lines
             .iter()
             .filter_map(|l| files.0.captures(l))
-            .filter_map(|c| Some(absolute(&ctx.requested, c.name("path")?.as_str())))
+            .filter_map(|c| Some(ctx.named(c.name("path")?.as_str())))
             .collect();
+        ctx.tried(result_rule(ctx.tool, "files"), !found.is_empty());
         answer.files = Some(found);
     }
     if let Some(rule) = &result.matches {
-        answer.matches = Some(read_matches(rule, ctx, &lines));
+        answer.matches = Some(if empty {
+            Vec::new()
+        } else {
+            read_matches(rule, ctx, &lines, &mut answer.derived)
+        });
         // The suite's only note (SEARCH-6) has no counterpart in a
         // server's text: never observed.
         answer.notes = Some(Vec::new());
@@ -231,32 +384,45 @@ pub fn read(ctx: &Context, text: &str, is_error: bool) -> ToolResult {
     answer
 }
 
-fn read_kind(answer: &mut ToolResult, result: &ResultMap, lines: &[&str]) {
-    match &result.kind {
+/// The kind, read from the first rule that matches a line (each rule
+/// tried until one does, on an answer with lines to read: `tried`), or
+/// assumed.
+fn read_kind(answer: &mut ToolResult, ctx: &mut Context, lines: &[&str], tried: bool) {
+    let map = ctx.map;
+    match &map.result.kind {
         Some(KindRule::Always(always)) => {
             answer.kind = Some(*always);
             answer.derived.push(Field::Kind.name().into());
         }
         Some(KindRule::Lines(rules)) => {
-            answer.kind = rules
-                .iter()
-                .find(|r| lines.iter().any(|l| r.line.is_match(l)))
-                .map(|r| r.kind);
+            for (i, r) in rules.iter().enumerate() {
+                let matched = answer.kind.is_none() && lines.iter().any(|l| r.line.is_match(l));
+                if matched {
+                    answer.kind = Some(r.kind);
+                }
+                if tried {
+                    ctx.tried(result_rule(ctx.tool, &format!("kind.lines[{i}]")), matched);
+                }
+            }
         }
         None => {}
     }
 }
 
-fn read_path(answer: &mut ToolResult, ctx: &Context, lines: &[&str]) {
-    let (path, composed) = match &ctx.map.result.path {
+fn read_path(answer: &mut ToolResult, ctx: &mut Context, lines: &[&str], tried: bool) {
+    let map = ctx.map;
+    let (path, composed) = match &map.result.path {
         Some(PathRule::Request) => (Some(ctx.requested.clone()), true),
-        Some(PathRule::Line(line)) => (
-            lines
+        Some(PathRule::Line(line)) => {
+            let found = lines
                 .iter()
                 .find_map(|l| line.0.captures(l)?.name("path").map(|p| p.as_str()))
-                .map(|p| absolute(ctx.base, p)),
-            false,
-        ),
+                .map(|p| absolute(ctx.base, p));
+            if tried {
+                ctx.tried(result_rule(ctx.tool, "path"), found.is_some());
+            }
+            (found, false)
+        }
         None => (None, false),
     };
     if answer.kind == Some(Kind::AllWorkspaces) {
@@ -276,23 +442,51 @@ fn read_path(answer: &mut ToolResult, ctx: &Context, lines: &[&str]) {
     }
 }
 
-/// Matches on one line each, or under the file line before them.
-fn read_matches(rule: &MatchesRule, ctx: &Context, lines: &[&str]) -> Vec<Match> {
+/// Matches on one line each, or under the file line before them; or, for
+/// a request that named a file and a profile that says how such a search
+/// answers (`requested_file`), in that file, its path composed.
+fn read_matches(
+    rule: &MatchesRule,
+    ctx: &mut Context,
+    lines: &[&str],
+    derived: &mut Vec<String>,
+) -> Vec<Match> {
     let mut matches = Vec::new();
+    if let Some(requested) = rule.requested_file.as_ref().filter(|_| ctx.requested_file) {
+        for c in lines.iter().filter_map(|l| requested.0.captures(l)) {
+            let Some(number) = c.name("line").and_then(|n| n.as_str().parse().ok()) else {
+                continue;
+            };
+            let text = c.name("text").map_or("", |t| t.as_str()).to_owned();
+            matches.push(Match {
+                path: ctx.requested.clone(),
+                line: number,
+                text,
+            });
+        }
+        if !matches.is_empty() {
+            derived.push(Field::MatchesPath.name().into());
+        }
+        let rule = result_rule(ctx.tool, "matches.requested_file");
+        ctx.tried(rule, !matches.is_empty());
+        return matches;
+    }
     let mut file: Option<String> = None;
+    let mut files_named = false;
     for line in lines {
         if let Some(f) = &rule.file
             && let Some(c) = f.0.captures(line)
             && let Some(p) = c.name("path")
         {
-            file = Some(absolute(&ctx.requested, p.as_str()));
+            file = Some(ctx.named(p.as_str()));
+            files_named = true;
             continue;
         }
         let Some(c) = rule.line.0.captures(line) else {
             continue;
         };
         let path = match c.name("path") {
-            Some(p) => absolute(&ctx.requested, p.as_str()),
+            Some(p) => ctx.named(p.as_str()),
             None => match &file {
                 Some(f) => f.clone(),
                 None => continue,
@@ -308,6 +502,10 @@ fn read_matches(rule: &MatchesRule, ctx: &Context, lines: &[&str]) -> Vec<Match>
             text,
         });
     }
+    if rule.file.is_some() {
+        ctx.tried(result_rule(ctx.tool, "matches.file"), files_named);
+    }
+    ctx.tried(result_rule(ctx.tool, "matches.line"), !matches.is_empty());
     matches
 }
 
@@ -326,7 +524,7 @@ fn absolute(dir: &str, path: &str) -> String {
 /// An error answer for `text`, its code from the first rule that matches
 /// (the tool's, then the profile's); a code only the default gave is
 /// derived.
-pub fn error(ctx: &Context, text: &str) -> ToolResult {
+pub fn error(ctx: &mut Context, text: &str) -> ToolResult {
     let message = if text.trim().is_empty() {
         "(the server gave no message)".to_owned()
     } else {
@@ -351,40 +549,48 @@ pub fn error(ctx: &Context, text: &str) -> ToolResult {
 }
 
 /// The code for an error text, the rule that gave it (as the profile
-/// places it), and whether only a default gave it.
-fn classify(ctx: &Context, text: &str) -> (ErrorCode, String, bool) {
+/// places it), and whether only a default gave it. Every code rule and
+/// default applies to every error answer; the one that gave the code
+/// matched.
+fn classify(ctx: &mut Context, text: &str) -> (ErrorCode, String, bool) {
+    let (map, profile_errors) = (ctx.map, ctx.errors);
     let lists = [
-        (&ctx.map.errors, format!("{}.errors", ctx.place)),
-        (ctx.errors, "errors".to_owned()),
+        (&map.errors, format!("{}.errors", ctx.place)),
+        (profile_errors, "errors".to_owned()),
     ];
+    let mut given: Option<(ErrorCode, String, bool)> = None;
     for (errors, place) in &lists {
         for (i, rule) in errors.codes.iter().enumerate() {
-            let (hit, what) = match (&rule.message, rule.errno) {
-                (Some(message), _) => (
-                    message.is_match(text),
-                    format!("message /{}/", message.as_str()),
-                ),
-                (None, Some(errno)) => {
-                    let name: &'static str = errno.into();
-                    (errno.named_in(text), format!("errno {name}"))
-                }
-                (None, None) => unreachable!("checked at load: one of the two"),
-            };
+            let hit = given.is_none()
+                && match (&rule.message, rule.errno) {
+                    (Some(message), _) => message.is_match(text),
+                    (None, Some(errno)) => errno.named_in(text),
+                    (None, None) => unreachable!("checked at load: one of the two"),
+                };
+            let at = format!("{place}.codes[{i}]");
             if hit {
-                return (rule.code, format!("{place}.codes[{i}]: {what}"), false);
+                given = Some((rule.code, format!("{at}: {}", code_rule(rule)), false));
             }
+            ctx.tried(at, hit);
         }
     }
     for (errors, place) in &lists {
         if let Some(code) = errors.default {
-            return (code, format!("{place}.default"), true);
+            let hit = given.is_none();
+            let at = format!("{place}.default");
+            if hit {
+                given = Some((code, at.clone(), true));
+            }
+            ctx.tried(at, hit);
         }
     }
-    (
-        ErrorCode::InvalidParams,
-        "no rule matched (toolpath's default)".into(),
-        true,
-    )
+    given.unwrap_or_else(|| {
+        (
+            ErrorCode::InvalidParams,
+            "no rule matched (toolpath's default)".into(),
+            true,
+        )
+    })
 }
 
 #[cfg(test)]
@@ -417,6 +623,7 @@ tools:
     arguments: {rename: {dir_path: path}, constant: {depth: 1}}
     result:
       kind: {always: directory}
+      path: request
       entries: {line: '^\[(?P<type>FILE|DIR)\] (?P<name>.*)$', types: {FILE: file, DIR: directory}}
   grep:
     tool: search
@@ -426,12 +633,15 @@ tools:
       constant: {is_regex: true}
     errors:
       codes: [{message: '^bad regex', code: invalid_params}]
+    unobservable: [kind, path]
     result:
       empty: '^No matches found$'
       matches: {file: '^(?P<path>/.*)$', line: '^  (?P<line>\d+):\d+: (?P<text>.*)$'}
   glob:
     tool: find
     result:
+      kind: {always: directory}
+      path: request
       files: '^(?P<path>.+)$'
       empty: '^No matches found$'
   read_file:
@@ -536,26 +746,26 @@ tools:
     #[test]
     fn content_is_the_whole_text_exactly_and_notes_are_composed() {
         let p = profile();
-        let c = ctx(
+        let mut c = ctx(
             &p,
             Tool::ReadFile,
             &params(json!({"file_path": "/w/ws/a.txt"})),
         );
         let text = "one\r\ntwo\tthree é\n\nlast";
-        let r = read(&c, text, false);
+        let r = read(&mut c, text, false);
         assert_eq!(r.content.as_deref(), Some(text));
         assert_eq!(r.notes, Some(vec![]));
         assert_eq!(r.kind, Some(Kind::File));
         assert_eq!(r.derived, ["kind", "parent", "path", "notes"]);
         let r = read(
-            &c,
+            &mut c,
             "ENOENT: no such file or directory, open '/w/ws/a.txt'",
             true,
         );
         assert_eq!(r.content, None, "an error has no content");
         assert_eq!(r.error.unwrap().code, ErrorCode::NotFound);
-        let edit = ctx(&p, Tool::Edit, &params(json!({"file_path": "/w/ws/a.txt"})));
-        let r = read(&edit, "```diff\nIndex: /w/real/a.txt\n===\n", false);
+        let mut edit = ctx(&p, Tool::Edit, &params(json!({"file_path": "/w/ws/a.txt"})));
+        let r = read(&mut edit, "```diff\nIndex: /w/real/a.txt\n===\n", false);
         assert_eq!(
             r.path.as_deref(),
             Some("/w/real/a.txt"),
@@ -572,8 +782,8 @@ tools:
     #[test]
     fn kinds_are_read_or_assumed_and_composed_fields_are_derived() {
         let p = profile();
-        let c = ctx(&p, Tool::Resolve, &params(json!({"path": "src/../a.ts"})));
-        let r = read(&c, "size: 1\nisDirectory: false\nisFile: true", false);
+        let mut c = ctx(&p, Tool::Resolve, &params(json!({"path": "src/../a.ts"})));
+        let r = read(&mut c, "size: 1\nisDirectory: false\nisFile: true", false);
         assert_eq!(r.kind, Some(Kind::File));
         assert_eq!(r.path.as_deref(), Some("/w/ws/a.ts"));
         assert_eq!(r.parent.as_deref(), Some("/w/ws"));
@@ -582,10 +792,10 @@ tools:
             r.model_text.as_deref(),
             Some("size: 1\nisDirectory: false\nisFile: true")
         );
-        let c = ctx(&p, Tool::Ls, &params(json!({"dir_path": "/w/ws/src"})));
-        let r = read(&c, "[FILE] a.ts\n[DIR] sub\n[LINK] odd", false);
+        let mut c = ctx(&p, Tool::Ls, &params(json!({"dir_path": "/w/ws/src"})));
+        let r = read(&mut c, "[FILE] a.ts\n[DIR] sub\n[LINK] odd", false);
         assert_eq!(r.kind, Some(Kind::Directory));
-        assert_eq!(r.derived, ["kind"]);
+        assert_eq!(r.derived, ["kind", "path"]);
         let entries: Vec<_> = r
             .entries
             .unwrap()
@@ -604,13 +814,13 @@ tools:
     #[test]
     fn matches_are_read_in_two_levels_and_files_relative_to_the_search() {
         let p = profile();
-        let c = ctx(
+        let mut c = ctx(
             &p,
             Tool::Grep,
             &params(json!({"pattern": "h", "dir_path": "src"})),
         );
         let r = read(
-            &c,
+            &mut c,
             "/w/ws/src/a.ts\n  1:1: hello\n  3:2:  h i\nnoise",
             false,
         );
@@ -621,23 +831,23 @@ tools:
             ("/w/ws/src/a.ts", 3, " h i")
         );
         assert!(r.derived.contains(&"notes".to_owned()));
-        let none = read(&c, "No matches found", true);
+        let none = read(&mut c, "No matches found", true);
         assert_eq!(none.outcome, Some(Outcome::Ok), "a success flagged isError");
         assert_eq!(none.matches, Some(vec![]));
-        let c = ctx(
+        let mut c = ctx(
             &p,
             Tool::Glob,
             &params(json!({"pattern": "*.ts", "dir_path": "src"})),
         );
-        let r = read(&c, "a.ts\n/w/x/b.ts", false);
+        let r = read(&mut c, "a.ts\n/w/x/b.ts", false);
         assert_eq!(r.files.unwrap(), ["/w/ws/src/a.ts", "/w/x/b.ts"]);
     }
 
     #[test]
     fn error_codes_name_their_rule_and_only_a_default_is_derived() {
         let p = profile();
-        let c = ctx(&p, Tool::Grep, &params(json!({"pattern": "("})));
-        let r = read(&c, "bad regex: (", true);
+        let mut c = ctx(&p, Tool::Grep, &params(json!({"pattern": "("})));
+        let r = read(&mut c, "bad regex: (", true);
         let e = r.error.as_ref().unwrap();
         assert_eq!(e.code, ErrorCode::InvalidParams);
         assert_eq!(
@@ -646,7 +856,7 @@ tools:
         );
         assert!(r.derived.is_empty());
         let r = read(
-            &c,
+            &mut c,
             "ENOENT: no such file or directory, stat '/w/ws/x'",
             true,
         );
@@ -655,17 +865,167 @@ tools:
             r.error.unwrap().rule.as_deref(),
             Some("errors.codes[1]: errno ENOENT")
         );
-        let r = read(&c, "something odd", true);
+        let r = read(&mut c, "something odd", true);
         assert_eq!(
             r.error.as_ref().unwrap().rule.as_deref(),
             Some("errors.default")
         );
         assert_eq!(r.derived, ["error.code"]);
-        let r = read(&c, "[NOT_FOUND] /w/ws/x", false);
+        let r = read(&mut c, "[NOT_FOUND] /w/ws/x", false);
         assert_eq!(
             r.outcome,
             Some(Outcome::Error),
             "a failure reported as success text"
         );
+    }
+
+    /// A profile of a ripgrep-like search: paths as its walk met them
+    /// from the path it was given, and no path at all for one file.
+    const RIPGREP: &str = r#"
+profile: 1
+implementation: {name: fake, language: python, version: {text: "1"}}
+server: {command: [x]}
+roots: {via: none}
+relative_paths: cwd
+tools:
+  grep:
+    tool: search
+    result:
+      kind: {always: directory}
+      path: request
+      matches:
+        line: '^(?P<path>[^:]*):(?P<line>\d+):(?P<text>.*)$'
+        requested_file: '^(?P<line>\d+):(?P<text>.*)$'
+      relative_to: base
+      empty: '^No matches found$'
+  ripgrep: {none: "grep stands for it"}
+  resolve: {none: x}
+  ls: {none: x}
+  glob: {none: x}
+  shell: {none: x}
+  read_file: {none: x}
+  write_file: {none: x}
+  edit: {none: x}
+"#;
+
+    /// Issue 34 item 3: a search of one file that names no file (`LINE:TEXT`)
+    /// is in the requested file, composed (`matches.path` derived, so the
+    /// judge compares by base name and leaves the path unchecked); with
+    /// `relative_to: base` a relative path in the text is joined onto the
+    /// server's base, not onto the searched directory (rg prints `src/a.ts`
+    /// for a search of `src`).
+    #[test]
+    fn a_search_of_one_file_is_in_the_requested_file_and_relative_names_follow_the_profile() {
+        let p = Loaded::parse(std::path::Path::new("p.yaml"), RIPGREP).unwrap();
+        let grep = tool(&p, Tool::Grep);
+        let one_file = params(json!({"pattern": "h", "dir_path": "src/a.ts"}));
+        let mut c = Context::new(Tool::Grep, grep, &p.errors, "/w/ws", &one_file);
+        c.requested_file = true;
+        let r = read(&mut c, "1:hello\n3:  h i", false);
+        let m = r.matches.unwrap();
+        let found: Vec<_> = m
+            .iter()
+            .map(|m| (m.path.as_str(), m.line, m.text.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/w/ws/src/a.ts", 1, "hello"),
+                ("/w/ws/src/a.ts", 3, "  h i")
+            ]
+        );
+        assert!(
+            r.derived.contains(&"matches.path".to_owned()),
+            "{:?}",
+            r.derived
+        );
+        // Not a file before the call: the same lines name no file.
+        let mut c = Context::new(Tool::Grep, grep, &p.errors, "/w/ws", &one_file);
+        let r = read(&mut c, "1:hello", false);
+        assert_eq!(r.matches.unwrap(), []);
+        assert!(!r.derived.contains(&"matches.path".to_owned()));
+        let dir = params(json!({"pattern": "h", "dir_path": "src"}));
+        let mut c = Context::new(Tool::Grep, grep, &p.errors, "/w/ws", &dir);
+        let r = read(&mut c, "src/a.ts:1:hello\n/w/x/b.ts:2:h", false);
+        let paths: Vec<String> = r.matches.unwrap().into_iter().map(|m| m.path).collect();
+        assert_eq!(
+            paths,
+            ["/w/ws/src/a.ts", "/w/x/b.ts"],
+            "onto the base, not /w/ws/src"
+        );
+        assert!(!r.derived.contains(&"matches.path".to_owned()));
+    }
+
+    /// Issue 34 item 2: every rule tried on an answer is recorded, matched
+    /// or not, under the name `rules` lists it by; a code rule matches
+    /// when it gave the code, the default when nothing else did.
+    #[test]
+    fn every_rule_tried_is_recorded_under_the_name_rules_lists() {
+        let p = profile();
+        let listed: Vec<String> = rules(&p).into_iter().map(|r| r.rule).collect();
+        let trials = |t: Tool, args: Value, text: &str, is_error: bool| {
+            let mut c = ctx(&p, t, &params(args));
+            read(&mut c, text, is_error);
+            for trial in &c.tried {
+                assert!(listed.contains(&trial.rule), "{} not listed", trial.rule);
+            }
+            c.tried
+                .into_iter()
+                .map(|t| (t.rule, t.matched))
+                .collect::<Vec<_>>()
+        };
+        let tried = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(r, m)| (r.to_string(), *m)).collect()
+        };
+        assert_eq!(
+            trials(
+                Tool::Grep,
+                json!({"pattern": "h"}),
+                "ENOENT: no such file",
+                true
+            ),
+            tried(&[
+                ("tools.grep.result.empty", false),
+                ("tools.grep.errors.codes[0]", false),
+                ("errors.codes[0]", false),
+                ("errors.codes[1]", true),
+                ("errors.default", false),
+            ])
+        );
+        assert_eq!(
+            trials(Tool::Resolve, json!({"path": "a"}), "isFile: true", false),
+            tried(&[
+                ("errors.texts[0]", false),
+                ("tools.resolve.result.kind.lines[0]", false),
+                ("tools.resolve.result.kind.lines[1]", true),
+            ])
+        );
+        assert_eq!(
+            trials(
+                Tool::Glob,
+                json!({"pattern": "*"}),
+                "No matches found",
+                false
+            ),
+            tried(&[
+                ("tools.glob.result.empty", true),
+                ("errors.texts[0]", false)
+            ]),
+            "nothing found: the line rules are not tried"
+        );
+        assert_eq!(
+            trials(Tool::Resolve, json!({"path": "a"}), "odd", true),
+            tried(&[
+                ("errors.codes[0]", false),
+                ("errors.codes[1]", false),
+                ("errors.default", true),
+            ])
+        );
+        let fallback: Vec<String> = rules(&p)
+            .into_iter()
+            .filter(|r| r.fallback)
+            .map(|r| r.rule)
+            .collect();
+        assert_eq!(fallback, ["errors.default"]);
     }
 }

@@ -78,6 +78,10 @@ pub enum Event {
         /// The run's findings (`Report::findings`); absent when none.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         findings: Vec<crate::report::findings::Finding>,
+        /// An MCP profile's rule counts (`Report::profile_rules`); absent
+        /// when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        profile_rules: Vec<crate::report::profile_rules::RuleUse>,
         /// The containment counts (absent from logs written before them).
         #[serde(default)]
         containment: ContainmentCounts,
@@ -191,6 +195,7 @@ impl Sink for EventLog {
             duration_ms: head.duration_ms,
             summary: head.summary,
             findings: head.findings.clone(),
+            profile_rules: head.profile_rules.clone(),
             containment: head.containment,
         });
     }
@@ -448,6 +453,7 @@ pub fn read(text: &str) -> Result<Report, String> {
                     partial,
                     duration_ms,
                     findings,
+                    profile_rules,
                     ..
                 },
                 Some(r),
@@ -455,6 +461,7 @@ pub fn read(text: &str) -> Result<Report, String> {
                 r.partial = partial;
                 r.duration_ms = duration_ms;
                 r.findings = findings;
+                r.profile_rules = profile_rules;
                 ended = true;
             }
             (_, _) => return Err(format!("line {}: out of order", i + 1)),
@@ -496,6 +503,7 @@ fn header(start: Event) -> Report {
         selection,
         summary: Summary::default(),
         findings: Vec::new(),
+        profile_rules: Vec::new(),
         containment: Default::default(),
         rules: Default::default(),
         cases: Vec::new(),
@@ -571,6 +579,7 @@ mod tests {
             duration_ms: 5.0,
             summary: Summary::default(),
             findings: Vec::new(),
+            profile_rules: Vec::new(),
             containment: ContainmentCounts::default(),
         })
         .unwrap();
@@ -586,10 +595,16 @@ mod tests {
         assert_eq!(report.cases[0].status, Status::AdapterError);
     }
 
-    /// A run's findings travel in its `end` line and come back in the report.
+    /// A run's findings and profile rule counts travel in its `end` line
+    /// and come back in the report.
     #[test]
     fn findings_are_read_back_from_the_end_line() {
         use crate::report::findings::{Finding, FindingKind};
+        use crate::report::profile_rules::RuleUse;
+        let rule = RuleUse {
+            applied: 3,
+            ..RuleUse::new("errors.codes[0]".into(), "errno ENOENT".into(), false)
+        };
         let finding = Finding {
             kind: FindingKind::NeverAnswered,
             count: 2,
@@ -602,11 +617,14 @@ mod tests {
             duration_ms: 5.0,
             summary: Summary::default(),
             findings: vec![finding.clone()],
+            profile_rules: vec![rule.clone()],
             containment: ContainmentCounts::default(),
         })
         .unwrap();
         let text = format!("{}\n{}\n{end}\n", start(), case("a", Status::Fail));
-        assert_eq!(read(&text).unwrap().findings, [finding]);
+        let report = read(&text).unwrap();
+        assert_eq!(report.findings, [finding]);
+        assert_eq!(report.profile_rules, [rule]);
     }
 
     /// A spool written through the sink: instances finishing out of order,

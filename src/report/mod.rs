@@ -4,7 +4,8 @@
 //!
 //! What lives here: the report types, what they add up to (containment
 //! and per-rule counts, [`counts`]), what a subject found about itself
-//! ([`findings`]), where judged instances go as they are judged
+//! ([`findings`]), how often each rule of an MCP profile matched
+//! ([`profile_rules`]), where judged instances go as they are judged
 //! ([`sink`]), the event log and the run's authenticated spool
 //! ([`events`]) and its seal ([`seal`]), the renderers ([`render`]), the
 //! view renderers read through ([`view`]) and how a run ends ([`exit`]).
@@ -17,6 +18,7 @@ pub mod counts;
 pub mod events;
 pub mod exit;
 pub mod findings;
+pub mod profile_rules;
 pub mod render;
 pub mod seal;
 pub mod sink;
@@ -36,6 +38,20 @@ use toolpath_suite::protocol::{Implementation, Tool};
 
 /// The report format version; raised when a field changes meaning.
 pub const REPORT_FORMAT: u32 = 1;
+
+/// How a report's `adapter` names an MCP server certified from its
+/// profile: `--mcp FILE` (the session labels it so).
+pub const MCP_LABEL_PREFIX: &str = "--mcp ";
+
+/// What reasons and headings call the subject a report's `adapter` label
+/// names: an MCP server is the implementation itself, `server`, never an
+/// adapter (docs/mcp.md); anything else is an `adapter`.
+pub fn subject_noun(label: Option<&str>) -> &'static str {
+    match label {
+        Some(label) if label.starts_with(MCP_LABEL_PREFIX) => "server",
+        _ => "adapter",
+    }
+}
 
 /// How one case instance ended.
 #[derive(
@@ -396,6 +412,11 @@ pub struct Report {
     /// (written as `[]`, never left out).
     #[serde(default)]
     pub findings: Vec<findings::Finding>,
+    /// An MCP profile's rules, each with the answers it applied to and
+    /// those it matched, in the profile's order; absent for adapters and
+    /// the reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profile_rules: Vec<profile_rules::RuleUse>,
     /// The containment verdicts counted: escapes first of all. Absent from
     /// reports written before it was added (then all 0).
     #[serde(default)]
@@ -426,6 +447,11 @@ impl Report {
     /// [`Summary::judged_anything`]); `summary` agrees with `cases`.
     pub fn judged_anything(&self) -> bool {
         self.summary.judged_anything()
+    }
+
+    /// What this report calls its subject ([`subject_noun`]).
+    pub fn subject(&self) -> &'static str {
+        subject_noun(self.adapter.as_deref())
     }
 
     /// How this run ends (see [`ExitCode`]).

@@ -23,7 +23,7 @@ use crate::report::events::{EventLog, Spool};
 use crate::report::render::human::Detail;
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
-use crate::report::{CaseReport, ExitCode, Report, Selected};
+use crate::report::{CaseReport, ExitCode, MCP_LABEL_PREFIX, Report, Selected};
 use crate::session::deliver::{self, Target};
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
@@ -90,7 +90,7 @@ impl Subjects {
         match self {
             Subjects::Reference => None,
             Subjects::Adapter { line, .. } => Some(line.clone()),
-            Subjects::Mcp(profile) => Some(format!("--mcp {}", profile.file.display())),
+            Subjects::Mcp(profile) => Some(format!("{MCP_LABEL_PREFIX}{}", profile.file.display())),
             Subjects::Made { label, .. } => label.clone(),
         }
     }
@@ -461,7 +461,8 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
         );
         if let Some(stderr) = &first.stderr {
             eprintln!(
-                "--- adapter stderr ---\n{}",
+                "--- {} stderr ---\n{}",
+                head.subject(),
                 toolpath_suite::sanitize::visible(stderr)
             );
         }

@@ -20,6 +20,7 @@ pub mod scripted;
 pub mod serve;
 
 use crate::report::findings::Finding;
+use crate::report::profile_rules::RuleUse;
 use std::path::PathBuf;
 use toolpath_suite::case::Instance;
 
@@ -162,6 +163,12 @@ pub trait Subject {
     /// What the subject did wrong as a server during the run (see
     /// [`crate::report::findings`]); asked once, after [`finish`](Self::finish).
     fn findings(&mut self) -> Vec<Finding> {
+        Vec::new()
+    }
+    /// How often each rule of the subject's profile matched (see
+    /// [`crate::report::profile_rules`]): only an MCP server's answers are
+    /// read by rules; asked once, after [`finish`](Self::finish).
+    fn rule_uses(&mut self) -> Vec<RuleUse> {
         Vec::new()
     }
 }

@@ -39,6 +39,8 @@ use crate::harness::route::{Refusal, Route, route};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
 use crate::report::findings::Finding;
+use crate::report::profile_rules::RuleUse;
+use crate::report::subject_noun;
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -242,7 +244,8 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// [`route`], starting the unprivileged copy the first time it is needed.
     fn route(&mut self, instance: &Instance) -> Result<Route, Refusal> {
-        let route = route(&self.hello, instance, &self.env.machine)?;
+        let subject = subject_noun(self.config.adapter_label.as_deref());
+        let route = route(&self.hello, instance, &self.env.machine, subject)?;
         if route == Route::Unprivileged {
             let config = self
                 .config
@@ -378,7 +381,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         match judged {
             Err(failure) => self.failed(instance, failure),
             Ok(Judged::Declined(reason)) => {
-                let reason = reason.unwrap_or_else(|| "the adapter answered `unsupported`".into());
+                let reason = reason.unwrap_or_else(|| {
+                    let subject = subject_noun(self.config.adapter_label.as_deref());
+                    format!("the {subject} answered `unsupported`")
+                });
                 base_report(
                     instance,
                     Status::Unsupported,
@@ -439,6 +445,12 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// The subject's findings, once it was ended ([`Worker::finish`]).
     pub fn findings(&mut self) -> Vec<Finding> {
         self.subject.findings()
+    }
+
+    /// How often each rule of the subject's profile matched, once it was
+    /// ended ([`Worker::finish`]).
+    pub fn rule_uses(&mut self) -> Vec<RuleUse> {
+        self.subject.rule_uses()
     }
 
     /// The report for an answer judged ([`call_and_judge`]), with its

@@ -23,6 +23,7 @@ use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
 use super::text;
+use crate::report::profile_rules;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};
 use toolpath_suite::sanitize;
@@ -86,7 +87,7 @@ pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io
         unjudged.count(case);
         if is_notable(case.status) {
             let mut text = String::from("\n");
-            block(&mut text, case, head.strict, &paint);
+            block(&mut text, case, head, &paint);
             match detail {
                 Detail::Every => out.write_all(text.as_bytes())?,
                 Detail::First(budget) => chosen.offer(case, text, budget),
@@ -289,7 +290,8 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         sanitize::visible(&text::implementation(&report.implementation))
     ));
     out.push_str(&format!(
-        "  adapter:        {}\n",
+        "  {:<16}{}\n",
+        format!("{}:", report.subject()),
         sanitize::visible(&text::adapter(report.adapter.as_deref()))
     ));
     let strict = if report.strict { ", strict" } else { "" };
@@ -316,6 +318,7 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
         out.push('\n');
     }
     findings(out, report, paint);
+    rules_never_matched(out, report, paint);
 }
 
 /// The server's findings, right under the header: they are about the
@@ -340,7 +343,30 @@ fn findings(out: &mut String, report: &Report, paint: &Paint) {
     }
 }
 
-fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
+/// An MCP profile's rules that applied to answers and matched none: a
+/// code rule that never matched leaves its refusals to the default (not
+/// observable), a result rule its field missing, and neither fails
+/// loudly (issue 34). The JSON report counts every rule.
+fn rules_never_matched(out: &mut String, report: &Report, paint: &Paint) {
+    for warning in report
+        .profile_rules
+        .iter()
+        .filter_map(profile_rules::warning)
+    {
+        out.push_str(&format!(
+            "  {} {}\n",
+            paint.yellow("WARNING"),
+            sanitize::visible(&warning)
+        ));
+    }
+}
+
+/// One notable instance; `head` says who answered (an MCP server's
+/// stderr and fields are the server's, not an adapter's) and whether the
+/// run is strict.
+fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
+    let strict = head.strict;
+    let subject = head.subject();
     let label = match case.status {
         Status::Fail => paint.red("FAIL"),
         Status::AdapterError => paint.red("ADAPTER ERROR"),
@@ -399,12 +425,12 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
         let (lines, omitted) = text::tail_lines(stderr, STDERR_LINES);
         if omitted > 0 {
             out.push_str(&format!(
-                "  adapter stderr (last {} of {} lines):\n",
+                "  {subject} stderr (last {} of {} lines):\n",
                 lines.len(),
                 lines.len() + omitted
             ));
         } else {
-            out.push_str("  adapter stderr:\n");
+            out.push_str(&format!("  {subject} stderr:\n"));
         }
         for line in lines {
             out.push_str(&format!("    | {}\n", sanitize::visible(line)));
@@ -418,7 +444,8 @@ fn block(out: &mut String, case: &CaseReport, strict: bool, paint: &Paint) {
     }
     if !case.unchecked.is_empty() {
         out.push_str(&format!(
-            "  not checked (the adapter cannot observe them): {}\n",
+            "  not checked ({}): {}\n",
+            text::cannot_show(subject),
             sanitize::visible(&case.unchecked.join(", "))
         ));
     }
@@ -693,6 +720,45 @@ mod tests {
         assert_eq!(shown(&mixed[..2], Detail::First(3)), ["a1", "a2"]);
     }
 
+    /// Issue 34 item 4: an MCP server is the implementation, never an
+    /// adapter: the header, its stderr and what it cannot show say
+    /// "server" in every format that says "adapter" for an adapter.
+    #[test]
+    fn an_mcp_server_is_called_the_server() {
+        let mut bad = failing("search-file@grep", &["SEARCH-5"]);
+        bad.stderr = Some("boot\n".into());
+        bad.unchecked = vec!["kind".into()];
+        let mut r = report("fake", vec![bad]);
+        r.adapter = Some("--mcp runners/x/x.profile.yaml".into());
+        let out = render(&r, false);
+        for said in [
+            "  server:         --mcp runners/x/x.profile.yaml\n",
+            "  server stderr:\n",
+            "  not checked (the server cannot show them): kind\n",
+        ] {
+            assert!(out.contains(said), "{said:?} in {out}");
+        }
+        assert!(!out.contains("adapter"), "{out}");
+        let junit = crate::report::render::junit::render(&r);
+        assert!(
+            junit.contains("not checked (the server cannot show them): kind"),
+            "{junit}"
+        );
+        let markdown = crate::report::render::markdown::render(&r);
+        assert!(
+            markdown.contains("- **Server:** `--mcp runners/x/x.profile.yaml`"),
+            "{markdown}"
+        );
+        assert!(
+            markdown.contains("the fields the server can show"),
+            "{markdown}"
+        );
+        r.adapter = Some("python3 adapter.py".into());
+        let out = render(&r, false);
+        assert!(out.contains("  adapter stderr:\n"), "{out}");
+        assert!(out.contains("(the adapter cannot observe them)"), "{out}");
+    }
+
     #[test]
     fn failing_case_shows_location_spec_and_diff() {
         let mut bad = failing("search-file@grep", &["SEARCH-5", "RES-7"]);
@@ -863,6 +929,35 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("FAIL LS-4 "), "its own checks held: {out}");
+    }
+
+    /// Issue 34: a profile rule that applied to answers and matched none
+    /// is a warning under the header; one that matched, one that applied
+    /// to nothing and a default left unused are not.
+    #[test]
+    fn a_profile_rule_that_never_matched_is_a_warning() {
+        use crate::report::profile_rules::RuleUse;
+        let mut r = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        let rule = |name: &str, applied, matched, fallback| RuleUse {
+            applied,
+            matched,
+            ..RuleUse::new(name.into(), "errno ENOENT".into(), fallback)
+        };
+        r.profile_rules = vec![
+            rule("errors.codes[0]", 10, 4, false),
+            rule("errors.codes[1]", 10, 0, false),
+            rule("tools.ls.result.entries", 0, 0, false),
+            rule("errors.default", 10, 0, true),
+        ];
+        let out = render(&r, false);
+        let warnings: Vec<&str> = out.lines().filter(|l| l.contains("WARNING")).collect();
+        assert_eq!(
+            warnings,
+            [
+                "  WARNING profile rule `errors.codes[1]` (errno ENOENT) matched none of the 10 answers it applied to"
+            ],
+            "{out}"
+        );
     }
 
     #[test]

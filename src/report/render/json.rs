@@ -13,6 +13,7 @@ use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use crate::report::findings::Finding;
+use crate::report::profile_rules::RuleUse;
 use crate::report::view::{CaseSource, View};
 use crate::report::{ContainmentCounts, Report, RuleCounts, Selected, Summary};
 use toolpath_suite::protocol::Implementation;
@@ -59,6 +60,8 @@ struct Head<'a> {
     /// Always written, `[]` when none: a reader tells "none" from "not
     /// reported" by the key alone.
     findings: &'a Vec<Finding>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    profile_rules: &'a Vec<RuleUse>,
     containment: &'a ContainmentCounts,
     rules: &'a RuleCounts,
     cases: &'a Cases<'a>,
@@ -82,6 +85,7 @@ impl<'a> Head<'a> {
             selection,
             summary,
             findings,
+            profile_rules,
             containment,
             rules,
             cases: _,
@@ -100,6 +104,7 @@ impl<'a> Head<'a> {
             selection,
             summary,
             findings,
+            profile_rules,
             containment,
             rules,
             cases,

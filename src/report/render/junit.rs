@@ -190,7 +190,7 @@ fn suite(
     view.cases.each(&mut |case| {
         if case.tool == tool {
             let mut text = String::new();
-            testcase(&mut text, case, report.strict);
+            testcase(&mut text, case, report.strict, report.subject());
             out.write_all(text.as_bytes())?;
         }
         Ok(())
@@ -198,7 +198,7 @@ fn suite(
     out.write_all(b"  </testsuite>\n")
 }
 
-fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
+fn testcase(out: &mut String, case: &CaseReport, strict: bool, subject: &str) {
     let open = format!(
         "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\" time=\"{}\"",
         xml::attribute(&case.id),
@@ -214,7 +214,8 @@ fn testcase(out: &mut String, case: &CaseReport, strict: bool) {
     }
     if !case.unchecked.is_empty() && case.status != Status::Pass {
         notes.push(format!(
-            "not checked (the adapter cannot observe them): {}",
+            "not checked ({}): {}",
+            super::text::cannot_show(subject),
             case.unchecked.join(", ")
         ));
     }

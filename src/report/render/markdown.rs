@@ -82,7 +82,7 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
     findings(&mut text, head);
     out.write_all(text.as_bytes())?;
     drop(text);
-    requirements_table(out, &counts, requirements)?;
+    requirements_table(out, &counts, requirements, head.subject())?;
     failures(out, view, counts.failing)
 }
 
@@ -130,7 +130,11 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
         "- **Implementation:** {}\n",
         markdown::text(&text::implementation(&report.implementation))
     ));
-    out.push_str(&format!("- **Adapter:** {adapter}\n"));
+    let subject = match report.subject() {
+        "server" => "Server",
+        _ => "Adapter",
+    };
+    out.push_str(&format!("- **{subject}:** {adapter}\n"));
     out.push_str(&format!(
         "- **Suite:** {} (protocol {}{strict})\n",
         markdown::text(&report.suite),
@@ -239,6 +243,7 @@ fn requirements_table(
     out: &mut dyn Write,
     counts: &Counts,
     requirements: &[Requirement],
+    subject: &str,
 ) -> io::Result<()> {
     let cited = &counts.cited;
     out.write_all(
@@ -262,11 +267,18 @@ fn requirements_table(
         unexercised += usize::from(requirements::unexercised(req, count).is_some());
     }
     out.write_all(
-        "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
-         and adapter errors included) · 👁 not observable: every instance agreed only on \
-         the fields the adapter can observe, so the requirement is not shown as passed · \
-         ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n"
-            .as_bytes(),
+        format!(
+            "\n✅ every applicable instance passes · ❌ at least one fails (expected failures \
+             and adapter errors included) · 👁 not observable: every instance agreed only on \
+             the fields the {subject} can {}, so the requirement is not shown as passed · \
+             ➖ nothing applicable: no instance ran, or all were unsupported or skipped\n\n",
+            if subject == "server" {
+                "show"
+            } else {
+                "observe"
+            }
+        )
+        .as_bytes(),
     )?;
     if unexercised == 0 {
         return Ok(());

@@ -102,6 +102,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         selection: Default::default(),
         summary: Summary::default(),
         findings: Vec::new(),
+        profile_rules: Vec::new(),
         containment: Default::default(),
         rules: Default::default(),
         cases,

@@ -28,6 +28,17 @@ pub fn adapter(adapter: Option<&str>) -> String {
     }
 }
 
+/// Who cannot show a case's unchecked fields, by what the report calls
+/// its subject ([`crate::report::subject_noun`]): an adapter declares what
+/// it cannot observe; an MCP server's text does not show them (or its
+/// profile composed them).
+pub fn cannot_show(subject: &str) -> &'static str {
+    match subject {
+        "server" => "the server cannot show them",
+        _ => "the adapter cannot observe them",
+    }
+}
+
 /// Milliseconds as seconds with two decimals: fine enough for a run, coarse
 /// enough not to suggest precision that timing on a shared machine lacks.
 pub fn seconds(ms: f64) -> String {
