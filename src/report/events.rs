@@ -494,6 +494,7 @@ fn header(start: Event) -> Report {
         fixture_dir: None,
         unprotected: Vec::new(),
         selection,
+        run_against: None,
         summary: Summary::default(),
         findings: Vec::new(),
         containment: Default::default(),

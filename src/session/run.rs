@@ -64,6 +64,9 @@ pub struct RunPlan {
     /// Whether the selection is the whole suite: only then is an
     /// expectation that matches nothing fatal under `--strict`.
     pub whole_selection: bool,
+    /// What the run is made against (its suite's and runner's digests),
+    /// for the report; `None` for a run that records nothing.
+    pub run_against: Option<crate::report::RunAgainst>,
 }
 
 /// Who answers a run's calls.
@@ -137,6 +140,7 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
+    head.run_against = plan.run_against.clone();
     head.unprotected = unprotected(
         &plan.subjects,
         crate::sys::boxes_subjects(),
@@ -535,6 +539,7 @@ mod tests {
             detail: Detail::default(),
             subject_as_root: false,
             whole_selection: true,
+            run_against: None,
         }
     }
 
