@@ -175,7 +175,10 @@ mod tests {
         let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
         let embedded = suite_digest(&[], &[]).unwrap();
         assert!(embedded.starts_with("sha256:"), "{embedded}");
-        assert_eq!(suite_digest(std::slice::from_ref(&checkout), &[]).unwrap(), embedded);
+        assert_eq!(
+            suite_digest(std::slice::from_ref(&checkout), &[]).unwrap(),
+            embedded
+        );
 
         let dir = tempfile::tempdir().unwrap();
         let copy = dir.path().join("cases");
