@@ -571,7 +571,11 @@ impl Page {
     /// something passed. Not observable is allowed (a field the profile
     /// composed, or the adapter declares unobservable, is never passed).
     fn assert_fails_exactly_its_expectations(&self) {
-        assert!(self.fact("Suite").contains(", strict)"), "{}", self.text);
+        let name = self.fact("Implementation");
+        assert!(
+            self.fact("Suite").contains(", strict)"),
+            "{name}: not strict"
+        );
         let counts = self.instances();
         for status in [
             "failed",
@@ -580,9 +584,9 @@ impl Page {
             "xpassed",
             "not run",
         ] {
-            assert_eq!(counts[status], 0, "{status}: {counts:?}");
+            assert_eq!(counts[status], 0, "{name}: {status}: {counts:?}");
         }
-        assert!(counts["passed"] > 0, "{counts:?}");
+        assert!(counts["passed"] > 0, "{name}: {counts:?}");
     }
 
     /// The containment row: each column's cell.
@@ -623,6 +627,31 @@ impl Page {
                 kind.replace('\\', "")
             })
             .collect()
+    }
+}
+
+/// Every row's committed page shows a run that ended as expected: a row
+/// with an expectations file held to it under `--strict` (nothing failed
+/// that it does not list, no expected failure passed), the others (the
+/// reference, the Python port) with nothing failed at all; no adapter or
+/// case error, nothing left unrun. With the pages' freshness, what a
+/// whole-suite run of every row in CI asserted before (issue 33).
+#[test]
+fn every_committed_page_shows_its_run_ended_as_expected() {
+    for row in rows() {
+        let page = Page::of(&row);
+        if root()
+            .join(format!("runners/{row}/expectations.yaml"))
+            .exists()
+        {
+            page.assert_fails_exactly_its_expectations();
+        } else {
+            let counts = page.instances();
+            assert_eq!(counts["xfailed"], 0, "{row}: no expectations: {counts:?}");
+            for status in ["failed", "adapter errors", "case errors", "not run"] {
+                assert_eq!(counts[status], 0, "{row}: {status}: {counts:?}");
+            }
+        }
     }
 }
 
