@@ -122,16 +122,13 @@ fn mixed_versions(paths: &[PathBuf], reports: &[Report]) -> Option<String> {
 /// one, or every line of a Markdown page that holds one. A record `None`:
 /// the report recorded nothing.
 fn records(file: &Path) -> Result<Vec<(String, Option<RunAgainst>)>, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    if file
-        .extension()
-        .is_some_and(|e| e == "json" || e == "jsonl")
-    {
+    if file.extension().is_some_and(|e| e == "json") {
         let report = read_report(file)?;
         let label = crate::report::render::text::implementation(&report.implementation);
         return Ok(vec![(label, report.run_against)]);
     }
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     Ok(text
         .lines()
         .filter_map(RunAgainst::find)
