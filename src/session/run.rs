@@ -140,7 +140,6 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
-    head.run_against = plan.run_against.clone();
     head.unprotected = unprotected(
         &plan.subjects,
         crate::sys::boxes_subjects(),
@@ -296,6 +295,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         subject_user: subject_user(plan),
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
+        run_against: plan.run_against.clone(),
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
