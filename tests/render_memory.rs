@@ -137,6 +137,7 @@ fn head(summary: Summary) -> Report {
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: Default::default(),
+        run_against: None,
         summary,
         findings: Vec::new(),
         profile_rules: Vec::new(),

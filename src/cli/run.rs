@@ -16,6 +16,7 @@ use crate::report::ExitCode;
 use crate::report::render::human::Detail;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
+use crate::session::provenance;
 use crate::session::run::{RunPlan, Subjects};
 use crate::subject::adapter::split_command;
 use toolpath_suite::case::Instance;
@@ -79,6 +80,12 @@ pub struct RunRequest {
     /// the system temporary directory. A tmpfs makes runs several times faster.
     #[arg(long, value_name = "DIR")]
     pub fixture_dir: Option<PathBuf>,
+    /// The runner's directory (repeatable: an adapter's own and what it
+    /// imports): the report records the digest of its files beside the
+    /// suite's, so a page made from it shows stale once they change
+    /// (`toolpath certification --check-fresh`).
+    #[arg(long = "runner-dir", value_name = "DIR")]
+    pub runner_dirs: Vec<String>,
 }
 
 /// `toolpath run`.
@@ -150,6 +157,9 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         (None, None) => Subjects::Reference,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);
+    let run_against =
+        provenance::run_against(&source.cases, &source.add_cases, &request.runner_dirs)
+            .map_err(usage)?;
     Ok(RunPlan {
         catalog,
         baseline,
@@ -176,5 +186,6 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         },
         subject_as_root: request.subject_as_root,
         whole_selection: selection.is_everything(),
+        run_against: Some(run_against),
     })
 }

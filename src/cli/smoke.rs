@@ -100,6 +100,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         subject_as_root: false,
         events: None,
         fixture_dir: None,
+        runner_dirs: Vec::new(),
     };
     let code = crate::cli::run::run(run);
     let report = match code {

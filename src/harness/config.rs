@@ -37,6 +37,9 @@ pub struct RunConfig<'a> {
     pub adapter_label: Option<String>,
     /// The part of the suite selected, for the report.
     pub selection: Selected,
+    /// What the run is made against (its suite's and runner's digests),
+    /// for the report.
+    pub run_against: Option<crate::report::RunAgainst>,
     /// Where fixtures are built (the run's own directory, so a dead run's
     /// are found by `toolpath clean`); the system temporary directory if `None`.
     pub fixtures: Option<PathBuf>,
@@ -59,6 +62,7 @@ impl Default for RunConfig<'_> {
             subject_user: None,
             adapter_label: None,
             selection: Selected::default(),
+            run_against: None,
             fixtures: None,
             sink: None,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,

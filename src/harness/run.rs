@@ -144,6 +144,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: config.selection.clone(),
+        run_against: config.run_against.clone(),
         summary: Summary::default(),
         findings: Vec::new(),
         profile_rules: Vec::new(),

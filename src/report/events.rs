@@ -67,6 +67,9 @@ pub enum Event {
         /// The part of the suite selected (absent: the whole suite).
         #[serde(default, skip_serializing_if = "crate::report::Selected::is_whole")]
         selection: crate::report::Selected,
+        /// What the run is made against (absent: not recorded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        run_against: Option<crate::report::RunAgainst>,
     },
     /// One instance, judged.
     Case(Box<CaseEvent>),
@@ -179,6 +182,7 @@ impl Sink for EventLog {
             strict: head.strict,
             total,
             selection: head.selection.clone(),
+            run_against: head.run_against.clone(),
         });
     }
 
@@ -484,6 +488,7 @@ fn header(start: Event) -> Report {
         adapter,
         strict,
         selection,
+        run_against,
         ..
     } = start
     else {
@@ -501,6 +506,7 @@ fn header(start: Event) -> Report {
         fixture_dir: None,
         unprotected: Vec::new(),
         selection,
+        run_against,
         summary: Summary::default(),
         findings: Vec::new(),
         profile_rules: Vec::new(),
@@ -553,6 +559,7 @@ mod tests {
             strict: false,
             total: 3,
             selection: Default::default(),
+            run_against: None,
         })
         .unwrap()
     }

@@ -20,6 +20,7 @@ pub mod exit;
 pub mod findings;
 pub mod profile_rules;
 pub mod render;
+pub mod run_against;
 pub mod seal;
 pub mod sink;
 pub mod view;
@@ -28,6 +29,7 @@ pub use counts::{
     Channel, ChannelCounts, Containment, ContainmentClass, ContainmentCounts, RuleCounts,
 };
 pub use exit::ExitCode;
+pub use run_against::RunAgainst;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -405,6 +407,12 @@ pub struct Report {
     /// a three-tool run is not read as the whole suite.
     #[serde(default, skip_serializing_if = "Selected::is_whole")]
     pub selection: Selected,
+    /// The digests of the suite and the runner this run was made against,
+    /// so a page made from it can be found stale without running it
+    /// again; absent when the report was not made by `toolpath run` (a
+    /// library run, or rebuilt from an event log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_against: Option<RunAgainst>,
     pub summary: Summary,
     /// What the implementation did wrong as a server, outside any one
     /// answer (an MCP server's stray output, requests never answered, a

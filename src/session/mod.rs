@@ -14,7 +14,9 @@
 //! place is safe), [`run_dir`] (one run's directory, used through its
 //! descriptor), [`clean`] (removing what dead runs left), [`deliver`]
 //! (report files, replaced whole), [`run`] (a suite run), [`fuzz`] (a
-//! fuzzing run), [`tools`] (an MCP server started to list its tools).
+//! fuzzing run), [`tools`] (an MCP server started to list its tools),
+//! [`provenance`] (the digests of what a run is made against: its suite
+//! and its runner's files).
 //!
 //! May import the floors below (ARCHITECTURE.md): `fuzz`, `harness`,
 //! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
@@ -24,6 +26,7 @@ pub mod clean;
 pub mod deliver;
 pub mod fuzz;
 pub mod place;
+pub mod provenance;
 mod reach;
 pub mod run;
 pub mod run_dir;

@@ -64,6 +64,9 @@ pub struct RunPlan {
     /// Whether the selection is the whole suite: only then is an
     /// expectation that matches nothing fatal under `--strict`.
     pub whole_selection: bool,
+    /// What the run is made against (its suite's and runner's digests),
+    /// for the report; `None` for a run that records nothing.
+    pub run_against: Option<crate::report::RunAgainst>,
 }
 
 /// Who answers a run's calls.
@@ -292,6 +295,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         subject_user: subject_user(plan),
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
+        run_against: plan.run_against.clone(),
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
@@ -536,6 +540,7 @@ mod tests {
             detail: Detail::default(),
             subject_as_root: false,
             whole_selection: true,
+            run_against: None,
         }
     }
 

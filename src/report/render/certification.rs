@@ -49,7 +49,30 @@ pub fn table(reports: &[Report]) -> String {
     containment_table(&mut out, &rows);
     out.push_str("\n## Conformance by area\n\n");
     areas_table(&mut out, &rows);
+    run_against(&mut out, &rows);
     out
+}
+
+/// What each row was run against, one line each (the line
+/// [`RunAgainst::find`](crate::report::RunAgainst::find) reads back), so
+/// the table can be found stale as each row's own page can; a row whose
+/// report recorded nothing says so.
+fn run_against(out: &mut String, rows: &[&Report]) {
+    out.push_str("\n## What each row was run against\n\n");
+    for report in rows {
+        let record = match &report.run_against {
+            Some(record) => record.markdown(),
+            None => crate::report::run_against::NOT_RECORDED.to_owned(),
+        };
+        out.push_str(&format!("- **{}:** {record}\n", row_name(report)));
+    }
+    out.push_str(
+        "\nThe suite's digest covers the spec's requirement table and every case file the \
+         run read; the runner's, every file of its directories that can change a verdict \
+         (its code, lock and requirements files, MCP profile, expectations file, setup \
+         script; not its README.md nor what its setup installs). A page whose digests are \
+         not those of the suite and runners of today is stale.\n",
+    );
 }
 
 /// Per implementation, its containment counts, then its escapes by id.
@@ -263,7 +286,7 @@ mod tests {
         known.status = Status::Xfail;
         let mut worded = contained(failing("w", &["ERR-4"]), Refused);
         worded.containment.as_mut().unwrap().wording_failed = true;
-        let leaky = report(
+        let mut leaky = report(
             "leaky",
             vec![
                 escape(
@@ -279,6 +302,8 @@ mod tests {
                 contained(case("n", Status::Unsupported, &["SEC-5"]), NotObserved),
             ],
         );
+        // One row records what it was run against, one nothing.
+        leaky.run_against = Some(crate::report::render::testing::run_against());
         let tight = report(
             "tight",
             vec![contained(case("r", Status::Pass, &["SEC-4"]), Refused)],

@@ -169,8 +169,16 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
                 )
             })
             .collect();
+        // What the column was run against, in the suite line's tooltip.
+        let against = match &report.run_against {
+            Some(record) => format!(
+                " title=\"run against: {}\"",
+                esc(&record.markdown().replace('`', ""))
+            ),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}{part}<br><small>suite {} · {} pass</small>{findings}</th>",
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}{part}<br><small{against}>suite {} · {} pass</small>{findings}</th>",
             esc(&counts(&total)),
             esc(&text::implementation(&report.implementation)),
             esc(&report.suite),
@@ -594,6 +602,19 @@ mod tests {
 
     fn reqs() -> Vec<Requirement> {
         spec::parse_requirements("- **RES-1** Empty `a<b`.\n- **SEC-1** Real paths.\n")
+    }
+
+    /// A column says what it was run against in its suite line's
+    /// tooltip; one that recorded nothing has none.
+    #[test]
+    fn a_column_shows_what_it_was_run_against() {
+        let mut recorded = broken();
+        recorded.run_against = Some(crate::report::render::testing::run_against());
+        let page = render_with(&[recorded], &reqs());
+        let record = "<small title=\"run against: suite sha256:a1a1";
+        assert!(page.contains(record), "{page}");
+        assert!(page.contains("runner runners/tool + runners/common-node sha256:b2b2"));
+        assert!(!render_with(&[broken()], &reqs()).contains("run against:"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use serde::{Serialize, Serializer};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::view::{CaseSource, View};
-use crate::report::{ContainmentCounts, Report, RuleCounts, Selected, Summary};
+use crate::report::{ContainmentCounts, Report, RuleCounts, RunAgainst, Selected, Summary};
 use toolpath_suite::protocol::Implementation;
 
 /// The JSON report of `view`, pretty-printed and ending in a newline,
@@ -56,6 +56,8 @@ struct Head<'a> {
     unprotected: &'a Vec<String>,
     #[serde(skip_serializing_if = "Selected::is_whole")]
     selection: &'a Selected,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_against: Option<&'a RunAgainst>,
     summary: &'a Summary,
     /// Always written, `[]` when none: a reader tells "none" from "not
     /// reported" by the key alone.
@@ -83,6 +85,7 @@ impl<'a> Head<'a> {
             fixture_dir,
             unprotected,
             selection,
+            run_against,
             summary,
             findings,
             profile_rules,
@@ -102,6 +105,7 @@ impl<'a> Head<'a> {
             fixture_dir: fixture_dir.as_ref(),
             unprotected,
             selection,
+            run_against: run_against.as_ref(),
             summary,
             findings,
             profile_rules,

@@ -140,6 +140,9 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
         markdown::text(&report.suite),
         report.protocol
     ));
+    if let Some(record) = &report.run_against {
+        out.push_str(&format!("- **Run against:** {}\n", record.markdown()));
+    }
     if let Some(part) = report.selection.describe() {
         out.push_str(&format!(
             "- **Selection:** {} (part of the suite)\n",
@@ -401,7 +404,9 @@ mod tests {
     /// reviewed in the snapshot; the tests below pin one rule each.
     #[test]
     fn snapshot_of_a_broken_run() {
-        insta::assert_snapshot!(render_with(&broken(), &reqs()));
+        let mut report = broken();
+        report.run_against = Some(crate::report::render::testing::run_against());
+        insta::assert_snapshot!(render_with(&report, &reqs()));
     }
 
     /// Every field an adapter or case file controls: shown, quoted, and

@@ -54,7 +54,7 @@ pub mod junit;
 pub mod markdown;
 pub mod outcome;
 pub mod requirements;
-mod text;
+pub(crate) mod text;
 
 #[cfg(test)]
 pub(crate) mod testing;

@@ -100,6 +100,7 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: Default::default(),
+        run_against: None,
         summary: Summary::default(),
         findings: Vec::new(),
         profile_rules: Vec::new(),
@@ -120,6 +121,18 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
 /// want to vary.
 pub fn varied() -> Report {
     varied_with(55)
+}
+
+/// A record of what a run was made against, with a runner of two
+/// directories, as pages show it.
+pub fn run_against() -> crate::report::RunAgainst {
+    crate::report::RunAgainst {
+        suite: format!("sha256:{}", "a1".repeat(32)),
+        runner: Some(crate::report::run_against::Runner {
+            dirs: vec!["runners/tool".into(), "runners/common-node".into()],
+            digest: format!("sha256:{}", "b2".repeat(32)),
+        }),
+    }
 }
 
 /// [`varied`] with one failure per tool (and one pass beside each): the
