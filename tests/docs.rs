@@ -399,10 +399,27 @@ impl Sandbox {
         printed
     }
 
-    fn run_job(&self, cwd: &Path, yaml: &str, what: &str) {
+    /// Runs a CI job's shell in `cwd`, a fresh copy of the project its
+    /// language's adapter steps made. A `toolpath fuzz` line word for word
+    /// one an earlier job ran (`fuzzed`) is not run again: with a fixed seed
+    /// and budget it is the same computation (the line names the adapter
+    /// and the expectations file, the same bytes in every copy, and the
+    /// binary is the same), and what it writes, its findings directory, is
+    /// not what the job leaves for the checks below. The lines around it
+    /// still run (the job's install puts the `toolpath` it would run on
+    /// `PATH`), as written.
+    fn run_job(&self, cwd: &Path, yaml: &str, what: &str, fuzzed: &mut Vec<String>) {
         self.github_files();
-        let job = job_shell(yaml, &self.clone);
+        let mut job = job_shell(yaml, &self.clone);
         assert!(!job.lines.is_empty(), "{what}: no shell lines found");
+        job.lines.retain(|line| {
+            if !line.starts_with("toolpath fuzz ") {
+                return true;
+            }
+            let again = fuzzed.contains(line);
+            fuzzed.push(line.clone());
+            !again
+        });
         // The job's variables may refer to each other and to CI variables.
         let env: Vec<(String, String)> = job
             .env
@@ -551,6 +568,7 @@ fn readme_install_and_ci_recipes_run_as_written() {
     // same skeleton and expectations file: two whole-suite runs that prove
     // nothing the first ones did not.
     let mut started: std::collections::BTreeMap<bool, PathBuf> = Default::default();
+    let mut fuzzed = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
         let python = job.contains("adapter.py");
         let steps = started.entry(python).or_insert_with(|| {
@@ -559,6 +577,13 @@ fn readme_install_and_ci_recipes_run_as_written() {
                 .join(if python { "steps-python" } else { "steps-node" });
             std::fs::create_dir_all(&steps).unwrap();
             sb.install();
+            // The command new-adapter prints (`cd DIR && toolpath run
+            // --adapter '...'`) is the step after it, word for word: that
+            // whole-suite run of a fresh skeleton is the one
+            // `skeleton_readmes_run_as_written` runs from the message, on
+            // a skeleton it shows to be the same wherever it is written.
+            let mut message: Option<String> = None;
+            let mut skipped = 0;
             for block in &ci_sh {
                 let block = if python {
                     block
@@ -571,8 +596,24 @@ fn readme_install_and_ci_recipes_run_as_written() {
                 } else {
                     block.clone()
                 };
-                sb.run_block(&steps, &block, "docs/ci.md adapter steps");
+                for command in commands(&block) {
+                    if message.as_deref() == Some(command.as_str()) {
+                        skipped += 1;
+                        continue;
+                    }
+                    let out = sb.run_block(&steps, &command, "docs/ci.md adapter steps");
+                    if command.starts_with("toolpath new-adapter ") {
+                        message = out
+                            .lines()
+                            .find(|l| l.trim_start().starts_with("cd "))
+                            .map(|l| l.trim().to_owned());
+                    }
+                }
             }
+            assert_eq!(
+                skipped, 1,
+                "docs/ci.md's step after new-adapter is the command it printed, {message:?}"
+            );
             steps
         });
         let project = sb.root.join(format!("project-{i}"));
@@ -591,7 +632,7 @@ fn readme_install_and_ci_recipes_run_as_written() {
         // A fresh HOME each job: the install step must run, not a leftover.
         let _ = std::fs::remove_dir_all(sb.root.join("home/.cargo"));
         let _ = std::fs::remove_dir_all(sb.root.join("home/.toolpath"));
-        sb.run_job(&project, job, &format!("docs/ci.md job {i}"));
+        sb.run_job(&project, job, &format!("docs/ci.md job {i}"), &mut fuzzed);
         if job.contains("GITHUB_STEP_SUMMARY") || job.contains("/toolpath@") {
             let summary = std::fs::read_to_string(sb.root.join("github/step_summary")).unwrap();
             assert!(
@@ -712,6 +753,27 @@ fn skeleton_readmes_run_as_written() {
             &[],
         );
         assert_eq!(code, 0, "{out}");
+        // The skeleton is the same wherever it is written, so this run of
+        // the message's command stands for docs/ci.md's identical step in
+        // `tools/toolpath-adapter` (readme_install_and_ci_recipes_run_as_written).
+        let elsewhere = sb
+            .root
+            .join(format!("elsewhere/tools/toolpath-adapter-{lang}"));
+        let (code, out2) = sb.sh(
+            &sb.root,
+            &format!("toolpath new-adapter --lang {lang} {}", elsewhere.display()),
+            &[],
+        );
+        assert_eq!(code, 0, "{out2}");
+        let same = Command::new("diff")
+            .arg("-r")
+            .args([&dir, &elsewhere])
+            .output()
+            .unwrap();
+        assert!(
+            same.status.success(),
+            "the skeleton depends on its directory: {same:?}"
+        );
         // The printed next step: `cd DIR && toolpath run --adapter '...'`.
         let next = out
             .lines()

@@ -14,14 +14,18 @@
 //! `PIP_NO_INDEX` and `PIP_FIND_LINKS`, which is how pip installs from a
 //! directory of files; npm has no such setting for a name, so the one
 //! substitution is the npm install line, which names the two built
-//! tarballs with `--offline`. Then each installed `toolpath` runs the whole
-//! embedded suite against the built-in reference and prints its version.
+//! tarballs with `--offline`. Then each installed `toolpath` prints its
+//! version; the npm one runs the whole embedded suite against the built-in
+//! reference and passes it, and the venv's is the same file, byte for byte
+//! (one whole-suite run proves it for both).
 //!
-//! The packages hold a `dev` build (debug information stripped) made in a
-//! target directory of its own (`target/packages`, kept between runs): a
-//! release build is what a release ships (.github/workflows/release.yml),
-//! minutes more on a 2-core machine to make the same program from the same
-//! source. The newcomer's clock (install, then the skeleton's first
+//! The packages hold a `dev` build (symbols stripped: maturin's `--strip`)
+//! made in the test build's own target directory: maturin's
+//! `cargo rustc --bin toolpath` finds every unit the test build compiled
+//! (Cargo.toml enables the dev-dependencies' features on shared crates for
+//! the binary too) and only compiles and links the binary again. A release build is what a release
+//! ships (.github/workflows/release.yml), minutes more on a 2-core machine
+//! to make the same program from the same source. The newcomer's clock (install, then the skeleton's first
 //! report) and that report's line count are printed for the record, never
 //! asserted (no test depends on wall-clock time).
 
@@ -97,8 +101,6 @@ fn machine() -> Machine {
     let out = Command::new(Path::new(ROOT).join("scripts/package"))
         .args(["--profile", "dev", "--out"])
         .arg(&dist)
-        .env("CARGO_TARGET_DIR", Path::new(ROOT).join("target/packages"))
-        .env("CARGO_PROFILE_DEV_DEBUG", "0")
         .output()
         .unwrap();
     assert!(
@@ -176,12 +178,17 @@ impl Machine {
         out
     }
 
-    /// The installed `toolpath` (as `toolpath` or `npx toolpath`): its
-    /// version, and the whole embedded suite against the reference.
-    fn runs_the_suite(&self, cwd: &Path, bin: &Path, toolpath: &str) {
+    /// The installed `toolpath` (as `toolpath` or `npx toolpath`) prints
+    /// its version.
+    fn has_the_version(&self, cwd: &Path, bin: &Path, toolpath: &str) {
         let (code, out, err) = self.sh(cwd, bin, &format!("{toolpath} --version"));
         assert_eq!(code, 0, "{err}");
         assert_eq!(out.trim(), format!("toolpath {VERSION}"), "{toolpath}");
+    }
+
+    /// The installed `toolpath` runs the whole embedded suite against the
+    /// reference, and passes it.
+    fn runs_the_suite(&self, cwd: &Path, bin: &Path, toolpath: &str) {
         let (code, out, err) = self.sh(cwd, bin, &format!("{toolpath} run --format json"));
         assert_eq!(code, 0, "{toolpath} run: {err}");
         let report: Value = serde_json::from_str(&out).unwrap();
@@ -257,7 +264,9 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
     let clock = Instant::now();
     let first = machine.quick_start(&project, &bin, &npm, "npm quick start");
     let npm_clock = clock.elapsed();
+    machine.has_the_version(&project, &bin, "npx toolpath");
     machine.runs_the_suite(&project, &bin, "npx toolpath");
+    let npm_binary = project.join("node_modules/@toolpath/linux-x64/bin/toolpath");
 
     // PyPI: a fresh virtual environment, activated as `PATH`.
     let venv = machine.root.join("venv");
@@ -282,7 +291,14 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
         bin.join("toolpath").is_file(),
         "the wheel puts toolpath in the venv"
     );
-    machine.runs_the_suite(&project, &bin, "toolpath");
+    machine.has_the_version(&project, &bin, "toolpath");
+    // The wheel's program is the npm package's, byte for byte (both are
+    // the one binary scripts/package built), so the whole suite it passed
+    // from npm above is not run a second time from the venv.
+    assert!(
+        std::fs::read(bin.join("toolpath")).unwrap() == std::fs::read(&npm_binary).unwrap(),
+        "the venv's toolpath is not the npm package's binary"
+    );
     the_action_uses_the_package_only_when_built_from_its_files(&machine, &platform);
     eprintln!(
         "newcomer's clock: npm {:.1} s, pip {:.1} s (install from the built package, new-adapter, \
