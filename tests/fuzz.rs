@@ -336,6 +336,25 @@ fn an_iteration_run_alone_makes_the_whole_run_s_finding() {
     assert_eq!(read(&whole_files), read(&alone_files));
 }
 
+/// A run may start at the last iteration there is: bounded by iterations
+/// it makes none past it, bounded by time it stops there, never wrapping
+/// around to iteration 0. (The time only bounds a run that would wrap:
+/// the one iteration is made however slow the machine.)
+#[test]
+fn the_last_iteration_there_is_ends_the_run() {
+    let last = u64::MAX.to_string();
+    for (bound, value, ran) in [("--iterations", "1", 0), ("--time", "120", 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--first-iteration", &last, bound, value];
+        let (code, files, out) = fuzz(&mutant("identity"), dir.path(), &args);
+        assert_eq!((code, files.len()), (0, 0), "{bound}: {out}");
+        assert!(
+            out.contains(&format!(": {ran} iterations in ")),
+            "{bound}: {out}"
+        );
+    }
+}
+
 /// Every name in [`FIRST_FOUND`] is a subject the tests here fuzz.
 #[test]
 fn first_found_names_only_subjects_fuzzed_here() {

@@ -156,8 +156,10 @@ impl Order {
         let mut state = self.state.lock().expect("order");
         let (below, done) = &mut *state;
         done.insert(i);
+        // Saturating: the last iteration there is (`--first-iteration`
+        // lets a run reach it) has no next one.
         while done.remove(below) {
-            *below += 1;
+            *below = below.saturating_add(1);
         }
         self.turn.notify_all();
     }
@@ -224,6 +226,8 @@ impl Shared<'_, '_> {
     fn next_iteration(&self) -> Option<Turn<'_>> {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
         let turn = Turn(&self.order, i);
+        // Past the last iteration there is, the count wraps around.
+        let wrapped = i < self.config.first_iteration;
         let out_of_time = self
             .config
             .time
@@ -231,6 +235,7 @@ impl Shared<'_, '_> {
         // SIGINT/SIGTERM (the session's handlers) end the run between
         // iterations; what was found so far is kept.
         let done = self.stop.load(Ordering::SeqCst)
+            || wrapped
             || self.cancelled()
             || self
                 .config
