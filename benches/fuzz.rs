@@ -31,6 +31,7 @@ fn adapter_config(argv: &[&str]) -> AdapterConfig {
 fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>) -> f64 {
     let config = FuzzConfig {
         seed: 1,
+        first_iteration: 0,
         iterations: Some(ITERATIONS),
         time: None,
         tools: Vec::new(),

@@ -24,6 +24,9 @@ pub struct FuzzRequest {
     /// Seed of the run: the same seed generates the same inputs.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
+    /// Start at this iteration of the seed: each iteration's input depends on the seed and its number alone, so one finding's iteration runs again alone (`--first-iteration 44 --iterations 1`), and a long run splits into parts.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub first_iteration: u64,
     /// Stop after this many iterations (default 1000 unless --time is given).
     #[arg(long, value_name = "N")]
     pub iterations: Option<u64>,
@@ -103,6 +106,7 @@ fn plan(request: FuzzRequest) -> Result<FuzzPlan, ExitCode> {
         line: request.adapter,
         argv,
         seed: request.seed,
+        first_iteration: request.first_iteration,
         iterations: match (request.iterations, request.time) {
             (None, None) => Some(DEFAULT_ITERATIONS),
             (n, _) => n,

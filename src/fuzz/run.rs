@@ -36,6 +36,10 @@ use toolpath_suite::protocol::{AdapterHello, Tool};
 /// What to fuzz and for how long.
 pub struct FuzzConfig<'a> {
     pub seed: u64,
+    /// The iteration the run starts at (0 for a whole run). Iteration `i`'s
+    /// sample depends on the seed and `i` alone, so a later one runs the
+    /// same without those before it.
+    pub first_iteration: u64,
     /// Stop after this many iterations (`None`: only `time` bounds the run).
     pub iterations: Option<u64>,
     pub time: Option<Duration>,
@@ -138,19 +142,28 @@ fn capabilities(hello: &AdapterHello, chosen: &[Tool]) -> Capabilities {
 /// every iteration before the given one is [`Order::done`]. Every
 /// iteration handed out is marked done exactly once (by [`Turn`], also
 /// when its worker stops early), so a wait always ends.
-#[derive(Default)]
 struct Order {
     state: Mutex<(u64, BTreeSet<u64>)>,
     turn: Condvar,
 }
 
 impl Order {
+    /// Nothing recorded yet; `first` is the first iteration handed out.
+    fn starting_at(first: u64) -> Order {
+        Order {
+            state: Mutex::new((first, BTreeSet::new())),
+            turn: Condvar::new(),
+        }
+    }
+
     fn done(&self, i: u64) {
         let mut state = self.state.lock().expect("order");
         let (below, done) = &mut *state;
         done.insert(i);
+        // Saturating: the last iteration there is (`--first-iteration`
+        // lets a run reach it) has no next one.
         while done.remove(below) {
-            *below += 1;
+            *below = below.saturating_add(1);
         }
         self.turn.notify_all();
     }
@@ -217,6 +230,8 @@ impl Shared<'_, '_> {
     fn next_iteration(&self) -> Option<Turn<'_>> {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
         let turn = Turn(&self.order, i);
+        // Past the last iteration there is, the count wraps around.
+        let wrapped = i < self.config.first_iteration;
         let out_of_time = self
             .config
             .time
@@ -224,8 +239,12 @@ impl Shared<'_, '_> {
         // SIGINT/SIGTERM (the session's handlers) end the run between
         // iterations; what was found so far is kept.
         let done = self.stop.load(Ordering::SeqCst)
+            || wrapped
             || self.cancelled()
-            || self.config.iterations.is_some_and(|n| i >= n)
+            || self
+                .config
+                .iterations
+                .is_some_and(|n| i >= self.config.first_iteration.saturating_add(n))
             || out_of_time;
         (!done).then_some(turn)
     }
@@ -368,8 +387,8 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
         config,
         started,
         counts: Counts::default(),
-        next: AtomicU64::new(0),
-        order: Order::default(),
+        next: AtomicU64::new(config.first_iteration),
+        order: Order::starting_at(config.first_iteration),
         stop: AtomicBool::new(false),
         found: Mutex::new(Found::default()),
     };
@@ -419,7 +438,7 @@ mod tests {
     /// is: whatever order the workers finish in.
     #[test]
     fn a_wait_ends_once_every_earlier_iteration_is_done() {
-        let order = Order::default();
+        let order = Order::starting_at(0);
         let below = |order: &Order| order.state.lock().unwrap().0;
         order.done(1);
         order.done(3);
@@ -453,6 +472,7 @@ mod tests {
         let cancelled = || three.load(Ordering::SeqCst).then_some(crate::sys::SIGINT);
         let config = FuzzConfig {
             seed: 1,
+            first_iteration: 0,
             iterations: Some(1_000),
             time: None,
             tools: Vec::new(),

@@ -29,6 +29,8 @@ pub struct FuzzPlan {
     pub argv: Vec<String>,
     /// The seed: the same seed generates the same inputs.
     pub seed: u64,
+    /// The iteration the run starts at (`--first-iteration`).
+    pub first_iteration: u64,
     /// Stop after this many iterations (`None`: only `time` bounds the run).
     pub iterations: Option<u64>,
     pub time: Option<Duration>,
@@ -110,6 +112,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     };
     let config = FuzzConfig {
         seed: plan.seed,
+        first_iteration: plan.first_iteration,
         iterations: plan.iterations,
         time: plan.time,
         tools: plan.tools.clone(),
