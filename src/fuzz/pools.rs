@@ -356,7 +356,11 @@ mod tests {
     fn the_pools_take_what_the_cases_give_their_parameter() {
         for (pool, hand, from_cases) in [
             (&*INCLUDES, HAND_INCLUDES, ["{a}.ts", "a?.ts", "*.ts\0"]),
-            (&*GLOB_PATTERNS, HAND_GLOB_PATTERNS, ["[a-c].ts", "[!a-b].ts", "./src/*.ts"]),
+            (
+                &*GLOB_PATTERNS,
+                HAND_GLOB_PATTERNS,
+                ["[a-c].ts", "[!a-b].ts", "./src/*.ts"],
+            ),
             (&*PATTERNS, HAND_PATTERNS, ["^.{4}$", "--files", "hel\0lo"]),
         ] {
             let values: Vec<&str> = pool.iter().collect();
@@ -369,7 +373,9 @@ mod tests {
             unique.dedup();
             assert_eq!(unique.len(), values.len(), "a value twice: {values:?}");
             assert!(
-                !values.iter().any(|v| v.contains("{ws}") || v.contains("{tmp}")),
+                !values
+                    .iter()
+                    .any(|v| v.contains("{ws}") || v.contains("{tmp}")),
                 "{values:?}"
             );
         }
