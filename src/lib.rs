@@ -58,6 +58,11 @@
 //! it is shown by [`toolpath_suite::sanitize`].
 //!
 //! Which module may import which is in `ARCHITECTURE.md` (floors).
+//! `unsafe` code is refused everywhere but `src/sys`, the one home of the
+//! program's system calls (`tests/system_calls.rs` holds the rest of that
+//! rule: which `rustix` items may be used outside it).
+
+#![deny(unsafe_code)]
 
 pub mod case;
 pub mod cli;
@@ -68,6 +73,7 @@ pub mod reference;
 pub mod report;
 pub mod session;
 pub mod subject;
+#[allow(unsafe_code, clippy::disallowed_methods, clippy::disallowed_types)]
 pub mod sys;
 #[doc(hidden)]
 pub mod testing;

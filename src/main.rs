@@ -1,6 +1,8 @@
 //! The `toolpath` command: argument parsing and dispatch only; each
 //! subcommand is a request type and a function in `toolpath::cli`.
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 
 use toolpath::cli;

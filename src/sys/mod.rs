@@ -9,7 +9,8 @@
 //! call behind it, so a port to another system replaces this folder alone.
 //!
 //! Outside this folder, exactly this use of `rustix` is allowed
-//! (`tests/system_calls.rs` fails on any other):
+//! (`tests/system_calls.rs` fails on any other module or item; clippy, on
+//! the calls and types `clippy.toml` lists; the compiler, on `unsafe`):
 //!
 //! 1. `rustix::fs`: the descriptor-relative file operations and their
 //!    types (`openat`, `mkdirat`, `statat`, `fstat`, `readlinkat`,

@@ -40,6 +40,8 @@
 //! imports nothing of the main crate, and both the main crate and its
 //! `build.rs` (which validates and embeds `cases/`) depend on it.
 
+#![forbid(unsafe_code)]
+
 pub mod case;
 pub mod params;
 pub mod placeholders;
