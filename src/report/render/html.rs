@@ -162,10 +162,16 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             .findings
             .iter()
             .map(|f| {
+                // The kind and count in the column head; what it means and
+                // an example in the tooltip, so that a server with
+                // several kinds of findings does not make the head so
+                // tall that it hides the first rows under it.
                 format!(
-                    "<br><small class=\"finding\" title=\"{}\">{}</small>",
+                    "<br><small class=\"finding\" title=\"{}: {}\">{} \u{d7}{}</small>",
+                    esc(f.kind.title()),
                     esc(&text::shorten(&f.example, 300)),
-                    esc(&text::finding(f))
+                    esc(f.kind.name()),
+                    f.count
                 )
             })
             .collect();
