@@ -665,13 +665,23 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
         "toolpath serve",
         "toolpath clean",
         "toolpath new-adapter",
+        "toolpath smoke",
     ];
-    let run: [(&str, &[&str]); 9] = [
+    let run: [(&str, &[&str]); 10] = [
         (
             "toolpath certification --format html --output page.html REPORT.json...",
             &[
                 "toolpath run --format json --output report.json",
                 "toolpath certification --format html --output page.html report.json",
+            ],
+        ),
+        // The report just written, and a Markdown page of the same run:
+        // both of today's suite, so fresh (exit 0).
+        (
+            "toolpath certification --check-fresh PAGE...",
+            &[
+                "toolpath run --format markdown --output report.md --filter 'resolve.*'",
+                "toolpath certification --check-fresh report.json report.md",
             ],
         ),
         ("toolpath --version", &["toolpath --version"]),
