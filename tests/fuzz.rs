@@ -332,17 +332,8 @@ fn an_iteration_run_alone_makes_the_whole_run_s_finding() {
         &["--first-iteration", &first, "--iterations", "1"],
     );
     assert!(out.contains(" 1 iterations in "), "{out}");
-    let read = |files: &[PathBuf]| -> Vec<(String, String)> {
-        files
-            .iter()
-            .map(|f| {
-                let name = f.file_name().unwrap().to_string_lossy().into_owned();
-                (name, std::fs::read_to_string(f).unwrap())
-            })
-            .collect()
-    };
-    assert_eq!(read(&whole_files).len(), 1, "{out}");
-    assert_eq!(read(&whole_files), read(&alone_files));
+    assert_eq!(texts(&whole_files).len(), 1, "{out}");
+    assert_eq!(texts(&whole_files), texts(&alone_files));
 }
 
 /// A run may start at the last iteration there is: bounded by iterations
@@ -410,16 +401,7 @@ fn the_same_seed_writes_the_same_findings() {
     let (_, first, _) = fuzz(&mutant("vague-messages"), a.path(), &args);
     let (_, second, _) = fuzz(&mutant("vague-messages"), b.path(), &args);
     assert!(!first.is_empty());
-    let read = |files: &[PathBuf]| -> Vec<(String, String)> {
-        files
-            .iter()
-            .map(|f| {
-                let name = f.file_name().unwrap().to_string_lossy().into_owned();
-                (name, std::fs::read_to_string(f).unwrap())
-            })
-            .collect()
-    };
-    assert_eq!(read(&first), read(&second));
+    assert_eq!(texts(&first), texts(&second));
 }
 
 #[test]
@@ -589,6 +571,15 @@ fn names(files: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
+/// Each finding's file name and text: what two runs that must write the
+/// same findings are compared on.
+fn texts(files: &[PathBuf]) -> Vec<(String, String)> {
+    names(files)
+        .into_iter()
+        .zip(files.iter().map(|f| std::fs::read_to_string(f).unwrap()))
+        .collect()
+}
+
 /// Four independent bugs in one tool, all on `glob`'s `files`: each is
 /// reported, by a case that fails the adapter with that bug alone (and
 /// passes the reference). Deduplicating by field and rule reported one.
@@ -677,11 +668,7 @@ fn glob_bugs_short(jobs: &str) -> (Vec<(String, String)>, String) {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--iterations", GLOB_SHORT, "--jobs", jobs];
     let (_, files, out) = fuzz(&glob_bugs(""), dir.path(), &args);
-    let texts: Vec<(String, String)> = names(&files)
-        .into_iter()
-        .zip(files.iter().map(|f| std::fs::read_to_string(f).unwrap()))
-        .collect();
-    (texts, out)
+    (texts(&files), out)
 }
 
 /// [`glob_bugs_short`] with one worker, run once for the two tests that read
