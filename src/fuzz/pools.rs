@@ -16,7 +16,7 @@
 use std::sync::LazyLock;
 
 use serde_json::Value;
-use toolpath_suite::case::Action;
+use toolpath_suite::case::{Action, Case};
 use toolpath_suite::placeholders::RESERVED;
 use toolpath_suite::protocol::Tool;
 
@@ -36,9 +36,10 @@ impl Pool {
     /// case's placeholders (`{ws}/a`) is left out: it means a path only in
     /// that case's fixture.
     fn from_cases(hand: &[&str], tools: &[Tool], key: &str) -> Pool {
+        // Decoded once for the three pools.
+        static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| load_embedded().0);
         let mut values: Vec<String> = hand.iter().map(|v| (*v).to_owned()).collect();
-        let (cases, _) = load_embedded();
-        for case in cases
+        for case in CASES
             .iter()
             .filter(|c| c.tools.iter().any(|t| tools.contains(t)))
         {
