@@ -541,7 +541,11 @@ fn readme_install_and_ci_recipes_run_as_written() {
     // The skeleton's README (templates/ADAPTER-README.md) has inline
     // commands too; its fenced ones run in `skeleton_readmes_run_as_written`.
     let skeleton = read("templates/ADAPTER-README.md");
-    inline_commands(&sb, &[&readme, &ci, &skeleton]);
+    // The README's depth moved to docs/running.md and docs/fuzzing.md
+    // (issue 34): their inline commands are held the same.
+    let running = read("docs/running.md");
+    let fuzzing = read("docs/fuzzing.md");
+    inline_commands(&sb, &[&readme, &ci, &skeleton, &running, &fuzzing]);
 
     // docs/ci.md: the adapter steps, then each CI job, in a fresh project.
     let ci_sh = blocks(&ci, "sh");
@@ -644,7 +648,7 @@ fn readme_install_and_ci_recipes_run_as_written() {
 }
 
 /// Every `toolpath ...` command written inline in the prose of README.md,
-/// docs/ci.md and the skeleton's README, and how it is run here: as written, with its
+/// docs/ci.md, docs/running.md, docs/fuzzing.md and the skeleton's README, and how it is run here: as written, with its
 /// placeholders filled in (`DIR`, `old.json`, `K/N`, `python|node`), or,
 /// for a bare subcommand name used as a noun, not at all (its fenced
 /// recipes and the commands above run it). A new inline command fails

@@ -220,6 +220,22 @@ fn certification_pages_are_current() {
     assert!(out.status.success(), "{}", said(&out));
 }
 
+/// The README's first screen says how many implementations the page
+/// holds, and shows the page's picture (scripts/page-picture, remade with
+/// index.html): a row added to scripts/certify without the README's count
+/// fails here.
+#[test]
+fn the_readme_counts_the_page_s_rows() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let count = regex::Regex::new(r"holds (\d+)\s+implementations")
+        .unwrap()
+        .captures(&readme)
+        .expect("the README says how many implementations the page holds");
+    assert_eq!(count[1].parse::<usize>().unwrap(), rows().len());
+    assert!(readme.contains("(docs/certification/page.png)"));
+    assert!(root().join("docs/certification/page.png").is_file());
+}
+
 /// Copies `from` (a directory of the checkout) to `to`, without what a
 /// setup or a run leaves in it.
 fn copy_dir(from: &Path, to: &Path) {
