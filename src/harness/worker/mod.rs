@@ -292,7 +292,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let case = instance.case;
-        let deadline = Deadline::after(self.config.fixture_timeout);
+        let deadline =
+            Deadline::for_build(self.config.fixture_timeout, case.fixture.created().count());
         let built =
             match fixture::build_until(&case.fixture, self.config.fixtures.as_deref(), &deadline) {
                 Ok(built) => built,
