@@ -413,3 +413,30 @@ fn checking_real_paths_below_the_target_only_is_caught_in_every_tool() {
         "the second-root cells make that root the target"
     );
 }
+
+// Class 14: walks far past the first truncation cases.
+
+/// A glob, ls or search that stops at 5,000 results without a word fails
+/// each walk of 5,001; one that stops there and says `truncated` passes
+/// them (OUT-6 allows the cut, not the silence).
+#[test]
+fn stopping_at_5000_results_silently_is_caught_in_every_walk() {
+    caught(
+        "stops-at-5000-silently",
+        &["--filter", "*.walk.past-5000*"],
+        &[
+            "glob.walk.past-5000",
+            "ls.walk.past-5000",
+            "search.walk.past-5000",
+        ],
+    );
+    let said = run(
+        "stops-at-5000-saying-so",
+        &["--filter", "*.walk.past-5000*"],
+    );
+    assert_eq!(said["summary"]["total"], 4);
+    assert_eq!(
+        said["summary"]["pass"], said["summary"]["total"],
+        "stopping at 5,000 and saying so conforms"
+    );
+}

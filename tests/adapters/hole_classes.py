@@ -474,6 +474,8 @@ def target_only_real(call, result, ref):
 
 
 HOLE_CLASS_MUTANTS = {
+    "stops-at-5000-silently": mutant.cut_after(5000, False),
+    "stops-at-5000-saying-so": mutant.cut_after(5000, True),
     "target-only-real": target_only_real,
     "roots-by-base-name": roots_by_base_name,
     "caps-matches-per-file": caps_matches_per_file,
