@@ -183,7 +183,7 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("entries-from-request", 96),
     ("writes-outside", 0),
     ("bang-negates", 171),
-    ("include-fnmatch", 773),
+    ("include-fnmatch", 1448),
     ("colon-split", 2281),
     ("dash-names-dropped", 119),
     ("hidden-paths-skipped", 313),
@@ -210,6 +210,7 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("braces-need-a-comma", 214),
     ("class-without-ranges", 1123),
     ("include-ignores-case", 3079),
+    ("bytes-not-characters", 1457),
 ];
 
 #[test]

@@ -166,7 +166,7 @@ pub const PIECES: &[&str] = &[
     "Hello",
     "HELLO world",
     // A two-byte character: `h.llo` takes it only when a pattern matches
-    // characters, not bytes (SEARCH-7).
+    // characters, `h..llo` only when it matches bytes (SEARCH-7).
     "héllo",
 ];
 
@@ -221,6 +221,11 @@ const HAND_PATTERNS: &[&str] = &[
     "o",
     "^hello$",
     "h.llo",
+    // Two pattern characters that only two bytes of one character match:
+    // over a line holding `héllo` (and nothing else `h.llo` would take,
+    // as `hello` beside it), a matcher that reads bytes (SEARCH-7, issue
+    // 32) reports a match and one that reads characters none.
+    "h..llo",
     "l+",
     "[a-h]ello",
     "[^x]llo",
