@@ -445,8 +445,8 @@ impl Connection {
             let watching = hang.filter(|_| blocked.is_none());
             let (next, found) =
                 crate::subject::hang::next_line(&mut self.output, deadline, limit, watching);
-            if let (Some(found), Some(hang)) = (found, watching) {
-                deadline = deadline.min(Instant::now() + hang.bound);
+            if let Some(found) = found {
+                deadline = deadline.min(Instant::now() + crate::subject::hang::RELEASE_GRACE);
                 blocked = Some(found);
             }
             let line = match next {

@@ -6,8 +6,10 @@
 //! `seq`) becomes an [`AdapterFailure`] for the one case being run: the
 //! whole process group is killed, and the next call starts a fresh process
 //! and replays `hello`. After `max_restarts` restarts in a row with no call
-//! answered between them the adapter is given up on and the caller marks
-//! the run partial. An adapter that answers between its crashes is still
+//! answered between them, counted once per case file
+//! ([`restarts`](super::restarts)), the adapter is given up on and the
+//! caller marks the run partial. A call on a fixture with FIFOs is
+//! released rather than timed out ([`hang`](super::hang)). An adapter that answers between its crashes is still
 //! working, and each crash fails only its own case: a tool that blocks on
 //! a FIFO and ends itself does so on every FIFO cell of the suite (nine
 //! for one published package), and a budget over the whole run gave all

@@ -10,7 +10,7 @@
 //! and closed, which gets a blocked reader to end of file and a blocked
 //! writer past its `open`. The release is also the evidence: it says
 //! whether anyone held the FIFO. Only then is the subject taken to be
-//! blocked on it; it gets one more bound to answer, and fails the case
+//! blocked on it; it gets [`RELEASE_GRACE`] to answer, and fails the case
 //! either way (an answer after the release is not judged). A subject that
 //! holds no FIFO is merely slow, and waits on up to the call's own
 //! timeout as any call does: a short bound cannot fail a conforming tool.
@@ -32,12 +32,18 @@ use crate::sys::FifoHeld;
 /// machine.
 pub const DEFAULT_HANG_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// How long a subject found blocked on a FIFO has, once released, to
+/// answer before it is ended: a released tool reads end of file (or its
+/// write fails) and answers at once, so this is paid in full only by one
+/// that does not answer even then; long enough that a loaded machine
+/// does not turn a released tool's answer into a restart.
+pub const RELEASE_GRACE: Duration = Duration::from_secs(2);
+
 /// A call whose fixture holds FIFOs: where they are, and how long the
 /// subject is waited for before they are released.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HangProne {
-    /// The wait between releases, and the grace after the first that
-    /// found the FIFO held.
+    /// The wait between releases.
     pub bound: Duration,
     /// The fixture's root directory.
     pub root: PathBuf,
@@ -104,7 +110,7 @@ impl HangProne {
 /// The next line of `output` by `deadline`, as [`Output::next_line`]; for
 /// a hang-prone call, with the fixture's FIFOs released after every
 /// `bound` without one, and what the release found. A subject found
-/// blocked gets one more `bound` (never past `deadline`).
+/// blocked gets [`RELEASE_GRACE`] more (never past `deadline`).
 pub fn next_line(
     output: &mut Output,
     deadline: Instant,
@@ -125,7 +131,7 @@ pub fn next_line(
                     && let Some(found) = found
                 {
                     blocked = Some(found);
-                    deadline = deadline.min(Instant::now() + hang.bound);
+                    deadline = deadline.min(Instant::now() + RELEASE_GRACE);
                 }
             }
             next => return (next, blocked),
