@@ -100,7 +100,7 @@ impl McpServer {
                 return Err(failure(
                     FailureKind::GaveUp,
                     format!(
-                        "the server died unexplained (a crash or a failed start) for {spent} case file{} in a row; --max-restarts {} allows no more: giving up",
+                        "the server died unexplained (a crash or a failed start) and was restarted for {spent} case file{} in a row; --max-restarts {} allows no more: giving up",
                         if spent == 1 { "" } else { "s" },
                         self.config.max_restarts
                     ),
