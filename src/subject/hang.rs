@@ -22,8 +22,9 @@ use crate::subject::lines::{Next, Output};
 use crate::sys::FifoHeld;
 
 /// The default `--hang-timeout-ms`: the first release comes after 1 s.
-/// The bound decides what a blocked call costs (the bound, or twice it and
-/// a restart for a subject that does not answer once released), never
+/// The bound decides what a blocked call costs (the bound; and
+/// [`RELEASE_GRACE`] and a restart more for a subject that does not answer
+/// once released), never
 /// whether a call fails: a release that finds nobody on the FIFO costs a
 /// few system calls and the call waits on, up to `--timeout-ms`. So it is
 /// short, but not so short that a conforming tool slow to answer (the
