@@ -1260,8 +1260,9 @@ fn reports_record_their_selection_and_certification_compares_like_with_like() {
         assert!(page.status.success(), "{page:?}");
         let page = String::from_utf8(page.stdout).unwrap();
         let only = format!("*(only tools shell; shard 1/1; cases from {MINI})*");
-        // In both tables, and in the list of what each row was run against.
-        assert_eq!(page.matches(&only).count(), 3, "{source}:\n{page}");
+        // In both tables, and in the lists of what each row's run cost
+        // and what it was run against.
+        assert_eq!(page.matches(&only).count(), 4, "{source}:\n{page}");
     }
     // The same report under another suite version: refused, then allowed.
     let mut older = part.clone();

@@ -317,7 +317,7 @@ fn a_crash_fails_its_case_is_a_finding_and_uses_up_a_restart() {
     assert_eq!(given_up["status"], "not_run");
     assert_eq!(
         given_up["reason"],
-        "the server died unexplained (a crash or a failed start) after 1 restart; --max-restarts 1 allows no more: giving up"
+        "the server died unexplained (a crash or a failed start) and was restarted for 1 case file in a row; --max-restarts 1 allows no more: giving up"
     );
 }
 
@@ -1195,4 +1195,56 @@ fn a_server_with_no_allowed_directories_is_described_and_its_escapes_counted() {
     // Everything else it answered as the cases expect: no roots were
     // needed to reach the fixture.
     assert_eq!(report["summary"]["fail"], 1, "{}", report["summary"]);
+}
+
+/// A server that opens a FIFO a call names (RES-10: it must not) is found
+/// blocked on it past `--hang-timeout-ms` and released by the harness,
+/// not waited out to the call timeout (which the test's run could not
+/// outlast): the case fails as blocked, under RES-10; released, the server
+/// answers and runs on, so no restart (none allowed) and no finding.
+#[test]
+fn a_server_blocked_on_a_fifo_is_released_and_fails_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("fifo");
+    std::fs::create_dir(&cases).unwrap();
+    std::fs::copy(
+        root().join("cases/resolve/type-fifo.yaml"),
+        cases.join("type-fifo.yaml"),
+    )
+    .unwrap();
+    let fifos = [("features: [symlinks]", "features: [symlinks, fifos]")];
+    let profile = profile(dir.path(), "open-fifo", &fifos);
+    let cases = cases.display().to_string();
+    let (code, report) = run_with(
+        &profile,
+        &[
+            "--cases",
+            &cases,
+            "--hang-timeout-ms",
+            "200",
+            "--timeout-ms",
+            "600000",
+            "--max-restarts",
+            "0",
+        ],
+    );
+    assert_eq!(code, 1, "{report:#}");
+    let blocked = case(&report, "resolve.type.fifo");
+    assert_eq!(blocked["status"], "fail", "{blocked}");
+    assert_eq!(blocked["mismatches"][0]["rule"], "RES-10", "{blocked}");
+    let reason = blocked["reason"].as_str().unwrap();
+    // Released, it answers at once; whether within the grace is the
+    // machine's load, not the verdict, so the reason's end is not held.
+    assert!(
+        reason.starts_with(
+            "`tools/call info`: blocked on the FIFO ws/pipe (opened for reading) past the 200 ms \
+             bound of a call on a FIFO: a FIFO must not be opened (RES-10, FILE-6); "
+        ),
+        "{reason}"
+    );
+    assert_eq!(report["partial"], false);
+    assert_eq!(report["summary"]["not_run"], 0);
+    assert!(report["waited_ms"].as_f64().unwrap() > 0.0, "{report:#}");
+    // Every other case (the well-behaved fake's) still passes after it.
+    assert_eq!(status(&report, "mcp.resolve.missing"), "pass");
 }

@@ -134,6 +134,8 @@ fn head(summary: Summary) -> Report {
         partial: false,
         strict: false,
         duration_ms: 1000.0,
+        waited_ms: 0.0,
+        workers: 1,
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: Default::default(),

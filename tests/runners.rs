@@ -456,7 +456,15 @@ fn reports_are_the_same_at_one_and_two_workers() {
     fn measured_removed(value: &mut Value) {
         match value {
             Value::Object(fields) => {
-                for field in ["duration_ms", "fixture_dir", "stderr"] {
+                // `workers` is what differs by construction; `waited_ms`
+                // is measured.
+                for field in [
+                    "duration_ms",
+                    "waited_ms",
+                    "workers",
+                    "fixture_dir",
+                    "stderr",
+                ] {
                     fields.remove(field);
                 }
                 fields.values_mut().for_each(measured_removed);
@@ -484,7 +492,9 @@ fn reports_are_the_same_at_one_and_two_workers() {
             let mut report: Value =
                 serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
             measured_removed(&mut report);
-            (std::fs::read_to_string(&markdown).unwrap(), report)
+            // The page's one line of time is shown, never compared.
+            let page = std::fs::read_to_string(&markdown).unwrap();
+            (toolpath::report::without_timing(&page), report)
         };
         let (one, two) = (at("1"), at("2"));
         assert!(one.0 == two.0, "{name}: the Markdown reports differ");
@@ -831,4 +841,14 @@ fn a_runner_digest_covers_its_tracked_files() {
         got.sort();
         assert_eq!(got, want, "{dir}");
     }
+}
+
+/// `scripts/certify --compare` leaves out of the pages it compares the
+/// lines that show a run's time, found by the words the reports end them
+/// with (`TIMING_WORDS`, one definition): times vary from run to run.
+#[test]
+fn certify_compares_pages_without_their_lines_of_time() {
+    let script = std::fs::read_to_string(root().join("scripts/certify")).unwrap();
+    let rule = format!("-e '/{}$/d'", toolpath::report::TIMING_WORDS);
+    assert!(script.contains(&rule), "scripts/certify lacks {rule}");
 }

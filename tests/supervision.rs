@@ -884,3 +884,105 @@ fn a_call_to_an_adapter_that_stopped_reading_ends_at_its_deadline() {
     );
     scene.assert_clean();
 }
+
+/// `toolpath run` of the FIFO cases of the embedded suite against
+/// `mutant.py MODE` (a tool that opens the call's FIFO), with a short
+/// hang bound, a call timeout the run could never wait out within
+/// [`RUN_LIMIT`] (so a run that ends was never waiting on it), and no
+/// restart allowed but the free one after a FIFO block.
+fn fifo_run(scene: &Scene, mode: &str) -> (Finished, Value) {
+    let mut cmd = scene.toolpath();
+    cmd.args(["run", "--adapter"])
+        .arg(format!("python3 tests/adapters/mutant.py {mode}"))
+        .args(["--filter", "file.read.fifo", "--filter", "file.write.fifo"])
+        .args([
+            "--filter",
+            "resolve.type.fifo",
+            "--filter",
+            "search.type.fifo@grep",
+        ])
+        .args(["--jobs", "1", "--hello-timeout-ms", HEALTHY_MS])
+        .args(["--timeout-ms", "600000", "--hang-timeout-ms", "200"])
+        .args(["--max-restarts", "0", "--format", "json", "--output"])
+        .arg(scene.out("report.json"));
+    let end = run_to_end(cmd);
+    figures(mode, &end);
+    (end, scene.report())
+}
+
+/// The reasons of a FIFO run, each checked to be a failure under the
+/// FIFO's rule, and its header to say the run was whole.
+fn blocked_reasons(end: &Finished, report: &Value) -> Vec<String> {
+    assert_eq!(
+        end.code,
+        Some(1),
+        "failures, not a partial run: {}",
+        end.stderr
+    );
+    assert_eq!(report["partial"], false, "{report}");
+    assert_eq!(report["summary"]["total"], 4, "{report}");
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(c["status"], "fail", "{c}");
+            let rule = &c["mismatches"][0]["rule"];
+            let want = if c["tool"].as_str().unwrap().ends_with("_file") {
+                "FILE-6"
+            } else {
+                "RES-10"
+            };
+            assert_eq!(rule, want, "{c}");
+            c["reason"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// A tool that blocks opening a FIFO of its fixture (reading, or writing
+/// from `write_file`) fails each such case as blocked, past the hang
+/// bound (never the call timeout, which the run could not have waited
+/// out), and, released by the harness, answers and goes on: no restart
+/// (none is allowed). The report carries the time waited and the workers.
+#[test]
+fn a_tool_blocked_on_a_fifo_is_released_past_the_hang_bound_and_fails_the_case() {
+    let scene = Scene::new();
+    let (end, report) = fifo_run(&scene, "open-fifo");
+    for reason in blocked_reasons(&end, &report) {
+        assert!(
+            reason.starts_with(
+                "blocked on the FIFO ws/pipe (opened for reading) past the 200 ms bound"
+            ) || reason.starts_with(
+                "blocked on the FIFO ws/pipe (opened for writing) past the 200 ms bound"
+            ),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("a FIFO must not be opened (RES-10, FILE-6)"),
+            "{reason}"
+        );
+    }
+    assert!(report["waited_ms"].as_f64().unwrap() > 0.0, "{report}");
+    assert_eq!(report["workers"], 1);
+    scene.assert_clean();
+}
+
+/// One that blocks and, released, still does not answer is ended after
+/// the grace and restarted for the next case: that restart has its
+/// verdict (the case failed) and uses none of `--max-restarts 0`.
+#[test]
+fn a_tool_stuck_on_a_fifo_after_its_release_is_ended_and_its_restarts_are_free() {
+    let scene = Scene::new();
+    let (end, report) = fifo_run(&scene, "open-fifo-stuck");
+    for reason in blocked_reasons(&end, &report) {
+        assert!(
+            reason.starts_with("blocked on the FIFO ws/pipe"),
+            "{reason}"
+        );
+        assert!(
+            reason.ends_with("it still did not answer once the harness opened the FIFO's other end, and was ended"),
+            "{reason}"
+        );
+    }
+    scene.assert_clean();
+}

@@ -45,6 +45,11 @@ pub struct RunRequest {
     /// hangs before the run is given up as partial.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_restarts: usize,
+    /// How long a call on a fixture with FIFOs (which a tool must not
+    /// open) is waited for before the harness opens their other ends, in
+    /// milliseconds; a subject found blocked on one fails the case.
+    #[arg(long, value_name = "MS", default_value_t = crate::subject::hang::DEFAULT_HANG_TIMEOUT.as_millis() as u64)]
+    pub hang_timeout_ms: u64,
     /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).
     #[arg(long = "format", value_name = "FORMAT", value_enum)]
     pub format: Vec<Format>,
@@ -174,6 +179,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
             call_timeout: Duration::from_millis(request.timeout_ms),
             hello_timeout: Duration::from_millis(request.hello_timeout_ms),
             max_restarts: request.max_restarts,
+            hang_timeout: Duration::from_millis(request.hang_timeout_ms),
         },
         keep_fixtures: request.keep_fixtures,
         write_expectations: request.write_expectations,

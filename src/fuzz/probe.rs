@@ -116,7 +116,7 @@ pub fn probe(
     // `{adapter-tmp}` is the adapter's scratch directory, for both
     // subjects: the same call goes to each. The sample's parameters go as
     // rendered (a shell call without `command` is one of its inputs).
-    let _ = adapter.ready();
+    let _ = adapter.ready(Path::new("fuzz"));
     let scratch = adapter.scratch_dir().map(Path::to_path_buf);
     let vars = call::placeholders(&built.vars, scratch.as_deref());
     let call = call::build(
@@ -328,6 +328,7 @@ fn failure_field(kind: FailureKind) -> Field {
     match kind {
         FailureKind::Timeout => "adapter.timeout",
         FailureKind::NeverAnswered => "server.never-answered",
+        FailureKind::Blocked => "subject.blocked-on-fifo",
         FailureKind::ServerCrashed => "server.crashed",
         FailureKind::ServerFailed => "server.failed",
         FailureKind::BadOutput => "adapter.bad-output",

@@ -49,6 +49,9 @@ pub struct RunConfig<'a> {
     /// error (a hostile fixture of thousands of entries must not stall a
     /// run): the same bound as one call, `--timeout-ms`.
     pub fixture_timeout: Duration,
+    /// How long a call on a fixture with FIFOs is waited for before they
+    /// are released (`--hang-timeout-ms`; see [`crate::subject::hang`]).
+    pub hang_timeout: Duration,
 }
 
 impl Default for RunConfig<'_> {
@@ -66,6 +69,7 @@ impl Default for RunConfig<'_> {
             fixtures: None,
             sink: None,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
+            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
         }
     }
 }

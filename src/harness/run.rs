@@ -82,6 +82,8 @@ struct Shared<'r, 'c> {
     findings: Mutex<Findings>,
     /// Every worker's subject's profile rule counts, merged likewise.
     rule_uses: Mutex<RuleUses>,
+    /// Every worker's time spent waiting ([`Worker::waited`]), added up.
+    waited: Mutex<std::time::Duration>,
 }
 
 impl Shared<'_, '_> {
@@ -141,6 +143,8 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         partial: false,
         strict: config.strict,
         duration_ms: 0.0,
+        waited_ms: 0.0,
+        workers: 1,
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: config.selection.clone(),
@@ -217,6 +221,7 @@ pub fn run_in(
         start_failure: Mutex::new(None),
         findings: Mutex::new(Findings::default()),
         rule_uses: Mutex::new(RuleUses::default()),
+        waited: Mutex::new(std::time::Duration::ZERO),
     };
     let jobs = config.jobs.max(1).min(shared.total.max(1));
     // Every worker starts its own subject at once, so slow start-ups overlap
@@ -255,6 +260,8 @@ pub fn run_in(
     report.profile_rules = shared.rule_uses.into_inner().expect("rules").into_vec();
     report.partial = report.summary.not_run > 0;
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    report.waited_ms = shared.waited.into_inner().expect("waited").as_secs_f64() * 1000.0;
+    report.workers = jobs;
     if let Some(sink) = config.sink {
         sink.end(&report);
     }
@@ -333,6 +340,7 @@ fn work(make: &SubjectFactory, shared: &Shared) {
         record_amended(worker.answered(position, report));
     }
     record_amended(worker.finish());
+    *shared.waited.lock().expect("waited") += worker.waited();
     let findings = worker.findings();
     shared.findings.lock().expect("findings").merge(findings);
     let rule_uses = worker.rule_uses();
@@ -544,7 +552,9 @@ mod tests {
         assert_eq!(last[2].0, Status::NotRun);
         assert_eq!(
             last[2].1.as_deref(),
-            Some("the adapter was restarted 1 times in a row without answering a call; giving up")
+            Some(
+                "the adapter was restarted for 1 case files in a row without answering a call; giving up"
+            )
         );
         assert_eq!(
             last[3],
@@ -599,6 +609,42 @@ mod tests {
         );
         assert!(!report.partial);
         assert_eq!(report.summary.not_run, 0);
+    }
+
+    /// A crash class that fills adjacent instances of one case file (a
+    /// matrix file's cells, each crashing the tool) uses one restart of
+    /// the budget, not one per instance: the run goes on to the files the
+    /// subject answers (issue 33: five in a row ended a run two thirds of
+    /// the way through). Its restarts are waited time.
+    #[test]
+    fn a_crash_class_over_one_file_s_adjacent_cells_does_not_end_the_run() {
+        use crate::harness::testing::{case, case_text};
+        use toolpath_suite::case::validate::parse_case;
+        let sink = Recorded::default();
+        let mut all: Vec<Case> = (0..6)
+            .map(|i| {
+                let text = case_text(i, "resolve", "{path: missing}");
+                parse_case(std::path::Path::new("matrix.yaml"), &text).unwrap()
+            })
+            .collect();
+        all.extend((10..12).map(|i| case(i, "resolve", "{path: missing}")));
+        let crash = || Step::Fail(FailureKind::Crash, "the adapter exited".into());
+        let script = move || {
+            let mut steps: Vec<Step> = (0..6).map(|_| crash()).collect();
+            steps.extend([Step::Answer(right()), Step::Answer(right())]);
+            // One restart for the matrix file, one to start on the next
+            // file: two files in a row. Per instance it was given up on
+            // at the third crash.
+            Scripted::new(hello(), steps).max_restarts(2)
+        };
+        let report = run_script(&all, script, Baseline::default(), &never_cancelled, &sink);
+        let statuses: Vec<Status> = sink.last().iter().map(|(status, _)| *status).collect();
+        assert_eq!(
+            statuses,
+            [[Status::AdapterError; 6].as_slice(), &[Status::Pass; 2]].concat()
+        );
+        assert!(!report.partial);
+        assert_eq!(report.workers, 1);
     }
 
     #[test]

@@ -32,6 +32,7 @@ use serde_json::{Map, Value, json};
 
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
+use crate::subject::hang::{Blocked, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 
@@ -96,6 +97,10 @@ pub enum RequestError {
     Io(String),
     /// A JSON-RPC error response.
     Rpc { code: i64, message: String },
+    /// The server was found blocked on a FIFO of the call's fixture and
+    /// released ([`crate::subject::hang`]); `answered` when it then
+    /// answered (the answer is not judged).
+    Blocked { blocked: Blocked, answered: bool },
 }
 
 impl std::fmt::Display for RequestError {
@@ -113,6 +118,7 @@ impl std::fmt::Display for RequestError {
             RequestError::Rpc { code, message } => {
                 write!(f, "JSON-RPC error {code}: {message}")
             }
+            RequestError::Blocked { blocked, answered } => f.write_str(&blocked.message(*answered)),
         }
     }
 }
@@ -251,7 +257,7 @@ impl Connection {
                 None => json!({}),
             };
             let (page, bytes) = self
-                .request_within("tools/list", params, deadline, budget)
+                .request_within("tools/list", params, deadline, budget, None)
                 .map_err(|e| match e {
                     RequestError::TooLong => format!(
                         "`tools/list`: its pages hold more than {MAX_TOOLS_LIST_BYTES} bytes"
@@ -289,8 +295,27 @@ impl Connection {
         arguments: &Map<String, Value>,
         timeout: Duration,
     ) -> Result<Value, RequestError> {
+        self.call_tool_watched(name, arguments, timeout, None)
+    }
+
+    /// [`call_tool`](Self::call_tool); for a call whose fixture holds
+    /// FIFOs, with them released on the way ([`crate::subject::hang`]).
+    pub fn call_tool_watched(
+        &mut self,
+        name: &str,
+        arguments: &Map<String, Value>,
+        timeout: Duration,
+        hang: Option<&HangProne>,
+    ) -> Result<Value, RequestError> {
         let params = json!({"name": name, "arguments": arguments});
-        self.request("tools/call", params, Instant::now() + timeout)
+        self.request_within(
+            "tools/call",
+            params,
+            Instant::now() + timeout,
+            MAX_LINE_BYTES,
+            hang,
+        )
+        .map(|(answer, _)| answer)
     }
 
     /// Puts `roots` in force and tells the server they changed; the
@@ -392,19 +417,23 @@ impl Connection {
         params: Value,
         deadline: Instant,
     ) -> Result<Value, RequestError> {
-        self.request_within(method, params, deadline, MAX_LINE_BYTES)
+        self.request_within(method, params, deadline, MAX_LINE_BYTES, None)
             .map(|(answer, _)| answer)
     }
 
-    /// [`request`](Self::request) with lines of at most `limit` bytes;
-    /// the answer and the length of its line.
+    /// [`request`](Self::request) with lines of at most `limit` bytes,
+    /// and a hang-prone call's FIFOs released while it waits; the answer
+    /// and the length of its line.
     fn request_within(
         &mut self,
         method: &str,
         params: Value,
         deadline: Instant,
         limit: usize,
+        hang: Option<&HangProne>,
     ) -> Result<(Value, usize), RequestError> {
+        let mut deadline = deadline;
+        let mut blocked: Option<Blocked> = None;
         let asked = Instant::now();
         let id = self.fresh_id()?;
         self.sent.insert(id);
@@ -413,8 +442,22 @@ impl Connection {
             deadline,
         )?;
         loop {
-            let line = match self.output.next_line(deadline, limit) {
+            let watching = hang.filter(|_| blocked.is_none());
+            let (next, found) =
+                crate::subject::hang::next_line(&mut self.output, deadline, limit, watching);
+            if let Some(found) = found {
+                deadline = deadline.min(Instant::now() + crate::subject::hang::RELEASE_GRACE);
+                blocked = Some(found);
+            }
+            let line = match next {
                 Next::Line(line) => line,
+                Next::Timeout if blocked.is_some() => {
+                    let blocked = blocked.take().expect("blocked");
+                    return Err(RequestError::Blocked {
+                        blocked,
+                        answered: false,
+                    });
+                }
                 Next::Eof => return Err(RequestError::Exited),
                 Next::TooLong => return Err(RequestError::TooLong),
                 Next::Timeout => {
@@ -426,6 +469,12 @@ impl Connection {
                 Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
             };
             if let Some(answer) = self.receive(&line, id, deadline)? {
+                if let Some(blocked) = blocked {
+                    return Err(RequestError::Blocked {
+                        blocked,
+                        answered: true,
+                    });
+                }
                 return answer.map(|answer| (answer, line.len()));
             }
         }

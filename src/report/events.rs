@@ -77,6 +77,12 @@ pub enum Event {
     End {
         partial: bool,
         duration_ms: f64,
+        /// `Report::waited_ms` (absent from logs written before it).
+        #[serde(default)]
+        waited_ms: f64,
+        /// `Report::workers` (absent from logs written before it: 1).
+        #[serde(default = "crate::report::one_worker")]
+        workers: usize,
         summary: Summary,
         /// The run's findings (`Report::findings`); absent when none.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -197,6 +203,8 @@ impl Sink for EventLog {
         self.write(&Event::End {
             partial: head.partial,
             duration_ms: head.duration_ms,
+            waited_ms: head.waited_ms,
+            workers: head.workers,
             summary: head.summary,
             findings: head.findings.clone(),
             profile_rules: head.profile_rules.clone(),
@@ -456,6 +464,8 @@ pub fn read(text: &str) -> Result<Report, String> {
                 Event::End {
                     partial,
                     duration_ms,
+                    waited_ms,
+                    workers,
                     findings,
                     profile_rules,
                     ..
@@ -464,6 +474,8 @@ pub fn read(text: &str) -> Result<Report, String> {
             ) => {
                 r.partial = partial;
                 r.duration_ms = duration_ms;
+                r.waited_ms = waited_ms;
+                r.workers = workers;
                 r.findings = findings;
                 r.profile_rules = profile_rules;
                 ended = true;
@@ -503,6 +515,8 @@ fn header(start: Event) -> Report {
         partial: true,
         strict,
         duration_ms: 0.0,
+        waited_ms: 0.0,
+        workers: 1,
         fixture_dir: None,
         unprotected: Vec::new(),
         selection,
@@ -584,6 +598,8 @@ mod tests {
         let end = serde_json::to_string(&Event::End {
             partial: false,
             duration_ms: 5.0,
+            waited_ms: 0.0,
+            workers: 1,
             summary: Summary::default(),
             findings: Vec::new(),
             profile_rules: Vec::new(),
@@ -622,6 +638,8 @@ mod tests {
         let end = serde_json::to_string(&Event::End {
             partial: false,
             duration_ms: 5.0,
+            waited_ms: 0.0,
+            workers: 1,
             summary: Summary::default(),
             findings: vec![finding.clone()],
             profile_rules: vec![rule.clone()],

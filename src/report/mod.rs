@@ -392,6 +392,15 @@ pub struct Report {
     pub partial: bool,
     pub strict: bool,
     pub duration_ms: f64,
+    /// Time the run's workers spent waiting on subjects that gave no
+    /// answer in time (calls that timed out, calls blocked on a FIFO) and
+    /// on starting them again, summed over the workers (issue 33): what a
+    /// run cost beyond the subject's own calls. See [`Report::timing`].
+    #[serde(default)]
+    pub waited_ms: f64,
+    /// How many workers the run had: `waited_ms` is shared among them.
+    #[serde(default = "one_worker")]
+    pub workers: usize,
     /// Where the fixtures were built, and whether that is a tmpfs
     /// (`/dev/shm (tmpfs)`); absent when the report was not made by
     /// `toolpath run` (a library run, or rebuilt from an event log).
@@ -436,7 +445,47 @@ pub struct Report {
     pub cases: Vec<CaseReport>,
 }
 
+/// A report read back from a log written before `workers` was recorded.
+pub(crate) fn one_worker() -> usize {
+    1
+}
+
+/// The words every report that shows a run's time ends its line with:
+/// what `scripts/certify --compare` and the tests that compare pages
+/// find that line by (shown, never compared: it varies run to run).
+pub const TIMING_WORDS: &str = "waiting on timeouts and restarts";
+
+/// `page` without the lines that show a run's time (those holding
+/// [`TIMING_WORDS`]): what is compared of two pages of the same run.
+pub fn without_timing(page: &str) -> String {
+    page.split_inclusive('\n')
+        .filter(|line| !line.contains(TIMING_WORDS))
+        .collect()
+}
+
 impl Report {
+    /// The share of the workers' time spent waiting (`waited_ms` over
+    /// `duration_ms` times `workers`), from 0 to 1.
+    pub fn waiting_share(&self) -> f64 {
+        let whole = self.duration_ms * self.workers.max(1) as f64;
+        if whole <= 0.0 {
+            return 0.0;
+        }
+        (self.waited_ms / whole).clamp(0.0, 1.0)
+    }
+
+    /// The run's time in one line: wall time, and how much of the
+    /// workers' time went on waiting (`12.3 s, 9.1 s (74%) waiting on
+    /// timeouts and restarts`), ending with [`TIMING_WORDS`].
+    pub fn timing(&self) -> String {
+        format!(
+            "{:.1} s, {:.1} s ({:.0}%) {TIMING_WORDS}",
+            self.duration_ms / 1000.0,
+            self.waited_ms / 1000.0,
+            self.waiting_share() * 100.0
+        )
+    }
+
     /// Sets every count of the header (`summary`, `containment`, `rules`)
     /// from `cases`: for a report read back from an event log or built
     /// whole, whose counts were not kept as it ran.

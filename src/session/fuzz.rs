@@ -78,6 +78,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         call_timeout: plan.call_timeout,
         hello_timeout: plan.hello_timeout,
         max_restarts: usize::MAX,
+        hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
     };
     let config = session.adapter_config(plan.argv.clone(), &supervision, None, adapters);
     let make: &SubjectFactory =

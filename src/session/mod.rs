@@ -73,6 +73,9 @@ pub struct Supervision {
     pub hello_timeout: Duration,
     /// Restarts after crashes or hangs before the adapter is given up on.
     pub max_restarts: usize,
+    /// How long a call on a fixture with FIFOs is waited for before they
+    /// are released (`--hang-timeout-ms`; [`crate::subject::hang`]).
+    pub hang_timeout: Duration,
 }
 
 /// The user a subject the harness starts runs as: as root, the

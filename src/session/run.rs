@@ -299,6 +299,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
+        hang_timeout: plan.supervision.hang_timeout,
     };
     let env = Environment::here(&config, session.cancellation());
     Ok(crate::harness::run::run_in(
@@ -531,6 +532,7 @@ mod tests {
                 call_timeout: Duration::from_secs(60),
                 hello_timeout: Duration::from_secs(60),
                 max_restarts: 0,
+                hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
             },
             keep_fixtures: false,
             write_expectations: None,

@@ -6,8 +6,10 @@
 //! `seq`) becomes an [`AdapterFailure`] for the one case being run: the
 //! whole process group is killed, and the next call starts a fresh process
 //! and replays `hello`. After `max_restarts` restarts in a row with no call
-//! answered between them the adapter is given up on and the caller marks
-//! the run partial. An adapter that answers between its crashes is still
+//! answered between them, counted once per case file
+//! ([`restarts`](super::restarts)), the adapter is given up on and the
+//! caller marks the run partial. A call on a fixture with FIFOs is
+//! released rather than timed out ([`hang`](super::hang)). An adapter that answers between its crashes is still
 //! working, and each crash fails only its own case: a tool that blocks on
 //! a FIFO and ends itself does so on every FIFO cell of the suite (nine
 //! for one published package), and a budget over the whole run gave all
@@ -37,12 +39,14 @@
 //! or global configuration (`GIT_CONFIG_NOSYSTEM=1`,
 //! `GIT_CONFIG_GLOBAL=/dev/null`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::subject::hang::{self, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
+use crate::subject::restarts::Restarts;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::protocol::{
     AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
@@ -113,12 +117,15 @@ pub struct Adapter {
     running: Option<Running>,
     hello: AdapterHello,
     seq: u64,
-    /// Restarts after the first start.
-    restarts: usize,
+    /// Restarts after the first start, in a row, by case file.
+    restarts: Restarts,
     /// Output written while no call was outstanding, not yet charged.
     violation: Option<AdapterFailure>,
     /// Standard error of the last process ended, until it is reported.
     last_stderr: String,
+    /// Time spent on calls that got no answer in time (timeouts, calls
+    /// blocked on a FIFO) and on restarts: what the run's `waited_ms` adds.
+    waited: Duration,
 }
 
 fn failure(kind: FailureKind, message: String) -> AdapterFailure {
@@ -147,14 +154,15 @@ impl Adapter {
     /// thread that uses it.
     pub fn start(config: AdapterConfig) -> Result<Adapter, AdapterFailure> {
         let mut adapter = Adapter {
+            restarts: Restarts::new(config.max_restarts),
             config,
             running: None,
             // Replaced by the adapter's own as soon as it answers.
             hello: AdapterHello::default(),
             seq: 0,
-            restarts: 0,
             violation: None,
             last_stderr: String::new(),
+            waited: Duration::ZERO,
         };
         adapter.spawn()?;
         Ok(adapter)
@@ -209,7 +217,7 @@ impl Adapter {
             suite: self.config.suite_version.clone(),
         };
         self.send(&HarnessMessage::Hello(hello), self.config.hello_timeout)?;
-        match self.receive(self.config.hello_timeout, MAX_HELLO_BYTES)? {
+        match self.receive(self.config.hello_timeout, MAX_HELLO_BYTES, None)? {
             AdapterMessage::Hello(h) if h.protocol == PROTOCOL_VERSION => match check_hello(&h) {
                 Ok(()) => {
                     self.hello = h;
@@ -256,14 +264,32 @@ impl Adapter {
         })
     }
 
+    /// The next message, within `timeout`; for a call that may block on a
+    /// FIFO, with its FIFOs released on the way ([`hang`]). A subject found
+    /// blocked fails the call as [`FailureKind::Blocked`], whatever it then
+    /// writes: kept running if it answered once released, else ended.
     fn receive(
         &mut self,
         timeout: Duration,
         limit: usize,
+        hang: Option<&HangProne>,
     ) -> Result<AdapterMessage, AdapterFailure> {
         let deadline = Instant::now() + timeout;
         let running = self.running.as_mut().expect("running");
-        let (kind, message) = match running.output.next_line(deadline, limit) {
+        let (next, blocked) = hang::next_line(&mut running.output, deadline, limit, hang);
+        if let Some(blocked) = blocked {
+            return Err(match next {
+                Next::Line(_) => {
+                    self.restarts.answered();
+                    self.failed(FailureKind::Blocked, blocked.message(true))
+                }
+                _ => {
+                    self.restarts.excuse();
+                    self.fail(FailureKind::Blocked, blocked.message(false))
+                }
+            });
+        }
+        let (kind, message) = match next {
             Next::Line(line) => match serde_json::from_slice(&line) {
                 Ok(message) => return Ok(message),
                 Err(e) => (
@@ -371,36 +397,12 @@ impl Adapter {
         self.stop(EXIT_GRACE);
     }
 
-    /// Starts a new process if the last one was ended, unless given up on.
-    fn ensure_running(&mut self) -> Result<(), AdapterFailure> {
-        if self.running.is_some() {
-            return Ok(());
-        }
-        if self.restarts >= self.config.max_restarts {
-            return Err(failure(
-                FailureKind::GaveUp,
-                format!(
-                    "the adapter was restarted {} times in a row without answering a call; giving up",
-                    self.restarts
-                ),
-            ));
-        }
-        self.restarts += 1;
-        self.spawn()
-    }
-}
-
-impl Subject for Adapter {
-    fn hello(&self) -> &AdapterHello {
-        &self.hello
-    }
-
-    fn ready(&mut self) -> Result<(), AdapterFailure> {
-        self.check_quiet();
-        self.ensure_running()
-    }
-
-    fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+    /// One call; `hang` when its fixture holds FIFOs.
+    fn call_with(
+        &mut self,
+        call: &Call,
+        hang: Option<&HangProne>,
+    ) -> Result<ToolResult, AdapterFailure> {
         self.check_quiet();
         self.last_stderr.clear();
         self.ensure_running()?;
@@ -409,18 +411,25 @@ impl Subject for Adapter {
             seq: self.seq,
             ..call.clone()
         };
+        let asked = Instant::now();
         self.send(
             &HarnessMessage::Call(call.clone()),
             self.config.call_timeout,
         )?;
-        match self.receive(self.config.call_timeout, MAX_LINE_BYTES)? {
+        let received = self.receive(self.config.call_timeout, MAX_LINE_BYTES, hang);
+        if let Err(f) = &received
+            && matches!(f.kind, FailureKind::Timeout | FailureKind::Blocked)
+        {
+            self.waited += asked.elapsed();
+        }
+        match received? {
             AdapterMessage::Result(result) if result.seq == call.seq => {
                 if result.outcome.is_none() {
                     return Err(
                         self.fail(FailureKind::BadOutput, "result without `outcome`".into())
                     );
                 }
-                self.restarts = 0;
+                self.restarts.answered();
                 Ok(result)
             }
             AdapterMessage::Result(result) => Err(self.fail(
@@ -432,6 +441,54 @@ impl Subject for Adapter {
                 "expected `result`, got `hello`".into(),
             )),
         }
+    }
+
+    /// Starts a new process if the last one was ended, unless given up on;
+    /// the time a restart takes is waited time.
+    fn ensure_running(&mut self) -> Result<(), AdapterFailure> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        if let Err(spent) = self.restarts.take() {
+            return Err(failure(
+                FailureKind::GaveUp,
+                format!(
+                    "the adapter was restarted for {spent} case files in a row without answering a call; giving up"
+                ),
+            ));
+        }
+        let started = Instant::now();
+        let spawned = self.spawn();
+        self.waited += started.elapsed();
+        spawned
+    }
+}
+
+impl Subject for Adapter {
+    fn hello(&self) -> &AdapterHello {
+        &self.hello
+    }
+
+    fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {
+        self.restarts.for_file(file);
+        self.check_quiet();
+        self.ensure_running()
+    }
+
+    fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+        self.call_with(call, None)
+    }
+
+    fn call_hang_prone(
+        &mut self,
+        call: &Call,
+        hang: &HangProne,
+    ) -> Result<ToolResult, AdapterFailure> {
+        self.call_with(call, Some(hang))
+    }
+
+    fn waited(&self) -> Duration {
+        self.waited
     }
 
     fn stderr_tail(&mut self) -> String {

@@ -3,6 +3,9 @@
 //! in-process run and a run over stdio take exactly the same path.
 //!
 //! - [`adapter`]: an adapter process speaking the protocol, supervised;
+//! - [`hang`]: a call on a fixture with FIFOs, and how a subject blocked
+//!   on one is released;
+//! - [`restarts`]: the `--max-restarts` budget, once per case file;
 //! - [`process`]: starting and ending one process (group) with bounded waits;
 //! - [`lines`]: its output read as bounded lines, its stderr as a tail;
 //! - [`serve`]: `toolpath serve`, the reference as an adapter;
@@ -13,8 +16,10 @@
 //! never `harness` or anything above it.
 
 pub mod adapter;
+pub mod hang;
 pub mod lines;
 pub mod process;
+pub mod restarts;
 #[doc(hidden)]
 pub mod scripted;
 pub mod serve;
@@ -61,6 +66,10 @@ pub enum FailureKind {
     /// polled to the profile's limit that never said it was done. It was
     /// ended; the case fails, and the findings say why.
     ServerFailed,
+    /// The subject was found blocked on a FIFO of the fixture it must not
+    /// open (RES-10, FILE-6; see [`hang`]): released, it answered (not
+    /// judged) or was ended. The implementation failed the case.
+    Blocked,
 }
 
 impl FailureKind {
@@ -72,6 +81,13 @@ impl FailureKind {
             self,
             FailureKind::NeverAnswered | FailureKind::ServerCrashed | FailureKind::ServerFailed
         )
+    }
+
+    /// Whether the failure is a verdict on the implementation (the case
+    /// fails) rather than an adapter error: a server's own fault, or a
+    /// subject that blocked on a FIFO.
+    pub fn fails_the_case(self) -> bool {
+        self.is_server_fault() || self == FailureKind::Blocked
     }
 
     pub fn name(self) -> &'static str {
@@ -87,6 +103,7 @@ impl FailureKind {
             FailureKind::NeverAnswered => "server never answered",
             FailureKind::ServerCrashed => "server crashed",
             FailureKind::ServerFailed => "server failed",
+            FailureKind::Blocked => "blocked on a FIFO",
         }
     }
 }
@@ -102,8 +119,9 @@ pub struct AdapterFailure {
 impl std::fmt::Display for AdapterFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.kind {
-            // Its message already says it could not be started.
-            FailureKind::Start => f.write_str(&self.message),
+            // Its message already says it could not be started, or that
+            // it blocked on a FIFO.
+            FailureKind::Start | FailureKind::Blocked => f.write_str(&self.message),
             _ => write!(f, "{}: {}", self.kind.name(), self.message),
         }
     }
@@ -113,6 +131,18 @@ impl std::fmt::Display for AdapterFailure {
 pub trait Subject {
     fn hello(&self) -> &AdapterHello;
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure>;
+    /// [`call`](Self::call) for a call whose fixture holds FIFOs
+    /// ([`hang`]): a subject that waits on pipes releases them after each
+    /// `hang.bound` and fails the call as [`FailureKind::Blocked`] when it
+    /// was found holding one. In-process, where nothing can be released
+    /// (the reference opens no FIFO), it is a plain call.
+    fn call_hang_prone(
+        &mut self,
+        call: &Call,
+        _hang: &hang::HangProne,
+    ) -> Result<ToolResult, AdapterFailure> {
+        self.call(call)
+    }
     /// Standard error written since the last look (empty in-process).
     fn stderr_tail(&mut self) -> String {
         String::new()
@@ -136,7 +166,9 @@ pub trait Subject {
     /// Makes sure the subject is running (an adapter that crashed is started
     /// again), so that [`scratch_dir`](Self::scratch_dir) names the directory
     /// of the process the next call goes to: cases pass it as `{adapter-tmp}`.
-    fn ready(&mut self) -> Result<(), AdapterFailure> {
+    /// `file` is the case file the call comes from: restarts for the calls
+    /// of one file count once toward `--max-restarts` ([`restarts`]).
+    fn ready(&mut self, _file: &std::path::Path) -> Result<(), AdapterFailure> {
         Ok(())
     }
     /// Why this subject cannot take `instance` at all, said before its
@@ -170,6 +202,12 @@ pub trait Subject {
     /// read by rules; asked once, after [`finish`](Self::finish).
     fn rule_uses(&mut self) -> Vec<RuleUse> {
         Vec::new()
+    }
+    /// Time spent on calls that got no answer in time (timeouts, calls
+    /// blocked on a FIFO) and on restarting the subject: the run's
+    /// `waited_ms`.
+    fn waited(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
     }
 }
 
@@ -206,6 +244,8 @@ pub struct Reference {
     /// The thread answering calls; `None` until the first call and after a
     /// call it was running timed out or panicked.
     worker: Option<CallThread>,
+    /// Time spent on calls that timed out ([`Subject::waited`]).
+    waited: std::time::Duration,
 }
 
 /// A thread that answers the calls sent to it, one at a time, until its
@@ -270,6 +310,7 @@ impl Reference {
             answer: crate::reference::call,
             scratch: None,
             worker: None,
+            waited: std::time::Duration::ZERO,
         }
     }
 
@@ -290,6 +331,10 @@ impl Subject for Reference {
 
     fn scratch_dir(&self) -> Option<&std::path::Path> {
         self.scratch.as_ref().map(tempfile::TempDir::path)
+    }
+
+    fn waited(&self) -> std::time::Duration {
+        self.waited
     }
 
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
@@ -315,6 +360,7 @@ impl Subject for Reference {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 // Still running the call: left behind, never waited for again.
                 self.worker = None;
+                self.waited += self.timeout;
                 Err(AdapterFailure {
                     kind: FailureKind::Timeout,
                     message: format!(

@@ -8,7 +8,8 @@
 //! Its semantics follow [`Adapter`](crate::subject::adapter::Adapter):
 //! a failure ends the "process";
 //! the next call restarts it, up to `max_restarts` times in a row with no
-//! call answered between them, after which every call fails as
+//! call answered between them, counted once per case file
+//! ([`Restarts`]), after which every call fails as
 //! [`FailureKind::GaveUp`]; output written after an answer is
 //! found before the next call (or at [`Subject::finish`]) and returned by
 //! [`Subject::take_violation`], and it ends the process too.
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::report::findings::Finding;
+use crate::subject::restarts::Restarts;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
 use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
@@ -44,8 +46,7 @@ pub struct Scripted {
     steps: VecDeque<Step>,
     /// Every call received, in order, for tests to look at.
     calls: Arc<Mutex<Vec<Call>>>,
-    max_restarts: usize,
-    restarts: usize,
+    restarts: Restarts,
     running: bool,
     /// Written after the last answer, not yet found.
     written: Option<String>,
@@ -64,8 +65,7 @@ impl Scripted {
             hello,
             steps: steps.into_iter().collect(),
             calls: Arc::default(),
-            max_restarts: usize::MAX,
-            restarts: 0,
+            restarts: Restarts::new(usize::MAX),
             running: true,
             written: None,
             violation: None,
@@ -90,7 +90,7 @@ impl Scripted {
 
     /// Gives up after `n` restarts, as `--max-restarts` does.
     pub fn max_restarts(mut self, n: usize) -> Scripted {
-        self.max_restarts = n;
+        self.restarts = Restarts::new(n);
         self
     }
 
@@ -129,16 +129,14 @@ impl Scripted {
         if self.running {
             return Ok(());
         }
-        if self.restarts >= self.max_restarts {
+        if let Err(spent) = self.restarts.take() {
             return Err(Scripted::failure(
                 FailureKind::GaveUp,
                 format!(
-                    "the adapter was restarted {} times in a row without answering a call; giving up",
-                    self.restarts
+                    "the adapter was restarted for {spent} case files in a row without answering a call; giving up"
                 ),
             ));
         }
-        self.restarts += 1;
         self.running = true;
         Ok(())
     }
@@ -149,7 +147,8 @@ impl Subject for Scripted {
         &self.hello
     }
 
-    fn ready(&mut self) -> Result<(), AdapterFailure> {
+    fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {
+        self.restarts.for_file(file);
         self.check_quiet();
         self.ensure_running()
     }
@@ -163,7 +162,7 @@ impl Subject for Scripted {
             .pop_front()
             .unwrap_or_else(|| panic!("the script has no step left for {}", call.case));
         let mut answer = |mut result: ToolResult| {
-            self.restarts = 0;
+            self.restarts.answered();
             result.seq = call.seq;
             result
         };

@@ -89,6 +89,96 @@ pub fn mkfifo(path: &Path, mode: u32) -> io::Result<()> {
     )?)
 }
 
+/// Who held a FIFO open (or was blocked opening it) when
+/// [`release_fifo`] looked, and so was released.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FifoHeld {
+    /// A reader: someone opened it for reading (or is blocked doing so).
+    pub reader: bool,
+    /// A writer: someone opened it for writing (or is blocked doing so).
+    pub writer: bool,
+}
+
+impl FifoHeld {
+    pub fn any(self) -> bool {
+        self.reader || self.writer
+    }
+}
+
+/// The most bytes [`release_fifo`] reads from a FIFO a writer holds, so
+/// that a writer blocked on a full pipe can go on.
+const FIFO_DRAIN_BYTES: usize = 1 << 20;
+
+/// Opens the other end of the FIFO `relative` (beneath the directory
+/// `root`, through no symbolic link) without ever blocking, and closes it:
+/// a process blocked opening it for reading gets past its `open` and then
+/// reads end of file; one blocked opening it for writing gets past its
+/// `open`, and what it writes is read (at most [`FIFO_DRAIN_BYTES`]) and
+/// dropped. Says who held it: a reader (opening the write end succeeds
+/// only when one exists: `ENXIO` otherwise), a writer (reading gives
+/// nothing yet, or data, rather than end of file). `Ok` with nobody when
+/// the path is no longer a FIFO.
+///
+/// The write end is opened and closed first: the read end held while
+/// probing for a reader would be taken for one.
+pub fn release_fifo(root: &Path, relative: &Path) -> io::Result<FifoHeld> {
+    use rustix::fs::{ResolveFlags, openat2};
+    let beneath = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    let dir = rustix::fs::open(
+        root,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let open = |flags: OFlags| {
+        openat2(
+            &dir,
+            relative,
+            flags | OFlags::CLOEXEC,
+            Mode::empty(),
+            beneath,
+        )
+    };
+    let nonblocking = |flags: OFlags| open(flags | OFlags::NONBLOCK | OFlags::NOCTTY);
+    // `openat2` takes no other flag with `O_PATH`.
+    let probe = open(OFlags::PATH)?;
+    if rustix::fs::FileType::from_raw_mode(rustix::fs::fstat(&probe)?.st_mode)
+        != rustix::fs::FileType::Fifo
+    {
+        return Ok(FifoHeld::default());
+    }
+    let mut held = FifoHeld::default();
+    match nonblocking(OFlags::WRONLY) {
+        Ok(write_end) => {
+            held.reader = true;
+            drop(write_end);
+        }
+        Err(Errno::NXIO) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let read_end = nonblocking(OFlags::RDONLY)?;
+    let mut buffer = [0u8; 64 * 1024];
+    let mut drained = 0;
+    loop {
+        match rustix::io::read(&read_end, &mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                held.writer = true;
+                drained += n;
+                if drained >= FIFO_DRAIN_BYTES {
+                    break;
+                }
+            }
+            Err(Errno::AGAIN) => {
+                held.writer = true;
+                break;
+            }
+            Err(Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(held)
+}
+
 /// Whether an I/O error means "not allowed" (`EACCES`, `EPERM`) rather than
 /// "not there".
 pub fn is_permission_error(err: &io::Error) -> bool {

@@ -1710,7 +1710,52 @@ CLASS_MUTANTS = {
 }
 
 # Protocol misbehaviour: what to do instead of answering.
-MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-noise", "no-tools"}
+MISBEHAVIOUR = {"crash", "hang", "garbage", "wrong-seq", "unsupported", "stdout-noise", "no-tools",
+                "open-fifo", "open-fifo-stuck"}
+
+
+def fifos_of(call):
+    """The FIFOs a careless tool would open for `call`: its path parameter's
+    (lexically, from the target), then every FIFO below its roots."""
+    found = []
+    path = path_param(call["params"])
+    if path is not None:
+        full = lexical(call["workspace"]["target"], path)
+        try:
+            if stat.S_ISFIFO(os.lstat(full).st_mode):
+                found.append(full)
+        except OSError:
+            pass
+    for top in call["workspace"]["roots"]:
+        for here, dirs, names in os.walk(top):
+            for name in names:
+                full = os.path.join(here, name)
+                try:
+                    if stat.S_ISFIFO(os.lstat(full).st_mode):
+                        found.append(full)
+                except OSError:
+                    pass
+    return found
+
+
+def open_fifo(call):
+    """Opens the call's first FIFO as a tool that never looks at a file's
+    type would (for writing from a writing tool): blocks until the other
+    end is opened, then reads (or writes) and closes it. False when the
+    call has none."""
+    fifos = fifos_of(call)
+    if not fifos:
+        return False
+    writing = call["tool"] in ("write_file", "edit")
+    try:
+        with open(fifos[0], "w" if writing else "r") as pipe:
+            if writing:
+                pipe.write("x")
+            else:
+                pipe.read()
+    except OSError:
+        pass  # the other end closed before the write: released all the same
+    return True
 
 
 def main():
@@ -1740,7 +1785,16 @@ def main():
             send(result)
             continue
         print(f"mutant.py: {mode} on {message['case']}", file=sys.stderr, flush=True)
-        if mode == "crash":
+        if mode == "open-fifo":
+            # Blocks on the FIFO, then answers as the reference would.
+            open_fifo(message)
+            send(result)
+        elif mode == "open-fifo-stuck":
+            # Blocks on the FIFO and, released, never answers.
+            if open_fifo(message):
+                time.sleep(3600)
+            send(result)
+        elif mode == "crash":
             os._exit(3)
         elif mode == "hang":
             time.sleep(3600)

@@ -36,6 +36,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
   paged         lists its tools in two pages
+  open-fifo     opens a FIFO an `info` call names before looking at it
+                (blocking until its other end is opened), then answers
   ping          asks the client `ping` and an unknown method first, and
                 exits (status 3) unless they are answered as MCP says
   bad-protocol  answers `initialize` with a protocol revision nobody speaks
@@ -216,6 +218,9 @@ def call(name, args):
     if name in ("read", "write", "edit"):
         return file_tool(name, args, full)
     if name == "info":
+        if "open-fifo" in MODES and os.path.exists(full) and stat.S_ISFIFO(os.stat(full).st_mode):
+            with open(full) as pipe:
+                pipe.read()
         try:
             st = os.stat(full)
         except OSError as err:

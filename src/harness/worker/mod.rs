@@ -43,6 +43,7 @@ use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
 use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
 use crate::subject::adapter::Adapter;
+use crate::subject::hang::HangProne;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
 use toolpath_suite::placeholders::RUN_DIR;
@@ -74,6 +75,9 @@ pub struct Worker<'a, 'b> {
     /// The reports a violation may still be charged to: the instances in
     /// `last_sent` (and the current one), never more than three.
     recent: Vec<(usize, CaseReport)>,
+    /// The FIFOs of the instance being run, when its fixture has any: its
+    /// call is hang-prone ([`HangProne`]).
+    hang: Option<HangProne>,
     /// The fixture directory of the instance being run, once removed.
     removed: Option<std::path::PathBuf>,
     /// The last [`MAX_LATE`] instances whose fixture was removed, with
@@ -107,6 +111,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             last_sent: [None, None],
             violations: Vec::new(),
             recent: Vec::new(),
+            hang: None,
             removed: None,
             late: std::collections::VecDeque::new(),
         }
@@ -327,7 +332,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         // call goes to (started first if it has to be), in the parameters
         // as in the expectation.
         let subject = self.subject(route);
-        if let Err(failure) = subject.ready() {
+        if let Err(failure) = subject.ready(&case.file) {
             return self.failed(instance, failure);
         }
         let mut vars = call::placeholders(&built.vars, subject.scratch_dir());
@@ -378,7 +383,20 @@ impl<'a, 'b> Worker<'a, 'b> {
             prepared: &prepared,
             scratch: scratch.as_deref(),
         };
+        // A FIFO blocks whoever opens it: a call on a fixture with one gets
+        // the short bound, and the FIFOs are released when it passes.
+        self.hang = (!case.fixture.fifos.is_empty()).then(|| HangProne {
+            bound: self.config.hang_timeout,
+            root: built.root.clone(),
+            fifos: case
+                .fixture
+                .fifos
+                .iter()
+                .map(|fifo| std::path::PathBuf::from(fifo.as_str()))
+                .collect(),
+        });
         let judged = call_and_judge(judging, expected, |_, _| {}, |call| self.send(route, call));
+        self.hang = None;
         match judged {
             Err(failure) => self.failed(instance, failure),
             Ok(Judged::Declined(reason)) => {
@@ -401,9 +419,15 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// (or to this one, if it answered nothing before).
     fn send(&mut self, route: Route, call: &Call) -> Result<ToolResult, AdapterFailure> {
         let previous = self.last_sent[route as usize].replace(self.current);
+        let hang = self.hang.take();
         let subject = self.subject(route);
-        let answer = subject.call(call);
-        if let Some(violation) = subject.take_violation() {
+        let answer = match &hang {
+            Some(hang) => subject.call_hang_prone(call, hang),
+            None => subject.call(call),
+        };
+        let violation = subject.take_violation();
+        self.hang = hang;
+        if let Some(violation) = violation {
             let charged = previous.unwrap_or(self.current);
             self.violations.push((charged, violation));
         }
@@ -419,12 +443,13 @@ impl<'a, 'b> Worker<'a, 'b> {
                 &cancelled((self.env.cancelled)().unwrap_or(crate::sys::SIGINT)),
             ),
             // The implementation failed the case; no adapter is to blame.
-            kind if kind.is_server_fault() => {
+            kind if kind.fails_the_case() => {
                 let mismatch = Mismatch {
                     field: "answer".to_owned(),
                     expected: "an answer".to_owned(),
                     actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
-                    rule: None,
+                    rule: (kind == FailureKind::Blocked)
+                        .then(|| fifo_rule(instance.tool).to_owned()),
                 };
                 let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
                 r.diff = Some(format!(
@@ -446,6 +471,16 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// The subject's findings, once it was ended ([`Worker::finish`]).
     pub fn findings(&mut self) -> Vec<Finding> {
         self.subject.findings()
+    }
+
+    /// Time its subjects spent on calls that got no answer in time and on
+    /// restarts ([`Subject::waited`]), the unprivileged copy's included.
+    pub fn waited(&self) -> std::time::Duration {
+        let unprivileged = match &self.unprivileged {
+            Some(Ok(adapter)) => adapter.waited(),
+            _ => std::time::Duration::ZERO,
+        };
+        self.subject.waited() + unprivileged
     }
 
     /// How often each rule of the subject's profile matched, once it was
@@ -545,6 +580,16 @@ pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) 
             status,
             reason,
         )
+    }
+}
+
+/// The rule a tool that blocked on a FIFO broke: a file tool's FILE-6,
+/// every other tool's RES-10 (the shell's directory included).
+fn fifo_rule(tool: toolpath_suite::protocol::Tool) -> &'static str {
+    use toolpath_suite::protocol::Tool;
+    match tool {
+        Tool::ReadFile | Tool::WriteFile | Tool::Edit => "FILE-6",
+        _ => "RES-10",
     }
 }
 

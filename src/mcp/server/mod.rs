@@ -42,6 +42,8 @@ use crate::mcp::profile::{
 use crate::mcp::translate::{self, Context, Trial};
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
+use crate::subject::hang::HangProne;
+use crate::subject::restarts::Restarts;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
 use toolpath_suite::case::raw::Feature;
@@ -100,8 +102,8 @@ pub struct McpServer {
     tmp_dir: PathBuf,
     running: Option<Running>,
     /// Restarts after an unexplained death since the last answered call,
-    /// counted against `--max-restarts`.
-    restarts: usize,
+    /// counted against `--max-restarts` once per case file.
+    restarts: Restarts,
     /// The last process ended in a way nothing explains (it crashed, or a
     /// start failed): starting the next one uses up a restart.
     unexplained: bool,
@@ -110,6 +112,14 @@ pub struct McpServer {
     rule_uses: RuleUses,
     /// The instance being answered, for findings.
     case: Option<String>,
+    /// The FIFOs of the call being answered, when its fixture has any.
+    hang: Option<HangProne>,
+    /// Time spent on requests never answered (or blocked on a FIFO) and
+    /// on starting the server again after them: the run's `waited_ms`.
+    waited: Duration,
+    /// The last process was ended for a request it did not answer (or a
+    /// crash): the next start is waited time.
+    ended_waiting: bool,
     /// Standard error of servers ended since the last look.
     stderr: String,
     /// The roots already prepared (`git init`), so each is prepared once.
@@ -173,6 +183,7 @@ impl McpServer {
             })?;
         }
         let rule_uses = RuleUses::of(translate::rules(&config.profile.profile));
+        let restarts = Restarts::new(config.max_restarts);
         let mut server = McpServer {
             config,
             hello: AdapterHello::default(),
@@ -180,11 +191,14 @@ impl McpServer {
             tmp_dir: scratch.path().join("tmp"),
             scratch,
             running: None,
-            restarts: 0,
+            restarts,
             unexplained: false,
             rule_uses,
             findings: Findings::default(),
             case: None,
+            hang: None,
+            waited: Duration::ZERO,
+            ended_waiting: false,
             stderr: String::new(),
             prepared: Vec::new(),
             own_call: false,
@@ -484,6 +498,18 @@ impl McpServer {
     fn lost(&mut self, error: RequestError, doing: &str) -> AdapterFailure {
         let message = format!("{doing}: {error}");
         let (kind, finding) = match &error {
+            // Released, it answered: it is kept running, no finding (the
+            // case's own failure says what it did).
+            RequestError::Blocked { answered: true, .. } => {
+                return AdapterFailure {
+                    kind: FailureKind::Blocked,
+                    message,
+                    stderr: std::mem::take(&mut self.stderr),
+                };
+            }
+            RequestError::Blocked { .. } => {
+                (FailureKind::Blocked, Some(FindingKind::NeverAnswered))
+            }
             RequestError::NoAnswer(_) => {
                 (FailureKind::NeverAnswered, Some(FindingKind::NeverAnswered))
             }
@@ -502,6 +528,7 @@ impl McpServer {
                 .note(finding, || message.clone(), case.as_deref());
         }
         let stderr = self.kill();
+        self.ended_waiting = true;
         AdapterFailure {
             kind,
             message,
@@ -536,7 +563,12 @@ impl McpServer {
             && std::fs::metadata(&ctx.requested).is_ok_and(|m| m.is_file());
         let timeout = self.config.call_timeout;
         let running = self.running.as_mut().expect("running");
-        let answer = running.connection.call_tool(&map.tool, &arguments, timeout);
+        let answer = running.connection.call_tool_watched(
+            &map.tool,
+            &arguments,
+            timeout,
+            self.hang.as_ref(),
+        );
         let notes = running.connection.take_notes();
         self.note(notes);
         let result = match answer {
@@ -760,7 +792,16 @@ impl Subject for McpServer {
             None
         };
         self.own_call = own_process;
+        let asked = Instant::now();
         let answered = self.answer(call);
+        if let Err(failure) = &answered
+            && matches!(
+                failure.kind,
+                FailureKind::NeverAnswered | FailureKind::Blocked
+            )
+        {
+            self.waited += asked.elapsed();
+        }
         self.own_call = false;
         if own_process {
             self.stop_meanwhile();
@@ -769,7 +810,7 @@ impl Subject for McpServer {
         let mut result = answered?;
         // A server that answers between its deaths is still working: the
         // budget counts restarts in a row.
-        self.restarts = 0;
+        self.restarts.answered();
         result.seq = call.seq;
         Ok(result)
     }
@@ -780,6 +821,26 @@ impl Subject for McpServer {
             tail.push_str(&running.connection.take_stderr());
         }
         tail
+    }
+
+    fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {
+        self.restarts.for_file(file);
+        Ok(())
+    }
+
+    fn call_hang_prone(
+        &mut self,
+        call: &Call,
+        hang: &HangProne,
+    ) -> Result<ToolResult, AdapterFailure> {
+        self.hang = Some(hang.clone());
+        let answered = self.call(call);
+        self.hang = None;
+        answered
+    }
+
+    fn waited(&self) -> Duration {
+        self.waited
     }
 
     fn prepare(&mut self, call: &Call) -> Result<Vec<PathBuf>, AdapterFailure> {

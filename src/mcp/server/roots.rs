@@ -93,24 +93,27 @@ impl McpServer {
             }
         };
         if restart {
-            if self.running.is_none() && self.unexplained {
-                if self.restarts >= self.config.max_restarts {
-                    return Err(failure(
-                        FailureKind::GaveUp,
-                        format!(
-                            "the server died unexplained (a crash or a failed start) after {} restart{}; --max-restarts {} allows no more: giving up",
-                            self.restarts,
-                            if self.restarts == 1 { "" } else { "s" },
-                            self.config.max_restarts
-                        ),
-                    ));
-                }
-                self.restarts += 1;
+            if self.running.is_none()
+                && self.unexplained
+                && let Err(spent) = self.restarts.take()
+            {
+                return Err(failure(
+                    FailureKind::GaveUp,
+                    format!(
+                        "the server died unexplained (a crash or a failed start) and was restarted for {spent} case file{} in a row; --max-restarts {} allows no more: giving up",
+                        if spent == 1 { "" } else { "s" },
+                        self.config.max_restarts
+                    ),
+                ));
             }
             let roots = state.roots.clone();
             // A start that fails is unexplained until one succeeds.
             self.unexplained = true;
+            let started = std::time::Instant::now();
             self.launch(state)?;
+            if std::mem::take(&mut self.ended_waiting) {
+                self.waited += started.elapsed();
+            }
             self.unexplained = false;
             // A server taking MCP roots asks for them after `initialized`
             // and may take them in asynchronously, like a later change: a

@@ -49,8 +49,21 @@ pub fn table(reports: &[Report]) -> String {
     containment_table(&mut out, &rows);
     out.push_str("\n## Conformance by area\n\n");
     areas_table(&mut out, &rows);
+    cost(&mut out, &rows);
     run_against(&mut out, &rows);
     out
+}
+
+/// What each row's run cost, one line each ([`Report::timing`]): its wall
+/// time and the share its workers spent waiting on calls that got no
+/// answer in time and on restarts. Shown, never compared: each line ends
+/// with [`TIMING_WORDS`](crate::report::TIMING_WORDS), which a comparison
+/// of pages leaves out.
+fn cost(out: &mut String, rows: &[&Report]) {
+    out.push_str("\n## What each run cost\n\n");
+    for report in rows {
+        out.push_str(&format!("- {}: {}\n", row_name(report), report.timing()));
+    }
 }
 
 /// What each row was run against, one line each (the line
@@ -272,6 +285,36 @@ mod tests {
         let mut reversed = reports.clone();
         reversed.reverse();
         assert_eq!(table(&reversed), out, "order of the input does not matter");
+    }
+
+    /// Each row says what its run cost (wall time, and the share of its
+    /// workers' time spent waiting on timeouts and restarts), on a line
+    /// of its own that a comparison of pages leaves out: two runs that
+    /// differ only in their time give the same page but for those lines.
+    #[test]
+    fn each_row_s_cost_is_shown_and_all_that_varies_with_it() {
+        let mut slow = report("slow", vec![case("a", Status::Fail, &["RES-10"])]);
+        slow.duration_ms = 861_000.0;
+        slow.waited_ms = 772_000.0;
+        let fast = report("fast", vec![case("a", Status::Pass, &["RES-10"])]);
+        let out = table(&[slow.clone(), fast.clone()]);
+        assert!(
+            out.contains(
+                "\n## What each run cost\n\n\
+                 - fast 1.2.3 (python): 0.4 s, 0.0 s (0%) waiting on timeouts and restarts\n\
+                 - slow 1.2.3 (python): 861.0 s, 772.0 s (90%) waiting on timeouts and restarts\n"
+            ),
+            "{out}"
+        );
+        slow.duration_ms = 92_000.0;
+        slow.waited_ms = 1_000.0;
+        slow.workers = 2;
+        let again = table(&[slow, fast]);
+        assert_ne!(again, out);
+        assert_eq!(
+            crate::report::without_timing(&again),
+            crate::report::without_timing(&out)
+        );
     }
 
     /// Containment comes first, per implementation, as on the HTML page:

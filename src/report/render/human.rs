@@ -116,6 +116,7 @@ pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io
     if head.partial {
         banner(&mut text, &head.summary, &paint);
     }
+    text.push_str(&format!("time: {}\n", head.timing()));
     text.push_str(&totals(head, &paint));
     text.push('\n');
     if !head.summary.judged_anything() {

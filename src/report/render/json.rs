@@ -50,6 +50,8 @@ struct Head<'a> {
     partial: bool,
     strict: bool,
     duration_ms: f64,
+    waited_ms: f64,
+    workers: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     fixture_dir: Option<&'a String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -82,6 +84,8 @@ impl<'a> Head<'a> {
             partial,
             strict,
             duration_ms,
+            waited_ms,
+            workers,
             fixture_dir,
             unprotected,
             selection,
@@ -102,6 +106,8 @@ impl<'a> Head<'a> {
             partial: *partial,
             strict: *strict,
             duration_ms: *duration_ms,
+            waited_ms: *waited_ms,
+            workers: *workers,
             fixture_dir: fixture_dir.as_ref(),
             unprotected,
             selection,

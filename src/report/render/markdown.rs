@@ -149,6 +149,9 @@ fn facts(out: &mut String, report: &Report, tally: &Tally) {
             markdown::text(&part)
         ));
     }
+    // Shown, never compared: it varies from run to run (a page compared
+    // with a fresh one leaves out the line ending with TIMING_WORDS).
+    out.push_str(&format!("- **Time:** {}\n", report.timing()));
     out.push_str(&format!(
         "- **Conformance:** {} of {} applicable instances pass\n",
         tally.passed,
@@ -422,7 +425,7 @@ mod tests {
     }
 
     #[test]
-    fn header_has_no_time_and_names_everything() {
+    fn header_names_everything_and_its_one_line_of_time_is_all_that_varies() {
         let r = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
         let out = render_with(&r, &reqs());
         assert!(
@@ -438,12 +441,31 @@ mod tests {
             out.contains("- **Conformance:** 1 of 1 applicable instances pass\n"),
             "{out}"
         );
-        assert!(!out.contains("0.41"), "no durations: {out}");
+        assert!(
+            out.contains("- **Time:** 0.4 s, 0.0 s (0%) waiting on timeouts and restarts\n"),
+            "{out}"
+        );
         let mut other = r.clone();
         other.duration_ms = 9999.0;
+        other.waited_ms = 4000.0;
+        other.workers = 2;
         other.cases[0].duration_ms = 77.0;
         other.cases[0].fixture = Some("/tmp/x".into());
-        assert_eq!(render_with(&other, &reqs()), out, "deterministic");
+        let varied = render_with(&other, &reqs());
+        assert!(
+            varied.contains("- **Time:** 10.0 s, 4.0 s (20%) waiting on timeouts and restarts\n"),
+            "{varied}"
+        );
+        assert_eq!(
+            crate::report::without_timing(&varied),
+            crate::report::without_timing(&out),
+            "deterministic but for its time"
+        );
+        assert_eq!(
+            crate::report::without_timing(&out).lines().count() + 1,
+            out.lines().count(),
+            "one line of time"
+        );
     }
 
     #[test]

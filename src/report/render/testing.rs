@@ -97,6 +97,8 @@ pub fn report(name: &str, cases: Vec<CaseReport>) -> Report {
         partial: false,
         strict: false,
         duration_ms: 410.0,
+        waited_ms: 0.0,
+        workers: 1,
         fixture_dir: None,
         unprotected: Vec::new(),
         selection: Default::default(),
