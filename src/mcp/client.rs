@@ -30,6 +30,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use crate::mcp::wire::{
+    CallToolParams, CallToolResult, ClientCapabilities, Implementation, InitializeParams,
+    InitializeResult, ListToolsParams, ListToolsResult, RootsCapability,
+};
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
@@ -96,6 +100,8 @@ pub enum RequestError {
     Io(String),
     /// A JSON-RPC error response.
     Rpc { code: i64, message: String },
+    /// A result that is not what the method answers (`wire`'s types).
+    Malformed(String),
 }
 
 impl std::fmt::Display for RequestError {
@@ -113,6 +119,7 @@ impl std::fmt::Display for RequestError {
             RequestError::Rpc { code, message } => {
                 write!(f, "JSON-RPC error {code}: {message}")
             }
+            RequestError::Malformed(why) => write!(f, "a malformed result: {why}"),
         }
     }
 }
@@ -215,23 +222,21 @@ impl Connection {
         offer_roots: bool,
         deadline: Instant,
     ) -> Result<Vec<ToolInfo>, String> {
-        let capabilities = if offer_roots {
-            json!({"roots": {"listChanged": true}})
-        } else {
-            json!({})
+        let params = InitializeParams {
+            protocol_version: LATEST_PROTOCOL,
+            capabilities: ClientCapabilities {
+                roots: offer_roots.then_some(RootsCapability { list_changed: true }),
+            },
+            client_info: Implementation {
+                name: "toolpath",
+                version: crate::SUITE_VERSION,
+            },
         };
-        let params = json!({
-            "protocolVersion": LATEST_PROTOCOL,
-            "capabilities": capabilities,
-            "clientInfo": {"name": "toolpath", "version": crate::SUITE_VERSION},
-        });
-        let answer = self
-            .request("initialize", params, deadline)
+        let answer: InitializeResult = self
+            .request("initialize", to_json(&params), deadline)
+            .and_then(typed)
             .map_err(|e| format!("`initialize`: {e}"))?;
-        let version = answer
-            .get("protocolVersion")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let version = answer.protocol_version.as_str();
         if !SUPPORTED_PROTOCOLS.contains(&version) {
             return Err(format!(
                 "it answered protocol revision `{}`; this client speaks {}",
@@ -243,15 +248,15 @@ impl Connection {
         self.notify("notifications/initialized", None, deadline)
             .map_err(|e| e.to_string())?;
         let mut tools = Vec::new();
-        let mut cursor: Option<Value> = None;
+        let mut cursor: Option<String> = None;
         let mut budget = MAX_TOOLS_LIST_BYTES;
         for _ in 0..MAX_PAGES {
-            let params = match &cursor {
-                Some(c) => json!({"cursor": c}),
-                None => json!({}),
+            let params = ListToolsParams {
+                cursor: cursor.as_deref(),
             };
             let (page, bytes) = self
-                .request_within("tools/list", params, deadline, budget)
+                .request_within("tools/list", to_json(&params), deadline, budget)
+                .and_then(|(page, bytes)| Ok((typed::<ListToolsResult>(page)?, bytes)))
                 .map_err(|e| match e {
                     RequestError::TooLong => format!(
                         "`tools/list`: its pages hold more than {MAX_TOOLS_LIST_BYTES} bytes"
@@ -259,20 +264,11 @@ impl Connection {
                     e => format!("`tools/list`: {e}"),
                 })?;
             budget = budget.saturating_sub(bytes);
-            for tool in page
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                    tools.push(ToolInfo {
-                        name: name.to_owned(),
-                        input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
-                    });
-                }
-            }
-            cursor = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
+            tools.extend(page.tools.into_iter().map(|tool| ToolInfo {
+                name: tool.name,
+                input_schema: tool.input_schema,
+            }));
+            cursor = page.next_cursor;
             if cursor.is_none() {
                 return Ok(tools);
             }
@@ -282,15 +278,17 @@ impl Connection {
         ))
     }
 
-    /// `tools/call`; the result object (`content`, `isError`, ...).
+    /// `tools/call`; its result (content blocks, `structuredContent`,
+    /// `isError`).
     pub fn call_tool(
         &mut self,
         name: &str,
         arguments: &Map<String, Value>,
         timeout: Duration,
-    ) -> Result<Value, RequestError> {
-        let params = json!({"name": name, "arguments": arguments});
-        self.request("tools/call", params, Instant::now() + timeout)
+    ) -> Result<CallToolResult, RequestError> {
+        let params = CallToolParams { name, arguments };
+        self.request("tools/call", to_json(&params), Instant::now() + timeout)
+            .and_then(typed)
     }
 
     /// Puts `roots` in force and tells the server they changed; the
@@ -526,6 +524,16 @@ impl Connection {
             }),
         }
     }
+}
+
+/// A request's parameters as JSON.
+fn to_json(params: &impl serde::Serialize) -> Value {
+    serde_json::to_value(params).expect("parameters serialise")
+}
+
+/// A result read into the type its method answers.
+fn typed<T: serde::de::DeserializeOwned>(result: Value) -> Result<T, RequestError> {
+    serde_json::from_value(result).map_err(|e| RequestError::Malformed(e.to_string()))
 }
 
 fn base_name(path: &str) -> &str {
