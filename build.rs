@@ -8,11 +8,13 @@
 //! fails the build with its `file:line:column`. Writes to `OUT_DIR`:
 //!
 //! - `embedded_suite.postcard`: the validated cases (see `src/case/embedded.rs`);
+//! - `embedded_heads.postcard`: what lists and selects each of them
+//!   (`CaseHead`), for `toolpath list`;
 //! - `embedded_cases.rs`: the YAML texts, sorted by path, for `toolpath export`.
 
 use std::path::{Path, PathBuf};
 
-use toolpath_suite::case::{CaseError, load};
+use toolpath_suite::case::{CaseError, CaseHead, load};
 
 /// The path of `file` in the repository, `/`-separated on every machine.
 fn relative(manifest: &Path, file: &Path) -> String {
@@ -56,6 +58,9 @@ fn main() {
     }
     let bytes = postcard::to_allocvec(&cases).expect("cases serialise");
     std::fs::write(out.join("embedded_suite.postcard"), bytes).expect("write the suite");
+    let heads: Vec<CaseHead> = cases.iter().map(CaseHead::from).collect();
+    let bytes = postcard::to_allocvec(&heads).expect("heads serialise");
+    std::fs::write(out.join("embedded_heads.postcard"), bytes).expect("write the heads");
     let mut code = String::from(
         "/// The suite's cases as (path relative to the repository, contents).\npub static EMBEDDED_CASES: &[(&str, &str)] = &[\n",
     );

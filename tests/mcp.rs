@@ -1248,3 +1248,42 @@ fn a_server_blocked_on_a_fifo_is_released_and_fails_the_case() {
     // Every other case (the well-behaved fake's) still passes after it.
     assert_eq!(status(&report, "mcp.resolve.missing"), "pass");
 }
+
+/// A server that returns a file as an embedded `resource` block (its text
+/// and a URI, no text block) is read for the text it carries: every case
+/// passes as against the fake answering in text blocks.
+#[test]
+fn a_file_returned_as_an_embedded_resource_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run(&profile(dir.path(), "resource-read", &[]));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+    assert_eq!(findings(&report), []);
+}
+
+/// A server that answers in `structuredContent` (its content that
+/// object's JSON, as MCP asks) is read where the profile points
+/// (`structured: /report`); without the pointer its rules read the JSON
+/// text and the answers fail, and a pointer to nothing fails the call
+/// and says where it looked. An error answer is read from its content.
+#[test]
+fn structured_content_is_read_where_the_profile_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "      path: {line: '^path: (?P<path>.*)$'}";
+    let pointed = format!("{line}\n      structured: /report");
+    let (code, report) = run(&profile(dir.path(), "structured", &[(line, &pointed)]));
+    assert_eq!(statuses(&report), well_behaved(), "{report:#}");
+    assert_eq!(code, 0);
+
+    let (code, report) = run(&profile(dir.path(), "structured", &[]));
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "mcp.resolve.file"), "fail");
+    assert_eq!(status(&report, "mcp.resolve.missing"), "pass");
+
+    let nowhere = format!("{line}\n      structured: /nope");
+    let (_, report) = run(&profile(dir.path(), "structured", &[(line, &nowhere)]));
+    let reason = case(&report, "mcp.resolve.file")["reason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("no value at `/nope`"), "{reason}");
+}

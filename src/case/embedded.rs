@@ -7,15 +7,27 @@
 //! invalid. What it embeds is the validated cases in a compact binary form
 //! (postcard, [`toolpath_suite::case::compact`]), so a start-up decodes them
 //! instead of parsing and validating 400 KB of YAML each time (most of
-//! `toolpath list`). The YAML stays the source of truth and is embedded
+//! `toolpath list`), and what lists and selects each case apart
+//! ([`CaseHead`]), so `toolpath list` of the embedded suite decodes only
+//! that. The YAML stays the source of truth and is embedded
 //! beside them for `toolpath export`; a test checks that both say the same.
 
-use toolpath_suite::case::{Case, CaseError};
+use toolpath_suite::case::{Case, CaseError, CaseHead};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_cases.rs"));
 
 /// The validated cases in the compact form `build.rs` wrote.
 static EMBEDDED_SUITE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded_suite.postcard"));
+
+/// What lists and selects each embedded case, in the same order.
+static EMBEDDED_HEADS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded_heads.postcard"));
+
+/// What lists and selects each embedded case ([`CaseHead`]), decoded
+/// without the rest of the cases: for `toolpath list`.
+pub fn embedded_heads() -> Vec<CaseHead> {
+    postcard::from_bytes(EMBEDDED_HEADS)
+        .expect("the embedded heads decode: build.rs wrote them with these types")
+}
 
 /// The cases embedded at build time. Their `file` is the path in the
 /// repository (`cases/search/file-relative.yaml`), the same on every machine.
@@ -50,6 +62,14 @@ mod tests {
         for (decoded, parsed) in decoded.iter().zip(&parsed) {
             assert_eq!(decoded, parsed);
         }
+    }
+
+    /// The heads `toolpath list` reads are the embedded cases' own.
+    #[test]
+    fn the_embedded_heads_are_the_embedded_cases_heads() {
+        let (cases, _) = load_embedded();
+        let heads: Vec<CaseHead> = cases.iter().map(CaseHead::from).collect();
+        assert_eq!(embedded_heads(), heads);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! tool, and shard. Sharding hashes the instance id (FNV-1a), so an
 //! instance stays on the same machine however the suite grows.
 
-use toolpath_suite::case::{Case, Instance};
+use toolpath_suite::case::{Case, CaseHead, Instance};
 use toolpath_suite::protocol::Tool;
 use toolpath_suite::wildcard::Wildcard;
 
@@ -77,18 +77,43 @@ impl Selection {
         case.instances().filter(|i| self.admits(i))
     }
 
+    /// The selected instances of the cases `heads` stand for, each as its
+    /// case's head and tool, in the order [`Self::instances`] gives them.
+    pub fn heads<'a>(&self, heads: &'a [CaseHead]) -> Vec<(&'a CaseHead, Tool)> {
+        let instances = heads
+            .iter()
+            .flat_map(|head| head.tools.iter().map(move |&tool| (head, tool)));
+        instances
+            .filter(|(head, tool)| {
+                let case = (head.id.as_str(), head.spec.as_slice(), head.tags.as_slice());
+                self.admits_instance(&head.instance_id(*tool), case, *tool)
+            })
+            .collect()
+    }
+
     fn admits(&self, instance: &Instance) -> bool {
-        let id = instance.id();
         let case = instance.case;
+        let parts = (case.id.as_str(), case.spec.as_slice(), case.tags.as_slice());
+        self.admits_instance(&instance.id(), parts, instance.tool)
+    }
+
+    /// Whether the instance `id` of the case `(case_id, spec, tags)` for
+    /// `tool` is selected.
+    fn admits_instance(
+        &self,
+        id: &str,
+        (case_id, spec, tags): (&str, &[String], &[String]),
+        tool: Tool,
+    ) -> bool {
         (self.ids.is_empty()
             || self.ids.iter().any(|g| {
                 let wildcard = Wildcard::new(g);
-                wildcard.matches(&id) || wildcard.matches(&case.id)
+                wildcard.matches(id) || wildcard.matches(case_id)
             }))
-            && (self.specs.is_empty() || self.specs.iter().any(|s| case.spec.contains(s)))
-            && (self.tags.is_empty() || self.tags.iter().any(|t| case.tags.contains(t)))
-            && (self.tools.is_empty() || self.tools.contains(&instance.tool))
-            && self.shard.is_none_or(|s| s.contains(&id))
+            && (self.specs.is_empty() || self.specs.iter().any(|s| spec.contains(s)))
+            && (self.tags.is_empty() || self.tags.iter().any(|t| tags.contains(t)))
+            && (self.tools.is_empty() || self.tools.contains(&tool))
+            && self.shard.is_none_or(|s| s.contains(id))
     }
 }
 
@@ -115,6 +140,42 @@ mod tests {
         assert_eq!(chosen("search.x@{grep,shell}"), ["search.x@grep"]);
         assert_eq!(chosen("search.?"), ["search.x@grep", "search.x@ripgrep"]);
         assert!(chosen("*****X").is_empty());
+    }
+
+    /// Selecting by heads (`toolpath list`) selects what selecting the
+    /// whole cases does, filter by filter, on the embedded suite.
+    #[test]
+    fn heads_select_the_instances_the_cases_do() {
+        let (cases, _) = crate::case::embedded::load_embedded();
+        let heads: Vec<CaseHead> = cases.iter().map(CaseHead::from).collect();
+        let selections = [
+            Selection::default(),
+            Selection {
+                ids: vec!["search.*".into(), "*@ls".into()],
+                ..Selection::default()
+            },
+            Selection {
+                specs: vec!["SEC-11".into(), "RES-4".into()],
+                ..Selection::default()
+            },
+            Selection {
+                tags: vec![cases.iter().find_map(|c| c.tags.first()).unwrap().clone()],
+                ..Selection::default()
+            },
+            Selection {
+                tools: vec![Tool::Grep, Tool::Shell],
+                shard: Some(Shard { index: 2, count: 3 }),
+                ..Selection::default()
+            },
+        ];
+        for selection in selections {
+            let by_case: Vec<String> = selection.instances(&cases).iter().map(|i| i.id()).collect();
+            let by_head: Vec<String> = (selection.heads(&heads).iter())
+                .map(|(head, tool)| head.instance_id(*tool))
+                .collect();
+            assert!(!by_case.is_empty(), "{selection:?}");
+            assert_eq!(by_head, by_case, "{selection:?}");
+        }
     }
 
     #[test]

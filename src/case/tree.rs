@@ -12,7 +12,16 @@
 //!
 //! Built on `rustix` (safe, maintained bindings to the `*at` calls and
 //! directory streams) rather than raw `libc`, so no `unsafe` is needed here.
-//! [`DirHandle`] is also what the fixture builder creates entries through.
+//! [`DirHandle`] is also what the fixture builder creates entries through,
+//! what a snapshot (`harness::snapshot`) walks a fixture by and what a run
+//! directory (`session::run_dir`) is opened and removed by: the one
+//! never-following walk of the crate. No crate does this: `walkdir` (even
+//! with `follow_links(false)` and `same_file_system`) walks by path, so a
+//! directory swapped for a link between listing and descending is
+//! followed, and it can neither unlock a directory its owner locked nor
+//! act on an entry through its parent's handle; `cap-std`'s `Dir` could,
+//! but would put a second file-system layer beside the `rustix` calls the
+//! fixture builder is written in.
 
 use std::ffi::{CStr, CString};
 use std::io;

@@ -2,8 +2,9 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::{SelectArgs, load_or_usage, print_out};
+use crate::cli::{SelectArgs, SourceArgs, load_or_usage, print_out};
 use crate::report::ExitCode;
+use toolpath_suite::case::CaseHead;
 
 /// How `toolpath list` prints.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -24,31 +25,31 @@ pub struct ListRequest {
 
 /// `toolpath list`.
 pub fn list(request: ListRequest) -> ExitCode {
-    let cases = match load_or_usage(&request.select.source) {
-        Ok(cases) => cases,
+    let heads = match heads_or_usage(&request.select.source) {
+        Ok(heads) => heads,
         Err(code) => return code,
     };
     let json = matches!(request.format, ListFormat::Json);
-    let instances = request.select.selection().instances(&cases);
+    let instances = request.select.selection().heads(&heads);
     let text = if json {
         let items: Vec<serde_json::Value> = instances
             .iter()
-            .map(|i| {
+            .map(|(case, tool)| {
                 serde_json::json!({
-                    "id": i.id(), "case": i.case.id, "tool": i.tool, "file": i.case.file.display().to_string(),
-                    "line": i.case.line, "spec": i.case.spec, "tags": i.case.tags, "summary": i.case.summary,
+                    "id": case.instance_id(*tool), "case": case.id, "tool": tool, "file": case.file.display().to_string(),
+                    "line": case.line, "spec": case.spec, "tags": case.tags, "summary": case.summary,
                 })
             })
             .collect();
         serde_json::to_string_pretty(&items).expect("serialises") + "\n"
     } else {
-        let lines = instances.iter().map(|i| {
+        let lines = instances.iter().map(|(case, tool)| {
             format!(
                 "{}\t{}:{}\t{}\n",
-                i.id(),
-                i.case.file.display(),
-                i.case.line,
-                i.case.spec.join(",")
+                case.instance_id(*tool),
+                case.file.display(),
+                case.line,
+                case.spec.join(",")
             )
         });
         lines.collect()
@@ -59,7 +60,18 @@ pub fn list(request: ListRequest) -> ExitCode {
         return ExitCode::Report;
     }
     if !json {
-        eprintln!("{} instance(s) of {} case(s)", instances.len(), cases.len());
+        eprintln!("{} instance(s) of {} case(s)", instances.len(), heads.len());
     }
     ExitCode::Ok
+}
+
+/// What lists the cases: for the embedded suite alone, the heads the build
+/// wrote (the whole cases are not decoded); else the heads of the cases
+/// loaded, or the errors that stop them, as every subcommand says them.
+fn heads_or_usage(source: &SourceArgs) -> Result<Vec<CaseHead>, ExitCode> {
+    if source.cases.is_empty() && source.add_cases.is_empty() {
+        return Ok(crate::case::embedded::embedded_heads());
+    }
+    let cases = load_or_usage(source)?;
+    Ok(cases.iter().map(CaseHead::from).collect())
 }

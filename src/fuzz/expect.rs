@@ -234,7 +234,11 @@ mod tests {
         let mut expected = Expected::derive(&expect, &fixture, tool, None, &vars(), root);
         allow_hidden(&mut expected, actual, &["/t/ws".into()]);
         let verdict = judge(&expected, actual, &[], &vars());
-        verdict.mismatches.into_iter().map(|m| m.field).collect()
+        verdict
+            .mismatches
+            .iter()
+            .map(|m| m.field.to_string())
+            .collect()
     }
 
     /// LS-3: a dot name may be left out, never added, renamed or retyped;

@@ -198,7 +198,7 @@ pub fn probe(
         (Ok(_), Some(v)) => {
             let mut fields: Vec<Field> = Vec::new();
             for m in &v.mismatches {
-                let f = field_name(&m.field);
+                let f = m.field.head();
                 if !fields.contains(&f) {
                     fields.push(f);
                 }
@@ -337,28 +337,6 @@ fn failure_field(kind: FailureKind) -> Field {
         FailureKind::Cancelled => "adapter.cancelled",
         FailureKind::Start => "adapter.start",
         FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
-    }
-}
-
-/// The judge's field, without what it says about one instance (the line
-/// of `matches.text "PATH:LINE"`, the `contains` of a containment check):
-/// a result field by its one wire name ([`toolpath_suite::protocol::Field`]),
-/// else one of the judge's own checks (what changed on disk, what came
-/// from outside, a cut, a description's words).
-fn field_name(field: &str) -> Field {
-    let head = field.split(' ').next().unwrap_or_default();
-    if let Some(field) = toolpath_suite::protocol::Field::from_wire(head) {
-        return field.name();
-    }
-    match head {
-        "fixture" => "fixture",
-        "escape" => "escape",
-        "outside" => "outside",
-        "truncated" => "truncated",
-        "truncated-read" => "truncated-read",
-        "mentions" => "mentions",
-        "excludes" => "excludes",
-        _ => "other",
     }
 }
 
@@ -507,7 +485,7 @@ mod tests {
     /// The judge's checks that failed, by field and rule.
     fn judged(d: &Divergence) -> Vec<(&str, &str)> {
         (d.mismatches.iter())
-            .map(|m| (m.field.as_str(), m.rule.as_deref().unwrap_or_default()))
+            .map(|m| (m.field.head(), m.rule.as_deref().unwrap_or_default()))
             .collect()
     }
 

@@ -25,9 +25,8 @@
 
 use std::path::Path;
 
-use crate::harness::judge::contains_check;
 use crate::harness::snapshot::{self, Change, ChangeKind};
-use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch};
+use crate::report::{CaseReport, Channel, Check, Containment, ContainmentClass, Mismatch};
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::case::{Action, Case};
 use toolpath_suite::protocol::{ErrorCode, Field, Outcome, Tool, ToolResult};
@@ -134,7 +133,7 @@ pub fn classify(a: &Answered) -> Option<Containment> {
     if !observed(Field::Outcome) {
         return not_observed;
     }
-    let wording = contains_check(Field::ErrorMessage);
+    let wording = Check::Contains(Field::ErrorMessage);
     let wording_failed = a.mismatches.iter().any(|m| m.field == wording);
     let class = match (population, a.answer.outcome) {
         (Population::Outside, Some(Outcome::Ok)) => unreachable!("an escape, classed above"),
@@ -271,7 +270,7 @@ mod tests {
 
     fn wording() -> Mismatch {
         Mismatch {
-            field: contains_check(Field::ErrorMessage),
+            field: Check::Contains(Field::ErrorMessage),
             expected: "\"{ws}\"".into(),
             actual: "\"no\" does not contain it".into(),
             rule: None,

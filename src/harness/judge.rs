@@ -17,7 +17,7 @@
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
-use crate::report::Mismatch;
+use crate::report::{Check, Mismatch, OwnCheck};
 use toolpath_suite::case::Expect;
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::placeholders::Placeholders;
@@ -60,14 +60,15 @@ impl Verdict {
     }
 
     /// SEC-11, FILE-11: the call changed the fixture exactly as expected.
-    /// `field` is `fixture` for changes inside the roots and `escape` for
+    /// `field` is [`OwnCheck::Fixture`] for changes inside the roots and
+    /// [`OwnCheck::Escape`] for
     /// changes outside every root (an escape is reported apart, whatever
     /// the tool answered); `expected` says what should have happened,
     /// `rule` is the one broken. `changes` describes the changes worth
     /// listing (at most a few are shown); `total` counts every change.
     pub fn check_changes(
         &mut self,
-        (field, rule): (&str, &str),
+        (field, rule): (OwnCheck, &str),
         expected: &str,
         changes: &[String],
         total: usize,
@@ -92,10 +93,11 @@ impl Verdict {
             actual.push_str(&format!("; … {} more", total - listed));
         }
         let actual = cap(actual, MAX_VALUE_BYTES);
+        let field = Check::Own(field);
         self.expected_lines.push(format!("{field}: {expected}"));
         self.actual_lines.push(format!("{field}: {actual}"));
         self.mismatches.push(Mismatch {
-            field: field.to_owned(),
+            field,
             expected: expected.to_owned(),
             actual,
             rule: Some(rule.to_owned()),
@@ -114,10 +116,11 @@ impl Verdict {
         }
         let expected = "nothing from outside every root";
         let actual = cap(seen.join("; "), MAX_VALUE_BYTES);
-        self.expected_lines.push(format!("outside: {expected}"));
-        self.actual_lines.push(format!("outside: {actual}"));
+        let field = Check::Own(OwnCheck::Outside);
+        self.expected_lines.push(format!("{field}: {expected}"));
+        self.actual_lines.push(format!("{field}: {actual}"));
         self.mismatches.push(Mismatch {
-            field: "outside".to_owned(),
+            field,
             expected: expected.to_owned(),
             actual,
             rule: Some("SEC-12".to_owned()),
@@ -140,7 +143,7 @@ struct Judging<'a> {
 /// One step of judging, kept until it is known whether a diff is needed.
 enum Entry {
     Check {
-        field: String,
+        field: Check,
         expected: String,
         actual: String,
         agrees: bool,
@@ -190,21 +193,15 @@ impl<'a> Judging<'a> {
     /// Records one check of `field`, attributed to the rule it enforces on
     /// every case ([`Field::rule`]). `expected` and `actual` are raw values.
     fn check(&mut self, field: Field, expected: &str, actual: &str, agrees: bool) {
-        self.check_as(
-            field.name().to_owned(),
-            field.rule(),
-            expected,
-            actual,
-            agrees,
-        );
+        self.check_as(field.into(), field.rule(), expected, actual, agrees);
     }
 
-    /// Records one check under the name reports show it by (a field's, or
-    /// [`contains_check`]'s, `matches.text "PATH:LINE"`, `truncated`), and
-    /// the rule it enforces on every case, if any.
+    /// Records one check (a field's, a containment, an item of a field,
+    /// one of the judge's own), and the rule it enforces on every case, if
+    /// any.
     fn check_as(
         &mut self,
-        field: String,
+        field: Check,
         rule: Option<&'static str>,
         expected: &str,
         actual: &str,
@@ -291,12 +288,6 @@ pub(crate) fn base_name(path: &str) -> &str {
         .unwrap_or(path)
 }
 
-/// The name reports give a check that `field` contains a text (the error
-/// message names a path, ERR-3; the model's text names it, OUT-5).
-pub fn contains_check(field: Field) -> String {
-    format!("{field} contains")
-}
-
 fn or_missing(value: Option<String>) -> String {
     value.unwrap_or_else(|| MISSING.to_owned())
 }
@@ -354,7 +345,7 @@ pub fn judge(
         Cut::Refused(why) if expected.content.is_some() => {
             // FILE-13: a read cut short of its floor.
             j.check_as(
-                "truncated-read".to_owned(),
+                OwnCheck::TruncatedRead.into(),
                 Some("FILE-13"),
                 &format!("the whole file, or at least its first {READ_FLOOR} bytes"),
                 why,
@@ -365,7 +356,7 @@ pub fn judge(
         Cut::Refused(why) => {
             // OUT-6: a search, glob or listing cut short of its floor.
             j.check_as(
-                "truncated".to_owned(),
+                OwnCheck::Truncated.into(),
                 Some("OUT-6"),
                 &format!("nothing left out, or at least {FLOOR} results"),
                 why,
@@ -629,7 +620,7 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         };
         let field = Field::MatchesText;
         j.check_as(
-            format!("{field} {}", at(&j.vars.collapse(path), line)),
+            Check::Item(field, at(&j.vars.collapse(path), line)),
             field.rule(),
             &quoted(text),
             &quoted(&answered.text),
@@ -678,7 +669,7 @@ fn model_text(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let Some(text) = result.model_text.as_deref() else {
         let field = Field::ModelText;
         j.check_as(
-            contains_check(field),
+            Check::Contains(field),
             field.rule(),
             &quoted(&expected.model_text_contains[0]),
             MISSING,
@@ -739,7 +730,7 @@ fn entries_named(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         ),
     };
     j.check_as(
-        format!("{}-entries", Field::ModelText),
+        OwnCheck::EntriesNamed.into(),
         Some("OUT-7"),
         "every entry's name",
         &actual,
@@ -778,7 +769,7 @@ fn contains(j: &mut Judging, field: Field, needle: &str, haystack: &str, shown: 
         format!("{shown} does not contain it")
     };
     j.check_as(
-        contains_check(field),
+        Check::Contains(field),
         field.rule(),
         &quoted(needle),
         &actual,
@@ -830,7 +821,7 @@ fn expected_fields(e: &Expected) -> Vec<String> {
     if let Some(error) = &e.error {
         lines.push(Field::ErrorCode, Some(error.code.name().to_owned()));
         for needle in &error.message_contains {
-            lines.push(contains_check(Field::ErrorMessage), Some(quoted(needle)));
+            lines.push(Check::Contains(Field::ErrorMessage), Some(quoted(needle)));
         }
     }
     lines.0
@@ -867,7 +858,13 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
         } else {
             format!("absent from {}", shown())
         };
-        j.check_as("mentions".to_owned(), None, &quoted(word), &actual, agrees);
+        j.check_as(
+            OwnCheck::Mentions.into(),
+            None,
+            &quoted(word),
+            &actual,
+            agrees,
+        );
     }
     for phrase in expect.excludes.iter().flatten() {
         let agrees = !lower
@@ -879,7 +876,7 @@ pub fn judge_description(expect: &Expect, description: Option<&str>) -> Verdict 
             format!("present in {}", shown())
         };
         j.check_as(
-            "excludes".to_owned(),
+            OwnCheck::Excludes.into(),
             None,
             &quoted(phrase),
             &actual,
@@ -954,8 +951,8 @@ mod tests {
         Placeholders::new("/t", "/t/ws", &[("ws".into(), "/t/ws".into())])
     }
 
-    fn fields(v: &Verdict) -> Vec<&str> {
-        v.mismatches.iter().map(|m| m.field.as_str()).collect()
+    fn fields(v: &Verdict) -> Vec<String> {
+        v.mismatches.iter().map(|m| m.field.to_string()).collect()
     }
 
     #[test]
@@ -1216,7 +1213,7 @@ mod tests {
         // An error where a file was expected is still wrong where it shows.
         let error = ToolResult::error(ErrorCode::NotFound, "no");
         let v = judge(&expected_ok(), &error, &unobservable, &vars());
-        assert!(fields(&v).contains(&"kind"), "{:?}", fields(&v));
+        assert!(fields(&v).iter().any(|f| f == "kind"), "{:?}", fields(&v));
     }
 
     #[test]
@@ -1417,9 +1414,14 @@ mod tests {
     #[test]
     fn changes_inside_and_escapes_are_separate_mismatches_with_their_rule() {
         let mut v = judge(&expected_ok(), &result_ok(), &[], &vars());
-        v.check_changes(("fixture", "FILE-11"), "only the expected write", &[], 0);
         v.check_changes(
-            ("escape", "FILE-11"),
+            (OwnCheck::Fixture, "FILE-11"),
+            "only the expected write",
+            &[],
+            0,
+        );
+        v.check_changes(
+            (OwnCheck::Escape, "FILE-11"),
             "nothing outside the roots changed",
             &["~ {tmp}/outside/secret.txt (content)".into()],
             1,

@@ -38,11 +38,12 @@ use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::hash::{BuildHasher, Hasher};
 use std::io::Read;
-use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+
+use crate::case::tree::DirHandle;
 
 /// The most entries a snapshot records.
 pub const MAX_ENTRIES: usize = 100_000;
@@ -200,7 +201,7 @@ pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
         skip,
         hashed: 0,
     };
-    match rustix::fs::open(root, dir_flags(), Mode::empty()) {
+    match DirHandle::open(root) {
         Ok(fd) => {
             let state = match rustix::fs::fstat(&fd) {
                 Ok(stat) => {
@@ -223,13 +224,9 @@ pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
     walk.snapshot
 }
 
-fn dir_flags() -> OFlags {
-    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
-}
-
-fn unreadable(e: rustix::io::Errno) -> State {
+fn unreadable(e: impl Into<std::io::Error>) -> State {
     State::Unreadable {
-        error: std::io::Error::from(e).to_string(),
+        error: e.into().to_string(),
     }
 }
 
@@ -249,11 +246,11 @@ impl Walk<'_> {
 
     /// Records every entry of the open directory `dir` (at `path`), and
     /// below it.
-    fn directory(&mut self, dir: &OwnedFd, path: &[u8], depth: usize) {
+    fn directory(&mut self, dir: &DirHandle, path: &[u8], depth: usize) {
         if self.skip.iter().any(|s| s == path) {
             return;
         }
-        let names = match names(dir) {
+        let names = match dir.names() {
             Ok(names) => names,
             Err(e) => {
                 self.snapshot.entries.insert(path.to_vec(), unreadable(e));
@@ -275,7 +272,7 @@ impl Walk<'_> {
     }
 
     /// The state of `name` in `dir`; a directory is descended into.
-    fn entry(&mut self, dir: &OwnedFd, name: &CStr, path: &[u8], depth: usize) -> State {
+    fn entry(&mut self, dir: &DirHandle, name: &CStr, path: &[u8], depth: usize) -> State {
         let stat = match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) => stat,
             Err(e) => return unreadable(e),
@@ -285,9 +282,9 @@ impl Walk<'_> {
             return self.state(dir, name, &stat);
         }
         let mode = stat.st_mode & 0o7777;
-        let opened = rustix::fs::openat(dir, name, dir_flags(), Mode::empty());
-        let listed = opened.is_ok();
-        if let Ok(child) = opened {
+        let opened = dir.child_dir(name, false);
+        let listed = matches!(opened, Ok(Some(_)));
+        if let Ok(Some(child)) = opened {
             if depth >= MAX_DEPTH {
                 self.snapshot.overflow = Some(format!("deeper than {MAX_DEPTH} levels"));
             } else {
@@ -301,12 +298,12 @@ impl Walk<'_> {
     /// not looked into.
     // `st_size` and `st_rdev` are not `u64` on every target.
     #[allow(clippy::unnecessary_cast)]
-    fn state(&mut self, dir: &OwnedFd, name: &CStr, stat: &rustix::fs::Stat) -> State {
+    fn state(&mut self, dir: &DirHandle, name: &CStr, stat: &rustix::fs::Stat) -> State {
         let mode = stat.st_mode & 0o7777;
         match FileType::from_raw_mode(stat.st_mode) {
             FileType::Directory => State::Directory {
                 mode,
-                listed: rustix::fs::openat(dir, name, dir_flags(), Mode::empty()).is_ok(),
+                listed: matches!(dir.child_dir(name, false), Ok(Some(_))),
             },
             FileType::Symlink => match rustix::fs::readlinkat(dir, name, Vec::new()) {
                 Ok(target) => State::Link {
@@ -336,7 +333,7 @@ impl Walk<'_> {
     /// following a link and without waiting (`O_NONBLOCK`), and read only if
     /// what was opened is still a regular file: the subject may have
     /// swapped it for a FIFO since it was examined.
-    fn content(&mut self, dir: &OwnedFd, name: &CStr, size: u64) -> Content {
+    fn content(&mut self, dir: &DirHandle, name: &CStr, size: u64) -> Content {
         if size > MAX_FILE_BYTES || self.hashed + size > MAX_HASHED_BYTES {
             return Content::NotHashed { size };
         }
@@ -389,7 +386,7 @@ pub fn state_at(path: &Path) -> Option<State> {
         |e: rustix::io::Errno| e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR;
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let dir = match rustix::fs::open(parent, flags, Mode::empty()) {
-        Ok(dir) => dir,
+        Ok(dir) => DirHandle::from(dir),
         Err(e) if missing(e) => return None,
         Err(e) => return Some(unreadable(e)),
     };
@@ -405,19 +402,6 @@ pub fn state_at(path: &Path) -> Option<State> {
         hashed: 0,
     };
     Some(walk.state(&dir, &name, &stat))
-}
-
-/// The names in `dir`, without `.` and `..`.
-fn names(dir: &OwnedFd) -> Result<Vec<std::ffi::CString>, rustix::io::Errno> {
-    let mut stream = rustix::fs::Dir::read_from(dir)?;
-    let mut names = Vec::new();
-    while let Some(entry) = stream.read() {
-        let name = entry?.file_name().to_owned();
-        if name.as_bytes() != b"." && name.as_bytes() != b".." {
-            names.push(name);
-        }
-    }
-    Ok(names)
 }
 
 /// What differs between `before` and `after`, except the `expected`

@@ -28,7 +28,7 @@ use crate::harness::judge::{Verdict, judge};
 use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::watch::Watched;
-use crate::report::Channel;
+use crate::report::{Channel, OwnCheck};
 use crate::subject::AdapterFailure;
 use toolpath_suite::case::Fixture;
 use toolpath_suite::placeholders::Placeholders;
@@ -195,9 +195,14 @@ pub fn call_and_judge(
         (Some(Outcome::Ok), [_, ..]) => "only the expected write",
         _ => "unchanged",
     };
-    verdict.check_changes(("fixture", rule), unchanged, &shown(&inside), inside.len());
     verdict.check_changes(
-        ("escape", rule),
+        (OwnCheck::Fixture, rule),
+        unchanged,
+        &shown(&inside),
+        inside.len(),
+    );
+    verdict.check_changes(
+        (OwnCheck::Escape, rule),
         "nothing outside the roots changed",
         &shown_outside,
         outside.len() + named.len(),

@@ -30,6 +30,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use crate::mcp::wire::{
+    CallToolParams, CallToolResult, ClientCapabilities, Implementation, InitializeParams,
+    InitializeResult, ListToolsParams, ListToolsResult, RootsCapability,
+};
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
 use crate::subject::hang::{Blocked, HangProne};
@@ -101,6 +105,8 @@ pub enum RequestError {
     /// released ([`crate::subject::hang`]); `answered` when it then
     /// answered (the answer is not judged).
     Blocked { blocked: Blocked, answered: bool },
+    /// A result that is not what the method answers (`wire`'s types).
+    Malformed(String),
 }
 
 impl std::fmt::Display for RequestError {
@@ -119,6 +125,7 @@ impl std::fmt::Display for RequestError {
                 write!(f, "JSON-RPC error {code}: {message}")
             }
             RequestError::Blocked { blocked, answered } => f.write_str(&blocked.message(*answered)),
+            RequestError::Malformed(why) => write!(f, "a malformed result: {why}"),
         }
     }
 }
@@ -221,23 +228,21 @@ impl Connection {
         offer_roots: bool,
         deadline: Instant,
     ) -> Result<Vec<ToolInfo>, String> {
-        let capabilities = if offer_roots {
-            json!({"roots": {"listChanged": true}})
-        } else {
-            json!({})
+        let params = InitializeParams {
+            protocol_version: LATEST_PROTOCOL,
+            capabilities: ClientCapabilities {
+                roots: offer_roots.then_some(RootsCapability { list_changed: true }),
+            },
+            client_info: Implementation {
+                name: "toolpath",
+                version: crate::SUITE_VERSION,
+            },
         };
-        let params = json!({
-            "protocolVersion": LATEST_PROTOCOL,
-            "capabilities": capabilities,
-            "clientInfo": {"name": "toolpath", "version": crate::SUITE_VERSION},
-        });
-        let answer = self
-            .request("initialize", params, deadline)
+        let answer: InitializeResult = self
+            .request("initialize", to_json(&params), deadline)
+            .and_then(typed)
             .map_err(|e| format!("`initialize`: {e}"))?;
-        let version = answer
-            .get("protocolVersion")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let version = answer.protocol_version.as_str();
         if !SUPPORTED_PROTOCOLS.contains(&version) {
             return Err(format!(
                 "it answered protocol revision `{}`; this client speaks {}",
@@ -249,15 +254,15 @@ impl Connection {
         self.notify("notifications/initialized", None, deadline)
             .map_err(|e| e.to_string())?;
         let mut tools = Vec::new();
-        let mut cursor: Option<Value> = None;
+        let mut cursor: Option<String> = None;
         let mut budget = MAX_TOOLS_LIST_BYTES;
         for _ in 0..MAX_PAGES {
-            let params = match &cursor {
-                Some(c) => json!({"cursor": c}),
-                None => json!({}),
+            let params = ListToolsParams {
+                cursor: cursor.as_deref(),
             };
             let (page, bytes) = self
-                .request_within("tools/list", params, deadline, budget, None)
+                .request_within("tools/list", to_json(&params), deadline, budget, None)
+                .and_then(|(page, bytes)| Ok((typed::<ListToolsResult>(page)?, bytes)))
                 .map_err(|e| match e {
                     RequestError::TooLong => format!(
                         "`tools/list`: its pages hold more than {MAX_TOOLS_LIST_BYTES} bytes"
@@ -265,20 +270,11 @@ impl Connection {
                     e => format!("`tools/list`: {e}"),
                 })?;
             budget = budget.saturating_sub(bytes);
-            for tool in page
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                    tools.push(ToolInfo {
-                        name: name.to_owned(),
-                        input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
-                    });
-                }
-            }
-            cursor = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
+            tools.extend(page.tools.into_iter().map(|tool| ToolInfo {
+                name: tool.name,
+                input_schema: tool.input_schema,
+            }));
+            cursor = page.next_cursor;
             if cursor.is_none() {
                 return Ok(tools);
             }
@@ -288,13 +284,14 @@ impl Connection {
         ))
     }
 
-    /// `tools/call`; the result object (`content`, `isError`, ...).
+    /// `tools/call`; its result (content blocks, `structuredContent`,
+    /// `isError`).
     pub fn call_tool(
         &mut self,
         name: &str,
         arguments: &Map<String, Value>,
         timeout: Duration,
-    ) -> Result<Value, RequestError> {
+    ) -> Result<CallToolResult, RequestError> {
         self.call_tool_watched(name, arguments, timeout, None)
     }
 
@@ -306,16 +303,16 @@ impl Connection {
         arguments: &Map<String, Value>,
         timeout: Duration,
         hang: Option<&HangProne>,
-    ) -> Result<Value, RequestError> {
-        let params = json!({"name": name, "arguments": arguments});
+    ) -> Result<CallToolResult, RequestError> {
+        let params = CallToolParams { name, arguments };
         self.request_within(
             "tools/call",
-            params,
+            to_json(&params),
             Instant::now() + timeout,
             MAX_LINE_BYTES,
             hang,
         )
-        .map(|(answer, _)| answer)
+        .and_then(|(answer, _)| typed(answer))
     }
 
     /// Puts `roots` in force and tells the server they changed; the
@@ -575,6 +572,16 @@ impl Connection {
             }),
         }
     }
+}
+
+/// A request's parameters as JSON.
+fn to_json(params: &impl serde::Serialize) -> Value {
+    serde_json::to_value(params).expect("parameters serialise")
+}
+
+/// A result read into the type its method answers.
+fn typed<T: serde::de::DeserializeOwned>(result: Value) -> Result<T, RequestError> {
+    serde_json::from_value(result).map_err(|e| RequestError::Malformed(e.to_string()))
 }
 
 fn base_name(path: &str) -> &str {

@@ -6,6 +6,7 @@
 //! - [`profile`]: the profile file, its checks and JSON Schema;
 //! - [`client`]: a synchronous MCP client on the adapters' pipe
 //!   supervision (bounded lines and waits, process groups);
+//! - [`wire`]: the MCP messages it sends and reads, typed;
 //! - [`command`]: the short commands a profile runs (its version, `git
 //!   init`), bounded like the server;
 //! - [`template`]: argument templates, for server tools that nest what
@@ -25,3 +26,4 @@ pub mod profile;
 pub mod server;
 pub mod template;
 pub mod translate;
+pub mod wire;

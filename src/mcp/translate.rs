@@ -246,20 +246,6 @@ fn error_rules(all: &mut Vec<RuleUse>, errors: &Errors, place: &str) {
     }
 }
 
-/// The text blocks of a `tools/call` result, joined with newlines: what
-/// the model is shown (OUT-5), and what the profile's rules read.
-pub fn text_of(result: &Value) -> String {
-    result
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|block| block.get("text").and_then(Value::as_str))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// An answer from `text` with the server's `is_error` flag; every rule
 /// tried on it is recorded in `ctx.tried`.
 pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {

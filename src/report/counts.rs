@@ -790,7 +790,7 @@ mod tests {
 
     fn mismatch(field: &str, rule: Option<&str>) -> Mismatch {
         Mismatch {
-            field: field.into(),
+            field: field.parse().unwrap(),
             expected: "x".into(),
             actual: "y".into(),
             rule: rule.map(str::to_owned),

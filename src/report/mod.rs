@@ -3,7 +3,8 @@
 //! Its schema is published in `spec/schemas/report.schema.json`.
 //!
 //! What lives here: the report types, what they add up to (containment
-//! and per-rule counts, [`counts`]), what a subject found about itself
+//! and per-rule counts, [`counts`]), what a mismatch is about
+//! ([`check`]), what a subject found about itself
 //! ([`findings`]), how often each rule of an MCP profile matched
 //! ([`profile_rules`]), where judged instances go as they are judged
 //! ([`sink`]), the event log and the run's authenticated spool
@@ -14,6 +15,7 @@
 //! ARCHITECTURE.md); never `case` or `reference` beside it on floor 2, nor
 //! the harness, session or CLI above it.
 
+pub mod check;
 pub mod counts;
 pub mod events;
 pub mod exit;
@@ -25,6 +27,7 @@ pub mod seal;
 pub mod sink;
 pub mod view;
 
+pub use check::{Check, OwnCheck};
 pub use counts::{
     Channel, ChannelCounts, Containment, ContainmentClass, ContainmentCounts, RuleCounts,
 };
@@ -136,7 +139,8 @@ impl Status {
 pub struct Mismatch {
     /// The field: `outcome`, `kind`, `path`, `matches.text "PATH:LINE"`,
     /// `fixture` (the call changed the fixture, SEC-11), ...
-    pub field: String,
+    #[schemars(with = "String")]
+    pub field: Check,
     /// At most 4 KiB is kept (judging used the whole value): a longer value
     /// ends with `… [cut: N bytes in all]`, and a list keeps its first 20
     /// items, sorted, and ends with `… K more (N in all)`.

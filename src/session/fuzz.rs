@@ -18,6 +18,7 @@ use crate::harness::baseline::Baseline;
 use crate::harness::config::SubjectFactory;
 use crate::report::ExitCode;
 use crate::session::{Session, Supervision};
+use crate::subject::AdapterFailure;
 use crate::subject::Subject;
 use crate::subject::adapter::Adapter;
 
@@ -86,31 +87,10 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     let terminal = std::io::stderr().is_terminal();
     let progress = |counts: &Counts| {
         if terminal {
-            let done = counts.iterations.load(Ordering::SeqCst);
-            let of = plan.iterations.map_or(String::new(), |n| format!("/{n}"));
-            eprint!(
-                "\r\x1b[2Kfuzz: {done}{of} iterations, {} finding(s), {} known, {} skipped",
-                counts.findings.load(Ordering::SeqCst),
-                counts.known.load(Ordering::SeqCst),
-                counts.skipped.load(Ordering::SeqCst)
-            );
+            show_progress(counts, plan.iterations);
         }
     };
-    let on_finding = |finding: &Finding| {
-        let clear = if terminal { "\r\x1b[2K" } else { "" };
-        match finding.write(&plan.findings, &plan.line) {
-            Ok(file) => eprintln!(
-                "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
-                finding.seed,
-                finding.iteration,
-                finding.divergence.fields.join(", "),
-                finding.divergence.rules[0],
-                finding.divergence.signature,
-                file.display()
-            ),
-            Err(e) => eprintln!("{clear}toolpath: cannot write a finding: {e}"),
-        }
-    };
+    let on_finding = |finding: &Finding| keep_finding(finding, plan, terminal);
     let config = FuzzConfig {
         seed: plan.seed,
         first_iteration: plan.first_iteration,
@@ -130,18 +110,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     let summary = match crate::fuzz::run::fuzz(make, &config) {
         Ok(summary) => summary,
         Err(failure) => {
-            // The adapter's own text: shown with stand-ins for what would
-            // act on the terminal.
-            eprintln!(
-                "toolpath: the adapter could not be started: {}",
-                toolpath_suite::sanitize::visible(&failure.to_string())
-            );
-            if !failure.stderr.is_empty() {
-                eprintln!(
-                    "--- adapter stderr ---\n{}",
-                    toolpath_suite::sanitize::visible(&failure.stderr)
-                );
-            }
+            say_not_started(&failure);
             return ExitCode::Unexpected;
         }
     };
@@ -153,6 +122,52 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         ExitCode::Ok
     } else {
         ExitCode::Unexpected
+    }
+}
+
+/// The progress line, rewritten in place on a terminal: iterations (of
+/// how many, when bounded), findings, known and skipped.
+fn show_progress(counts: &Counts, iterations: Option<u64>) {
+    let done = counts.iterations.load(Ordering::SeqCst);
+    let of = iterations.map_or(String::new(), |n| format!("/{n}"));
+    eprint!(
+        "\r\x1b[2Kfuzz: {done}{of} iterations, {} finding(s), {} known, {} skipped",
+        counts.findings.load(Ordering::SeqCst),
+        counts.known.load(Ordering::SeqCst),
+        counts.skipped.load(Ordering::SeqCst)
+    );
+}
+
+/// Writes a finding's case file and says so (over the progress line on a
+/// terminal), or says why it could not be written.
+fn keep_finding(finding: &Finding, plan: &FuzzPlan, terminal: bool) {
+    let clear = if terminal { "\r\x1b[2K" } else { "" };
+    match finding.write(&plan.findings, &plan.line) {
+        Ok(file) => eprintln!(
+            "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
+            finding.seed,
+            finding.iteration,
+            finding.divergence.fields.join(", "),
+            finding.divergence.rules[0],
+            finding.divergence.signature,
+            file.display()
+        ),
+        Err(e) => eprintln!("{clear}toolpath: cannot write a finding: {e}"),
+    }
+}
+
+/// Why the adapter could not be started: its own text, shown with
+/// stand-ins for what would act on the terminal.
+fn say_not_started(failure: &AdapterFailure) {
+    eprintln!(
+        "toolpath: the adapter could not be started: {}",
+        toolpath_suite::sanitize::visible(&failure.to_string())
+    );
+    if !failure.stderr.is_empty() {
+        eprintln!(
+            "--- adapter stderr ---\n{}",
+            toolpath_suite::sanitize::visible(&failure.stderr)
+        );
     }
 }
 

@@ -49,11 +49,9 @@ pub const LOCK: &str = "owner.lock";
 /// for their descendants, which `toolpath clean` kills after a SIGKILL).
 pub const ENV: &str = crate::subject::adapter::RUN_ID_ENV;
 
-/// How a directory is opened: never through a link, never inherited.
-const DIR: OFlags = OFlags::RDONLY
-    .union(OFlags::DIRECTORY)
-    .union(OFlags::NOFOLLOW)
-    .union(OFlags::CLOEXEC);
+/// How a directory is opened: never through a link, never inherited (the
+/// fixture walker's flags, `case::tree`).
+const DIR: OFlags = crate::case::tree::DIR_FLAGS;
 
 /// A live run's directory; removed when dropped.
 pub struct RunDir {

@@ -46,6 +46,11 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   crlf          `read` answers `\r\n` line endings as `\n`
   open          has no allowed directories: every path is inside (a
                 server that takes none, as a shell or ripgrep server)
+  resource-read `read` answers the file as an embedded `resource` block
+                (its text and a `file://` URI), no text block
+  structured    `info` answers its lines in `structuredContent`
+                (`{"report": LINES}`), its content being that object's
+                JSON, as MCP asks of a tool with an output schema
 
 Roots come from `--root DIR` arguments, other arguments (each a root), the
 `allowed` list of `$HOME/.fake-mcp/config.json` (it exits, status 3, if
@@ -227,7 +232,12 @@ def call(name, args):
             return failure(full, err)
         is_dir = stat.S_ISDIR(st.st_mode)
         is_file = stat.S_ISREG(st.st_mode)
-        return text(f"path: {full}\nisDirectory: {str(is_dir).lower()}\nisFile: {str(is_file).lower()}")
+        body = f"path: {full}\nisDirectory: {str(is_dir).lower()}\nisFile: {str(is_file).lower()}"
+        if "structured" in MODES:
+            report = {"report": body}
+            dumped = json.dumps(report, ensure_ascii=False)
+            return {"content": [{"type": "text", "text": dumped}], "structuredContent": report}
+        return text(body)
     if name == "list":
         try:
             names = sorted(os.listdir(full))
@@ -298,6 +308,9 @@ def file_tool(name, args, full):
             return failure(full, err)
         if "crlf" in MODES:
             body = body.replace("\r\n", "\n")
+        if "resource-read" in MODES:
+            resource = {"uri": "file://" + full, "mimeType": "text/plain", "text": body}
+            return {"content": [{"type": "resource", "resource": resource}]}
         return text(body)
     if name == "write":
         content = args.get("content")

@@ -41,7 +41,9 @@ use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
-use crate::report::{CaseReport, Channel, Containment, ContainmentClass, Mismatch, Status};
+use crate::report::{
+    CaseReport, Channel, Containment, ContainmentClass, Mismatch, OwnCheck, Status,
+};
 use crate::subject::adapter::Adapter;
 use crate::subject::hang::HangProne;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -176,7 +178,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                             + {tmp} (made again, after it was removed)";
             report.status = Status::Fail;
             report.mismatches.push(Mismatch {
-                field: "escape".to_owned(),
+                field: OwnCheck::Escape.into(),
                 expected: "nothing written after the answer".to_owned(),
                 actual: evidence.to_owned(),
                 rule: Some("SEC-12".to_owned()),
@@ -445,7 +447,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             // The implementation failed the case; no adapter is to blame.
             kind if kind.fails_the_case() => {
                 let mismatch = Mismatch {
-                    field: "answer".to_owned(),
+                    field: OwnCheck::Answer.into(),
                     expected: "an answer".to_owned(),
                     actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
                     rule: (kind == FailureKind::Blocked)
@@ -453,8 +455,8 @@ impl<'a, 'b> Worker<'a, 'b> {
                 };
                 let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
                 r.diff = Some(format!(
-                    "--- expected\n+++ actual\n@@ -1 +1 @@\n-answer: {}\n+answer: {}\n",
-                    mismatch.expected, mismatch.actual
+                    "--- expected\n+++ actual\n@@ -1 +1 @@\n-{0}: {1}\n+{0}: {2}\n",
+                    mismatch.field, mismatch.expected, mismatch.actual
                 ));
                 r.mismatches = vec![mismatch];
                 r.stderr = Some(failure.stderr).filter(|s| !s.is_empty());

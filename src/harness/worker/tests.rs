@@ -9,7 +9,7 @@ use crate::harness::baseline::Baseline;
 use crate::harness::config::RunConfig;
 use crate::harness::testing::{MACHINE, case, cases, hello, never_cancelled, right};
 use crate::report::counts::Counts;
-use crate::report::{Status, Summary};
+use crate::report::{OwnCheck, Status, Summary};
 use crate::subject::scripted::{Scripted, Step};
 use toolpath_suite::case::Case;
 use toolpath_suite::case::validate::parse_case;
@@ -346,7 +346,7 @@ fn a_right_answer_that_changed_the_fixture_fails_on_sec_11() {
         let fixture = case
             .mismatches
             .iter()
-            .find(|m| m.field == "fixture")
+            .find(|m| m.field == OwnCheck::Fixture.into())
             .unwrap();
         assert_eq!(fixture.rule.as_deref(), Some("SEC-11"));
         assert_eq!(fixture.actual, "1 change: + {ws}/cache.db (file)");

@@ -486,9 +486,10 @@ impl Arguments {
     }
 }
 
-/// How a tool's text answer is read. Every text block of the answer,
-/// joined with newlines, is the `model_text` (OUT-5) and what these rules
-/// read, line by line.
+/// How a tool's text answer is read. Every text block of the answer and
+/// the text of every embedded text resource, joined with newlines, is the
+/// `model_text` (OUT-5) and what these rules read, line by line (or, with
+/// `structured`, a value of its `structuredContent`).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResultMap {
@@ -519,6 +520,13 @@ pub struct ResultMap {
     /// no counterpart in a server's text, so `notes` is composed (`[]`).
     #[serde(default)]
     pub content: Option<At<WholeText>>,
+    /// Where in a successful answer's `structuredContent` the text these
+    /// rules read is: a JSON Pointer (RFC 6901, `/report`); a string is
+    /// read as it is, another value as its JSON. The model is still shown
+    /// the content's text (OUT-5). Without it the rules read the content.
+    #[serde(default, deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub structured: Option<String>,
     /// The whole text (trimmed) that means "nothing found": an ok answer
     /// with empty lists, even if the server flagged it `isError`.
     #[serde(default)]
@@ -533,6 +541,17 @@ pub struct ResultMap {
     /// given (ripgrep: `src/a.ts` for a search of `src`).
     #[serde(default)]
     pub relative_to: RelativeNames,
+}
+
+/// A JSON Pointer: empty (the whole value) or `/`-led segments.
+fn json_pointer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let pointer = String::deserialize(d)?;
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return Err(serde::de::Error::custom(format!(
+            "`{pointer}` is no JSON Pointer (RFC 6901): it starts with `/`, as `/{pointer}`"
+        )));
+    }
+    Ok(Some(pointer))
 }
 
 /// What a relative path in a server's text is relative to.

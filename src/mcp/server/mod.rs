@@ -517,7 +517,7 @@ impl McpServer {
                 self.unexplained = true;
                 (FailureKind::ServerCrashed, Some(FindingKind::Crashed))
             }
-            RequestError::TooLong | RequestError::Rpc { .. } => {
+            RequestError::TooLong | RequestError::Rpc { .. } | RequestError::Malformed(_) => {
                 (FailureKind::ServerFailed, Some(FindingKind::ProtocolError))
             }
             RequestError::Cancelled => (FailureKind::Cancelled, None),
@@ -583,12 +583,22 @@ impl McpServer {
             }
             Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
         };
-        let is_error = result
-            .get("isError")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let mut text = translate::text_of(&result);
+        let is_error = result.is_error();
+        // The model is shown the content; the rules read it too, or, where
+        // the profile says so, a value of a successful answer's
+        // `structuredContent`.
+        let mut text = result.text();
         let mut shown = None;
+        if let Some(pointer) = &map.result.structured
+            && !is_error
+        {
+            let Some(structured) = result.structured_text(pointer) else {
+                let why = format!("its structuredContent has no value at `{pointer}`");
+                let doing = format!("`tools/call {}`", map.tool);
+                return Err(self.lost(RequestError::Malformed(why), &doing));
+            };
+            shown = Some(std::mem::replace(&mut text, structured));
+        }
         if let Some(poll) = &map.result.poll
             && !is_error
         {
@@ -658,7 +668,7 @@ impl McpServer {
                 .call_tool(&poll.tool, &arguments, timeout)
             {
                 Ok(result) => {
-                    last = translate::text_of(&result);
+                    last = result.text();
                     if all.len() + 1 + last.len() > MAX_POLLED_BYTES {
                         return Err(self.exhausted(format!(
                             "its search session's answers came to more than {MAX_POLLED_BYTES} bytes"

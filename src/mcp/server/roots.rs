@@ -177,11 +177,8 @@ impl McpServer {
             .connection
             .call_tool(&tool.name, &arguments, timeout)
         {
-            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
-                let message = format!(
-                    "{doing}: it answered an error: {}",
-                    translate::text_of(&result)
-                );
+            Ok(result) if result.is_error() => {
+                let message = format!("{doing}: it answered an error: {}", result.text());
                 let stderr = self.kill();
                 Err(AdapterFailure {
                     kind: FailureKind::ServerFailed,
@@ -213,7 +210,7 @@ impl McpServer {
             asked += 1;
             match answer {
                 Ok(result) => {
-                    let text = translate::text_of(&result);
+                    let text = result.text();
                     if roots.iter().all(|r| names(&text, r)) {
                         return Ok(());
                     }

@@ -6,10 +6,10 @@ use std::io;
 use crate::report::findings::{Finding, FindingKind};
 use crate::report::view::CaseSource;
 use crate::report::{
-    CaseReport, Containment, ContainmentClass, ExpectationNote, Mismatch, REPORT_FORMAT, Report,
-    Status, Summary,
+    CaseReport, Check, Containment, ContainmentClass, ExpectationNote, Mismatch, REPORT_FORMAT,
+    Report, Status, Summary,
 };
-use toolpath_suite::protocol::{Implementation, Tool};
+use toolpath_suite::protocol::{Field, Implementation, Tool};
 
 /// An instance of `id` with `status`, citing `spec`, from `cases/<id>.yaml`.
 pub fn case(id: &str, status: Status, spec: &[&str]) -> CaseReport {
@@ -54,7 +54,7 @@ pub fn escape(id: &str, evidence: &str) -> CaseReport {
         format!("{}: {evidence}", channel.name()),
     ));
     case.mismatches = vec![Mismatch {
-        field: "outcome".to_owned(),
+        field: Field::Outcome.into(),
         expected: "error".to_owned(),
         actual: "ok".to_owned(),
         rule: None,
@@ -175,7 +175,7 @@ fn varied_with(failures: usize) -> Report {
     worded.containment.as_mut().unwrap().wording_failed = true;
     let mut out5 = failing("out5@ls", &["LS-4"]);
     out5.mismatches = vec![Mismatch {
-        field: "model_text contains".to_owned(),
+        field: Check::Contains(Field::ModelText),
         expected: "\"{ws}\"".to_owned(),
         actual: "\"listed\" does not contain it".to_owned(),
         rule: Some("OUT-5".to_owned()),

@@ -267,10 +267,53 @@ pub struct Instance<'a> {
 impl Instance<'_> {
     /// `ID` for single-tool cases, `ID@TOOL` for cases that run against several.
     pub fn id(&self) -> String {
-        if self.case.tools.len() > 1 {
-            format!("{}@{}", self.case.id, self.tool)
-        } else {
-            self.case.id.clone()
+        instance_id(&self.case.id, &self.case.tools, self.tool)
+    }
+}
+
+/// The id of case `id`'s instance for `tool`, the case answering `tools`.
+fn instance_id(id: &str, tools: &[Tool], tool: Tool) -> String {
+    if tools.len() > 1 {
+        format!("{id}@{tool}")
+    } else {
+        id.to_owned()
+    }
+}
+
+/// What names, lists and selects a case, without its fixture, call and
+/// expectation: the embedded suite carries one a case beside the cases,
+/// so `toolpath list` decodes these alone (the whole cases were most of
+/// its time, and it grew with every case).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CaseHead {
+    pub id: String,
+    pub matrix: Option<String>,
+    pub file: PathBuf,
+    pub line: u64,
+    pub summary: String,
+    pub spec: Vec<String>,
+    pub tags: Vec<String>,
+    pub tools: Vec<Tool>,
+}
+
+impl CaseHead {
+    /// The id of its instance for `tool` (as [`Instance::id`]).
+    pub fn instance_id(&self, tool: Tool) -> String {
+        instance_id(&self.id, &self.tools, tool)
+    }
+}
+
+impl From<&Case> for CaseHead {
+    fn from(case: &Case) -> CaseHead {
+        CaseHead {
+            id: case.id.clone(),
+            matrix: case.matrix.clone(),
+            file: case.file.clone(),
+            line: case.line,
+            summary: case.summary.clone(),
+            spec: case.spec.clone(),
+            tags: case.tags.clone(),
+            tools: case.tools.clone(),
         }
     }
 }

@@ -12,6 +12,9 @@ use crate::case::raw::{ExpectedOutcome, FileContent, RawExpect, SpannedMap};
 use crate::case::{Action, ErrorExpect, Expect, ExpectedMatch, Fixture};
 use crate::protocol::{Field, Tool};
 
+/// Checks the expectation against its call and fixture, every finding
+/// collected, and gives the validated [`Expect`]: the rules first, then
+/// the conversion, which only reads what they checked.
 pub fn check(
     findings: &mut Findings,
     raw: Spanned<RawExpect>,
@@ -21,8 +24,38 @@ pub fn check(
     matrix: bool,
 ) -> Expect {
     let at = raw.referenced;
-    let raw = raw.value;
+    let mut raw = raw.value;
     let describing = matches!(action, Action::Describe(_));
+    outcome_and_fields(findings, &raw, describing, at);
+    if matrix {
+        matrix_fields(findings, &raw, tools, at);
+    } else {
+        tool_fields(findings, &raw, tools, at);
+    }
+    let writing = writing(findings, &raw, tools, describing, matrix, at);
+    let writes = match raw.writes.take() {
+        Some(map) if writing => writes(findings, map, fixture, matrix, at),
+        Some(_) => {
+            findings.error(
+                at,
+                "expect.writes: only a `write_file` or `edit` call writes anything",
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    no_repeats(findings, &raw);
+    let matches = raw
+        .matches
+        .as_ref()
+        .map(|list| parsed_matches(findings, list));
+    expect_of(raw, matches, writes)
+}
+
+/// An error expects no result fields and an error code; a `describe` case
+/// expects `outcome: ok` with `mentions` or `excludes` alone, and only it
+/// expects those.
+fn outcome_and_fields(findings: &mut Findings, raw: &RawExpect, describing: bool, at: Location) {
     let has_result_fields = raw.kind.is_some()
         || raw.path.is_some()
         || raw.parent.is_some()
@@ -64,11 +97,18 @@ pub fn check(
             "expect: `mentions` and `excludes` go with `call.describe`",
         );
     }
-    if matrix {
-        matrix_fields(findings, &raw, tools, at);
-    } else {
-        tool_fields(findings, &raw, tools, at);
-    }
+}
+
+/// Whether the call writes (so the expectation may say what): a
+/// successful one must.
+fn writing(
+    findings: &mut Findings,
+    raw: &RawExpect,
+    tools: &[Tool],
+    describing: bool,
+    matrix: bool,
+    at: Location,
+) -> bool {
     let writer = tools.iter().find(|t| t.writes());
     let writing = !describing && writer.is_some() && (matrix || tools.len() == 1);
     if let Some(writer) = writer
@@ -83,17 +123,11 @@ pub fn check(
             ),
         );
     }
-    let writes = match raw.writes {
-        Some(map) if writing => writes(findings, map, fixture, matrix, at),
-        Some(_) => {
-            findings.error(
-                at,
-                "expect.writes: only a `write_file` or `edit` call writes anything",
-            );
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
+    writing
+}
+
+/// The lists that are sets hold no repeat.
+fn no_repeats(findings: &mut Findings, raw: &RawExpect) {
     for (field, list) in [
         ("expect.matches", &raw.matches),
         ("expect.notes", &raw.notes),
@@ -112,20 +146,32 @@ pub fn check(
             "; each needle should check something",
         );
     }
-    let matches = raw.matches.map(|list| {
-        list.iter()
-            .filter_map(|m| {
-                let parsed = parse_match(&m.value);
-                if parsed.is_none() {
-                    findings.error(
-                        m.referenced,
-                        format!("expect.matches: `{}` is not PATH:LINE", quote(&m.value)),
-                    );
-                }
-                parsed
-            })
-            .collect()
-    });
+}
+
+/// Every `PATH:LINE` of `matches` that parses; each one that does not is
+/// a finding at its place.
+fn parsed_matches(findings: &mut Findings, list: &[Spanned<String>]) -> Vec<ExpectedMatch> {
+    list.iter()
+        .filter_map(|m| {
+            let parsed = parse_match(&m.value);
+            if parsed.is_none() {
+                findings.error(
+                    m.referenced,
+                    format!("expect.matches: `{}` is not PATH:LINE", quote(&m.value)),
+                );
+            }
+            parsed
+        })
+        .collect()
+}
+
+/// The validated expectation: the raw one without its places, with its
+/// matches parsed and its writes checked.
+fn expect_of(
+    raw: RawExpect,
+    matches: Option<Vec<ExpectedMatch>>,
+    writes: Vec<(FixturePath, Vec<u8>)>,
+) -> Expect {
     let values = |list: Option<Vec<Spanned<String>>>| {
         list.map(|items| items.into_iter().map(|s| s.value).collect())
     };
