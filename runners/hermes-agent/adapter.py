@@ -123,11 +123,12 @@ NUMBERED_LINE = re.compile(r"(\d+)\|(.*)", re.S)
 def renamed(params, names):
     """The suite's parameters under the tool's names. A second suite name
     for a parameter already filled (the path and its alias both given)
-    keeps its suite name, as a model sending both would."""
+    keeps its suite name, as a model sending both would; a suite name that
+    is the tool's own (search_files' `path`) fills it first."""
     out = {}
-    for key, value in params.items():
+    for key in sorted(params, key=lambda key: names.get(key, key) != key):
         name = names.get(key, key)
-        out[key if name in out else name] = value
+        out[key if name in out else name] = params[key]
     return out
 
 
