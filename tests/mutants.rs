@@ -13,7 +13,10 @@
 //! only cases citing REQ: it runs with `--spec REQ` (2-12% of the suite)
 //! and holds exactly when it holds on the whole suite. An assertion about
 //! every instance (nothing else fails, every one of a kind fails, a count
-//! of the whole suite, identity passes everything) runs the whole suite.
+//! of the whole suite, identity passes everything) runs the whole suite,
+//! unless the mutant changes only some tools' answers: then it runs those
+//! tools' instances (`--tool`), since every other instance is answered as
+//! the identity mutant answers it, and passes ([`run_mutant_of_tools`]).
 //! Each helper below says which it is.
 //!
 //! Caught means *failed*: a judged answer that was wrong. An instance the
@@ -25,12 +28,13 @@ use serde_json::Value;
 
 mod surroundings;
 
-/// A run of `adapter` over the cases `filter` selects (all when `None`),
+/// A run of `adapter` over what `selection` chooses (`toolpath run`
+/// selection arguments; the whole suite when empty),
 /// in a scene of its own (`HOME`, `TMPDIR`, fixture directory) whose
 /// surroundings must not change (see `tests/surroundings`): for forgers,
 /// which write to disk on purpose. `log` is a file the adapter is told of
 /// (`$FORGER_LOG`); its JSON report and that log's lines.
-fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
+fn run_watched(adapter: &str, selection: &[&str]) -> (Value, Vec<String>) {
     let scene = tempfile::Builder::new()
         .prefix("mutants-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
@@ -61,10 +65,8 @@ fn run_watched(adapter: &str, filter: Option<&str>) -> (Value, Vec<String>) {
         .arg(&report)
         .arg("--fixture-dir")
         .arg(&place)
-        .args(["--adapter", adapter]);
-    if let Some(filter) = filter {
-        run.args(["--filter", filter]);
-    }
+        .args(["--adapter", adapter])
+        .args(selection);
     let out = run.output().unwrap();
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap())
         .unwrap_or_else(|e| panic!("{adapter}: no report ({e}): {out:?}"));
@@ -83,6 +85,22 @@ fn run_mutant(mode: &str) -> Value {
 fn run_mutant_citing(mode: &str, requirements: &[&str]) -> Value {
     assert!(!requirements.is_empty(), "{mode}: no requirement to select");
     let selection: Vec<&str> = requirements.iter().flat_map(|r| ["--spec", r]).collect();
+    run_mutant_over(mode, &selection)
+}
+
+/// `mode` over the instances of `tools` (`--tool`): for a mutant whose
+/// code (tests/adapters/mutant.py) returns the reference's answer untouched
+/// for a call of any other tool, as the identity mutant does (the hello is
+/// the same for both). Every instance of another tool is then judged on
+/// the identity mutant's answer, and passes: `identity_passes_everything`
+/// proves it on the whole suite, and a verdict does not depend on which
+/// instances run. So an assertion about every instance or every failure
+/// (only a class's cases fail, every failure is on one field, a count of
+/// failures) reads on this run exactly what it reads on the whole suite:
+/// the instances left out are passes it would have read as passes.
+fn run_mutant_of_tools(mode: &str, tools: &[&str]) -> Value {
+    assert!(!tools.is_empty(), "{mode}: no tool to select");
+    let selection: Vec<&str> = tools.iter().flat_map(|t| ["--tool", t]).collect();
     run_mutant_over(mode, &selection)
 }
 
@@ -391,19 +409,20 @@ fn literal_placeholder_text_is_not_a_path() {
     assert!(caught_by(&report).contains(&"RES-4".to_owned()));
 }
 
-/// The whole suite through `ran-elsewhere`, run once for the two tests
-/// that read it: a second run of the same command would judge every
-/// instance the same. Its shell instances are what a `--tool shell` run
-/// would give (an instance's verdict does not depend on which others run).
+/// The shell instances through `ran-elsewhere` (it changes shell answers
+/// alone: [`run_mutant_of_tools`]), run once for the two tests that read
+/// it: a second run of the same command would judge every instance the
+/// same.
 fn ran_elsewhere() -> &'static Value {
     static RUN: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    RUN.get_or_init(|| run_mutant("ran-elsewhere"))
+    RUN.get_or_init(|| run_mutant_of_tools("ran-elsewhere", &["shell"]))
 }
 
 #[test]
 fn running_the_command_elsewhere_is_caught() {
-    // The failures on `output` of every tool are the shell's failures: the
-    // whole suite runs.
+    // The failures on `output` of every tool are the shell's failures: of
+    // the whole suite, whose other tools' instances pass (the mutant
+    // changes shell answers alone), so the shell's run.
     let report = ran_elsewhere();
     assert!(caught_by(report).contains(&"SHELL-6".to_owned()));
     // Every successful shell case checks where `pwd` ran, whatever it cites.
@@ -564,10 +583,16 @@ fn a_shell_that_hides_where_it_ran_behind_a_link_is_caught() {
     // 60 of its 63 instances passed; judged on what was derived before the
     // call, every one fails on its output, and on the fixture it changed.
     // The failures on `output` and on the fixture of every tool are the
-    // shell's: the whole suite runs for the forger. The mutant it is
-    // measured against is counted on shell instances alone, of the whole
-    // suite's run that `running_the_command_elsewhere_is_caught` reads too.
-    let (report, _) = run_watched("python3 tests/adapters/forger.py swap-cwd", None);
+    // shell's: of the whole suite, whose other tools' instances pass, since
+    // forger.py's swap_cwd returns the reference's answer untouched for
+    // them, as the identity mutant does ([`run_mutant_of_tools`]); so the
+    // shell's run. The mutant it is measured against is counted on shell
+    // instances alone, of the run `running_the_command_elsewhere_is_caught`
+    // reads too.
+    let (report, _) = run_watched(
+        "python3 tests/adapters/forger.py swap-cwd",
+        &["--tool", "shell"],
+    );
     assert_eq!(report["summary"]["adapter_error"], 0);
     let shell_failed = report["cases"]
         .as_array()
@@ -601,7 +626,7 @@ fn a_search_that_rewrites_the_matched_line_after_the_call_is_caught() {
     // and on the fixture it changed (SEC-11).
     let (report, forged) = run_watched(
         "python3 tests/adapters/forger.py rewrite-line",
-        Some("search.*"),
+        &["--filter", "search.*"],
     );
     assert!(forged.len() >= 100, "only {} cases forged", forged.len());
     assert_eq!(report["summary"]["adapter_error"], 0);
@@ -859,8 +884,9 @@ fn a_file_written_beside_the_roots_is_an_escape_of_every_call() {
 #[test]
 fn entry_paths_composed_from_the_request_are_caught_or_unobserved() {
     // Every failure is an ls case's, and the honest twin fails nothing: of
-    // the whole suite, so it runs whole.
-    let report = run_mutant("entries-from-request");
+    // the whole suite, whose other tools' instances pass (both change ls
+    // answers alone: [`run_mutant_of_tools`]), so the ls run.
+    let report = run_mutant_of_tools("entries-from-request", &["ls"]);
     assert_eq!(report["summary"]["adapter_error"], 0);
     let caught: Vec<String> = report["cases"]
         .as_array()
@@ -875,7 +901,7 @@ fn entry_paths_composed_from_the_request_are_caught_or_unobserved() {
     assert!(caught.len() >= 5, "{caught:?}");
     assert!(failed_on(&report, "entries") == caught.len());
 
-    let derived = run_mutant("derived-entries");
+    let derived = run_mutant_of_tools("derived-entries", &["ls"]);
     assert_eq!(derived["summary"]["fail"], 0);
     let statuses: std::collections::BTreeMap<&str, &Value> = derived["cases"]
         .as_array()
@@ -1321,9 +1347,21 @@ fn class_10_cutting_long_lines_is_caught() {
 /// `requirement`, and among them is a cell containing each of `cells`
 /// (`.shell.rel.r2`: a tool, a form, a root): the class is closed for
 /// every tool and shape it applies to, by the cases written for it.
-/// "Only" is about every instance: the whole suite runs.
-fn assert_class_closed(mode: &str, requirement: &str, case_part: &str, cells: &[&str]) {
-    let report = run_mutant(mode);
+/// "Only" is about every instance: the whole suite runs, or, when `tools`
+/// names the only tools whose answers the mutant changes, their instances
+/// ([`run_mutant_of_tools`]: every other one passes).
+fn assert_class_closed(
+    mode: &str,
+    tools: &[&str],
+    requirement: &str,
+    case_part: &str,
+    cells: &[&str],
+) {
+    let report = if tools.is_empty() {
+        run_mutant(mode)
+    } else {
+        run_mutant_of_tools(mode, tools)
+    };
     assert_eq!(
         report["summary"]["adapter_error"], 0,
         "{mode}: the wrapper itself misbehaved"
@@ -1379,6 +1417,7 @@ fn also_in_class(case_part: &str) -> &'static [&'static str] {
 fn class_2_a_path_validated_normalised_but_used_raw_is_caught_in_every_tool() {
     assert_class_closed(
         "dotdot-used-raw",
+        &[],
         "SEC-8",
         "dotdot-after-link",
         &[
@@ -1410,13 +1449,20 @@ fn class_3_a_second_root_checked_by_its_text_is_caught_in_every_tool() {
     ];
     let cells: Vec<String> = tools.iter().map(|t| format!("{t}.abs.r2")).collect();
     let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
-    assert_class_closed("later-roots-lexical", "SEC-1", "security.shape.", &cells);
+    assert_class_closed(
+        "later-roots-lexical",
+        &[],
+        "SEC-1",
+        "security.shape.",
+        &cells,
+    );
 }
 
 #[test]
 fn class_1_a_wildcard_segment_that_steps_through_links_is_caught() {
     assert_class_closed(
         "glob-segments-follow-links",
+        &["glob"],
         "GLOB-7",
         "glob.link.star-",
         &[
@@ -1462,6 +1508,7 @@ fn class_5_a_resolver_that_gives_up_after_8_links_is_caught() {
 fn class_6_a_glob_that_walks_a_pattern_s_first_segment_through_a_link_is_caught() {
     assert_class_closed(
         "glob-base-follows-link",
+        &["glob"],
         "GLOB-7",
         "glob.link.first-segment-",
         &[
@@ -1523,6 +1570,7 @@ fn class_18_an_unknown_key_dropped_when_null_or_empty_is_caught_in_every_tool() 
     let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
     assert_class_closed(
         "unknown-empty-dropped",
+        &[],
         "ERR-8",
         "errors.shape.unknown-key-",
         &cells,
@@ -1533,6 +1581,7 @@ fn class_18_an_unknown_key_dropped_when_null_or_empty_is_caught_in_every_tool() 
 fn res_13_a_name_too_long_looked_up_is_caught_in_every_tool() {
     assert_class_closed(
         "long-paths-looked-up",
+        &[],
         "RES-13",
         "resolve.shape.",
         &[
@@ -1548,9 +1597,10 @@ fn res_13_a_name_too_long_looked_up_is_caught_in_every_tool() {
 
 #[test]
 fn class_19_a_shell_that_only_fakes_pwd_is_caught_by_ls() {
-    // Every `ls` case catches it, and only those (of the whole suite): `pwd`
-    // is faked right.
-    let report = run_mutant("pwd-faked");
+    // Every `ls` case catches it, and only those (of the whole suite, whose
+    // other tools' instances pass: it changes shell answers alone, so the
+    // shell's run): `pwd` is faked right.
+    let report = run_mutant_of_tools("pwd-faked", &["shell"]);
     assert_eq!(report["summary"]["adapter_error"], 0);
     let failing: Vec<&str> = report["cases"]
         .as_array()
@@ -1583,8 +1633,10 @@ fn class_19_a_shell_that_only_fakes_pwd_is_caught_by_ls() {
 
 #[test]
 fn class_19_a_shell_text_that_only_carries_the_output_fails_out_5() {
-    // Every failing instance of the whole suite is a shell case: it all runs.
-    let report = run_mutant("text-is-output");
+    // Every failing instance of the whole suite is a shell case: the
+    // mutant changes shell answers alone, so every other instance passes
+    // ([`run_mutant_of_tools`]) and the shell's run reads the same.
+    let report = run_mutant_of_tools("text-is-output", &["shell"]);
     let failing = failing_cases_citing(&report, "OUT-5");
     assert!(
         failing
@@ -1615,6 +1667,9 @@ fn class_19_a_shell_text_that_only_carries_the_output_fails_out_5() {
 
 #[test]
 fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
+    // Each mutant cuts the answers of the tools that list (searches, glob,
+    // ls) and no other: their instances alone run.
+    const LISTING: &[&str] = &["search", "glob", "ls"];
     for (mode, cells) in [
         (
             "stops-at-50-silently",
@@ -1637,12 +1692,13 @@ fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
             .collect();
         cells.sort();
         let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
-        assert_class_closed(mode, "OUT-6", "output.shape.hundred", &cells);
+        assert_class_closed(mode, LISTING, "OUT-6", "output.shape.hundred", &cells);
     }
     // A cut past 100 results that says so is what OUT-6 allows: every case
-    // passes (the whole suite), so the allowance is judged, not merely
-    // tolerated.
-    let report = run_mutant("stops-at-100-saying-so");
+    // passes (of the whole suite, whose instances of other tools pass:
+    // the cut changes listing answers alone), so the allowance is judged,
+    // not merely tolerated.
+    let report = run_mutant_of_tools("stops-at-100-saying-so", LISTING);
     assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
     assert_eq!(report["summary"]["adapter_error"], 0);
     // Saying `truncated` of a whole answer is caught where it matters (an
@@ -1661,6 +1717,7 @@ fn class_11_stopping_early_is_caught_unless_past_100_and_said() {
 fn class_12_a_glob_per_aliasing_root_is_caught() {
     assert_class_closed(
         "glob-per-root",
+        &["glob"],
         "GLOB-8",
         "glob.multi-root.alias-once-",
         &["alias-once-alias-first", "alias-once-ws-first"],
@@ -1675,6 +1732,7 @@ fn class_13_unreadable_and_unsearchable_below_a_walk_are_caught() {
     );
     assert_class_closed(
         "ls-lstats-entries",
+        &["ls"],
         "LS-5",
         "ls.unsearchable.target-listed",
         &["ls.unsearchable.target-listed"],
@@ -1694,6 +1752,7 @@ fn class_14_git_backends_that_miss_quote_or_relocate_files_are_caught() {
     );
     assert_class_closed(
         "git-real-paths",
+        &["search", "glob", "ls"],
         "OUT-4",
         "search.git.",
         &[
@@ -1716,6 +1775,7 @@ fn class_14_git_backends_that_miss_quote_or_relocate_files_are_caught() {
 fn a_binary_file_target_answered_without_its_note_is_caught() {
     assert_class_closed(
         "binary-target-silent",
+        &["search"],
         "SEARCH-8",
         "binary",
         &[
@@ -1725,7 +1785,8 @@ fn a_binary_file_target_answered_without_its_note_is_caught() {
         ],
     );
     // In a directory the note is allowed and not judged: no case of the
-    // whole suite fails.
-    let report = run_mutant("binary-noted-in-dirs");
+    // whole suite fails (it changes search answers alone, so the
+    // searches' run).
+    let report = run_mutant_of_tools("binary-noted-in-dirs", &["search"]);
     assert_eq!(report["summary"]["fail"], 0, "{}", report["summary"]);
 }

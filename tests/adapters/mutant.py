@@ -1356,7 +1356,7 @@ def glob_segments_follow_links(call, result, ref):
     it lists, links included: only a pattern that begins with `**` is
     walked without following links (GLOB-7 was pinned only for those)."""
     pattern = call["params"].get("pattern")
-    if not glob_tops(call, result):
+    if call["tool"] != "glob" or not glob_tops(call, result):
         return result
     first = pattern.split("/", 1)[0]
     if pattern.startswith("**") or not any(c in first for c in "*?[") and "/" in pattern:
@@ -1372,7 +1372,7 @@ def glob_base_follows_link(call, result, ref):
     """Takes a pattern's literal first segment as the directory to walk
     (`lnk/*` walks `lnk`), following it when it is a link."""
     pattern = call["params"].get("pattern")
-    if not glob_tops(call, result):
+    if call["tool"] != "glob" or not glob_tops(call, result):
         return result
     first = pattern.split("/", 1)[0]
     if "/" not in pattern or any(c in first for c in "*?[{"):
@@ -1514,7 +1514,7 @@ def cut_after(limit, note):
     """A search, glob or ls that stops after `limit` results, with the note
     `truncated` or silently (OUT-6 allows the first past 100 only)."""
     def mutant(call, result, ref):
-        if result.get("outcome") != "ok":
+        if call["tool"] not in SEARCH_TOOLS + ("glob", "ls") or result.get("outcome") != "ok":
             return result
         for field in ("matches", "files", "entries"):
             items = result.get(field)
