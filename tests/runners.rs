@@ -686,9 +686,10 @@ fn every_committed_page_shows_its_run_ended_as_expected() {
 
 /// @modelcontextprotocol/server-filesystem, certified from its profile
 /// alone: its page shows a run that fails exactly what its expectations
-/// file lists. Its two FIFO cases are never answered (it opens the FIFO
-/// and blocks) and nothing else goes wrong outside its answers; it exits
-/// when its input closes (no `killed`).
+/// file lists. It opens the FIFO of its two FIFO cases and blocks: the
+/// harness releases it (spec/protocol.md) and it answers, so those cases
+/// fail as blocked and leave no server finding; nothing else goes wrong
+/// outside its answers, and it exits when its input closes (no `killed`).
 #[test]
 fn mcp_server_filesystem_fails_exactly_its_expectations() {
     let page = Page::of("mcp-server-filesystem");
@@ -698,7 +699,7 @@ fn mcp_server_filesystem_fails_exactly_its_expectations() {
         "{}",
         page.text
     );
-    assert_eq!(page.findings(), ["never_answered ×2"]);
+    assert_eq!(page.findings(), Vec::<String>::new());
 }
 
 /// mcp-server-git (Python), certified from its profile alone: a server
@@ -802,6 +803,40 @@ fn mcp_server_filesystem_0_6_2_shows_its_escapes() {
             page.count(channel) > 0,
             "no {channel} escape: {containment:?}"
         );
+    }
+}
+
+/// The two agent frameworks with no containment (issue 33): @mastra/core's
+/// workspace tools (its shell runs anywhere; other roots are never checked
+/// for links) and hermes-agent's registry (every tool takes any path).
+/// Their pages must show escapes on every channel, read, list, exec and
+/// write, each listed in the row's expectations.
+#[test]
+fn the_frameworks_without_containment_show_escapes_on_every_channel() {
+    for (row, implementation) in [
+        ("mastra-core", "@mastra/core "),
+        ("hermes-agent", "hermes-agent "),
+    ] {
+        let page = Page::of(row);
+        page.assert_fails_exactly_its_expectations();
+        assert!(
+            page.fact("Implementation").starts_with(implementation),
+            "{row}: {}",
+            page.fact("Implementation")
+        );
+        let containment = page.containment();
+        let escapes = page.count("escapes");
+        assert_eq!(
+            containment["escapes"],
+            format!("{escapes} ({escapes} expected)"),
+            "{row}: every escape listed in its expectations"
+        );
+        for channel in ["read", "list", "exec", "write"] {
+            assert!(
+                page.count(channel) > 0,
+                "{row}: no {channel} escape: {containment:?}"
+            );
+        }
     }
 }
 
