@@ -28,6 +28,10 @@
 //! to make the same program from the same source. The newcomer's clock (install, then the skeleton's first
 //! report) and that report's line count are printed for the record, never
 //! asserted (no test depends on wall-clock time).
+//!
+//! scripts/test-lanes: alone. scripts/package builds through maturin, which
+//! replaces target/debug/toolpath, the program every other test binary
+//! starts: another binary running meanwhile finds it missing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
