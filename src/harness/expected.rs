@@ -26,7 +26,7 @@
 //! subject may have changed since (see [`crate::harness::worker`]).
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::harness::snapshot::ExpectedWrite;
@@ -132,6 +132,7 @@ impl Expected {
         let texts = FixtureText {
             fixture,
             root,
+            index: OnceCell::new(),
             made: vec![OnceCell::new(); fixture.generated.len()],
         };
         // FILE-5: what a read answers comes from the case's own bytes for
@@ -240,12 +241,40 @@ fn listing(cwd: &str, root: &Path) -> Option<Vec<String>> {
 struct FixtureText<'a> {
     fixture: &'a Fixture,
     root: &'a Path,
+    /// Which of the fixture's files each path names, indexed on first
+    /// need: a search over a 5,001-file walk asks for every one of them,
+    /// and a scan of the list per match made deriving it quadratic.
+    index: OnceCell<HashMap<&'a FixturePath, Source>>,
     /// Each generated file's content, made on first need and at most once
     /// however many matches it has (`fixture.generated`'s order).
     made: Vec<OnceCell<Vec<u8>>>,
 }
 
-impl FixtureText<'_> {
+/// Where a fixture file's bytes come from: the case's written files or its
+/// generated ones, by position.
+#[derive(Clone, Copy)]
+enum Source {
+    Written(usize),
+    Generated(usize),
+}
+
+impl<'a> FixtureText<'a> {
+    /// Each path's file, written files first: a path both written and
+    /// generated (lint refuses it) would read as written, as it is built.
+    fn index(&self) -> &HashMap<&'a FixturePath, Source> {
+        self.index.get_or_init(|| {
+            let mut index = HashMap::new();
+            let written = self.fixture.files.iter().enumerate();
+            for (i, (path, _)) in written {
+                index.entry(path).or_insert(Source::Written(i));
+            }
+            for (i, (path, _)) in self.fixture.generated.iter().enumerate() {
+                index.entry(path).or_insert(Source::Generated(i));
+            }
+            index
+        })
+    }
+
     /// The bytes the case wrote for the fixture file `path` reaches.
     fn bytes(&self, path: &str) -> Option<&[u8]> {
         // The real path says which fixture file a lexical path reaches; the
@@ -254,17 +283,14 @@ impl FixtureText<'_> {
         let real = std::fs::canonicalize(path).ok()?;
         let relative = real.strip_prefix(self.root).ok()?.to_str()?;
         let wanted = FixturePath::parse(relative).ok()?;
-        match self.fixture.files.iter().find(|(p, _)| *p == wanted) {
-            Some((_, bytes)) => (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice()),
-            None => {
-                // Generated content is made here as the builder made it
-                // (lint bounds it at 8 MiB a file), once however often it
-                // is asked for.
-                let i = self
-                    .fixture
-                    .generated
-                    .iter()
-                    .position(|(p, _)| *p == wanted)?;
+        match *self.index().get(&wanted)? {
+            Source::Written(i) => {
+                let bytes = &self.fixture.files[i].1;
+                (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice())
+            }
+            // Generated content is made here as the builder made it (lint
+            // bounds it at 8 MiB a file), once however often it is asked for.
+            Source::Generated(i) => {
                 Some(self.made[i].get_or_init(|| self.fixture.generated[i].1.bytes()))
             }
         }

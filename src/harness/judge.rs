@@ -14,6 +14,8 @@
 //! as placeholders. Where that display would hide a difference (an answer
 //! that is literally `{ws}/a.ts`), both sides are shown as they are.
 
+use std::collections::HashMap;
+
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
@@ -579,9 +581,6 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     fn named(path: &str, whole: bool) -> &str {
         if whole { path } else { base_name(path) }
     }
-    let same_file = |answered: &str, expected: &str| {
-        named(answered, whole_paths) == named(expected, whole_paths)
-    };
     if j.observable(Field::Matches) {
         let mut expected_at: Vec<_> = want
             .iter()
@@ -609,13 +608,17 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     if texts.is_empty() || !j.observable(Field::MatchesText) {
         return;
     }
+    // Each answered line by where it is, the first of a repeated one, as a
+    // scan would find it: one lookup per expected line, where a scan per
+    // line made a 5,001-match answer quadratic.
+    let mut answered_at = HashMap::new();
+    for m in result.matches.iter().flatten() {
+        answered_at
+            .entry((named(&m.path, whole_paths), m.line))
+            .or_insert(m);
+    }
     for ((path, line), text) in texts {
-        let Some(answered) = result
-            .matches
-            .iter()
-            .flatten()
-            .find(|m| same_file(&m.path, path) && m.line == line)
-        else {
+        let Some(answered) = answered_at.get(&(named(path, whole_paths), line)) else {
             continue; // a missing line is the `matches` check's to report
         };
         let field = Field::MatchesText;
