@@ -1,6 +1,6 @@
 # Shell functions for running scripts/setup (network and disk bound) in the
 # background while cargo builds (CPU bound). Source it from the repository's
-# root; it defines functions only. scripts/test and .ci/run use it.
+# root; it defines functions only. scripts/test uses it.
 
 # setup_start: starts scripts/setup in a session of its own (so that its npm
 # and pip stop with it), its output kept in a file; an exit of the calling
