@@ -25,8 +25,9 @@
 //! names) are read from the fixture as built, never from a disk the
 //! subject may have changed since (see [`crate::harness::worker`]).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::path::Path;
 
 use crate::harness::snapshot::ExpectedWrite;
@@ -134,6 +135,7 @@ impl Expected {
             root,
             index: OnceCell::new(),
             made: vec![OnceCell::new(); fixture.generated.len()],
+            line_starts: RefCell::default(),
         };
         // FILE-5: what a read answers comes from the case's own bytes for
         // the file the path reaches, read before the call.
@@ -248,11 +250,16 @@ struct FixtureText<'a> {
     /// Each generated file's content, made on first need and at most once
     /// however many matches it has (`fixture.generated`'s order).
     made: Vec<OnceCell<Vec<u8>>>,
+    /// Where each line of a file is, found once per file: a file with
+    /// thousands of matching lines is asked for each of them, and counting
+    /// lines from its start for every one made deriving them quadratic (a
+    /// fuzzed sample took 95 s).
+    line_starts: RefCell<HashMap<Source, Vec<Range<usize>>>>,
 }
 
 /// Where a fixture file's bytes come from: the case's written files or its
 /// generated ones, by position.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Source {
     Written(usize),
     Generated(usize),
@@ -275,15 +282,19 @@ impl<'a> FixtureText<'a> {
         })
     }
 
-    /// The bytes the case wrote for the fixture file `path` reaches.
-    fn bytes(&self, path: &str) -> Option<&[u8]> {
-        // The real path says which fixture file a lexical path reaches; the
-        // content comes from the case, not from the disk an adapter could
-        // have written to.
+    /// Which fixture file `path` reaches. The real path says which; the
+    /// content comes from the case, not from the disk an adapter could
+    /// have written to.
+    fn source(&self, path: &str) -> Option<Source> {
         let real = std::fs::canonicalize(path).ok()?;
         let relative = real.strip_prefix(self.root).ok()?.to_str()?;
         let wanted = FixturePath::parse(relative).ok()?;
-        match *self.index().get(&wanted)? {
+        self.index().get(&wanted).copied()
+    }
+
+    /// The bytes the case wrote for `source`.
+    fn content(&self, source: Source) -> Option<&[u8]> {
+        match source {
             Source::Written(i) => {
                 let bytes = &self.fixture.files[i].1;
                 (bytes.len() <= MAX_TEXT_SOURCE).then_some(bytes.as_slice())
@@ -296,11 +307,26 @@ impl<'a> FixtureText<'a> {
         }
     }
 
+    /// The bytes the case wrote for the fixture file `path` reaches.
+    fn bytes(&self, path: &str) -> Option<&[u8]> {
+        self.content(self.source(path)?)
+    }
+
     fn line(&self, path: &str, line: u64) -> Option<String> {
-        let bytes = self.bytes(path)?;
-        lines(bytes)
-            .nth(usize::try_from(line).ok()?.checked_sub(1)?)
-            .map(|l| String::from_utf8_lossy(l).into_owned())
+        let source = self.source(path)?;
+        let bytes = self.content(source)?;
+        let index = usize::try_from(line).ok()?.checked_sub(1)?;
+        let mut starts = self.line_starts.borrow_mut();
+        let ranges = starts.entry(source).or_insert_with(|| {
+            lines(bytes)
+                .map(|l| {
+                    let start = l.as_ptr() as usize - bytes.as_ptr() as usize;
+                    start..start + l.len()
+                })
+                .collect()
+        });
+        let range = ranges.get(index)?.clone();
+        Some(String::from_utf8_lossy(&bytes[range]).into_owned())
     }
 }
 
