@@ -135,7 +135,7 @@ impl Expected {
             root,
             index: OnceCell::new(),
             made: vec![OnceCell::new(); fixture.generated.len()],
-            line_starts: RefCell::default(),
+            lines_by_path: RefCell::default(),
         };
         // FILE-5: what a read answers comes from the case's own bytes for
         // the file the path reaches, read before the call.
@@ -250,11 +250,19 @@ struct FixtureText<'a> {
     /// Each generated file's content, made on first need and at most once
     /// however many matches it has (`fixture.generated`'s order).
     made: Vec<OnceCell<Vec<u8>>>,
-    /// Where each line of a file is, found once per file: a file with
-    /// thousands of matching lines is asked for each of them, and counting
-    /// lines from its start for every one made deriving them quadratic (a
-    /// fuzzed sample took 95 s).
-    line_starts: RefCell<HashMap<Source, Vec<Range<usize>>>>,
+    /// Which file each match path reaches and where each of its lines is,
+    /// found once per path: a file with thousands of matching lines is
+    /// asked for each of them, and resolving its path and counting lines
+    /// from its start for every one made deriving them quadratic (a fuzzed
+    /// sample took 95 s). `None`: a path that reaches no text of the case.
+    lines_by_path: RefCell<HashMap<String, Option<FileLines>>>,
+}
+
+/// The file a match path reaches, and where each of its lines is in its
+/// bytes (as [`lines`] cuts them).
+struct FileLines {
+    source: Source,
+    ranges: Vec<Range<usize>>,
 }
 
 /// Where a fixture file's bytes come from: the case's written files or its
@@ -271,8 +279,7 @@ impl<'a> FixtureText<'a> {
     fn index(&self) -> &HashMap<&'a FixturePath, Source> {
         self.index.get_or_init(|| {
             let mut index = HashMap::new();
-            let written = self.fixture.files.iter().enumerate();
-            for (i, (path, _)) in written {
+            for (i, (path, _)) in self.fixture.files.iter().enumerate() {
                 index.entry(path).or_insert(Source::Written(i));
             }
             for (i, (path, _)) in self.fixture.generated.iter().enumerate() {
@@ -313,20 +320,22 @@ impl<'a> FixtureText<'a> {
     }
 
     fn line(&self, path: &str, line: u64) -> Option<String> {
-        let source = self.source(path)?;
-        let bytes = self.content(source)?;
         let index = usize::try_from(line).ok()?.checked_sub(1)?;
-        let mut starts = self.line_starts.borrow_mut();
-        let ranges = starts.entry(source).or_insert_with(|| {
-            lines(bytes)
+        let mut by_path = self.lines_by_path.borrow_mut();
+        let found = by_path.entry(path.to_owned()).or_insert_with(|| {
+            let source = self.source(path)?;
+            let bytes = self.content(source)?;
+            let ranges = lines(bytes)
                 .map(|l| {
                     let start = l.as_ptr() as usize - bytes.as_ptr() as usize;
                     start..start + l.len()
                 })
-                .collect()
+                .collect();
+            Some(FileLines { source, ranges })
         });
-        let range = ranges.get(index)?.clone();
-        Some(String::from_utf8_lossy(&bytes[range]).into_owned())
+        let file = found.as_ref()?;
+        let range = file.ranges.get(index)?.clone();
+        Some(String::from_utf8_lossy(&self.content(file.source)?[range]).into_owned())
     }
 }
 
