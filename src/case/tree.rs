@@ -111,13 +111,24 @@ impl DirHandle {
     }
 
     /// The names in this directory, without `.` and `..`.
+    ///
+    /// Read on this handle itself, rewound to its start: a stream of its
+    /// own (`rustix::fs::Dir::read_from`) opens `.` again, three more
+    /// system calls for each directory of every walk, and a fixture is
+    /// walked several times an instance. The handle's position is all this
+    /// changes, and nothing else reads from it.
     pub fn names(&self) -> io::Result<Vec<CString>> {
-        let mut dir = rustix::fs::Dir::read_from(&self.fd)?;
+        rustix::fs::seek(&self.fd, rustix::fs::SeekFrom::Start(0))?;
+        // On the heap: walks recurse as deep as a fixture goes. An entry's
+        // record is at most a few hundred bytes (a name is at most 255).
+        let mut buf = Vec::with_capacity(8192);
+        let mut dir = rustix::fs::RawDir::new(&self.fd, buf.spare_capacity_mut());
         let mut names = Vec::new();
-        while let Some(entry) = dir.read() {
-            let name = entry?.file_name().to_owned();
-            if name.as_bytes() != b"." && name.as_bytes() != b".." {
-                names.push(name);
+        while let Some(entry) = dir.next() {
+            let entry = entry?;
+            let name = entry.file_name();
+            if name.to_bytes() != b"." && name.to_bytes() != b".." {
+                names.push(name.to_owned());
             }
         }
         Ok(names)
