@@ -223,10 +223,18 @@ mod tests {
         let path = run.path().to_owned();
         drop(run);
         assert!(!path.exists(), "a run removes its own directory");
-        assert!(
-            crate::sys::try_lock_exclusive(&lock).unwrap(),
-            "the lock is released with the run"
-        );
+        // A process another test thread is starting holds a copy of every
+        // descriptor from its fork to its exec (close-on-exec closes them
+        // there), the lock's included: the lock is free once such a
+        // window ends, which takes far less than this bound.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !crate::sys::try_lock_exclusive(&lock).unwrap() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the lock is released with the run"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     /// Everything after the creation goes through the directory's
