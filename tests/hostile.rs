@@ -937,6 +937,70 @@ fn a_fixture_too_slow_to_build_in_the_time_limit_is_a_case_error_with_its_reason
     watch.assert_unchanged(&before);
 }
 
+/// A forger re-sends the previous call's result with seq + 1 as the
+/// answer to mini.search.file@ripgrep. With predictable seqs that was
+/// judged as this case's answer; a random seq makes it a wrong seq, and
+/// nothing around the run changes (a HOME and a fixture directory of the
+/// scene's own). Here rather than in tests/supervision.rs, whose other
+/// tests watch no surroundings: a watching binary runs alone
+/// (scripts/test-lanes).
+#[test]
+fn a_stale_answer_under_a_guessed_seq_is_a_wrong_seq_never_an_answer() {
+    let scene = Scene::new();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    // The reports go to a directory of their own: the JSON report and the
+    // event log written beside it are what the run is asked to write.
+    let out_dir = scene.path("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let report = out_dir.join("report.json");
+    let (watch, before) = scene.watch(&[&place, &out_dir]);
+    let out = scene
+        .toolpath()
+        .args([
+            "run",
+            "--cases",
+            "tests/data/mini",
+            "--jobs",
+            "1",
+            "--adapter",
+        ])
+        .arg("python3 tests/adapters/forger.py stale-guess mini.search.file@ripgrep")
+        // Answers that come get a minute: a loaded machine cannot turn a
+        // slow one into a timeout.
+        .args(["--timeout-ms", "60000", "--hello-timeout-ms", "60000"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--fixture-dir")
+        .arg(&place)
+        .output()
+        .unwrap();
+    watch.assert_unchanged(&before);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let stale = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "mini.search.file@ripgrep")
+        .unwrap_or_else(|| panic!("no mini.search.file@ripgrep in {report}"));
+    assert_eq!(stale["status"], "adapter_error", "{stale}");
+    assert!(
+        stale["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("wrong seq: answered seq "),
+        "{stale}"
+    );
+    assert_eq!(report["summary"]["pass"], 5, "{report}");
+    assert_eq!(
+        listing(&scene.tmp()),
+        Vec::<String>::new(),
+        "left in TMPDIR"
+    );
+}
+
 /// The surroundings snapshot can fail: an adapter that writes a file into
 /// `$HOME` and takes a permission bit off a file of the test's scratch
 /// directory (both outside the run's own directory) is caught, with the
