@@ -12,10 +12,14 @@
 # from the build's critical path (the library, then its test build, one
 # core each) all along, while the build left little for it to fill. The
 # tests start when both are done, so the build goes first and the setup
-# takes what it leaves, then both cores once it is done.
+# takes what it leaves, then both cores once it is done. Where the kernel
+# groups a session's processes for scheduling (autogroup), a process's
+# own nice only ranks it inside its session, so the new session's group
+# is given the same nice (/proc/self/autogroup; absent without autogroup).
 setup_start() {
   setup_log="$(mktemp)"
-  setsid nice -n 10 scripts/setup >"$setup_log" 2>&1 &
+  setsid sh -c '{ echo 10 >/proc/self/autogroup; } 2>/dev/null; exec nice -n 10 scripts/setup' \
+    >"$setup_log" 2>&1 &
   setup_pid=$!
   trap '[ -z "${setup_pid:-}" ] || kill -TERM -- "-$setup_pid" 2>/dev/null; rm -f "$setup_log"' EXIT
 }
