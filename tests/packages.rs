@@ -30,8 +30,9 @@
 //! asserted (no test depends on wall-clock time).
 //!
 //! scripts/test-lanes: alone. scripts/package builds through maturin, which
-//! replaces target/debug/toolpath, the program every other test binary
-//! starts: another binary running meanwhile finds it missing.
+//! replaces target/debug/toolpath, the program every other integration
+//! test binary starts: one running meanwhile finds it missing. (Unit tests,
+//! which cannot start it, run beside this one.)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
