@@ -424,6 +424,18 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
     .unwrap();
     let mut in_process = Reference::default();
     assert_eq!(in_process.hello(), served.hello());
+    // The fixtures go to RAM where there is some, as a run's do: on a
+    // journaling disk each entry made costs about a millisecond, and the
+    // suite's largest fixtures hold 5,001 (this test took 32 s there).
+    let fixtures = toolpath::fuzz::probe::ram_dir()
+        .map(|ram| {
+            tempfile::Builder::new()
+                .prefix("cli-stdio-")
+                .tempdir_in(ram)
+        })
+        .unwrap_or_else(tempfile::tempdir)
+        .unwrap();
+    let place = Some(fixtures.path());
     let mut compared = 0;
     for instance in cases.iter().flat_map(|c| c.instances()) {
         let Action::Invoke(params) = &instance.case.action else {
@@ -432,14 +444,14 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         if instance.case.fixture.devices.len() + instance.case.fixture.modes.len() > 0 {
             continue; // needs root or an unprivileged runner; covered by `run`
         }
-        let built = toolpath::case::fixture::build(&instance.case.fixture, None).unwrap();
+        let built = toolpath::case::fixture::build(&instance.case.fixture, place).unwrap();
         let call = toolpath::harness::call::for_instance(&instance, params, &built.vars, &built);
         let mut here = in_process.call(&call).unwrap();
         if instance.tool.writes() {
             // The first call changed the fixture: the second gets a fresh
             // one (elsewhere), and the answers compare with each fixture's
             // paths written as placeholders.
-            let again = toolpath::case::fixture::build(&instance.case.fixture, None).unwrap();
+            let again = toolpath::case::fixture::build(&instance.case.fixture, place).unwrap();
             let call =
                 toolpath::harness::call::for_instance(&instance, params, &again.vars, &again);
             let there = served.call(&Call { seq: 0, ..call }).unwrap();
