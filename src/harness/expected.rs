@@ -267,7 +267,7 @@ struct FileLines {
 
 /// Where a fixture file's bytes come from: the case's written files or its
 /// generated ones, by position.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 enum Source {
     Written(usize),
     Generated(usize),
