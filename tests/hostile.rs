@@ -678,18 +678,22 @@ fn a_fixture_directory_given_as_a_link_leaves_nothing() {
 
 /// Starts `toolpath fuzz` in `place` against an adapter that hangs on its
 /// first call; returns once it hangs (it says so through a FIFO: no
-/// sleeping).
+/// sleeping). As root the adapter runs as the run's own user, as in a
+/// suite run: the FIFO is open to every user, in a scene it may search.
 fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::Child {
     use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
     let fifo = scene.path("ready");
     rustix::fs::mknodat(
         rustix::fs::CWD,
         &fifo,
         rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
+        rustix::fs::Mode::from_raw_mode(0o666),
         0,
     )
     .unwrap();
+    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(scene.path(""), std::fs::Permissions::from_mode(0o711)).unwrap();
     let child = scene
         .toolpath()
         .args([
@@ -706,13 +710,27 @@ fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::C
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // A FIFO opens for reading once a writer comes.
-    let mut ready = String::new();
-    std::fs::File::open(&fifo)
-        .unwrap()
-        .read_to_string(&mut ready)
-        .unwrap();
-    assert_eq!(ready, "ready\n");
+    // A FIFO opens for reading once a writer comes: on a thread, so an
+    // adapter that never comes fails the test instead of hanging it.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut ready = String::new();
+        let read = std::fs::File::open(&fifo).and_then(|mut f| f.read_to_string(&mut ready));
+        let _ = tx.send(read.map(|_| ready));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(ready) => assert_eq!(ready.unwrap(), "ready\n"),
+        Err(_) => {
+            let _ = rustix::process::kill_process(
+                rustix::process::Pid::from_child(&child),
+                rustix::process::Signal::KILL,
+            );
+            panic!(
+                "the fuzzed adapter never said it was ready: {:?}",
+                child.wait_with_output()
+            );
+        }
+    }
     child
 }
 

@@ -24,12 +24,13 @@ pub struct RunConfig<'a> {
     pub strict: bool,
     /// Known failures and skips (the `--expectations` file).
     pub baseline: Baseline,
-    /// How to start a copy of the subject as [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER), so that
-    /// `permissions` cases are observed even when the harness runs as root.
+    /// How to start a copy of the subject as an unprivileged user (the
+    /// run's own, `session::run_user`), so that `permissions` cases are
+    /// observed even when the harness runs as root.
     pub unprivileged: Option<AdapterConfig>,
     /// The user the subject itself runs as, when not the harness's own
-    /// (as root, an adapter or MCP server runs as
-    /// [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER) by default):
+    /// (as root, an adapter or MCP server runs as the run's own user by
+    /// default):
     /// every fixture is handed to it before its call, so the subject owns
     /// its fixture and nothing else of the run's.
     pub subject_user: Option<(u32, u32)>,

@@ -3,9 +3,9 @@
 //! cannot observe is `skip`, with the reason, never passed silently; the
 //! rest are sent to the subject, or, for a permission case when the harness
 //! is root (root ignores permission bits), to the subject itself when it
-//! already runs as [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER)
-//! (an adapter or server, by default), else to a copy of it running as
-//! that user (the in-process reference's `toolpath serve`, or any subject
+//! already runs as an unprivileged user (an adapter or server, by
+//! default: the run's own, `session::run_user`), else to a copy of it
+//! running as that user (the in-process reference's `toolpath serve`, or any subject
 //! run with `--subject-as-root`).
 //!
 //! The decision is a pure function of the adapter's `hello`, the case and

@@ -54,7 +54,7 @@ pub struct FuzzPlan {
 
 /// Runs `plan` in a session of its own; the exit code.
 pub fn fuzz(plan: FuzzPlan) -> ExitCode {
-    let session = match Session::start(plan.fixture_dir.as_deref()) {
+    let session = match Session::start(plan.fixture_dir.as_deref(), false) {
         Ok(session) => session,
         Err(e) => {
             eprintln!("toolpath: {e}");
@@ -81,7 +81,9 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         max_restarts: usize::MAX,
         hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
     };
-    let config = session.adapter_config(plan.argv.clone(), &supervision, None, adapters);
+    // As a run starts it: as root, as the run's own user (it ran as root,
+    // and rewrote the JUnit file of the suite run before it: issue 41).
+    let config = session.adapter_config(plan.argv.clone(), &supervision, adapters);
     let make: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>);
     let terminal = std::io::stderr().is_terminal();

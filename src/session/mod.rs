@@ -30,14 +30,17 @@ pub mod provenance;
 mod reach;
 pub mod run;
 pub mod run_dir;
+pub mod run_user;
 pub mod tools;
 
 use std::io;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use place::{FIXTURE_DIR_ENV, Place};
 pub use run_dir::RunDir;
+pub use run_user::RunUser;
 
 use crate::mcp::profile::Loaded;
 use crate::mcp::server::McpConfig;
@@ -56,6 +59,9 @@ pub struct Session {
     place: Place,
     dir: RunDir,
     subreaper: bool,
+    /// Who the run's subjects run as: the one place that decides it, for
+    /// every command that starts one.
+    subjects: SubjectUser,
     /// The signal that cancelled the run, if one did: the handlers'
     /// record, or a test's script ([`Session::cancelled_by`]).
     cancelled: Box<Cancelled>,
@@ -78,11 +84,67 @@ pub struct Supervision {
     pub hang_timeout: Duration,
 }
 
-/// The user a subject the harness starts runs as: as root, the
-/// unprivileged user unless `as_root` (`--subject-as-root`) says root;
-/// otherwise the harness's own (`None`).
-pub fn subject_user(as_root: bool) -> Option<(u32, u32)> {
-    (crate::sys::is_root() && !as_root).then_some(crate::sys::UNPRIVILEGED_USER)
+/// Who a run's subjects run as, decided once when the session starts.
+#[derive(Debug)]
+pub struct SubjectUser {
+    /// The run's own user, claimed by a root harness ([`RunUser`]); why
+    /// not, when a root harness could not claim one (its subjects are
+    /// then `nobody`, as every other run's may be).
+    claimed: Option<Result<RunUser, String>>,
+    /// `--subject-as-root`: the subject itself runs as root (its
+    /// unprivileged copy still as the run's user).
+    as_root: bool,
+}
+
+impl SubjectUser {
+    /// As root, claims a user for the run's subjects; otherwise they run
+    /// as the harness's own user, which is all a harness that is not root
+    /// can do.
+    fn decide(as_root: bool) -> SubjectUser {
+        let claimed = crate::sys::is_root()
+            .then(|| RunUser::claim().map_err(|e| format!("no user of its own for the run: {e}")));
+        SubjectUser { claimed, as_root }
+    }
+
+    /// The ids an unprivileged process of the run runs as: the run's
+    /// user; `nobody` if none could be claimed; `None` when the harness
+    /// is not root.
+    fn unprivileged(&self) -> Option<(u32, u32)> {
+        self.claimed.as_ref().map(|claimed| match claimed {
+            Ok(user) => user.ids(),
+            Err(_) => crate::sys::UNPRIVILEGED_USER,
+        })
+    }
+
+    /// What the box of this run's subjects lacks, with why: `boxed`, a
+    /// PID and an IPC namespace for each; `filtered`, the seccomp filter.
+    fn gaps(&self, boxed: bool, filtered: bool) -> Vec<String> {
+        let mut gaps = Vec::new();
+        if !boxed {
+            gaps.push("processes a subject starts could outlive the run, and its SysV IPC objects and POSIX queues are the machine's: no PID or IPC namespace could be made for it (this needs CAP_SYS_ADMIN, which a container withholds by default)".to_owned());
+        }
+        if !filtered {
+            gaps.push(format!(
+                "a subject may make a user namespace and hold every capability in it: no seccomp filter for this architecture ({})",
+                std::env::consts::ARCH
+            ));
+        }
+        match &self.claimed {
+            None => gaps.push("the subject runs as the harness's own user (the harness is not root): it can write whatever that user can, the reports among them".to_owned()),
+            Some(Err(e)) => gaps.push(format!("{e}: subjects run as nobody, like every other such run's, whose processes they can read and change")),
+            Some(Ok(_)) => {}
+        }
+        if self.as_root && self.claimed.is_some() {
+            gaps.push("the subject runs as root (--subject-as-root): without capabilities, but owning every root-owned file, the run's directory and its reports among them, so nothing keeps what it writes from the verdict".to_owned());
+        }
+        gaps
+    }
+
+    /// The ids the subject runs as: [`Self::unprivileged`], unless
+    /// `--subject-as-root` keeps it the harness's (root's).
+    fn subject(&self) -> Option<(u32, u32)> {
+        self.unprivileged().filter(|_| !self.as_root)
+    }
 }
 
 impl Session {
@@ -94,7 +156,11 @@ impl Session {
     /// children: the spool's key lives there; [`crate::sys::keep_memory_private`]),
     /// and creates the run directory. The error is a usage error (exit 2)
     /// with its message.
-    pub fn start(fixture_dir: Option<&Path>) -> Result<Session, String> {
+    ///
+    /// As root, the session claims a user of its own for the run's
+    /// subjects ([`RunUser`]); `subject_as_root` (`--subject-as-root`)
+    /// keeps the subject itself root's.
+    pub fn start(fixture_dir: Option<&Path>, subject_as_root: bool) -> Result<Session, String> {
         if let Err(e) = crate::sys::cancel::install() {
             eprintln!(
                 "toolpath: cannot handle SIGINT/SIGTERM ({e}); a cancelled run may leave files"
@@ -119,6 +185,7 @@ impl Session {
             place,
             dir,
             subreaper,
+            subjects: SubjectUser::decide(subject_as_root),
             cancelled: Box::new(crate::sys::cancel::signal),
         })
     }
@@ -133,6 +200,10 @@ impl Session {
             place,
             dir,
             subreaper: false,
+            subjects: SubjectUser {
+                claimed: None,
+                as_root: false,
+            },
             cancelled: Box::new(crate::sys::cancel::signal),
         })
     }
@@ -173,16 +244,74 @@ impl Session {
             .map_err(|e| format!("cannot create a temporary directory: {e}"))
     }
 
+    /// Where `--keep-fixtures` keeps this run's fixtures: a directory of
+    /// the harness's user beside the run directory (`toolpath-kept-` and
+    /// the run's suffix), which outlives the run. Not the place itself:
+    /// there, in a sticky directory, a subject that owns its fixture
+    /// directory may rename it, swap it for a link (which root then
+    /// followed to release a FIFO), or make it again after the run.
+    pub fn kept_dir(&self) -> Result<PathBuf, String> {
+        let suffix = (self.dir.id().strip_prefix(run_dir::PREFIX)).unwrap_or(self.dir.id());
+        let kept = self.place.path().join(format!("toolpath-kept-{suffix}"));
+        std::fs::DirBuilder::new()
+            .mode(0o711)
+            .create(&kept)
+            .map_err(|e| format!("cannot create {}: {e}", kept.display()))?;
+        Ok(kept)
+    }
+
     /// The in-process reference, its scratch directory in the run's.
     pub fn reference(&self, timeout: Duration) -> Reference {
         Reference::with_scratch_in(self.dir.path(), timeout)
     }
 
-    /// How to start the adapter `argv` in this run, supervised so, as
-    /// `user` if given: each of its processes gets a scratch directory of
-    /// its own in `tmpdir` (below the run directory) and the run's id, by
-    /// which `toolpath clean` finds what a killed run left running.
+    /// The ids the run's subject runs as (`None`: the harness's own).
+    pub fn subject_user(&self) -> Option<(u32, u32)> {
+        self.subjects.subject()
+    }
+
+    /// The ids of the run's unprivileged copy of its subject, which takes
+    /// the permission cases as root (`None`: the harness is not root).
+    pub fn unprivileged_user(&self) -> Option<(u32, u32)> {
+        self.subjects.unprivileged()
+    }
+
+    /// What this session cannot protect a verdict from, each with why
+    /// (every report format shows them): the parts of the box the kernel
+    /// or the harness's privileges withheld, and `--subject-as-root`.
+    pub fn unprotected(&self) -> Vec<String> {
+        self.subjects.gaps(
+            crate::sys::boxes_subjects(),
+            crate::sys::refuses_user_namespaces(),
+        )
+    }
+
+    /// How to start the adapter `argv` in this run, supervised so, as the
+    /// run's subject ([`Self::subject_user`]): each of its processes gets
+    /// a scratch directory of its own in `tmpdir` (below the run
+    /// directory) and the run's id, by which `toolpath clean` finds what
+    /// a killed run left running.
     pub fn adapter_config(
+        &self,
+        argv: Vec<String>,
+        supervision: &Supervision,
+        tmpdir: PathBuf,
+    ) -> AdapterConfig {
+        self.adapter_config_as(argv, supervision, self.subject_user(), tmpdir)
+    }
+
+    /// [`Self::adapter_config`] for the run's unprivileged copy of its
+    /// subject ([`Self::unprivileged_user`]).
+    pub fn unprivileged_adapter_config(
+        &self,
+        argv: Vec<String>,
+        supervision: &Supervision,
+        tmpdir: PathBuf,
+    ) -> AdapterConfig {
+        self.adapter_config_as(argv, supervision, self.unprivileged_user(), tmpdir)
+    }
+
+    fn adapter_config_as(
         &self,
         argv: Vec<String>,
         supervision: &Supervision,
@@ -202,16 +331,16 @@ impl Session {
     }
 
     /// How to start the MCP server of `profile` in this run, supervised so,
-    /// as `user` if given: its `HOME` and `TMPDIR` in the run directory's
-    /// `servers`. A server `user` could not start (its command, or the run
-    /// directory, out of that user's reach) is refused here, naming the
-    /// fix ([`reach::startable`]).
+    /// as the run's subject ([`Self::subject_user`]): its `HOME` and
+    /// `TMPDIR` in the run directory's `servers`. A server that user could
+    /// not start (its command, or the run directory, out of that user's
+    /// reach) is refused here, naming the fix ([`reach::startable`]).
     pub fn mcp_config(
         &self,
         profile: Loaded,
         supervision: &Supervision,
-        user: Option<(u32, u32)>,
     ) -> Result<McpConfig, String> {
+        let user = self.subject_user();
         if let Some(user) = user {
             let dir = profile.dir.display().to_string();
             let argv: Vec<String> = (profile.profile.server.command.iter())
@@ -256,11 +385,18 @@ impl Session {
     }
 
     /// Ends the run: orphans that escaped their process group are killed,
+    /// so is every process of the run's user, and what that user left in
+    /// the places every user may write is removed ([`RunUser::sweep`]);
     /// the run directory is removed, and a SIGINT or SIGTERM received on
     /// the way turns `code` into [`ExitCode::Cancelled`] (said on stderr,
     /// with `partial`: what was kept of the run).
     pub fn end(self, code: ExitCode, partial: &str) -> ExitCode {
         self.end_orphans();
+        if let Some(Ok(user)) = &self.subjects.claimed
+            && let Err(e) = user.sweep()
+        {
+            eprintln!("toolpath: cannot remove what the subject's user left: {e}");
+        }
         drop(self.dir);
         let code = cancelled(code, (self.cancelled)());
         if let ExitCode::Cancelled(signal) = code {
@@ -289,6 +425,36 @@ fn cancelled(code: ExitCode, signal: Option<i32>) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each part of the box that is missing is named, and nothing when
+    /// none is: a root harness that claimed its user, boxed and filtered.
+    #[test]
+    fn every_missing_part_of_the_box_is_said_with_why() {
+        let user = |claimed, as_root| SubjectUser { claimed, as_root };
+        let not_root = user(None, false);
+        assert_eq!(not_root.gaps(true, true).len(), 1);
+        assert!(not_root.gaps(true, true)[0].contains("the harness's own user"));
+        let unclaimed = user(Some(Err("no user of its own for the run: x".into())), false);
+        let gaps = unclaimed.gaps(false, false);
+        assert_eq!(gaps.len(), 3, "{gaps:?}");
+        assert!(gaps[0].contains("CAP_SYS_ADMIN"), "{gaps:?}");
+        assert!(gaps[1].contains("seccomp"), "{gaps:?}");
+        assert!(
+            gaps[2].contains("no user of its own for the run: x"),
+            "{gaps:?}"
+        );
+        assert_eq!(unclaimed.subject(), Some(crate::sys::UNPRIVILEGED_USER));
+        let as_root = user(Some(Err("e".into())), true);
+        assert!(as_root.gaps(true, true)[1].starts_with("the subject runs as root"));
+        assert_eq!(as_root.subject(), None);
+        assert_eq!(as_root.unprivileged(), Some(crate::sys::UNPRIVILEGED_USER));
+        if crate::sys::is_root() {
+            let claimed = user(Some(Ok(RunUser::claim().unwrap())), false);
+            assert!(claimed.gaps(true, true).is_empty());
+            let ids = claimed.subject().unwrap();
+            assert!(run_user::IDS.contains(&ids.0), "{ids:?}");
+        }
+    }
 
     #[test]
     fn a_signal_turns_every_verdict_into_cancelled_but_not_a_broken_run() {

@@ -28,7 +28,7 @@ use crate::session::deliver::{self, Target};
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig};
-use crate::sys::{UNPRIVILEGED_USER, is_root};
+use crate::sys::is_root;
 
 /// Everything a suite run needs, checked.
 pub struct RunPlan {
@@ -108,7 +108,7 @@ pub fn run(plan: RunPlan) -> ExitCode {
             return ExitCode::Report;
         }
     };
-    let session = match Session::start(plan.fixture_dir.as_deref()) {
+    let session = match Session::start(plan.fixture_dir.as_deref(), plan.subject_as_root) {
         Ok(session) => session,
         Err(e) => {
             eprintln!("toolpath: {e}");
@@ -140,11 +140,7 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
-    head.unprotected = unprotected(
-        &plan.subjects,
-        crate::sys::boxes_subjects(),
-        plan.subject_as_root && is_root(),
-    );
+    head.unprotected = unprotected(&plan.subjects, session.unprotected());
     // Nothing the run started may still write while it reports.
     session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
@@ -171,34 +167,15 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
     session.end(code, "the reports are partial")
 }
 
-/// What this run cannot protect its verdict from (the report's header
-/// says it): without a PID namespace for each subject (the harness lacks
-/// `CAP_SYS_ADMIN`), a process a subject starts may outlive its subject
-/// and the run; a subject run as root (`as_root`, `--subject-as-root`)
-/// owns the run directory, its reports and every root-owned file of the
-/// machine. The in-process reference starts none but the shell commands
-/// of cases, which it waits for.
-fn unprotected(subjects: &Subjects, boxed: bool, as_root: bool) -> Vec<String> {
-    let spawns = !matches!(subjects, Subjects::Reference);
-    let mut gaps = Vec::new();
-    if spawns && !boxed {
-        gaps.push("processes a subject starts could outlive the run: no PID namespace could be made for it (this needs CAP_SYS_ADMIN; run as root to have one)".to_owned());
+/// What this run cannot protect its verdict from (every report says it):
+/// the session's gaps ([`Session::unprotected`]) where a subject process
+/// runs at all. The in-process reference starts none but the shell
+/// commands of cases, which it waits for.
+fn unprotected(subjects: &Subjects, gaps: Vec<String>) -> Vec<String> {
+    match subjects {
+        Subjects::Reference => Vec::new(),
+        _ => gaps,
     }
-    if spawns && as_root {
-        gaps.push("the subject runs as root (--subject-as-root): without capabilities, but owning every root-owned file, the run's directory and its reports among them, so nothing keeps what it writes from the verdict".to_owned());
-    }
-    gaps
-}
-
-/// The user an adapter or MCP server runs as: as root, the unprivileged
-/// user unless `--subject-as-root` says root; otherwise the harness's own
-/// (`None`). The in-process reference and subjects a caller makes run as
-/// the harness.
-fn subject_user(plan: &RunPlan) -> Option<(u32, u32)> {
-    let spawned = matches!(plan.subjects, Subjects::Adapter { .. } | Subjects::Mcp(_));
-    spawned
-        .then(|| crate::session::subject_user(plan.subject_as_root))
-        .flatten()
 }
 
 /// How to start the subject, and its unprivileged copy.
@@ -207,7 +184,7 @@ fn subjects<'r>(
     session: &'r Session,
 ) -> Result<(Box<SubjectFactory<'r>>, Option<AdapterConfig>), String> {
     let supervision = &plan.supervision;
-    let user = subject_user(plan);
+    let user = session.subject_user();
     // Root's, not `nobody`'s: the unprivileged copy gets a scratch
     // directory of its own inside, handed to it there. Were this one
     // `nobody`'s, that copy (an adapter, as hostile as any) could swap the
@@ -215,10 +192,9 @@ fn subjects<'r>(
     // creation and root's chown, and have root chown what it chose.
     let copy = |argv| -> Result<Option<AdapterConfig>, String> {
         let dir = session.subdir("unprivileged")?;
-        Ok(Some(session.adapter_config(
+        Ok(Some(session.unprivileged_adapter_config(
             argv,
             supervision,
-            Some(UNPRIVILEGED_USER),
             dir,
         )))
     };
@@ -247,18 +223,14 @@ fn subjects<'r>(
             if let Some(user) = user {
                 crate::session::reach::startable(argv, session.dir().path(), user)?;
             }
-            let config = session.adapter_config(
-                argv.clone(),
-                supervision,
-                user,
-                session.subdir("adapters")?,
-            );
+            let config =
+                session.adapter_config(argv.clone(), supervision, session.subdir("adapters")?);
             Box::new(move || {
                 Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>)
             })
         }
         Subjects::Mcp(profile) => {
-            let config = session.mcp_config((**profile).clone(), supervision, user)?;
+            let config = session.mcp_config((**profile).clone(), supervision)?;
             Box::new(move || {
                 Ok(Box::new(McpServer::start(config.clone())?) as Box<dyn Subject + Send>)
             })
@@ -274,7 +246,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
     let (make, unprivileged) = subjects(plan, session)?;
     let fixtures = if plan.keep_fixtures {
         // Kept fixtures are meant to outlive the run: beside it, not in it.
-        Some(session.place().path().to_owned())
+        Some(session.kept_dir()?)
     } else {
         Some(session.subdir("fixtures")?)
     };
@@ -292,7 +264,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         strict: plan.strict,
         baseline: plan.baseline.clone(),
         unprivileged,
-        subject_user: subject_user(plan),
+        subject_user: session.subject_user(),
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
         run_against: plan.run_against.clone(),
@@ -550,16 +522,16 @@ mod tests {
     /// writing an expectations file to `dir/exp.yaml`.
     /// A run whose subjects could not be boxed says so in its header,
     /// human and JSON alike; the in-process reference (which starts no
-    /// subject) and a boxed run say nothing.
+    /// subject) says nothing.
     #[test]
     fn a_run_without_boxes_says_processes_could_outlive_it() {
         let adapter = Subjects::Adapter {
             line: "a".into(),
             argv: vec!["a".into()],
         };
-        assert!(unprotected(&adapter, true, false).is_empty());
-        assert!(unprotected(&Subjects::Reference, false, false).is_empty());
-        let gaps = unprotected(&adapter, false, false);
+        let gap = "processes a subject starts could outlive the run".to_owned();
+        assert!(unprotected(&Subjects::Reference, vec![gap.clone()]).is_empty());
+        let gaps = unprotected(&adapter, vec![gap]);
         assert_eq!(gaps.len(), 1);
         let mut report = crate::report::render::testing::report("x", Vec::new());
         report.unprotected = gaps;
@@ -571,21 +543,6 @@ mod tests {
         let json: Value =
             serde_json::from_str(&deliver::render(&report, Format::Json, false)).unwrap();
         assert_eq!(json["unprotected"][0], report.unprotected[0].as_str());
-    }
-
-    /// A subject run as root (`--subject-as-root`) makes the verdict
-    /// unprotected, and the header says why; the reference, which runs
-    /// no subject process, does not.
-    #[test]
-    fn a_subject_run_as_root_is_said_to_leave_the_verdict_unprotected() {
-        let adapter = Subjects::Adapter {
-            line: "a".into(),
-            argv: vec!["a".into()],
-        };
-        let gaps = unprotected(&adapter, true, true);
-        assert_eq!(gaps.len(), 1);
-        assert!(gaps[0].starts_with("the subject runs as root (--subject-as-root)"));
-        assert!(unprotected(&Subjects::Reference, true, true).is_empty());
     }
 
     fn plan(dir: &Path, filter: &[&str]) -> RunPlan {

@@ -31,14 +31,13 @@ pub fn list(
     supervision: &Supervision,
     fixture_dir: Option<&Path>,
 ) -> (Result<ServerTools, String>, ExitCode) {
-    let session = match Session::start(fixture_dir) {
+    // As a run starts it: as root, as the run's own user.
+    let session = match Session::start(fixture_dir, false) {
         Ok(session) => session,
         Err(e) => return (Err(e), ExitCode::Usage),
     };
-    // As a run starts it: as root, as the unprivileged user.
-    let user = crate::session::subject_user(false);
     let listed = session
-        .mcp_config(profile, supervision, user)
+        .mcp_config(profile, supervision)
         .and_then(|config| {
             McpServer::start(config).map_err(|failure| {
                 let mut message = format!("the server did not start: {}", failure.message);

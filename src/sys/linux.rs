@@ -2,9 +2,7 @@
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags, Timespec};
@@ -33,6 +31,14 @@ const TMPFS_MAGIC: u64 = 0x0102_1994;
 /// This process's effective user id.
 pub fn geteuid() -> u32 {
     rustix::process::geteuid().as_raw()
+}
+
+/// This process's effective user and group ids.
+pub fn effective_ids() -> (u32, u32) {
+    (
+        rustix::process::geteuid().as_raw(),
+        rustix::process::getegid().as_raw(),
+    )
 }
 
 /// Whether this process runs as root, which ignores permission bits.
@@ -74,7 +80,7 @@ pub fn fchown(fd: impl AsFd, user: (u32, u32)) -> io::Result<()> {
     Ok(rustix::fs::fchown(fd, Some(uid), Some(gid))?)
 }
 
-fn ids((uid, gid): (u32, u32)) -> (Uid, Gid) {
+pub(super) fn ids((uid, gid): (u32, u32)) -> (Uid, Gid) {
     (Uid::from_raw(uid), Gid::from_raw(gid))
 }
 
@@ -124,9 +130,11 @@ const FIFO_DRAIN_BYTES: usize = 1 << 20;
 pub fn release_fifo(root: &Path, relative: &Path) -> io::Result<FifoHeld> {
     use rustix::fs::{ResolveFlags, openat2};
     let beneath = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    // The fixture directory is the subject's: were it swapped for a link,
+    // the release would open what the link names, as root (issue 41).
     let dir = rustix::fs::open(
         root,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
     )?;
     let open = |flags: OFlags| {
@@ -248,187 +256,6 @@ pub fn poll_readable(fds: &[Option<RawFd>], timeout: Duration) -> io::Result<Vec
     Ok(woke)
 }
 
-/// Starts `command` in a process group of its own, [`confine`]d (as
-/// `user` when given), killed by the kernel when the thread that spawned
-/// it ends (`PR_SET_PDEATHSIG`), so even a SIGKILLed harness leaves no
-/// adapter behind. `parent` is this process's pid, checked in the child:
-/// the harness may have died before the death signal was armed.
-pub fn tie_to_parent(command: &mut Command, user: Option<(u32, u32)>) {
-    let parent = std::process::id();
-    command.process_group(0);
-    confine(command, user);
-    // SAFETY: the closure runs between fork and exec and makes only raw
-    // system calls (prctl, getppid, getpid, kill), which are
-    // async-signal-safe; it allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            // In a PID namespace of its own (`spawn_boxed`) the parent is
-            // outside it and `getppid` says 0: the harness is there as
-            // long as the namespace's first process lives, which a dead
-            // harness's death signal or `PR_SET_PDEATHSIG` itself ends.
-            match rustix::process::getppid().map(Pid::as_raw_pid) {
-                None => {}
-                Some(p) if p == parent as i32 => {}
-                Some(_) => {
-                    let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
-                }
-            }
-            Ok(())
-        });
-    }
-}
-
-/// The harness's own PID namespace, when it may give each subject one of
-/// its own ([`spawn_boxed`]): found once, by trying on a thread of its own
-/// (`unshare(CLONE_NEWPID)` and back with `setns` take `CAP_SYS_ADMIN`).
-fn own_pid_namespace() -> Option<&'static std::os::fd::OwnedFd> {
-    static OWN: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
-    OWN.get_or_init(|| {
-        let own: std::os::fd::OwnedFd = std::fs::File::open("/proc/self/ns/pid").ok()?.into();
-        let probe = std::thread::scope(|scope| {
-            scope
-                .spawn(|| {
-                    // SAFETY: CLONE_NEWPID changes only where this thread's
-                    // children go; the thread ends right after.
-                    unsafe {
-                        rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID)
-                    }?;
-                    leave_box(&own)
-                })
-                .join()
-        });
-        matches!(probe, Ok(Ok(()))).then_some(own)
-    })
-    .as_ref()
-}
-
-/// Sends this thread's next children to the harness's own PID namespace again.
-fn leave_box(own: &std::os::fd::OwnedFd) -> Result<(), Errno> {
-    use rustix::thread::LinkNameSpaceType;
-    rustix::thread::move_into_link_name_space(own.as_fd(), Some(LinkNameSpaceType::ProcessID))
-}
-
-/// Whether [`spawn_boxed`] gives each subject a PID namespace of its own
-/// here (the harness holds `CAP_SYS_ADMIN`): if not, a process a subject
-/// leaves behind may outlive the run, and the report says so.
-pub fn boxes_subjects() -> bool {
-    own_pid_namespace().is_some()
-}
-
-/// Starts `command` in a PID namespace of its own, where it is not the
-/// first process: a first process made between fork and exec forks it,
-/// waits for it, and exits with its status, and the kernel then kills
-/// every process left in the namespace (a daemon, a chain of `setsid`
-/// sleepers, whatever escaped the process group) and reaps them before
-/// the first process's own exit can be waited for. So once the harness
-/// has waited for the [`std::process::Child`] returned, nothing the
-/// subject started is left (issue 30, item 2). The subject is not the
-/// namespace's first process so that signals keep their usual effect on
-/// it (the first process of a namespace ignores those it does not handle)
-/// and so that its exit status is its own: the first process writes the
-/// subject's wait status to the returned pipe before it exits, and
-/// [`boxed_status`] reads it back.
-///
-/// Where no namespace can be made ([`boxes_subjects`] is false) the
-/// command is started as it is, and no pipe is returned.
-pub fn spawn_boxed(
-    command: &mut Command,
-) -> io::Result<(std::process::Child, Option<std::io::PipeReader>)> {
-    let Some(own) = own_pid_namespace() else {
-        return Ok((command.spawn()?, None));
-    };
-    let (reader, writer) = std::io::pipe()?;
-    let status_fd = writer.as_raw_fd();
-    // SAFETY: the closure runs between fork and exec; see `be_first_process`.
-    unsafe {
-        command.pre_exec(move || be_first_process(status_fd));
-    }
-    // SAFETY: CLONE_NEWPID changes only where this thread's children go;
-    // it is undone right after the spawn.
-    unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
-    let spawned = command.spawn();
-    leave_box(own).expect("a thread that left its PID namespace may enter it again");
-    drop(writer);
-    Ok((spawned?, Some(reader)))
-}
-
-/// In the child, the first process of a new PID namespace: forks (a raw
-/// `clone`, no fork handlers), and the copy returns to exec the subject;
-/// this one closes every descriptor but `status_fd` (the subject alone
-/// holds its pipes, so their ends are seen), waits for the subject (and
-/// reaps what is re-parented to it meanwhile), writes the subject's wait
-/// status to `status_fd` and exits with the same code (or 128 and the
-/// signal). Only raw system calls, no allocation: async-signal-safe.
-fn be_first_process(status_fd: RawFd) -> io::Result<()> {
-    // SAFETY: clone with SIGCHLD alone and no new stack is fork(2); the
-    // child continues on a copy of this stack, as after fork.
-    let child = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-        )
-    };
-    if child < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    if child == 0 {
-        return Ok(());
-    }
-    let fd = status_fd as libc::c_uint;
-    let mut status: libc::c_int = 0;
-    // SAFETY: raw system calls on integers and a local.
-    unsafe {
-        if fd > 0 {
-            libc::close_range(0, fd - 1, 0);
-        }
-        libc::close_range(fd + 1, libc::c_uint::MAX, 0);
-        loop {
-            let mut reaped: libc::c_int = 0;
-            let pid = libc::waitpid(-1, &mut reaped, 0);
-            if pid == child as libc::pid_t {
-                status = reaped;
-                break;
-            }
-            if pid < 0 && *libc::__errno_location() != libc::EINTR {
-                break;
-            }
-        }
-        let bytes = status.to_ne_bytes();
-        libc::write(status_fd, bytes.as_ptr().cast(), bytes.len());
-        let code = if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            128 + libc::WTERMSIG(status)
-        };
-        libc::_exit(code)
-    }
-}
-
-/// The subject's own exit status, from the first process of its box
-/// ([`spawn_boxed`]): `first` is how that process ended; when it exited
-/// by itself, `pipe` holds the subject's wait status. A first process
-/// killed (SIGKILL from the harness) killed the subject with it.
-pub fn boxed_status(
-    first: std::process::ExitStatus,
-    mut pipe: std::io::PipeReader,
-) -> std::process::ExitStatus {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
-    if first.code().is_none() {
-        return first;
-    }
-    let mut bytes = [0u8; 4];
-    match pipe.read_exact(&mut bytes) {
-        Ok(()) => std::process::ExitStatus::from_raw(i32::from_ne_bytes(bytes)),
-        Err(_) => first,
-    }
-}
-
 /// Closes this process's memory to every other process of its user: not
 /// dumpable (`PR_SET_DUMPABLE` 0), so `ptrace`, `/proc/<pid>/mem` and the
 /// links in `/proc/<pid>/fd` need `CAP_SYS_PTRACE` even from a process of
@@ -447,63 +274,6 @@ pub fn boxed_status(
 pub fn keep_memory_private() -> io::Result<()> {
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)?;
     Ok(give_up_tracing()?)
-}
-
-/// Makes `command`'s process a process without privilege (issue 30):
-/// in the child, between fork and exec, every capability leaves its
-/// bounding set (while it still holds `CAP_SETPCAP` to drop them), it
-/// becomes `user` when given (supplementary groups, group, then user, all
-/// three ids of each), its effective, permitted, inheritable and ambient
-/// sets are emptied and no_new_privs is set. No program it runs, a setuid
-/// one or root's own `execve` included, gets a capability back: a child
-/// running as root owns root's files but cannot trace the harness, mount
-/// tracefs (uprobes), load eBPF, read `/proc/kcore` or use any other
-/// privileged interface from which the spool's key could be read.
-///
-/// Every process toolpath starts while a run is live goes through here:
-/// adapters and their unprivileged copies, MCP servers and a profile's
-/// commands, `toolpath serve` copies ([`tie_to_parent`] calls it) and the
-/// reference's shell commands. A child that fails any step does not start.
-pub fn confine(command: &mut Command, user: Option<(u32, u32)>) {
-    // SAFETY: the closure runs between fork and exec and makes only raw
-    // system calls (prctl, capget, capset, setgroups, setresgid,
-    // setresuid), which are async-signal-safe; it allocates nothing (the
-    // capability set is iterated as bits).
-    unsafe {
-        command.pre_exec(move || Ok(give_up_privileges(user)?));
-    }
-}
-
-/// [`confine`]'s work, in the child.
-fn give_up_privileges(user: Option<(u32, u32)>) -> Result<(), Errno> {
-    use rustix::thread::CapabilitySet;
-    let held = rustix::thread::capabilities(None)?;
-    if held.effective.contains(CapabilitySet::SETPCAP) {
-        for capability in CapabilitySet::all().iter() {
-            match rustix::thread::remove_capability_from_bounding_set(capability) {
-                // EINVAL: a capability this kernel does not know.
-                Ok(()) | Err(Errno::INVAL) => {}
-                Err(e) => return Err(e),
-            }
-        }
-    }
-    if let Some((uid, gid)) = user {
-        let (uid, gid) = ids((uid, gid));
-        rustix::thread::set_thread_groups(&[gid])?;
-        rustix::thread::set_thread_res_gid(gid, gid, gid)?;
-        rustix::thread::set_thread_res_uid(uid, uid, uid)?;
-    }
-    let none = rustix::thread::CapabilitySets {
-        effective: CapabilitySet::empty(),
-        permitted: CapabilitySet::empty(),
-        inheritable: CapabilitySet::empty(),
-    };
-    rustix::thread::set_capabilities(None, none)?;
-    match rustix::thread::clear_ambient_capability_set() {
-        Ok(()) | Err(Errno::INVAL) => {}
-        Err(e) => return Err(e),
-    }
-    rustix::thread::set_no_new_privs(true)
 }
 
 /// Drops `CAP_SYS_PTRACE` from the calling thread's bounding set (when it
@@ -633,6 +403,8 @@ pub fn signal_name(signal: i32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sys::{boxed_status, boxes_subjects, confine, spawn_boxed};
+    use std::process::Command;
 
     #[test]
     fn a_fifo_is_made_and_polled_until_written() {

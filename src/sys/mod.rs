@@ -40,6 +40,10 @@ compile_error!(
 
 pub mod cancel;
 #[cfg(target_os = "linux")]
+mod confine;
+#[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+pub use confine::*;
 #[cfg(target_os = "linux")]
 pub use linux::*;

@@ -358,7 +358,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         // a subject that runs as another user itself (as root, by default),
         // which may then change its fixture and nothing above it.
         let owner = match route {
-            Route::Unprivileged => Some(crate::sys::UNPRIVILEGED_USER),
+            Route::Unprivileged => (self.config.unprivileged.as_ref()).and_then(|copy| copy.user),
             Route::Normal => self.config.subject_user,
         };
         if let Some((uid, gid)) = owner
