@@ -414,6 +414,10 @@ mod tests {
         fn scratch_dir(&self) -> Option<&std::path::Path> {
             self.reference.scratch_dir()
         }
+
+        fn user(&self) -> Option<(u32, u32)> {
+            self.reference.user()
+        }
     }
 
     fn sample(layout: Layout, names: &[&str], call: CallSpec) -> Sample {

@@ -30,8 +30,9 @@ pub struct RunConfig<'a> {
     /// The user the subject itself runs as, when not the harness's own
     /// (as root, an adapter or MCP server runs as
     /// [`UNPRIVILEGED_USER`](crate::sys::UNPRIVILEGED_USER) by default):
-    /// every fixture is handed to it before its call, so the subject owns
-    /// its fixture and nothing else of the run's.
+    /// what the machine can observe ([`Machine`]). Fixtures are handed to
+    /// the user each subject says it runs as ([`Subject::user`]), not to
+    /// this one.
     pub subject_user: Option<(u32, u32)>,
     /// The adapter command for the report; `None` in-process.
     pub adapter_label: Option<String>,

@@ -356,12 +356,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         );
         // The fixture belongs to whoever answers: the unprivileged copy, or
         // a subject that runs as another user itself (as root, by default),
-        // which may then change its fixture and nothing above it.
-        let owner = match route {
-            Route::Unprivileged => Some(crate::sys::UNPRIVILEGED_USER),
-            Route::Normal => self.config.subject_user,
-        };
-        if let Some((uid, gid)) = owner
+        // which may then change its fixture and nothing above it. The
+        // subject says who it runs as.
+        if let Some((uid, gid)) = self.subject(route).user()
             && let Err(e) = built.chown_all(uid, gid)
         {
             let failure = AdapterFailure {
