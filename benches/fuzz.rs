@@ -40,6 +40,7 @@ fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>
         shrink: Budget::default(),
         fixtures,
         reference_scratch: None,
+        hang_timeout: toolpath::subject::hang::DEFAULT_HANG_TIMEOUT,
         max_findings: None,
         on_iteration: None,
         on_finding: None,

@@ -441,6 +441,77 @@ fn a_hanging_adapter_is_a_finding() {
     assert!(text.contains("adapter failure: timeout"), "{text}");
 }
 
+/// A call on a fixture with a FIFO is bounded as a suite run bounds it
+/// (`subject::hang`, issue 41): an adapter that opens the FIFO is released
+/// after the short hang bound and found blocked on it (RES-10, FILE-6),
+/// not waited for up to its call timeout and called hung. Its finding is
+/// a case that passes the reference and fails the adapter so.
+#[test]
+fn an_adapter_blocked_on_a_fifo_is_released_and_found_blocked() {
+    let dir = tempfile::tempdir().unwrap();
+    // Seed 1's iteration 2 is a file tool's call with a FIFO below its
+    // roots. The call timeout is far past the hang bound (1 s), so what
+    // ended the call is certain on a loaded machine too.
+    let args = [
+        "--first-iteration",
+        "2",
+        "--iterations",
+        "1",
+        "--shrink-steps",
+        "0",
+        "--timeout-ms",
+        "30000",
+    ];
+    let (code, files, out) = fuzz(&mutant("open-fifo"), dir.path(), &args);
+    assert_eq!((code, files.len()), (1, 1), "{out}");
+    assert!(
+        out.contains("subject.blocked-on-fifo failed [FILE-6]"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(
+        text.contains("it answered once the harness opened the FIFO's other end"),
+        "{text}"
+    );
+    check_case(&mutant("open-fifo"), "open-fifo", &files[0]).unwrap();
+}
+
+/// A restart that fails before a call (`tests/adapters/restart_refused.py`:
+/// its second process answers `hello` with another protocol) is that
+/// call's failure, a finding with the reason: never ignored, with the call
+/// then sent to whatever the next start makes.
+#[test]
+fn a_refused_restart_is_a_finding_with_its_reason() {
+    let (state, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // Whoever the adapter runs as counts its starts there.
+    let anyone = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o777);
+    std::fs::set_permissions(state.path(), anyone).unwrap();
+    let adapter = format!(
+        "python3 tests/adapters/restart_refused.py {}",
+        state.path().display()
+    );
+    // Iteration 0 crashes the first process; iteration 1's restart is
+    // refused.
+    let args = ["--iterations", "2", "--shrink-steps", "0"];
+    let (code, files, out) = fuzz(&adapter, dir.path(), &args);
+    assert_eq!((code, files.len()), (1, 2), "{out}");
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(
+        texts[0].contains("Failed: adapter.bad-output."),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[0].contains("adapter failure: bad output: adapter speaks protocol 999"),
+        "{}",
+        texts[0]
+    );
+    assert!(texts[1].contains("Failed: adapter.crash."), "{}", texts[1]);
+}
+
 #[test]
 fn known_divergences_are_not_reported_again() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,8 +1,11 @@
 //! One probe: build a sample's fixture, ask the reference, turn its answer
-//! into the expectation a case would hold ([`crate::fuzz::expect`]), ask
-//! the adapter the same call, and judge its answer with the harness's own
-//! judge. The probe is a finding only where that judge fails the adapter:
-//! what a case would accept, fuzzing accepts too.
+//! into the expectation a case would hold ([`crate::fuzz::expect`]), and
+//! make the same call on the adapter and judge it by the path a suite run
+//! takes for a case ([`call_on`]: the adapter made ready, the fixture
+//! handed to its user, the FIFO bound, the harness's own judge). The probe
+//! is a finding only where that path fails the adapter: what a case would
+//! accept, fuzzing accepts too, and an adapter a case would find blocked
+//! or unable to start is found so here.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +19,7 @@ use crate::fuzz::signature::Signature;
 use crate::harness::call;
 use crate::harness::expected::Expected;
 use crate::harness::snapshot::{self, ChangeKind, State};
-use crate::harness::verdict::{self, Judged, Judging, call_and_judge};
+use crate::harness::verdict::{self, Judged, OnSubject, Planned, call_on};
 use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
@@ -71,12 +74,25 @@ impl Divergence {
 }
 
 /// Where and how probes run.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Env {
     /// Whether restrictive modes may be generated (not as root).
     pub permissions: bool,
     /// Where fixtures are built (the system temporary directory if `None`).
     pub fixtures: Option<std::path::PathBuf>,
+    /// How long a call on a fixture with FIFOs is waited for before they
+    /// are released, as in a suite run ([`crate::subject::hang`]).
+    pub hang_timeout: std::time::Duration,
+}
+
+impl Default for Env {
+    fn default() -> Self {
+        Env {
+            permissions: false,
+            fixtures: None,
+            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+        }
+    }
 }
 
 /// Fixtures go to a RAM file system when there is one: a fuzzing run
@@ -101,7 +117,18 @@ pub enum Probe {
     Skipped(String),
 }
 
-/// Runs one sample against both subjects.
+/// What the reference said about one call, kept for the finding.
+struct Asked {
+    answer: ToolResult,
+    writes: Writes,
+    /// The text an error message must hold, as placeholders (see
+    /// [`portable_needles`]).
+    written_needles: Vec<String>,
+}
+
+/// Runs one sample against both subjects: on the adapter as a case's call
+/// is made on a suite run's subject ([`call_on`]), the reference's answer
+/// (on the adapter's placeholders) its expectation.
 pub fn probe(
     sample: &Sample,
     env: &Env,
@@ -113,68 +140,66 @@ pub fn probe(
         Ok(built) => built,
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
+    // Where `{adapter-tmp}` points when the adapter has no process to
+    // name: the reference's own scratch directory, a directory outside
+    // every root that the implementation owns all the same.
+    let stand_in = reference.scratch_dir().map(Path::to_path_buf);
+    let mut asked = None;
     // `{adapter-tmp}` is the adapter's scratch directory, for both
     // subjects: the same call goes to each. The sample's parameters go as
     // rendered (a shell call without `command` is one of its inputs).
-    let _ = adapter.ready(Path::new("fuzz"));
-    let scratch = adapter.scratch_dir().map(Path::to_path_buf);
-    let vars = call::placeholders(&built.vars, scratch.as_deref());
-    let call = call::build(
-        rendered.tool,
-        "fuzz".into(),
-        &rendered.params,
-        &vars,
-        &built.workspace,
-    );
-    let answered = reference_answer(
-        &rendered,
-        env,
-        reference,
-        (&built, &call, &vars),
-        scratch.as_deref(),
-    );
-    let (answer, writes) = match answered {
-        Ok(answered) => answered,
-        Err(e) => return Probe::Skipped(e),
-    };
-    let lexical = RuleCall {
-        tool: call.tool,
-        params: &call.params,
-        workspace: &call.workspace,
-        actual: None,
-    }
-    .lexical();
-    let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
-    let (needles, written_needles): (Vec<String>, Vec<String>) =
-        portable_needles(&needles, &vars).into_iter().unzip();
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
-    let expected = Expected::derive(
-        &Expect {
-            writes: writes.clone(),
-            ..expect_of(&answer, &needles, true)
-        },
-        &rendered.fixture,
-        rendered.tool,
-        None,
-        &vars,
-        &built.root,
-    );
-    let prepared = match adapter.prepare(&call) {
-        Ok(prepared) => prepared,
-        Err(failure) => return Probe::Skipped(format!("prepare: {failure}")),
+    let mut plan = |vars: Placeholders, scratch: Option<&Path>| {
+        let call = call::build(
+            rendered.tool,
+            "fuzz".into(),
+            &rendered.params,
+            &vars,
+            &built.workspace,
+        );
+        let (answer, writes) =
+            reference_answer(&rendered, env, reference, (&built, &call, &vars), scratch)?;
+        let lexical = RuleCall {
+            tool: call.tool,
+            params: &call.params,
+            workspace: &call.workspace,
+            actual: None,
+        }
+        .lexical();
+        let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
+        let (needles, written_needles): (Vec<String>, Vec<String>) =
+            portable_needles(&needles, &vars).into_iter().unzip();
+        let expected = Expected::derive(
+            &Expect {
+                writes: writes.clone(),
+                ..expect_of(&answer, &needles, true)
+            },
+            &rendered.fixture,
+            rendered.tool,
+            None,
+            &vars,
+            &built.root,
+        );
+        asked = Some(Asked {
+            answer,
+            writes,
+            written_needles,
+        });
+        Ok::<_, String>(Planned {
+            call,
+            vars,
+            expected,
+        })
     };
-    let judging = Judging {
+    let on = OnSubject {
+        file: Path::new("fuzz"),
         fixture: &rendered.fixture,
         built: &built,
-        call: &call,
-        vars: &vars,
-        unobservable: adapter.hello().unobservable_for(call.tool),
-        prepared: &prepared,
-        scratch: scratch.as_deref(),
+        hang_timeout: env.hang_timeout,
     };
-    let roots = &call.workspace.roots;
     // The fuzzer's latitude (`fuzz::expect`), once the answer is known.
+    let roots = &built.workspace.roots;
     let relax = |expected: &mut Expected, actual: &ToolResult| {
         // RES-11: `parent` is judged where the adapter exposes it.
         if actual.parent.is_none() {
@@ -182,13 +207,34 @@ pub fn probe(
         }
         allow_hidden(expected, actual, roots);
     };
-    let send = |call: &Call| {
-        adapter.call(call).and_then(|result| {
-            // Output written while no call was outstanding is a finding too.
-            adapter.take_violation().map_or(Ok(result), Err)
-        })
+    let called = match call_on(adapter, on, &mut plan, relax) {
+        Ok(called) => called,
+        Err(why) => return Probe::Skipped(why),
     };
-    let (actual, verdict) = match call_and_judge(judging, expected, relax, send) {
+    // An adapter that could not be made ready was sent nothing: the case
+    // written for it expects what the reference answers.
+    let (call, vars) = match called.planned {
+        Some(planned) => planned,
+        None => {
+            let vars = call::placeholders(&built.vars, stand_in.as_deref());
+            match plan(vars, stand_in.as_deref()) {
+                Ok(planned) => (planned.call, planned.vars),
+                Err(why) => return Probe::Skipped(why),
+            }
+        }
+    };
+    let Asked {
+        answer,
+        writes,
+        written_needles,
+    } = asked.expect("planned, so asked");
+    // Output written while no call was outstanding is a finding too,
+    // charged to this input: a probe has no earlier answer to amend.
+    let judged = match (called.judged, called.violation) {
+        (Ok(_), Some(violation)) => Err(violation),
+        (judged, _) => judged,
+    };
+    let (actual, verdict) = match judged {
         Err(failure) => (Err(failure), None),
         Ok(Judged::Declined(reason)) => return Probe::Skipped(reason.unwrap_or_default()),
         Ok(Judged::Answered(judged)) => (Ok(judged.answer), Some(judged.verdict)),
@@ -414,6 +460,64 @@ mod tests {
         fn scratch_dir(&self) -> Option<&std::path::Path> {
             self.reference.scratch_dir()
         }
+
+        fn user(&self) -> Option<(u32, u32)> {
+            self.reference.user()
+        }
+    }
+
+    /// The reference, saying it runs as the unprivileged user, noting who
+    /// owned the workspace when each call came (`None` before any).
+    #[derive(Default)]
+    struct AsNobody {
+        reference: Reference,
+        owner: Option<(u32, u32)>,
+    }
+
+    impl Subject for AsNobody {
+        fn hello(&self) -> &AdapterHello {
+            self.reference.hello()
+        }
+
+        fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
+            use std::os::unix::fs::MetadataExt;
+            let root = std::fs::metadata(&call.workspace.roots[0]).unwrap();
+            self.owner = Some((root.uid(), root.gid()));
+            self.reference.call(call)
+        }
+
+        fn scratch_dir(&self) -> Option<&std::path::Path> {
+            self.reference.scratch_dir()
+        }
+
+        fn user(&self) -> Option<(u32, u32)> {
+            Some(crate::sys::UNPRIVILEGED_USER)
+        }
+    }
+
+    /// The reference, but never ready: a restart refused.
+    struct NeverReady(Reference);
+
+    impl Subject for NeverReady {
+        fn hello(&self) -> &AdapterHello {
+            self.0.hello()
+        }
+
+        fn ready(&mut self, _: &Path) -> Result<(), AdapterFailure> {
+            Err(AdapterFailure {
+                kind: FailureKind::BadOutput,
+                message: "its hello was refused".into(),
+                stderr: "starting again\n".into(),
+            })
+        }
+
+        fn call(&mut self, _: &Call) -> Result<ToolResult, AdapterFailure> {
+            panic!("called, though not ready")
+        }
+
+        fn user(&self) -> Option<(u32, u32)> {
+            None
+        }
     }
 
     fn sample(layout: Layout, names: &[&str], call: CallSpec) -> Sample {
@@ -438,19 +542,65 @@ mod tests {
     }
 
     fn run(sample: &Sample, bend: fn(&Call, ToolResult) -> ToolResult) -> Option<Divergence> {
-        let env = Env {
-            permissions: false,
-            fixtures: ram_dir(),
-        };
         let mut adapter = Bent {
             reference: Reference::default(),
             bend,
         };
-        match probe(sample, &env, &mut Reference::default(), &mut adapter) {
+        match probe(sample, &env(), &mut Reference::default(), &mut adapter) {
             Probe::Agree => None,
             Probe::Diverge(d) => Some(*d),
             Probe::Skipped(why) => panic!("skipped: {why}"),
         }
+    }
+
+    fn ls() -> CallSpec {
+        CallSpec::Ls {
+            dir_path: Param::Absent,
+            path: Param::Absent,
+        }
+    }
+
+    fn env() -> Env {
+        Env {
+            fixtures: ram_dir(),
+            ..Env::default()
+        }
+    }
+
+    /// An adapter running as another user gets its fixture handed to that
+    /// user before the call, as a suite run's does ([`Subject::user`]).
+    #[test]
+    fn the_fixture_is_handed_to_the_user_the_adapter_runs_as() {
+        if !crate::testing::root_or_skip("handing a fixture to another user") {
+            return;
+        }
+        let sample = sample(Layout::Single, &["a"], ls());
+        let mut adapter = AsNobody::default();
+        let probed = probe(&sample, &env(), &mut Reference::default(), &mut adapter);
+        assert!(matches!(probed, Probe::Agree), "{probed:?}");
+        assert_eq!(adapter.owner, Some(crate::sys::UNPRIVILEGED_USER));
+    }
+
+    /// A subject that cannot be made ready is that probe's failure, with
+    /// its reason and standard error: a finding, and nothing is sent.
+    #[test]
+    fn a_subject_never_ready_is_a_finding_with_the_reason() {
+        let sample = sample(Layout::Single, &["a"], ls());
+        let mut adapter = NeverReady(Reference::default());
+        let d = match probe(&sample, &env(), &mut Reference::default(), &mut adapter) {
+            Probe::Diverge(d) => d,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(d.fields, ["adapter.bad-output"]);
+        assert!(d.adapter_failed());
+        assert_eq!(
+            d.actual_text,
+            "adapter failure: bad output: its hello was refused\n\
+             stderr (last lines):\n  starting again"
+        );
+        // The case written for it expects the reference's answer.
+        let entries = d.expect.entries.as_deref().unwrap_or_default();
+        assert!(entries.iter().any(|(p, _)| p == "{ws}/a"), "{entries:?}");
     }
 
     /// SHELL-6 as the judge reads it: `pwd` may print the directory by its

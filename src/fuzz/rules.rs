@@ -159,6 +159,7 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         "files" | "entries" => listing_rule(field, reference, call),
         "matches.text" => "SEARCH-10",
         "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
+        "subject.blocked-on-fifo" => crate::subject::hang::rule(call.tool),
         "matches" if call.binary_match() => "SEARCH-8",
         "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
         "matches" if call.file_skipped(reference) => "SEARCH-4",

@@ -59,6 +59,10 @@ pub struct FuzzConfig<'a> {
     /// Where each worker's reference makes its scratch directory (the
     /// system temporary directory if `None`): the run directory too.
     pub reference_scratch: Option<std::path::PathBuf>,
+    /// How long a call on a fixture with FIFOs is waited for before they
+    /// are released ([`crate::subject::hang`]): the adapter blocked on one
+    /// is a finding after this bound, not after the call's timeout.
+    pub hang_timeout: Duration,
     /// Stop once this many new findings are kept.
     pub max_findings: Option<usize>,
     /// Called after every iteration (progress display).
@@ -382,6 +386,7 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
         env: Env {
             permissions: caps.permissions,
             fixtures: config.fixtures.clone(),
+            hang_timeout: config.hang_timeout,
         },
         caps,
         config,
@@ -481,6 +486,7 @@ mod tests {
             shrink: Budget::default(),
             fixtures: Some(fixtures.path().to_owned()),
             reference_scratch: Some(fixtures.path().to_owned()),
+            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
             max_findings: None,
             on_iteration: Some(&progress),
             on_finding: None,

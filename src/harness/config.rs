@@ -30,9 +30,9 @@ pub struct RunConfig<'a> {
     pub unprivileged: Option<AdapterConfig>,
     /// The user the subject itself runs as, when not the harness's own
     /// (as root, an adapter or MCP server runs as the run's own user by
-    /// default):
-    /// every fixture is handed to it before its call, so the subject owns
-    /// its fixture and nothing else of the run's.
+    /// default): what the machine can observe ([`Machine`]). Fixtures are
+    /// handed to the user each subject says it runs as ([`Subject::user`]),
+    /// not to this one.
     pub subject_user: Option<(u32, u32)>,
     /// The adapter command for the report; `None` in-process.
     pub adapter_label: Option<String>,

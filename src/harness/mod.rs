@@ -25,8 +25,10 @@
 //!   refusal, false refusal), apart from how the answer was worded;
 //! - [`sight`]: what an answer carried out of the workspace, judged on
 //!   the fixture as built (SEC-12's read, list and exec channels);
-//! - [`verdict`]: one call sent and judged, the fixture's changes and
-//!   SEC-12 included: the one path the worker and the fuzzer both take;
+//! - [`verdict`]: one call on a subject, from making it ready to its
+//!   verdict (the fixture handed to the subject's user, the FIFO bound,
+//!   the fixture's changes and SEC-12 included): the one path the worker
+//!   and the fuzzer both take;
 //! - [`stored`]: the caps on what one instance keeps in the report;
 //! - [`baseline`]: known failures (`xfail`) and skips per implementation;
 //! - [`config`]: how a run is configured and what it finds around it

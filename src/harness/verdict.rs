@@ -1,27 +1,41 @@
-//! One call, sent and judged: the one path from a built fixture to a
-//! verdict, which the worker (for a case) and the fuzzer (for a generated
-//! input) both take, so that a fuzzing finding is always a failure a case
-//! would give, and a check added here is made by both.
+//! One call on a subject, sent and judged: the one path from a built
+//! fixture to a verdict, which the worker (for a case) and the fuzzer (for
+//! a generated input) both take ([`call_on`]), so that a fuzzing finding is
+//! always a failure a case would give, and a check added here is made by
+//! both.
 //!
-//! Before the call: where the roots are, the fixture's snapshot (its own
+//! On the subject, in this order: it is made ready (an adapter that
+//! crashed is started again; a failure to start is the call's failure),
+//! so that `{adapter-tmp}` names the scratch directory of the process the
+//! call goes to; the caller plans the call and derives what it is judged
+//! against on those placeholders ([`Planned`]); the fixture is handed to
+//! the user the subject runs as ([`Subject::user`]); the subject prepares
+//! it; a fixture with FIFOs gets the short hang bound ([`HangProne`]);
+//! the call is sent, and a protocol violation found on the way is handed
+//! back for the caller to charge.
+//!
+//! Around the call: where the roots are, the fixture's snapshot (its own
 //! `.git` directories and what the subject prepared left out), the paths
 //! the call names in the subject's scratch directory and beyond the
 //! fixture ([`Watched`]), and what the fixture says about the outside
-//! ([`Outside`], SEC-12). The call is sent by the caller's `send`, which
-//! owns the subject and what a protocol violation is charged to. After
-//! it: the answer against the expectation ([`judge`]), what changed inside
-//! the roots against the expected writes (SEC-11, FILE-11), what changed
-//! outside every root (an escape, whatever the answer), and what the
-//! answer carried out (SEC-12's read, list and exec channels).
+//! ([`Outside`], SEC-12). After it: the answer against the expectation
+//! ([`judge`]), what changed inside the roots against the expected writes
+//! (SEC-11, FILE-11), what changed outside every root (an escape, whatever
+//! the answer), and what the answer carried out (SEC-12's read, list and
+//! exec channels).
 //!
 //! What is the caller's: building the fixture and the call, deriving the
-//! expectation (a case's, or the reference's answer for the fuzzer), and
-//! what the verdict becomes (a report with its containment class, or a
-//! finding).
+//! expectation (a case's, or the reference's answer for the fuzzer), the
+//! latitude it allows once the answer is known (the fuzzer's `relax`),
+//! which subject answers (the worker's unprivileged copy), what a
+//! violation is charged to, and what the verdict becomes (a report with
+//! its containment class, or a finding).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::case::fixture::BuiltFixture;
+use crate::harness::call;
 use crate::harness::containment;
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge};
@@ -29,26 +43,161 @@ use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::watch::Watched;
 use crate::report::{Channel, OwnCheck};
-use crate::subject::AdapterFailure;
+use crate::subject::hang::HangProne;
+use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Fixture;
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Call, Outcome, ToolResult};
 
-/// What one call is judged on besides its expectation.
-pub struct Judging<'a> {
+/// Where one call on a subject is made.
+pub struct OnSubject<'a> {
+    /// The case file the call comes from: a subject's restarts for the
+    /// calls of one file count once ([`Subject::ready`]).
+    pub file: &'a Path,
     /// The fixture as the case (or the sample) wrote it.
     pub fixture: &'a Fixture,
     /// The same fixture, built.
     pub built: &'a BuiltFixture,
-    pub call: &'a Call,
-    pub vars: &'a Placeholders,
+    /// How long a call on a fixture with FIFOs is waited for before they
+    /// are released (`--hang-timeout-ms`, [`HangProne`]).
+    pub hang_timeout: Duration,
+}
+
+/// A call planned on the placeholders of the subject that answers it, and
+/// everything it is judged against, derived before it is sent: the
+/// fixture belongs to the subject from then on.
+pub struct Planned {
+    pub call: Call,
+    /// The placeholders the call was built with (the caller may have added
+    /// some to show, as the worker does the run directory).
+    pub vars: Placeholders,
+    pub expected: Expected,
+}
+
+/// What became of one call on a subject.
+#[derive(Debug)]
+pub struct Called {
+    /// The call and its placeholders, once planned: none when the subject
+    /// could not be made ready.
+    pub planned: Option<(Call, Placeholders)>,
+    /// The answer judged, or why there is none (the subject not ready, the
+    /// fixture not handed over, not prepared, or no answer).
+    pub judged: Result<Judged, AdapterFailure>,
+    /// Whether the call was sent: only a call sent can have been answered
+    /// late, or be the one a later violation is charged to.
+    pub sent: bool,
+    /// Output the subject wrote while no call was outstanding, found when
+    /// this call was sent: it belongs to the subject's previous answer
+    /// when it has one, which is for the caller to say.
+    pub violation: Option<AdapterFailure>,
+}
+
+/// One call on `subject`, from making it ready to the verdict, in the
+/// order the module doc gives. `plan` builds the call and its expectation
+/// on the subject's placeholders (and its scratch directory, if it has
+/// one); its error ends the call before anything is sent, and is returned
+/// as it is. `relax` may loosen the expectation once the answer is known,
+/// by dropping what the answer's own shape says is not owed (the fuzzer's
+/// latitude); it never reads the disk.
+pub fn call_on<E>(
+    subject: &mut dyn Subject,
+    on: OnSubject,
+    plan: impl FnOnce(Placeholders, Option<&Path>) -> Result<Planned, E>,
+    relax: impl FnOnce(&mut Expected, &ToolResult),
+) -> Result<Called, E> {
+    let OnSubject {
+        file,
+        fixture,
+        built,
+        hang_timeout,
+    } = on;
+    if let Err(failure) = subject.ready(file) {
+        return Ok(Called {
+            planned: None,
+            judged: Err(failure),
+            sent: false,
+            violation: None,
+        });
+    }
+    let scratch = subject.scratch_dir().map(Path::to_path_buf);
+    let vars = call::placeholders(&built.vars, scratch.as_deref());
+    let Planned {
+        call,
+        vars,
+        expected,
+    } = plan(vars, scratch.as_deref())?;
+    let unsent = |call, vars, failure| Called {
+        planned: Some((call, vars)),
+        judged: Err(failure),
+        sent: false,
+        violation: None,
+    };
+    // The fixture belongs to whoever answers: a subject that runs as
+    // another user may then change its fixture and nothing above it.
+    if let Some((uid, gid)) = subject.user()
+        && let Err(e) = built.chown_all(uid, gid)
+    {
+        let failure = AdapterFailure {
+            kind: FailureKind::Crash,
+            message: format!("cannot hand the fixture to the subject's user: {e}"),
+            stderr: String::new(),
+        };
+        return Ok(unsent(call, vars, failure));
+    }
+    let prepared = match subject.prepare(&call) {
+        Ok(prepared) => prepared,
+        Err(failure) => return Ok(unsent(call, vars, failure)),
+    };
+    // A FIFO blocks whoever opens it: a call on a fixture with one gets
+    // the short bound, and the FIFOs are released when it passes.
+    let hang = (!fixture.fifos.is_empty()).then(|| HangProne {
+        bound: hang_timeout,
+        root: built.root.clone(),
+        fifos: (fixture.fifos.iter())
+            .map(|fifo| PathBuf::from(fifo.as_str()))
+            .collect(),
+    });
+    let judging = Judging {
+        fixture,
+        built,
+        call: &call,
+        vars: &vars,
+        unobservable: subject.hello().unobservable_for(call.tool),
+        prepared: &prepared,
+        scratch: scratch.as_deref(),
+    };
+    let mut violation = None;
+    let judged = call_and_judge(judging, expected, relax, |call| {
+        let answer = match &hang {
+            Some(hang) => subject.call_hang_prone(call, hang),
+            None => subject.call(call),
+        };
+        violation = subject.take_violation();
+        answer
+    });
+    Ok(Called {
+        planned: Some((call, vars)),
+        judged,
+        sent: true,
+        violation,
+    })
+}
+
+/// What one call is judged on besides its expectation.
+struct Judging<'a> {
+    /// The fixture as the case (or the sample) wrote it.
+    fixture: &'a Fixture,
+    /// The same fixture, built.
+    built: &'a BuiltFixture,
+    call: &'a Call,
+    vars: &'a Placeholders,
     /// The fields the subject cannot observe for this call's tool.
-    pub unobservable: Vec<String>,
+    unobservable: Vec<String>,
     /// Directories the subject made before the call (`Subject::prepare`),
     /// below the fixture: bookkeeping the snapshot leaves out.
-    pub prepared: &'a [PathBuf],
+    prepared: &'a [PathBuf],
     /// The subject's own scratch directory (`{adapter-tmp}`), if any.
-    pub scratch: Option<&'a Path>,
+    scratch: Option<&'a Path>,
 }
 
 /// What became of one call that was answered.
@@ -79,11 +228,10 @@ pub struct Answer {
 }
 
 /// Sends `call` through `send` and judges the answer against `expected`
-/// and against what the call did to the fixture and beyond it. `relax`
-/// may loosen the expectation once the answer is known, by dropping what
-/// the answer's own shape says is not owed (the fuzzer's latitude); it
-/// never reads the disk. A failure to answer is returned as it is.
-pub fn call_and_judge(
+/// and against what the call did to the fixture and beyond it, `relax`
+/// applied once the answer is known ([`call_on`]). A failure to answer is
+/// returned as it is.
+fn call_and_judge(
     judging: Judging,
     mut expected: Expected,
     relax: impl FnOnce(&mut Expected, &ToolResult),

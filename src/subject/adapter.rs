@@ -469,6 +469,11 @@ impl Subject for Adapter {
         &self.hello
     }
 
+    /// The user every process of it is started as (its config's).
+    fn user(&self) -> Option<(u32, u32)> {
+        self.config.user
+    }
+
     fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {
         self.restarts.for_file(file);
         self.check_quiet();

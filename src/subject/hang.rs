@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::subject::lines::{Next, Output};
 use crate::sys::FifoHeld;
+use toolpath_suite::protocol::Tool;
 
 /// The default `--hang-timeout-ms`: the first release comes after 1 s.
 /// The bound decides what a blocked call costs (the bound; and
@@ -83,6 +84,16 @@ impl Blocked {
             self.fifo.display(),
             self.bound.as_millis()
         )
+    }
+}
+
+/// The rule a tool found blocked on a FIFO broke: a file tool's FILE-6,
+/// every other tool's RES-10 (the shell's directory included). One answer
+/// for a suite run's report and a fuzzing finding alike.
+pub fn rule(tool: Tool) -> &'static str {
+    match tool.is_file_tool() {
+        true => "FILE-6",
+        false => "RES-10",
     }
 }
 

@@ -143,6 +143,13 @@ pub trait Subject {
     ) -> Result<ToolResult, AdapterFailure> {
         self.call(call)
     }
+    /// The user and group the subject's processes run as, `None` for the
+    /// harness's own (in-process, or a process started with no other user).
+    /// Asked of the subject itself, the one source of truth: a fixture is
+    /// handed to this user before its call, so a subject running as another
+    /// user owns its fixture (and can write in it) and nothing else of the
+    /// run's. No default: a subject that starts processes must say it.
+    fn user(&self) -> Option<(u32, u32)>;
     /// Standard error written since the last look (empty in-process).
     fn stderr_tail(&mut self) -> String {
         String::new()
@@ -327,6 +334,11 @@ impl Reference {
 impl Subject for Reference {
     fn hello(&self) -> &AdapterHello {
         &self.hello
+    }
+
+    /// In-process: the harness's own.
+    fn user(&self) -> Option<(u32, u32)> {
+        None
     }
 
     fn scratch_dir(&self) -> Option<&std::path::Path> {

@@ -56,6 +56,8 @@ pub struct Scripted {
     refusals: Vec<(String, String)>,
     /// What [`Subject::findings`] gives at the end.
     findings: Vec<Finding>,
+    /// The user it says it runs as ([`Subject::user`]).
+    user: Option<(u32, u32)>,
 }
 
 impl Scripted {
@@ -72,6 +74,7 @@ impl Scripted {
             scratch: None,
             refusals: Vec::new(),
             findings: Vec::new(),
+            user: None,
         }
     }
 
@@ -97,6 +100,13 @@ impl Scripted {
     /// Reports `dir` as its scratch directory (`{adapter-tmp}`).
     pub fn scratch(mut self, dir: &Path) -> Scripted {
         self.scratch = Some(dir.to_owned());
+        self
+    }
+
+    /// Says it runs as `user` ([`Subject::user`]), as an adapter started
+    /// as another user does.
+    pub fn as_user(mut self, user: (u32, u32)) -> Scripted {
+        self.user = Some(user);
         self
     }
 
@@ -145,6 +155,10 @@ impl Scripted {
 impl Subject for Scripted {
     fn hello(&self) -> &AdapterHello {
         &self.hello
+    }
+
+    fn user(&self) -> Option<(u32, u32)> {
+        self.user
     }
 
     fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {

@@ -8,10 +8,11 @@
 //! judged on is derived *before* it is sent ([`Expected::derive`]): the
 //! fixture belongs to the subject from then on, and a subject that ran a
 //! command in the wrong directory and then swapped the right one for a link
-//! to it must not be judged by that link. The call is sent and judged by
-//! [`call_and_judge`], the path the fuzzer takes too: the fixture is
-//! snapshotted before and after the call; any change fails the instance
-//! (SEC-11).
+//! to it must not be judged by that link. The call is made on the subject
+//! and judged by [`call_on`], the path the fuzzer takes too (the subject
+//! made ready, the fixture handed to its user, prepared, the FIFO bound,
+//! the fixture snapshotted before and after the call: any change fails
+//! the instance, SEC-11).
 //!
 //! A protocol violation found after an answer (output written while no call
 //! was outstanding) belongs to the instance answered last on that subject:
@@ -23,6 +24,7 @@
 //! and the floors below; never [`run`](crate::harness::run), which drives
 //! it. Its unit tests (`tests.rs`) drive a worker alone, as the run does.
 
+use std::convert::Infallible;
 use std::path::Path;
 use std::time::Instant;
 
@@ -37,7 +39,7 @@ use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge_description};
 use crate::harness::route::{Refusal, Route, route};
 use crate::harness::stored::{MAX_VALUE_BYTES, cap};
-use crate::harness::verdict::{Answer, Judged, Judging, call_and_judge};
+use crate::harness::verdict::{Answer, Judged, OnSubject, Planned, call_on};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
@@ -45,11 +47,11 @@ use crate::report::{
     CaseReport, Channel, Containment, ContainmentClass, Mismatch, OwnCheck, Status,
 };
 use crate::subject::adapter::Adapter;
-use crate::subject::hang::HangProne;
+use crate::subject::hang;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
-use toolpath_suite::placeholders::RUN_DIR;
-use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
+use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
+use toolpath_suite::protocol::AdapterHello;
 
 /// A report replaced after it was recorded: a violation charged to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,9 +79,6 @@ pub struct Worker<'a, 'b> {
     /// The reports a violation may still be charged to: the instances in
     /// `last_sent` (and the current one), never more than three.
     recent: Vec<(usize, CaseReport)>,
-    /// The FIFOs of the instance being run, when its fixture has any: its
-    /// call is hang-prone ([`HangProne`]).
-    hang: Option<HangProne>,
     /// The fixture directory of the instance being run, once removed.
     removed: Option<std::path::PathBuf>,
     /// The last [`MAX_LATE`] instances whose fixture was removed, with
@@ -113,7 +112,6 @@ impl<'a, 'b> Worker<'a, 'b> {
             last_sent: [None, None],
             violations: Vec::new(),
             recent: Vec::new(),
-            hang: None,
             removed: None,
             late: std::collections::VecDeque::new(),
         }
@@ -330,76 +328,48 @@ impl<'a, 'b> Worker<'a, 'b> {
         built: &BuiltFixture,
     ) -> CaseReport {
         let case = instance.case;
-        // `{adapter-tmp}` names the scratch directory of the process the
-        // call goes to (started first if it has to be), in the parameters
-        // as in the expectation.
-        let subject = self.subject(route);
-        if let Err(failure) = subject.ready(&case.file) {
-            return self.failed(instance, failure);
-        }
-        let mut vars = call::placeholders(&built.vars, subject.scratch_dir());
+        let on = OnSubject {
+            file: &case.file,
+            fixture: &case.fixture,
+            built,
+            hang_timeout: self.config.hang_timeout,
+        };
         // The run directory's random name, where a tool that took an
         // absolute path for a relative one made directories, is shown as
         // a placeholder: a report must not differ between two runs.
-        if let Some(run_dir) = self.config.fixtures.as_deref().and_then(Path::parent) {
-            vars.add_shown(RUN_DIR, &run_dir.to_string_lossy());
+        let run_dir = self.config.fixtures.as_deref().and_then(Path::parent);
+        let plan = |mut vars: Placeholders, _: Option<&Path>| {
+            if let Some(run_dir) = run_dir {
+                vars.add_shown(RUN_DIR, &run_dir.to_string_lossy());
+            }
+            let call = call::for_instance(instance, params, &vars, built);
+            let command = call.params.get("command").and_then(|c| c.as_str());
+            let expected = Expected::derive(
+                &case.expect,
+                &case.fixture,
+                instance.tool,
+                command,
+                &vars,
+                &built.root,
+            );
+            Ok::<_, Infallible>(Planned {
+                call,
+                vars,
+                expected,
+            })
+        };
+        let Ok(called) = call_on(self.subject(route), on, plan, |_, _| {});
+        // Output the subject wrote after its previous answer is charged to
+        // the instance of that answer (or to this one, if it answered
+        // nothing before).
+        if called.sent {
+            let previous = self.last_sent[route as usize].replace(self.current);
+            if let Some(violation) = called.violation {
+                let charged = previous.unwrap_or(self.current);
+                self.violations.push((charged, violation));
+            }
         }
-        let call = call::for_instance(instance, params, &vars, built);
-        let command = call.params.get("command").and_then(|c| c.as_str());
-        let expected = Expected::derive(
-            &case.expect,
-            &case.fixture,
-            instance.tool,
-            command,
-            &vars,
-            &built.root,
-        );
-        // The fixture belongs to whoever answers: the unprivileged copy, or
-        // a subject that runs as another user itself (as root, by default),
-        // which may then change its fixture and nothing above it.
-        let owner = match route {
-            Route::Unprivileged => (self.config.unprivileged.as_ref()).and_then(|copy| copy.user),
-            Route::Normal => self.config.subject_user,
-        };
-        if let Some((uid, gid)) = owner
-            && let Err(e) = built.chown_all(uid, gid)
-        {
-            let failure = AdapterFailure {
-                kind: FailureKind::Crash,
-                message: format!("cannot hand the fixture to the subject's user: {e}"),
-                stderr: String::new(),
-            };
-            return self.failed(instance, failure);
-        }
-        let prepared = match self.subject(route).prepare(&call) {
-            Ok(prepared) => prepared,
-            Err(failure) => return self.failed(instance, failure),
-        };
-        let scratch = self.subject(route).scratch_dir().map(Path::to_path_buf);
-        let judging = Judging {
-            fixture: &case.fixture,
-            built,
-            call: &call,
-            vars: &vars,
-            unobservable: self.hello.unobservable_for(instance.tool),
-            prepared: &prepared,
-            scratch: scratch.as_deref(),
-        };
-        // A FIFO blocks whoever opens it: a call on a fixture with one gets
-        // the short bound, and the FIFOs are released when it passes.
-        self.hang = (!case.fixture.fifos.is_empty()).then(|| HangProne {
-            bound: self.config.hang_timeout,
-            root: built.root.clone(),
-            fifos: case
-                .fixture
-                .fifos
-                .iter()
-                .map(|fifo| std::path::PathBuf::from(fifo.as_str()))
-                .collect(),
-        });
-        let judged = call_and_judge(judging, expected, |_, _| {}, |call| self.send(route, call));
-        self.hang = None;
-        match judged {
+        match called.judged {
             Err(failure) => self.failed(instance, failure),
             Ok(Judged::Declined(reason)) => {
                 let reason = reason.unwrap_or_else(|| {
@@ -414,26 +384,6 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             Ok(Judged::Answered(answer)) => self.judged(instance, *answer, route),
         }
-    }
-
-    /// Sends `call` to the subject of `route`. Output that subject wrote
-    /// after its previous answer is charged to the instance of that answer
-    /// (or to this one, if it answered nothing before).
-    fn send(&mut self, route: Route, call: &Call) -> Result<ToolResult, AdapterFailure> {
-        let previous = self.last_sent[route as usize].replace(self.current);
-        let hang = self.hang.take();
-        let subject = self.subject(route);
-        let answer = match &hang {
-            Some(hang) => subject.call_hang_prone(call, hang),
-            None => subject.call(call),
-        };
-        let violation = subject.take_violation();
-        self.hang = hang;
-        if let Some(violation) = violation {
-            let charged = previous.unwrap_or(self.current);
-            self.violations.push((charged, violation));
-        }
-        answer
     }
 
     /// The report for a call that got no answer.
@@ -451,7 +401,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     expected: "an answer".to_owned(),
                     actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
                     rule: (kind == FailureKind::Blocked)
-                        .then(|| fifo_rule(instance.tool).to_owned()),
+                        .then(|| hang::rule(instance.tool).to_owned()),
                 };
                 let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
                 r.diff = Some(format!(
@@ -491,7 +441,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         self.subject.rule_uses()
     }
 
-    /// The report for an answer judged ([`call_and_judge`]), with its
+    /// The report for an answer judged ([`call_on`]), with its
     /// containment class.
     fn judged(&mut self, instance: &Instance, judged: Answer, route: Route) -> CaseReport {
         let Answer {
@@ -582,16 +532,6 @@ pub fn base_report(instance: &Instance, status: Status, reason: Option<String>) 
             status,
             reason,
         )
-    }
-}
-
-/// The rule a tool that blocked on a FIFO broke: a file tool's FILE-6,
-/// every other tool's RES-10 (the shell's directory included).
-fn fifo_rule(tool: toolpath_suite::protocol::Tool) -> &'static str {
-    use toolpath_suite::protocol::Tool;
-    match tool {
-        Tool::ReadFile | Tool::WriteFile | Tool::Edit => "FILE-6",
-        _ => "RES-10",
     }
 }
 

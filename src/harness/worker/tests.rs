@@ -178,6 +178,32 @@ fn adapter_tmp_in_a_call_names_the_answering_subject_s_scratch_directory() {
     );
 }
 
+/// Fails the call unless its workspace belongs to the unprivileged user.
+fn owned_by_the_unprivileged_user(call: &Call) {
+    use std::os::unix::fs::MetadataExt;
+    let root = Path::new(&call.workspace.roots[0]);
+    let owner = std::fs::metadata(root).unwrap();
+    let user = crate::sys::UNPRIVILEGED_USER;
+    assert_eq!((owner.uid(), owner.gid()), user, "{}", root.display());
+}
+
+/// The fixture goes to the user the subject says it runs as
+/// ([`Subject::user`]), whatever the run's configuration says: one source
+/// of truth for the worker and the fuzzer alike.
+#[test]
+fn the_fixture_is_handed_to_the_user_the_subject_runs_as() {
+    if !crate::testing::root_or_skip("handing a fixture to another user") {
+        return;
+    }
+    let script = Scripted::new(
+        hello(),
+        [Step::Touch(owned_by_the_unprivileged_user, right())],
+    )
+    .as_user(crate::sys::UNPRIVILEGED_USER);
+    let last = drive(&cases(1), script, Baseline::default()).last();
+    assert_eq!(last, [(Status::Pass, None)]);
+}
+
 /// A case expecting `outside_workspace` (c0) and a SEC case expecting
 /// `ok` (c1), as containment classes them.
 fn containment_cases() -> Vec<Case> {

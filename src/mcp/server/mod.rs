@@ -744,6 +744,11 @@ impl Subject for McpServer {
         &self.hello
     }
 
+    /// The user the server (and every command of its profile) runs as.
+    fn user(&self) -> Option<(u32, u32)> {
+        self.config.user
+    }
+
     fn scratch_dir(&self) -> Option<&Path> {
         // Fixed for the subject's life (see `scratch`).
         Some(&self.tmp_dir)
