@@ -5,7 +5,8 @@
 //! - [`adapter`]: an adapter process speaking the protocol, supervised;
 //! - [`hang`]: a call on a fixture with FIFOs, and how a subject blocked
 //!   on one is released;
-//! - [`restarts`]: the `--max-restarts` budget, once per case file;
+//! - [`restarts`]: the `--max-restarts` budget, once per case file, and
+//!   the run's budget of starts that never reach `hello`;
 //! - [`process`]: starting and ending one process (group) with bounded waits;
 //! - [`lines`]: its output read as bounded lines, its stderr as a tail;
 //! - [`serve`]: `toolpath serve`, the reference as an adapter;
