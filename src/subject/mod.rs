@@ -9,6 +9,7 @@
 //!   the run's budget of starts that never reach `hello`;
 //! - [`process`]: starting and ending one process (group) with bounded waits;
 //! - [`lines`]: its output read as bounded lines, its stderr as a tail;
+//! - [`budget`]: what one answer may cost once read, counted before;
 //! - [`serve`]: `toolpath serve`, the reference as an adapter;
 //! - [`scripted`]: a fake answering from a list, for tests without processes;
 //! - here: [`Subject`], its failures, and the in-process [`Reference`].
@@ -17,6 +18,7 @@
 //! never `harness` or anything above it.
 
 pub mod adapter;
+pub mod budget;
 pub mod hang;
 pub mod lines;
 pub mod process;

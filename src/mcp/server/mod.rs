@@ -42,6 +42,7 @@ use crate::mcp::profile::{
 use crate::mcp::translate::{self, Context, Trial};
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
+use crate::subject::budget;
 use crate::subject::hang::HangProne;
 use crate::subject::restarts::{Restarts, SilentStarts};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
@@ -544,7 +545,10 @@ impl McpServer {
                 self.unexplained = true;
                 (FailureKind::ServerCrashed, Some(FindingKind::Crashed))
             }
-            RequestError::TooLong | RequestError::Rpc { .. } | RequestError::Malformed(_) => {
+            RequestError::TooLong
+            | RequestError::OverBudget(_)
+            | RequestError::Rpc { .. }
+            | RequestError::Malformed(_) => {
                 (FailureKind::ServerFailed, Some(FindingKind::ProtocolError))
             }
             RequestError::Cancelled => (FailureKind::Cancelled, None),
@@ -639,6 +643,16 @@ impl McpServer {
                 .connection
                 .take_notes();
             self.note(notes);
+        }
+        // Each line read may become an entry or a match with its path
+        // composed: counted before they are split.
+        if budget::text_lines(&text, budget::MAX_ITEMS).is_err() {
+            let what = format!(
+                "an answer of more than {} lines, more than one may be read as",
+                budget::MAX_ITEMS
+            );
+            let doing = format!("`tools/call {}`", map.tool);
+            return Err(self.lost(RequestError::OverBudget(what), &doing));
         }
         let mut read = translate::read(&mut ctx, &text, is_error);
         self.count(ctx.tried);
