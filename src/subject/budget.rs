@@ -10,10 +10,12 @@
 //! allocating, against [`MAX_ITEMS`]; an answer past it is refused, the
 //! way a line past the cap is.
 //!
-//! Adapter lines are not counted: they are read straight into the
-//! protocol's types, which hold only the fields the protocol names, so
-//! their cost follows their bytes (a flood of 15 MiB of matches is judged
-//! whole, `tests/supervision.rs`).
+//! Adapter lines are not counted here: the protocol lets one carry
+//! hundreds of thousands of matches (a flood of 15 MiB of them is judged
+//! whole, `tests/supervision.rs`), which this budget would refuse. Their
+//! messages are internally tagged, so serde buffers a line's whole tree
+//! (unknown members too) before reading it into the protocol's types:
+//! bounding that needs a budget of its own, per byte rather than per item.
 
 /// The most JSON values and object members one message may hold, and the
 /// most lines one answer may be read as. 131,072: twenty times what a
