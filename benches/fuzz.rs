@@ -25,6 +25,7 @@ fn adapter_config(argv: &[&str]) -> AdapterConfig {
         tmpdir: std::env::temp_dir(),
         suite_version: toolpath::SUITE_VERSION.into(),
         run_id: None,
+        silent_starts: Default::default(),
     }
 }
 

@@ -235,6 +235,7 @@ fn adapter_config(argv: Vec<String>, tmpdir: &Path) -> AdapterConfig {
         tmpdir: tmpdir.to_owned(),
         suite_version: toolpath::SUITE_VERSION.into(),
         run_id: None,
+        silent_starts: Default::default(),
     }
 }
 

@@ -33,6 +33,7 @@ fn unprivileged_runner() -> Option<AdapterConfig> {
         tmpdir: std::env::temp_dir(),
         suite_version: toolpath::SUITE_VERSION.into(),
         run_id: None,
+        silent_starts: Default::default(),
     })
 }
 

@@ -420,6 +420,7 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         tmpdir: scratch.path().to_owned(),
         suite_version: toolpath::SUITE_VERSION.into(),
         run_id: None,
+        silent_starts: Default::default(),
     })
     .unwrap();
     let mut in_process = Reference::default();

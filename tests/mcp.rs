@@ -339,6 +339,109 @@ fn a_line_past_the_cap_fails_its_case_and_is_a_finding() {
     assert_eq!(status(&report, "mcp.resolve.missing"), "pass");
 }
 
+/// Peak resident memory, in KiB, of a run of the mcp case `id` against
+/// `profile` (the harness and the descendants it waited for, the server
+/// among them: libc's `wait4`, which rustix does not wrap with its usage),
+/// with its exit code and JSON report.
+fn peak_of_run(profile: &Path, id: &str) -> (i64, i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.json");
+    let child = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .current_dir(root())
+        .args([
+            "run",
+            "--cases",
+            "tests/data/mcp",
+            "--jobs",
+            "1",
+            "--filter",
+            id,
+        ])
+        .args(["--timeout-ms", "60000", "--hello-timeout-ms", "60000"])
+        .args(["--format", "json", "--output"])
+        .arg(&out)
+        .arg("--mcp")
+        .arg(profile)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (peak, code) = waited_peak(child);
+    let report = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    (peak, code, report)
+}
+
+/// Waits for `child`: its peak resident memory in KiB, and exit code.
+fn waited_peak(child: std::process::Child) -> (i64, i32) {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 on our own child, once.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    (usage.ru_maxrss, libc::WEXITSTATUS(status))
+}
+
+/// Issue 41 item 1: a 14 MiB `tools/call` answer of `{"a":0}` objects
+/// cost the harness 947 MiB parsed (65 times the line; the line cap
+/// bounds the bytes, not what they become). Its JSON is counted before it
+/// is parsed: past the budget, the call fails as a line past the cap
+/// does (a finding, the server ended), and the run costs less than four
+/// times the line over the same run answered right.
+#[test]
+fn an_answer_of_millions_of_tiny_values_fails_its_case_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let line_kib: i64 = 14 * 1024;
+    let (healthy, code, _) = peak_of_run(&profile(dir.path(), "", &[]), "mcp.resolve.hang");
+    assert_eq!(code, 0, "the healthy run failed");
+    let (peak, code, report) =
+        peak_of_run(&profile(dir.path(), "tiny-values", &[]), "mcp.resolve.hang");
+    eprintln!(
+        "tiny values (a {} MiB line): peak RSS {} MiB, a healthy run {} MiB",
+        line_kib / 1024,
+        peak / 1024,
+        healthy / 1024
+    );
+    assert_eq!(code, 1, "{report}");
+    let flooded = case(&report, "mcp.resolve.hang");
+    assert_eq!(flooded["status"], "fail", "{flooded}");
+    let reason = flooded["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("server failed: `tools/call info`: a line of 14680")
+            && reason.ends_with(
+                "bytes holding more than 131072 JSON values and members, more than a message may"
+            ),
+        "{reason}"
+    );
+    assert_eq!(findings(&report), [("protocol_error".to_owned(), 1)]);
+    assert!(
+        peak - healthy < 4 * line_kib,
+        "{} MiB over a healthy run, for a {} MiB line",
+        (peak - healthy) / 1024,
+        line_kib / 1024
+    );
+}
+
+/// Issue 41 item 1, translation: each line of an answer may become an
+/// entry or a match with its path composed, so a short text of many
+/// short lines is counted before it is split, and refused past the budget.
+#[test]
+fn an_answer_of_too_many_lines_fails_its_case_unsplit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = run_with(
+        &profile(dir.path(), "many-lines", &[]),
+        &["--filter", "mcp.resolve.hang"],
+    );
+    assert_eq!(code, 1, "{report}");
+    let answered = case(&report, "mcp.resolve.hang");
+    assert_eq!(answered["status"], "fail", "{answered}");
+    assert_eq!(
+        answered["reason"],
+        "server failed: `tools/call info`: an answer of more than 131072 lines, more than one may be read as"
+    );
+    assert_eq!(findings(&report), [("protocol_error".to_owned(), 1)]);
+}
+
 /// A server that keeps running after its input closed is ended by signal
 /// at the end of the run and reported, with the bound it was given (5 s,
 /// generous so the count does not depend on the machine's load); at two

@@ -1519,6 +1519,43 @@ fn class_6_a_glob_that_walks_a_pattern_s_first_segment_through_a_link_is_caught(
     );
 }
 
+/// Issue 41 item 3: a glob of the second root that names the first
+/// root's file, where both hold it. Six cells of the second root
+/// (`shape-name-255`, `shape-path-long-normalised`,
+/// `shape-root-through-link`) expected only `path`, so it passed them;
+/// each now states `files`, and fails on it.
+#[test]
+fn a_glob_naming_the_first_root_s_file_fails_every_second_root_cell_on_files() {
+    let report = run_mutant_of_tools("glob-names-first-root", &["glob"]);
+    assert_eq!(
+        report["summary"]["adapter_error"], 0,
+        "the wrapper itself misbehaved"
+    );
+    let on_files = failing_on(&report, "files");
+    for cell in [
+        "resolve.shape.name-255.glob.abs.r2",
+        "resolve.shape.name-255.glob.rel.r2",
+        "resolve.shape.path-long-normalised.glob.abs.r2",
+        "resolve.shape.path-long-normalised.glob.rel.r2",
+        "security.shape.root-through-link.glob.abs.r2",
+        "security.shape.root-through-link.glob.rel.r2",
+    ] {
+        assert!(
+            on_files.iter().any(|id| id == cell),
+            "{cell} did not fail on files (failing on files: {on_files:?})"
+        );
+    }
+    let failing: Vec<&str> = (report["cases"].as_array().unwrap().iter())
+        .filter(|c| c["status"] != "pass")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failing.len(),
+        on_files.len(),
+        "every failure is on files: {failing:?}"
+    );
+}
+
 #[test]
 fn class_16_a_relative_path_tried_in_every_root_is_caught_in_every_tool() {
     assert_caught_by_all(

@@ -338,6 +338,76 @@ fn adapters_that_cannot_start_still_get_every_report() {
     }
 }
 
+/// Issue 41 item 2: a subject whose restarts never answer `hello` cost a
+/// hello timeout per instance, since restarts for one case file are free
+/// (and `--max-restarts` files of them then). Starts that never got as far
+/// as `hello` are budgeted over the whole run: after three in a row the
+/// subject is given up on, whatever `--max-restarts` says.
+#[test]
+fn a_subject_whose_restarts_never_say_hello_is_given_up_on_after_three() {
+    let scene = Scene::new();
+    let mut cmd = scene.toolpath();
+    cmd.args([
+        "run",
+        "--adapter",
+        "python3 tests/adapters/broken.py silent-after-crash",
+    ])
+    .args(["--filter", "resolve.shape.same-base-name*"])
+    .args(["--filter", "resolve.shape.in-both-roots*"])
+    .args([
+        "--jobs",
+        "1",
+        "--max-restarts",
+        "100",
+        "--timeout-ms",
+        HEALTHY_MS,
+    ])
+    .args(["--hello-timeout-ms", "2000", "--format", "json", "--output"])
+    .arg(scene.out("report.json"));
+    let end = run_to_end(cmd);
+    figures("silent-after-crash", &end);
+    assert_eq!(end.code, Some(3), "a partial run: {}", end.stderr);
+    let report = scene.report();
+    assert_eq!(report["partial"], true);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 16);
+    let reason = |c: &Value| c["reason"].as_str().unwrap_or_default().to_owned();
+    let silent: Vec<String> = (cases.iter())
+        .filter(|c| reason(c).contains("no answer within 2000 ms"))
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        silent.len(),
+        3,
+        "three silent starts, then no more: {silent:?}"
+    );
+    let crashed = (cases.iter())
+        .filter(|c| reason(c).contains("the adapter exited"))
+        .count();
+    assert_eq!(
+        crashed,
+        1,
+        "{}",
+        serde_json::to_string_pretty(&report["cases"]).unwrap()
+    );
+    let not_run: Vec<String> = (cases.iter())
+        .filter(|c| c["status"] == "not_run")
+        .map(reason)
+        .collect();
+    assert_eq!(
+        not_run.len(),
+        16 - 1 - 3,
+        "all but the first four calls: {not_run:?}"
+    );
+    for why in &not_run {
+        assert!(
+            why.contains("hello"),
+            "the reason names the silent starts: {why}"
+        );
+    }
+    scene.assert_clean();
+}
+
 #[test]
 fn output_while_no_call_is_outstanding_is_charged_to_the_case_that_sent_it() {
     // The extra `result` carries the next call's seq: taken as an answer,

@@ -13,7 +13,7 @@
 //! the rest `not_run` with the reason, and the report partial.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
@@ -73,7 +73,9 @@ struct Shared<'r, 'c> {
     instances: &'r dyn Instances,
     total: usize,
     next: AtomicUsize,
-    gave_up: AtomicBool,
+    /// Why the subject was given up on, once it was: every instance not
+    /// sent after that says the same.
+    gave_up: OnceLock<String>,
     /// Statuses, containment and per-rule counts of what was recorded.
     counts: Mutex<Counts>,
     hello: OnceLock<AdapterHello>,
@@ -97,13 +99,8 @@ impl Shared<'_, '_> {
     fn stop_reason(&self) -> Option<String> {
         if let Some(signal) = (self.env.cancelled)() {
             Some(cancelled(signal))
-        } else if self.gave_up.load(Ordering::SeqCst) {
-            let subject = subject_noun(self.config.adapter_label.as_deref());
-            Some(format!(
-                "the {subject} was given up on after too many restarts"
-            ))
         } else {
-            None
+            self.gave_up.get().cloned()
         }
     }
 
@@ -215,7 +212,7 @@ pub fn run_in(
         instances,
         total: instances.len(),
         next: AtomicUsize::new(0),
-        gave_up: AtomicBool::new(false),
+        gave_up: OnceLock::new(),
         counts: Mutex::new(Counts::default()),
         hello: OnceLock::new(),
         start_failure: Mutex::new(None),
@@ -334,7 +331,11 @@ fn work(make: &SubjectFactory, shared: &Shared) {
             }
         };
         if report.status == Status::NotRun && (shared.env.cancelled)().is_none() {
-            shared.gave_up.store(true, Ordering::SeqCst);
+            let why = report
+                .reason
+                .clone()
+                .unwrap_or_else(|| "given up on".into());
+            let _ = shared.gave_up.set(why);
         }
         shared.record(position, &report, None);
         record_amended(worker.answered(position, report));
@@ -560,7 +561,10 @@ mod tests {
             last[3],
             (
                 Status::NotRun,
-                Some("the adapter was given up on after too many restarts".into())
+                Some(
+                    "the adapter was restarted for 1 case files in a row without answering a call; giving up"
+                        .into()
+                )
             )
         );
         assert!(report.partial);

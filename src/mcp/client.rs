@@ -36,6 +36,7 @@ use crate::mcp::wire::{
 };
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
+use crate::subject::budget::{self, MAX_ITEMS};
 use crate::subject::hang::{Blocked, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
@@ -95,6 +96,9 @@ pub enum RequestError {
     Exited,
     /// A line longer than the limit.
     TooLong,
+    /// A line or an answer that would cost more than it may once read
+    /// ([`budget`](crate::subject::budget)): what it holds.
+    OverBudget(String),
     /// The run was cancelled.
     Cancelled,
     /// The pipes failed.
@@ -119,6 +123,7 @@ impl std::fmt::Display for RequestError {
             RequestError::TooLong => {
                 write!(f, "a line longer than the limit of {MAX_LINE_BYTES} bytes")
             }
+            RequestError::OverBudget(what) => f.write_str(what),
             RequestError::Cancelled => f.write_str("the run was cancelled"),
             RequestError::Io(e) => write!(f, "cannot talk to the server: {e}"),
             RequestError::Rpc { code, message } => {
@@ -465,6 +470,15 @@ impl Connection {
                 Next::Cancelled => return Err(RequestError::Cancelled),
                 Next::Failed(e) => return Err(RequestError::Io(e.to_string())),
             };
+            // Parsed, each value costs tens of bytes and each object
+            // hundreds: counted first, the line is refused unparsed.
+            if budget::json_items(&line, MAX_ITEMS).is_err() {
+                return Err(RequestError::OverBudget(format!(
+                    "a line of {} bytes holding more than {MAX_ITEMS} JSON values and members, \
+                     more than a message may",
+                    line.len()
+                )));
+            }
             if let Some(answer) = self.receive(&line, id, deadline)? {
                 if let Some(blocked) = blocked {
                     return Err(RequestError::Blocked {
@@ -500,7 +514,7 @@ impl Connection {
         if line.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        let message: Map<String, Value> = match serde_json::from_slice(line) {
+        let mut message: Map<String, Value> = match serde_json::from_slice(line) {
             Ok(Value::Object(m)) if m.get("jsonrpc") == Some(&json!("2.0")) => m,
             _ => {
                 self.note(FindingKind::NotJsonRpc, || excerpt(line));
@@ -519,8 +533,9 @@ impl Connection {
             // A notification (progress, logging, list changed): nothing to do.
             (Some(_), None) => Ok(None),
             (None, Some(their_id)) if their_id.as_u64() == Some(id) => {
-                if let Some(result) = message.get("result") {
-                    return Ok(Some(Ok(result.clone())));
+                // Taken, not copied: an answer may be most of a line.
+                if let Some(result) = message.remove("result") {
+                    return Ok(Some(Ok(result)));
                 }
                 let error = message.get("error");
                 let code = error

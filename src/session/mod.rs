@@ -327,6 +327,7 @@ impl Session {
             tmpdir,
             suite_version: crate::SUITE_VERSION.to_owned(),
             run_id: Some(self.dir.id().to_owned()),
+            silent_starts: Default::default(),
         }
     }
 
@@ -356,6 +357,7 @@ impl Session {
             tmpdir: self.subdir("servers")?,
             run_id: Some(self.dir.id().to_owned()),
             user,
+            silent_starts: Default::default(),
         })
     }
 

@@ -701,7 +701,7 @@ mod tests {
         );
         assert_eq!(
             report["cases"][3]["reason"],
-            "the adapter was given up on after too many restarts"
+            "the adapter was restarted for 1 case files in a row without answering a call; giving up"
         );
     }
 

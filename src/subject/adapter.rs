@@ -13,7 +13,9 @@
 //! working, and each crash fails only its own case: a tool that blocks on
 //! a FIFO and ends itself does so on every FIFO cell of the suite (nine
 //! for one published package), and a budget over the whole run gave all
-//! the cases after the fifth up as not run.
+//! the cases after the fifth up as not run. Starts that never reach a
+//! `hello` are the exception, budgeted over the whole run
+//! ([`SilentStarts`]): they show nothing working.
 //!
 //! Output written while no call is outstanding (an extra `result`, a log
 //! line) is never taken as the answer to the next call: it is found before
@@ -46,7 +48,7 @@ use std::time::{Duration, Instant};
 use crate::subject::hang::{self, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
-use crate::subject::restarts::Restarts;
+use crate::subject::restarts::{Restarts, SilentStarts};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::protocol::{
     AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
@@ -101,6 +103,9 @@ pub struct AdapterConfig {
     /// `TOOLPATH_RUN` so that `toolpath clean` can find the processes of a
     /// run that was killed.
     pub run_id: Option<String>,
+    /// The run's starts in a row with no `hello`, shared by every clone of
+    /// this config (every worker's adapter).
+    pub silent_starts: SilentStarts,
 }
 
 struct Running {
@@ -168,10 +173,33 @@ impl Adapter {
         Ok(adapter)
     }
 
+    /// Starts a process and greets it, unless the run's starts without a
+    /// usable `hello` are spent ([`SilentStarts`]); a start that fails
+    /// before one (cannot start, exits, is silent past the hello timeout,
+    /// says a wrong `hello`) counts toward them, a greeting resets them.
     fn spawn(&mut self) -> Result<(), AdapterFailure> {
-        self.running = Some(self.launch()?);
-        self.seq = 0;
-        self.greet()
+        if let Err(spent) = self.config.silent_starts.allow() {
+            return Err(failure(
+                FailureKind::GaveUp,
+                format!(
+                    "the adapter was started {spent} times in a row without answering `hello` \
+                     (it could not be started, or said nothing usable within {} ms); \
+                     giving up on it for the rest of the run",
+                    self.config.hello_timeout.as_millis()
+                ),
+            ));
+        }
+        let greeted = self.launch().and_then(|running| {
+            self.running = Some(running);
+            self.seq = 0;
+            self.greet()
+        });
+        match &greeted {
+            Ok(()) => self.config.silent_starts.greeted(),
+            Err(f) if f.kind == FailureKind::Cancelled => {}
+            Err(_) => self.config.silent_starts.silent(),
+        }
+        greeted
     }
 
     /// Starts the process with its own `TMPDIR`, in its own process group.

@@ -5,9 +5,11 @@
 //! - [`adapter`]: an adapter process speaking the protocol, supervised;
 //! - [`hang`]: a call on a fixture with FIFOs, and how a subject blocked
 //!   on one is released;
-//! - [`restarts`]: the `--max-restarts` budget, once per case file;
+//! - [`restarts`]: the `--max-restarts` budget, once per case file, and
+//!   the run's budget of starts that never reach `hello`;
 //! - [`process`]: starting and ending one process (group) with bounded waits;
 //! - [`lines`]: its output read as bounded lines, its stderr as a tail;
+//! - [`budget`]: what one answer may cost once read, counted before;
 //! - [`serve`]: `toolpath serve`, the reference as an adapter;
 //! - [`scripted`]: a fake answering from a list, for tests without processes;
 //! - here: [`Subject`], its failures, and the in-process [`Reference`].
@@ -16,6 +18,7 @@
 //! never `harness` or anything above it.
 
 pub mod adapter;
+pub mod budget;
 pub mod hang;
 pub mod lines;
 pub mod process;

@@ -17,6 +17,9 @@ modes, before `hello`:
   exit-before-hello   writes to stderr and exits 5 without answering
   protocol-2          answers `hello` with protocol 2
   silent              never answers anything
+  silent-after-crash  the first start (the first pid in BROKEN_PIDS)
+                      answers `hello` and exits 3 on its first matching
+                      call; every later start never answers anything
 modes, on a matching call:
   close-stdout        closes standard output and keeps running
   extra-result        answers, then at once sends a second `result`
@@ -104,6 +107,10 @@ def before_hello(mode):
     if mode == "silent":
         ready()
         forever()
+    if mode == "silent-after-crash":
+        with open(os.environ["BROKEN_PIDS"]) as pids:
+            if len(pids.read().split()) > 1:
+                forever()
 
 
 def long_line():
@@ -120,7 +127,9 @@ def long_line():
 
 def misbehave(mode, message, result):
     """Acts on a matching call; returns normally to answer `result`."""
-    if mode == "close-stdout":
+    if mode == "silent-after-crash":
+        os._exit(3)
+    elif mode == "close-stdout":
         sys.stdout.close()
         os.close(1)
         ready()

@@ -1549,6 +1549,19 @@ def glob_per_root(call, result, ref):
     return result
 
 
+def glob_names_first_root(call, result, ref):
+    """Names what a glob of a later root found below the first root, as a
+    tool that joins each match to `roots[0]` instead of the directory it
+    searched would: the first root's file where both roots hold the name."""
+    roots = call["workspace"]["roots"]
+    target = call["workspace"]["target"]
+    if call["tool"] != "glob" or target not in roots[1:] or not result.get("files"):
+        return result
+    result["files"] = [roots[0] + f[len(target):] if f.startswith(target + "/") else f
+                       for f in result["files"]]
+    return result
+
+
 def glob_opens_files(call, result, ref):
     """Opens each file a glob finds (to read its first bytes, or check it
     is text) and leaves out those it cannot open."""
@@ -1693,6 +1706,7 @@ CLASS_MUTANTS = {
     "glob-opens-files": glob_opens_files,
     "ls-lstats-entries": ls_lstats_entries,
     "glob-per-root": glob_per_root,
+    "glob-names-first-root": glob_names_first_root,
     "stops-at-50-silently": cut_after(50, False),
     "stops-at-50-saying-so": cut_after(50, True),
     "stops-at-100-silently": cut_after(100, False),

@@ -13,6 +13,11 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
                 requests for ever and never reads its input again
   flood         answers an `info` call whose path contains `hang` with a line
                 past the client's cap (17 MiB)
+  many-lines    answers an `info` call whose path contains `hang` with a text
+                of 200,000 short lines (400 KB)
+  tiny-values   answers an `info` call whose path contains `hang` with a line
+                under the cap (TINY_MB, default 14, MiB) of `{"a":0}` objects
+                in `structuredContent`: cheap to send, each a map once parsed
   linger        does not exit when its standard input closes
   stubborn      as linger, and ignores SIGTERM too (only SIGKILL ends it)
   forge         after each response to a numbered request, writes a response
@@ -435,6 +440,18 @@ def handle(message):
         if "ping-flood" in MODES and marked:
             while True:  # pings for ever, never reading the answers
                 request("ping", purpose="ping")
+        if "many-lines" in MODES and marked:
+            respond(mid, text("isFile: true\n" + "x\n" * 200000))
+            return
+        if "tiny-values" in MODES and marked:
+            size = int(os.environ.get("TINY_MB", "14")) << 20
+            one = '{"a":0},'
+            head = '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"isFile: true"}],' \
+                   '"structuredContent":{"v":[' % json.dumps(mid)
+            tail = '{"a":0}]}}}\n'
+            sys.stdout.write(head + one * ((size - len(head) - len(tail)) // len(one)) + tail)
+            sys.stdout.flush()
+            return
         if "flood" in MODES and marked:
             respond(mid, {"content": [{"type": "text", "text": "x" * (17 * 1024 * 1024)}]})
             return

@@ -42,8 +42,9 @@ use crate::mcp::profile::{
 use crate::mcp::translate::{self, Context, Trial};
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
+use crate::subject::budget;
 use crate::subject::hang::HangProne;
-use crate::subject::restarts::Restarts;
+use crate::subject::restarts::{Restarts, SilentStarts};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Instance;
 use toolpath_suite::case::raw::Feature;
@@ -73,6 +74,9 @@ pub struct McpConfig {
     pub run_id: Option<String>,
     /// Run the server as this user and group.
     pub user: Option<(u32, u32)>,
+    /// The run's starts in a row that never finished the handshake,
+    /// shared by every clone of this config (every worker's server).
+    pub silent_starts: SilentStarts,
 }
 
 /// What the running process was started with.
@@ -259,8 +263,32 @@ impl McpServer {
         self.tmp_dir.clone()
     }
 
-    /// Starts a process in `state`, ending the one running meanwhile.
+    /// Starts a process in `state`, ending the one running meanwhile,
+    /// unless the run's starts that never finished the handshake are spent
+    /// ([`SilentStarts`]: a server that stopped starting would cost a
+    /// start timeout per case, its restarts for one case file being free).
+    /// A failed start counts toward them, a handshake resets them.
     fn launch(&mut self, state: State) -> Result<(), AdapterFailure> {
+        if let Err(spent) = self.config.silent_starts.allow() {
+            return Err(failure(
+                FailureKind::GaveUp,
+                format!(
+                    "the server was started {spent} times in a row without finishing its start \
+                     (`initialize` and `tools/list` within the start timeout); \
+                     giving up on it for the rest of the run"
+                ),
+            ));
+        }
+        let started = self.start_process(state);
+        match &started {
+            Ok(()) => self.config.silent_starts.greeted(),
+            Err(_) => self.config.silent_starts.silent(),
+        }
+        started
+    }
+
+    /// [`Self::launch`] without the budget.
+    fn start_process(&mut self, state: State) -> Result<(), AdapterFailure> {
         self.stop_meanwhile();
         let profile = self.profile().clone();
         let mut argv: Vec<String> = profile
@@ -517,7 +545,10 @@ impl McpServer {
                 self.unexplained = true;
                 (FailureKind::ServerCrashed, Some(FindingKind::Crashed))
             }
-            RequestError::TooLong | RequestError::Rpc { .. } | RequestError::Malformed(_) => {
+            RequestError::TooLong
+            | RequestError::OverBudget(_)
+            | RequestError::Rpc { .. }
+            | RequestError::Malformed(_) => {
                 (FailureKind::ServerFailed, Some(FindingKind::ProtocolError))
             }
             RequestError::Cancelled => (FailureKind::Cancelled, None),
@@ -612,6 +643,16 @@ impl McpServer {
                 .connection
                 .take_notes();
             self.note(notes);
+        }
+        // Each line read may become an entry or a match with its path
+        // composed: counted before they are split.
+        if budget::text_lines(&text, budget::MAX_ITEMS).is_err() {
+            let what = format!(
+                "an answer of more than {} lines, more than one may be read as",
+                budget::MAX_ITEMS
+            );
+            let doing = format!("`tools/call {}`", map.tool);
+            return Err(self.lost(RequestError::OverBudget(what), &doing));
         }
         let mut read = translate::read(&mut ctx, &text, is_error);
         self.count(ctx.tried);

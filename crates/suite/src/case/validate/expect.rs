@@ -353,6 +353,33 @@ fn matrix_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: L
             );
         }
     }
+    // What a search, glob or listing found is the one field that tells the
+    // target root's answer from another root's when both hold the same
+    // name (issue 41: six glob cells stated only `path`, and a glob naming
+    // the first root's file passed in the second). A successful cell of
+    // such a tool is judged on it, so the matrix must say it.
+    if matches!(raw.outcome, ExpectedOutcome::Ok) {
+        for (field, _) in given.iter().filter(|(field, given)| {
+            !given && matches!(field, Field::Matches | Field::Files | Field::Entries)
+        }) {
+            let mut listing: Vec<String> = Vec::new();
+            for tool in tools.iter().filter(|t| field.answered_by().contains(t)) {
+                let name = format!("`{tool}`");
+                if !listing.contains(&name) {
+                    listing.push(name);
+                }
+            }
+            if !listing.is_empty() {
+                findings.error(
+                    at,
+                    format!(
+                        "expect.{field}: a successful {} cell is judged on what it found: say it (an empty list when nothing)",
+                        listing.join(", ")
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// `PATH:LINE`, split at the last colon so paths may contain colons.

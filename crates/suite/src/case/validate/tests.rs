@@ -1066,6 +1066,7 @@ expect:
             "cases/x.yaml:11:12: matrix.params.edit.file_path: the matrix sends the path itself (`matrix.path`)",
             "cases/x.yaml:14:11: fixture.target: a matrix takes each of its roots as the target in turn; leave `target` out",
             "cases/x.yaml:16:3: expect.files: no tool of the matrix answers with files",
+            "cases/x.yaml:16:3: expect.matches: a successful `grep`, `ripgrep` cell is judged on what it found: say it (an empty list when nothing)",
             "cases/x.yaml:16:3: expect: a successful `edit` writes one file: say which and what it then holds in `writes`",
         ]
     );
@@ -1137,4 +1138,42 @@ fn a_fixture_deeper_than_the_snapshot_reaches_is_refused() {
         error.contains("levels deep; the harness's snapshot stops at 64"),
         "{error}"
     );
+}
+
+/// Issue 41 item 3: six glob cells (`shape-name-255`,
+/// `shape-path-long-normalised`, `shape-root-through-link` in their second
+/// root) expected `ok` with a `path` and no `files`, so a glob that named
+/// the file in the other root passed them. A successful matrix says what
+/// each of its listing tools found: without it a cell cannot tell one
+/// root's answer from another's.
+#[test]
+fn a_successful_matrix_says_what_each_listing_tool_found() {
+    let text = "\
+id: resolve.shape.found
+summary: s
+spec: [RES-2]
+matrix:
+  tools: [resolve, search, glob, ls]
+  path: a.txt
+fixture:
+  roots: [ws, ws2]
+  files: {ws/a.txt: \"x\\n\", ws2/a.txt: \"x\\n\"}
+expect:
+  outcome: ok
+  kind: file
+  path: \"{target}/a.txt\"
+";
+    assert_eq!(
+        matrix_errors(text),
+        [
+            "cases/x.yaml:11:3: expect.matches: a successful `grep`, `ripgrep` cell is judged on what it found: say it (an empty list when nothing)",
+            "cases/x.yaml:11:3: expect.files: a successful `glob` cell is judged on what it found: say it (an empty list when nothing)",
+            "cases/x.yaml:11:3: expect.entries: a successful `ls` cell is judged on what it found: say it (an empty list when nothing)",
+        ]
+    );
+    let complete = text.replace(
+        "  path: \"{target}/a.txt\"\n",
+        "  path: \"{target}/a.txt\"\n  matches: [\"{target}/a.txt:1\"]\n  files: [\"{target}/a.txt\"]\n  entries: {\"{target}/a.txt\": file}\n",
+    );
+    assert_eq!(parse_all(&complete).map(|c| c.len()).ok(), Some(16));
 }
