@@ -633,7 +633,8 @@ impl Paint {
 mod tests {
     use super::*;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
+        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
 
@@ -657,6 +658,16 @@ mod tests {
         assert_eq!(first_hostile(&uncoloured), None, "only our own colours");
         let progress = progress_line(1, 2, &hostile().cases[0]);
         assert_eq!(first_hostile(&progress), None, "{progress}");
+    }
+
+    /// A run whose subject could reach its verdict says so in the header,
+    /// a line per reason, each shown as foreign text.
+    #[test]
+    fn snapshot_of_an_unprotected_run() {
+        let out = render(&unprotected(), false);
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert_eq!(out.matches("\n  NOT PROTECTED:  ").count(), 3, "{out}");
+        insta::assert_snapshot!(out);
     }
 
     #[test]
