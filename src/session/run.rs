@@ -458,17 +458,18 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
         return;
     }
     // The reason and the stderr are the adapter's text: shown with
-    // stand-ins for what would act on the terminal.
+    // stand-ins for what would act on the terminal, the stderr a line
+    // behind an indent per line, so none passes for a line of toolpath's.
     if let Ok(first) = cases.case(0) {
         eprintln!(
             "toolpath: {}",
-            toolpath_suite::sanitize::visible(first.reason.as_deref().unwrap_or("no case ran"))
+            toolpath_suite::sanitize::one_line(first.reason.as_deref().unwrap_or("no case ran"))
         );
         if let Some(stderr) = &first.stderr {
-            eprintln!(
+            eprint!(
                 "--- {} stderr ---\n{}",
                 head.subject(),
-                toolpath_suite::sanitize::visible(stderr)
+                toolpath_suite::sanitize::indented(stderr, "  | ")
             );
         }
     }
