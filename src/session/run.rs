@@ -140,11 +140,6 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
-    head.unprotected = unprotected(
-        &plan.subjects,
-        crate::sys::boxes_subjects(),
-        plan.subject_as_root && is_root(),
-    );
     // Nothing the run started may still write while it reports.
     session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
@@ -296,6 +291,11 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
         run_against: plan.run_against.clone(),
+        unprotected: unprotected(
+            &plan.subjects,
+            crate::sys::boxes_subjects(),
+            plan.subject_as_root && is_root(),
+        ),
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
