@@ -57,3 +57,23 @@ pub fn root_or_skip(what: &str) -> bool {
     eprintln!("SKIPPED: {message}");
     false
 }
+
+/// Asserts that `output` (what a command printed) shows a subject's
+/// attack on the terminal, as `tests/adapters/hostile_text.py` and the
+/// fake MCP server's `hostile-stderr` mode make it, without letting it
+/// act: the attack's text is there (so it was shown, not dropped), but no
+/// escape character, no carriage return (a terminal draws what follows
+/// over the line it is on) and no line that reads as a run's closing line
+/// (`9 passed, 0 failed`), wherever a terminal would start one.
+pub fn assert_shown_harmlessly(output: &str) {
+    assert!(
+        output.contains("9 passed, 0 failed"),
+        "the attack is not shown at all:\n{output}"
+    );
+    assert!(!output.contains('\u{1b}'), "a raw escape:\n{output}");
+    assert!(!output.contains('\r'), "a carriage return:\n{output}");
+    let fake = output
+        .split(['\n', '\r'])
+        .find(|line| line.trim_start().starts_with("9 passed"));
+    assert_eq!(fake, None, "a line reads as a closing line:\n{output}");
+}

@@ -213,6 +213,21 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("bytes-not-characters", 1457),
 ];
 
+/// What an adapter says of itself (its implementation name, in the
+/// closing summary) and what it writes to stderr when it dies before
+/// `hello` reach the terminal through the sanitiser: shown, never acted
+/// on, and no line of theirs reads as a closing line.
+#[test]
+fn an_adapter_s_text_is_shown_but_cannot_act_on_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, code) in [("unsupported", 0), ("exit-before-hello", 1)] {
+        let adapter = format!("python3 tests/adapters/hostile_text.py {mode}");
+        let (exit, _, text) = fuzz(&adapter, dir.path(), &["--iterations", "2"]);
+        assert_eq!(exit, code, "{mode}:\n{text}");
+        toolpath::testing::assert_shown_harmlessly(&text);
+    }
+}
+
 #[test]
 fn every_mutant_is_found_and_its_case_fails_it() {
     // Two mutants at a time: each fuzz run is one process on one core,

@@ -856,6 +856,28 @@ fn the_stderr_of_an_adapter_that_cannot_start_cannot_drive_the_terminal() {
 /// the place as it starts while others create and remove their
 /// directories in it), all pass, and the place is empty after. The
 /// audit's 1,000 runs took 65 s of CPU; these take a few seconds.
+/// An adapter's `unsupported` reasons (listed in the terminal report) and
+/// the stderr of one that dies before `hello` (said on stderr) are shown,
+/// but cannot act on the terminal, and no line of theirs passes for the
+/// run's closing line, which CI reads.
+#[test]
+fn an_adapter_s_reasons_and_stderr_cannot_fake_a_closing_line() {
+    for mode in ["unsupported", "exit-before-hello"] {
+        let adapter = format!("python3 tests/adapters/hostile_text.py {mode}");
+        let out = toolpath()
+            .args(["run", "--cases", "tests/data/mini", "--adapter", &adapter])
+            .output()
+            .unwrap();
+        assert_ne!(out.status.code(), Some(0), "{mode}: {out:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        toolpath::testing::assert_shown_harmlessly(&text);
+    }
+}
+
 #[test]
 fn concurrent_runs_sharing_a_fixture_directory_all_pass_and_leave_nothing() {
     let scene = Scene::new();

@@ -1257,6 +1257,13 @@ fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stderr.contains("the server did not start"), "{stderr}");
     assert!(out.stdout.is_empty(), "{out:?}");
+    // What a server that did not start wrote is shown, and cannot act on
+    // the terminal: no clipboard write, no fake closing line.
+    let out = tools(&profile(dir.path(), "hostile-stderr", &[]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr.contains("the server did not start"), "{stderr}");
+    toolpath::testing::assert_shown_harmlessly(&stderr);
 }
 
 /// `roots: {via: none}`: a server with no allowed directories (the fake in

@@ -123,6 +123,20 @@ fn a_skeleton_speaks_and_is_told_its_first_wrong_answer() {
     );
 }
 
+/// What an adapter writes (the reasons of its `unsupported` answers, its
+/// stderr when it dies before `hello`) reaches the terminal through the
+/// sanitiser: an OSC 52 escape is shown, not run, and a fake closing line
+/// stays inside the line that quotes it.
+#[test]
+fn an_adapter_s_text_is_shown_but_cannot_act_on_the_terminal() {
+    for mode in ["unsupported", "exit-before-hello"] {
+        let adapter = format!("python3 tests/adapters/hostile_text.py {mode}");
+        let (code, out) = smoke(Path::new(ROOT), &["--adapter", &adapter]);
+        assert_eq!(code, 1, "{mode}:\n{out}");
+        toolpath::testing::assert_shown_harmlessly(&out);
+    }
+}
+
 #[test]
 fn smoke_needs_a_subject() {
     let (code, out) = smoke(Path::new(ROOT), &[]);

@@ -22,6 +22,7 @@ use crate::cli::run::RunRequest;
 use crate::cli::{SelectArgs, usage};
 use crate::report::{CaseReport, ExitCode, Report, Status};
 use crate::session::deliver::Format;
+use toolpath_suite::sanitize;
 
 /// The instances smoke runs, in the order their advice is given: the
 /// resolution every tool builds on first, then a refusal, each tool's
@@ -114,6 +115,8 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
             }
         },
     };
+    // Reasons and answers are the subject's text: each shown on its own
+    // line of the table or the verdict, never able to start one.
     print!("{}", table(&report));
     let verdict = verdict(&report);
     let said = if verdict.speaks {
@@ -121,7 +124,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
     } else {
         "does NOT speak the protocol"
     };
-    println!("smoke: {said}. {}", verdict.first);
+    println!("smoke: {said}. {}", sanitize::one_line(&verdict.first));
     if verdict.speaks {
         ExitCode::Ok
     } else {
@@ -136,9 +139,10 @@ fn table(report: &Report) -> String {
     for case in ordered(report) {
         let why = why(case);
         out.push_str(&format!(
-            "  {:<14} {:<34} {why}\n",
+            "  {:<14} {:<34} {}\n",
             case.status.name(),
-            case.id
+            sanitize::one_line(&case.id),
+            sanitize::one_line(&why)
         ));
     }
     out

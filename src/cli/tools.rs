@@ -62,9 +62,9 @@ fn describe(loaded: &Loaded, server: &ServerTools) -> String {
     let imp = &server.hello.implementation;
     let mut out = format!(
         "{} {} ({}): {} tool{} listed\n",
-        sanitize::visible(&imp.name),
-        sanitize::visible(&imp.version),
-        sanitize::visible(&imp.language),
+        sanitize::one_line(&imp.name),
+        sanitize::one_line(&imp.version),
+        sanitize::one_line(&imp.language),
         server.listed.len(),
         if server.listed.len() == 1 { "" } else { "s" }
     );
@@ -82,7 +82,7 @@ fn describe(loaded: &Loaded, server: &ServerTools) -> String {
         };
         out.push_str(&format!(
             "  {}({})  {to}\n",
-            sanitize::visible(&tool.name),
+            sanitize::one_line(&tool.name),
             parameters(tool)
         ));
     }
@@ -94,14 +94,14 @@ fn describe(loaded: &Loaded, server: &ServerTools) -> String {
                 missing.push(format!(
                     "  {} -> {}: the server lists no such tool\n",
                     suite.name(),
-                    s.tool
+                    sanitize::one_line(&s.tool)
                 ))
             }
             ToolMap::Tool(_) => {}
             ToolMap::None(reason) => none.push(format!(
                 "  {}: {}\n",
                 suite.name(),
-                sanitize::visible(reason)
+                sanitize::one_line(reason)
             )),
         }
     }
@@ -161,8 +161,8 @@ fn parameters(tool: &ToolInfo) -> String {
             };
             format!(
                 "{}{star}: {}",
-                sanitize::visible(name),
-                sanitize::visible(&kind)
+                sanitize::one_line(name),
+                sanitize::one_line(&kind)
             )
         })
         .collect::<Vec<_>>()

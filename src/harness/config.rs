@@ -41,6 +41,10 @@ pub struct RunConfig<'a> {
     /// What the run is made against (its suite's and runner's digests),
     /// for the report.
     pub run_against: Option<crate::report::RunAgainst>,
+    /// What the run cannot protect its verdict from, for the report's
+    /// header: there from the start, so the event log's first line
+    /// carries it and a report rebuilt from the log says it too.
+    pub unprotected: Vec<String>,
     /// Where fixtures are built (the run's own directory, so a dead run's
     /// are found by `toolpath clean`); the system temporary directory if `None`.
     pub fixtures: Option<PathBuf>,
@@ -67,6 +71,7 @@ impl Default for RunConfig<'_> {
             adapter_label: None,
             selection: Selected::default(),
             run_against: None,
+            unprotected: Vec::new(),
             fixtures: None,
             sink: None,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,

@@ -143,7 +143,7 @@ fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implement
         waited_ms: 0.0,
         workers: 1,
         fixture_dir: None,
-        unprotected: Vec::new(),
+        unprotected: config.unprotected.clone(),
         selection: config.selection.clone(),
         run_against: config.run_against.clone(),
         summary: Summary::default(),

@@ -160,16 +160,17 @@ fn keep_finding(finding: &Finding, plan: &FuzzPlan, terminal: bool) {
 }
 
 /// Why the adapter could not be started: its own text, shown with
-/// stand-ins for what would act on the terminal.
+/// stand-ins for what would act on the terminal, its stderr a line behind
+/// an indent per line, so none passes for a line of toolpath's.
 fn say_not_started(failure: &AdapterFailure) {
     eprintln!(
         "toolpath: the adapter could not be started: {}",
-        toolpath_suite::sanitize::visible(&failure.to_string())
+        toolpath_suite::sanitize::one_line(&failure.to_string())
     );
     if !failure.stderr.is_empty() {
-        eprintln!(
+        eprint!(
             "--- adapter stderr ---\n{}",
-            toolpath_suite::sanitize::visible(&failure.stderr)
+            toolpath_suite::sanitize::indented(&failure.stderr, "  | ")
         );
     }
 }
@@ -178,7 +179,8 @@ fn print_summary(summary: &Summary, plan: &FuzzPlan) {
     let c = &summary.counts;
     println!(
         "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} repeated a finding, {} skipped, {} new finding(s){}",
-        summary.implementation,
+        // What the adapter calls itself: its text, on toolpath's line.
+        toolpath_suite::sanitize::one_line(&summary.implementation),
         plan.seed,
         c.iterations.load(Ordering::SeqCst),
         summary.elapsed.as_secs_f64(),

@@ -140,7 +140,6 @@ fn run_in(session: Session, plan: &RunPlan, user_log: Option<&EventLog>) -> Exit
         }
     };
     head.fixture_dir = Some(session.place().describe());
-    head.unprotected = unprotected(&plan.subjects, session.unprotected());
     // Nothing the run started may still write while it reports.
     session.end_orphans();
     // Each log that failed said so when it did (once); the run's own one
@@ -268,6 +267,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
         run_against: plan.run_against.clone(),
+        unprotected: unprotected(&plan.subjects, session.unprotected()),
         fixtures,
         sink: Some(&sink),
         fixture_timeout: plan.supervision.call_timeout,
@@ -430,17 +430,18 @@ fn explain_if_nothing_ran(head: &Report, cases: &Spool) {
         return;
     }
     // The reason and the stderr are the adapter's text: shown with
-    // stand-ins for what would act on the terminal.
+    // stand-ins for what would act on the terminal, the stderr a line
+    // behind an indent per line, so none passes for a line of toolpath's.
     if let Ok(first) = cases.case(0) {
         eprintln!(
             "toolpath: {}",
-            toolpath_suite::sanitize::visible(first.reason.as_deref().unwrap_or("no case ran"))
+            toolpath_suite::sanitize::one_line(first.reason.as_deref().unwrap_or("no case ran"))
         );
         if let Some(stderr) = &first.stderr {
-            eprintln!(
+            eprint!(
                 "--- {} stderr ---\n{}",
                 head.subject(),
-                toolpath_suite::sanitize::visible(stderr)
+                toolpath_suite::sanitize::indented(stderr, "  | ")
             );
         }
     }

@@ -12,6 +12,7 @@ use crate::report::ExitCode;
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
 use toolpath_suite::protocol::AdapterHello;
+use toolpath_suite::sanitize;
 
 /// What the server said about itself.
 pub struct ServerTools {
@@ -24,8 +25,10 @@ pub struct ServerTools {
 
 /// Starts the server of `profile` (run directory in `fixture_dir`, or the
 /// default place), lists its tools and ends it; the error says why it
-/// could not, with what the server wrote to stderr. The exit code is the
-/// session's: a SIGINT on the way cancels.
+/// could not, with what the server wrote to stderr, ready for a terminal:
+/// the server's text in it is sanitised, its stderr one indented line per
+/// line, so none of it acts on the terminal or passes for toolpath's. The
+/// exit code is the session's: a SIGINT on the way cancels.
 pub fn list(
     profile: Loaded,
     supervision: &Supervision,
@@ -40,9 +43,13 @@ pub fn list(
         .mcp_config(profile, supervision)
         .and_then(|config| {
             McpServer::start(config).map_err(|failure| {
-                let mut message = format!("the server did not start: {}", failure.message);
+                let mut message = format!(
+                    "the server did not start: {}",
+                    sanitize::one_line(&failure.message)
+                );
                 if !failure.stderr.trim().is_empty() {
-                    message.push_str(&format!("\n--- server stderr ---\n{}", failure.stderr));
+                    message.push_str("\n--- server stderr ---\n");
+                    message.push_str(sanitize::indented(&failure.stderr, "  | ").trim_end());
                 }
                 message
             })

@@ -25,6 +25,12 @@
 //!
 //! - [`visible`]: plain text for a person (a terminal, a DOM's
 //!   `textContent`, a YAML comment); layout kept.
+//! - [`one_line`] and [`indented`]: the same for a terminal, inside a line
+//!   of toolpath's own or as lines under one. Stand-ins stop what a
+//!   terminal would act on, but not a line that only reads as toolpath's:
+//!   a subject's `9 passed, 0 failed` on a line of its own passes for a
+//!   run's closing line. So foreign text either has no line breaks or has
+//!   every line behind an indent that no line of toolpath's starts with.
 //! - [`markdown`]: the same, quoted for Markdown prose, code spans and
 //!   fenced blocks.
 //! - [`html`]: the same, escaped for HTML text and quoted attributes.
@@ -156,6 +162,36 @@ pub fn visible(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (c, class) in classes(text) {
         stand_in(&mut out, c, class);
+    }
+    out
+}
+
+/// `text` inside a line of toolpath's on a terminal: [`visible`], each line
+/// break or tab a space (a CRLF one space), so none of it starts a line.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (c, class) in classes(text) {
+        match (c, class) {
+            ('\r', Class::Layout) => {}
+            (_, Class::Layout) => out.push(' '),
+            _ => stand_in(&mut out, c, class),
+        }
+    }
+    out
+}
+
+/// `text` as lines under one of toolpath's on a terminal: each line
+/// [`visible`], behind `indent` and ending in a newline, so that no line
+/// of it starts where toolpath's own start (`indent` is the caller's and
+/// must not be empty). Empty text gives nothing.
+pub fn indented(text: &str, indent: &str) -> String {
+    debug_assert!(!indent.is_empty(), "an indent is what sets the text apart");
+    let shown = visible(text);
+    let mut out = String::with_capacity(shown.len() + indent.len());
+    for line in shown.lines() {
+        out.push_str(indent);
+        out.push_str(line);
+        out.push('\n');
     }
     out
 }
@@ -412,12 +448,26 @@ mod tests {
         assert_eq!(visible("⚠️ ok"), "⚠️ ok");
     }
 
+    #[test]
+    fn one_line_and_indented_keep_foreign_lines_from_starting_a_line() {
+        let fake = "ok\r\n9 passed, 0 failed\rX\n\tY";
+        assert_eq!(one_line(fake), "ok 9 passed, 0 failed\u{240d}X  Y");
+        assert_eq!(
+            indented(fake, "  | "),
+            "  | ok\n  | 9 passed, 0 failed\u{240d}X\n  | \tY\n"
+        );
+        assert_eq!(indented("", "  | "), "");
+        assert_eq!(indented("a\n", "  | "), "  | a\n");
+    }
+
     type Render = fn(&str) -> String;
 
     #[test]
     fn no_rendering_lets_an_attack_through() {
-        let renderings: [(&str, Render); 8] = [
+        let renderings: [(&str, Render); 10] = [
             ("visible", visible),
+            ("one line", one_line),
+            ("indented", |t| indented(t, "  | ")),
             ("html", html),
             ("xml text", xml::text),
             ("xml attribute", xml::attribute),

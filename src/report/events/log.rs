@@ -93,6 +93,7 @@ impl Sink for EventLog {
             total,
             selection: head.selection.clone(),
             run_against: head.run_against.clone(),
+            unprotected: head.unprotected.clone(),
         });
     }
 

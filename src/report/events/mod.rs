@@ -75,6 +75,10 @@ pub enum Event {
         /// What the run is made against (absent: not recorded).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         run_against: Option<crate::report::RunAgainst>,
+        /// `Report::unprotected` (absent: the verdict was protected, or
+        /// the log was written before it was recorded).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unprotected: Vec<String>,
     },
     /// One instance, judged.
     Case(Box<CaseEvent>),

@@ -83,6 +83,7 @@ fn header(start: Event) -> Report {
         strict,
         selection,
         run_against,
+        unprotected,
         ..
     } = start
     else {
@@ -100,7 +101,7 @@ fn header(start: Event) -> Report {
         waited_ms: 0.0,
         workers: 1,
         fixture_dir: None,
-        unprotected: Vec::new(),
+        unprotected,
         selection,
         run_against,
         summary: Summary::default(),
@@ -156,6 +157,7 @@ mod tests {
             total: 3,
             selection: Default::default(),
             run_against: None,
+            unprotected: Vec::new(),
         })
         .unwrap()
     }
@@ -232,6 +234,29 @@ mod tests {
         let report = read(&text).unwrap();
         assert_eq!(report.findings, [finding]);
         assert_eq!(report.profile_rules, [rule]);
+    }
+
+    /// A log says whether the run's verdict was protected, as its JSON
+    /// report does: a certification made from the log of an unprotected
+    /// run must not read as protected.
+    #[test]
+    fn a_log_written_by_a_run_keeps_why_its_verdict_is_not_protected() {
+        use crate::report::sink::Sink;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let log = crate::report::events::EventLog::create(&path).unwrap();
+        let mut head = crate::report::render::testing::report("x", Vec::new());
+        head.unprotected = vec!["no PID namespace".into(), "run as root".into()];
+        log.start(&head, 0);
+        log.end(&head);
+        let report = read(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(report.unprotected, head.unprotected);
+        // A protected run's log says nothing of it, as before.
+        head.unprotected.clear();
+        let log = crate::report::events::EventLog::create(&path).unwrap();
+        log.start(&head, 0);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("unprotected"), "{text}");
     }
 
     #[test]

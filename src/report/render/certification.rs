@@ -18,6 +18,11 @@
 //! either code, wording failures, false refusals, what was accepted and
 //! what was not observed, then every escape by id: whether anything got
 //! out is the first thing a reader of the page must see.
+//!
+//! A row certified from a run whose subject could reach its verdict (its
+//! report's `unprotected` reasons) is marked *not protected* in both
+//! tables, and its reasons are listed under the containment table; its
+//! own page (the Markdown report) says the same at its top.
 
 use super::containment::{self, MAX_LISTED};
 use super::text;
@@ -47,6 +52,7 @@ pub fn table(reports: &[Report]) -> String {
 
     let mut out = String::from("## Containment\n\n");
     containment_table(&mut out, &rows);
+    not_protected(&mut out, &rows);
     out.push_str("\n## Conformance by area\n\n");
     areas_table(&mut out, &rows);
     cost(&mut out, &rows);
@@ -88,13 +94,42 @@ fn run_against(out: &mut String, rows: &[&Report]) {
     );
 }
 
+/// The mark of a row whose verdict is not protected; empty for a
+/// protected one.
+fn mark(report: &Report) -> &'static str {
+    match report.unprotected.is_empty() {
+        true => "",
+        false => " **(not protected)**",
+    }
+}
+
+/// Each row whose verdict is not protected, with its reasons; nothing
+/// when every row is protected.
+fn not_protected(out: &mut String, rows: &[&Report]) {
+    let unprotected: Vec<&&Report> = rows.iter().filter(|r| !r.unprotected.is_empty()).collect();
+    if unprotected.is_empty() {
+        return;
+    }
+    out.push_str("\n### ⚠️ Not protected\n");
+    for report in unprotected {
+        out.push_str(&format!(
+            "\n**{}**: {}:\n\n",
+            markdown::text(&text::implementation(&report.implementation)),
+            text::NOT_PROTECTED
+        ));
+        for gap in &report.unprotected {
+            out.push_str(&format!("- {}\n", markdown::text(gap)));
+        }
+    }
+}
+
 /// Per implementation, its containment counts, then its escapes by id.
 fn containment_table(out: &mut String, rows: &[&Report]) {
     out.push_str(&containment::markdown_head(&["implementation"]));
     let mut listed = String::new();
     for report in rows {
         let c = containment::counted(report);
-        let name = row_name(report);
+        let name = format!("{}{}", row_name(report), mark(report));
         let escapes = match (c.escapes, c.escapes_expected) {
             (0, _) => "0".to_owned(),
             (n, 0) => format!("**{n}** ⛔"),
@@ -137,7 +172,7 @@ fn areas_table(out: &mut String, rows: &[&Report]) {
     out.push_str(&rule);
 
     for report in rows.iter().copied() {
-        let mut name = row_name(report);
+        let mut name = format!("{}{}", row_name(report), mark(report));
         if report.partial {
             name.push_str(" **(partial run)**");
         }
@@ -212,7 +247,7 @@ fn cell(tally: &Tally) -> String {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, hostile, report};
+    use crate::report::render::testing::{case, hostile, report, unprotected};
     use toolpath_suite::sanitize::first_hostile;
 
     /// The implementation x area table, after the containment section.
@@ -352,6 +387,22 @@ mod tests {
             vec![contained(case("r", Status::Pass, &["SEC-4"]), Refused)],
         );
         insta::assert_snapshot!(table(&[tight, leaky]));
+    }
+
+    /// A row certified from a run whose subject could reach its verdict
+    /// is marked in both tables, and its reasons are listed under the
+    /// containment table; a protected row beside it is not marked.
+    #[test]
+    fn snapshot_of_an_unprotected_row() {
+        let out = table(&[unprotected(), report("boxed", vec![])]);
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert_eq!(out.matches("**(not protected)**").count(), 2, "{out}");
+        assert!(!out.contains("boxed 1.2.3 (python) **(not"), "{out}");
+        assert!(
+            out.contains("- processes a subject starts could outlive the run"),
+            "{out}"
+        );
+        insta::assert_snapshot!(out);
     }
 
     #[test]

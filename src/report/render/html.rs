@@ -25,6 +25,9 @@
 //! Above the matrix, the containment table: per implementation, its
 //! escapes, refusals (of either code), wording failures and false
 //! refusals, and every escape by id: the first thing a maintainer sees.
+//! An implementation certified from a run whose subject could reach its
+//! verdict is marked *not protected* there and in the matrix, and its
+//! reasons are listed under the containment table.
 //! A cell counts what the requirement's own checks found (see
 //! [`rule_statuses`]); a requirement nothing exercised says why in its
 //! cell.
@@ -97,7 +100,10 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
             0 => String::new(),
             n => format!(" <small>({n} expected)</small>"),
         };
-        out.push_str(&format!("<tr><th scope=\"row\">{label}</th>"));
+        out.push_str(&format!(
+            "<tr><th scope=\"row\">{label}{}</th>",
+            mark(report)
+        ));
         for column in ContainmentColumn::ALL {
             let n = column.count(&c);
             out.push_str(&match column {
@@ -127,12 +133,38 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     }
     out.push_str("</tbody>\n</table>\n");
     out.push_str(&listed);
+    not_protected(out, columns);
     out.push_str(&format!(
         "<p class=\"note\">{} (at most {MAX_LISTED} listed per implementation). {}</p>\n\
          </section>\n",
         containment::escape_definition_html(),
         containment::refusals_definition_html()
     ));
+}
+
+/// The mark of an implementation whose verdict is not protected; empty
+/// for a protected one.
+fn mark(report: &Report) -> &'static str {
+    match report.unprotected.is_empty() {
+        true => "",
+        false => "<br><strong class=\"unprotected\">not protected</strong>",
+    }
+}
+
+/// Each implementation whose verdict is not protected, with its reasons;
+/// nothing when every one is protected.
+fn not_protected(out: &mut String, columns: &[&Report]) {
+    for report in columns.iter().filter(|r| !r.unprotected.is_empty()) {
+        out.push_str(&format!(
+            "<p class=\"unprotected\"><b>{}: not protected</b>: {}:</p>\n<ul class=\"unprotected\">\n",
+            esc(&text::implementation(&report.implementation)),
+            esc(text::NOT_PROTECTED)
+        ));
+        for gap in &report.unprotected {
+            out.push_str(&format!("<li>{}</li>\n", esc(gap)));
+        }
+        out.push_str("</ul>\n");
+    }
 }
 
 /// Per requirement ID, the statuses its instances have for it (as
@@ -150,6 +182,7 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
         } else {
             ""
         };
+        let unprotected = mark(report);
         // A run over part of the suite says which part under its name:
         // its "—" cells mean "not selected", not "nothing applicable".
         let part = match report.selection.describe() {
@@ -184,7 +217,7 @@ fn matrix(out: &mut String, columns: &[&Report], rows: &[Row]) {
             None => String::new(),
         };
         out.push_str(&format!(
-            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}{part}<br><small{against}>suite {} · {} pass</small>{findings}</th>",
+            "<th class=\"imp\" data-col=\"{i}\" scope=\"col\" title=\"{}\">{}{partial}{unprotected}{part}<br><small{against}>suite {} · {} pass</small>{findings}</th>",
             esc(&counts(&total)),
             esc(&text::implementation(&report.implementation)),
             esc(&report.suite),
@@ -486,7 +519,7 @@ td.cell:hover, td.cell:focus { outline: 2px solid #333; outline-offset: -2px; }
 td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
 .unobserved { background: var(--unobserved); } .unsupported { background: var(--unsupported); } .none { background: var(--none); color: #888; }
-.partial { color: #a00; }
+.partial, .unprotected { color: #a00; }
 .finding { color: #850; }
 #containment h2 { font-size: 15px; margin: 8px 0 4px; }
 #containment td { text-align: right; }
@@ -575,7 +608,7 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{
-        broken, case, expected, failing as failing_case, hostile, report,
+        broken, case, expected, failing as failing_case, hostile, report, unprotected,
     };
     use toolpath_suite::sanitize::first_hostile;
 
@@ -603,6 +636,27 @@ mod tests {
         let page = render_with(&[broken(), hostile()], &reqs());
         assert_eq!(first_hostile(&page), None, "{page}");
         assert!(!page.contains("<b>*"), "{page}");
+        insta::assert_snapshot!(reviewable(&page));
+    }
+
+    /// A column certified from a run whose subject could reach its
+    /// verdict is marked in the containment table and the matrix, and its
+    /// reasons are listed under the containment table; a protected column
+    /// beside it is not marked.
+    #[test]
+    fn snapshot_of_an_unprotected_column() {
+        let page = render_with(&[unprotected(), report("boxed", vec![])], &reqs());
+        assert_eq!(first_hostile(&page), None, "{page}");
+        assert_eq!(
+            page.matches("<strong class=\"unprotected\">not protected</strong>")
+                .count(),
+            2,
+            "{page}"
+        );
+        assert!(
+            page.contains("<li>processes a subject starts could outlive the run"),
+            "{page}"
+        );
         insta::assert_snapshot!(reviewable(&page));
     }
 

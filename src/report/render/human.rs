@@ -17,6 +17,9 @@
 //! The last line is plain (never coloured) and fixed in form,
 //! `N passed, N failed, N skipped`, because CI tooling reads it; a run
 //! with escapes appends `, N escapes` (the three counts keep their form).
+//! So no text of a subject or a case may start a line: a field is shown
+//! on one line ([`sanitize::one_line`]), and a diff or stderr line by line
+//! behind an indent.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -156,7 +159,7 @@ pub fn progress_line(done: usize, total: usize, last: &CaseReport) -> String {
         "=".repeat(filled),
         " ".repeat(WIDTH - filled),
         last.status.name(),
-        text::shorten(&sanitize::visible(&last.id), 28),
+        text::shorten(&sanitize::one_line(&last.id), 28),
     )
 }
 
@@ -201,7 +204,7 @@ fn containment(out: &mut String, view: View, detail: Detail, paint: &Paint) -> i
         out.push_str(&format!(
             "  {} {}\n",
             paint.alarm("ESCAPE"),
-            sanitize::visible(&escape.line())
+            sanitize::one_line(&escape.line())
         ));
     }
     if let Some(more) = super::containment::more(escapes.len(), total) {
@@ -241,7 +244,7 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
         out.push_str(&format!(
             "  {} {:<10} {} failed{xfail}, {} passed, {} not observable\n",
             paint.red("FAIL"),
-            sanitize::visible(rule),
+            sanitize::one_line(rule),
             tally.failed,
             tally.passed,
             tally.unobserved
@@ -252,8 +255,8 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
             out.push_str(&format!(
                 "  {} {:<10} {}\n",
                 paint.yellow("NOT EXERCISED"),
-                sanitize::visible(rule),
-                sanitize::visible(reason)
+                sanitize::one_line(rule),
+                sanitize::one_line(reason)
             ));
         }
     }
@@ -288,30 +291,30 @@ fn header(out: &mut String, report: &Report, paint: &Paint) {
     out.push('\n');
     out.push_str(&format!(
         "  implementation: {}\n",
-        sanitize::visible(&text::implementation(&report.implementation))
+        sanitize::one_line(&text::implementation(&report.implementation))
     ));
     out.push_str(&format!(
         "  {:<16}{}\n",
         format!("{}:", report.subject()),
-        sanitize::visible(&text::adapter(report.adapter.as_deref()))
+        sanitize::one_line(&text::adapter(report.adapter.as_deref()))
     ));
     let strict = if report.strict { ", strict" } else { "" };
     out.push_str(&format!(
         "  suite:          {} (protocol {}{strict})\n",
-        sanitize::visible(&report.suite),
+        sanitize::one_line(&report.suite),
         report.protocol
     ));
     if let Some(part) = report.selection.describe() {
         out.push_str(&format!(
             "  selection:      {} (part of the suite)\n",
-            sanitize::visible(&part)
+            sanitize::one_line(&part)
         ));
     }
     if let Some(dir) = &report.fixture_dir {
-        out.push_str(&format!("  fixtures:       {}\n", sanitize::visible(dir)));
+        out.push_str(&format!("  fixtures:       {}\n", sanitize::one_line(dir)));
     }
     for gap in &report.unprotected {
-        out.push_str(&paint.alarm(&format!("  NOT PROTECTED:  {}", sanitize::visible(gap))));
+        out.push_str(&paint.alarm(&format!("  NOT PROTECTED:  {}", sanitize::one_line(gap))));
         out.push('\n');
     }
     if report.partial {
@@ -329,16 +332,16 @@ fn findings(out: &mut String, report: &Report, paint: &Paint) {
         out.push_str(&format!(
             "  {} {}\n",
             paint.yellow("FINDING"),
-            sanitize::visible(&text::finding(finding))
+            sanitize::one_line(&text::finding(finding))
         ));
         out.push_str(&format!(
             "    first: {}\n",
-            sanitize::visible(&text::shorten(&finding.example, 200))
+            sanitize::one_line(&text::shorten(&finding.example, 200))
         ));
         if !finding.cases.is_empty() {
             out.push_str(&format!(
                 "    during: {}\n",
-                sanitize::visible(&text::finding_cases(finding))
+                sanitize::one_line(&text::finding_cases(finding))
             ));
         }
     }
@@ -357,7 +360,7 @@ fn rules_never_matched(out: &mut String, report: &Report, paint: &Paint) {
         out.push_str(&format!(
             "  {} {}\n",
             paint.yellow("WARNING"),
-            sanitize::visible(&warning)
+            sanitize::one_line(&warning)
         ));
     }
 }
@@ -378,21 +381,21 @@ fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
     };
     out.push_str(&format!(
         "{}:{}: {label} {}\n",
-        sanitize::visible(&case.file),
+        sanitize::one_line(&case.file),
         case.line,
-        paint.bold(&sanitize::visible(&case.id))
+        paint.bold(&sanitize::one_line(&case.id))
     ));
     if !case.spec.is_empty() {
         out.push_str(&format!(
             "  spec: {}\n",
-            sanitize::visible(&case.spec.join(", "))
+            sanitize::one_line(&case.spec.join(", "))
         ));
     }
     if let Some(reason) = &case.reason {
-        out.push_str(&format!("  reason: {}\n", sanitize::visible(reason)));
+        out.push_str(&format!("  reason: {}\n", sanitize::one_line(reason)));
     }
     if let Some(news) = case.containment.as_ref().and_then(|c| c.news()) {
-        out.push_str(&format!("  containment: {}\n", sanitize::visible(&news)));
+        out.push_str(&format!("  containment: {}\n", sanitize::one_line(&news)));
     }
     if let Some(note) = &case.expectation {
         let mut line = format!("  expected to fail: {}", note.reason);
@@ -406,7 +409,7 @@ fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
         if case.status == Status::Xpass {
             line.push_str(" -- but it passed: remove the entry");
         }
-        out.push_str(&sanitize::visible(&line));
+        out.push_str(&sanitize::one_line(&line));
         out.push('\n');
     }
     if let Some(diff) = case.diff.as_deref().filter(|d| !d.is_empty()) {
@@ -440,14 +443,14 @@ fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
     if let Some(fixture) = &case.fixture {
         out.push_str(&format!(
             "  fixture kept at: {}\n",
-            sanitize::visible(fixture)
+            sanitize::one_line(fixture)
         ));
     }
     if !case.unchecked.is_empty() {
         out.push_str(&format!(
             "  not checked ({}): {}\n",
             text::cannot_show(subject),
-            sanitize::visible(&case.unchecked.join(", "))
+            sanitize::one_line(&case.unchecked.join(", "))
         ));
     }
 }
@@ -527,7 +530,7 @@ impl NotJudged {
             out.push_str(&format!(
                 "  {:<12} {count:>4} x {}\n",
                 status.name(),
-                sanitize::visible(&reason)
+                sanitize::one_line(&reason)
             ));
         }
     }
@@ -633,7 +636,8 @@ impl Paint {
 mod tests {
     use super::*;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
+        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
 
@@ -657,6 +661,16 @@ mod tests {
         assert_eq!(first_hostile(&uncoloured), None, "only our own colours");
         let progress = progress_line(1, 2, &hostile().cases[0]);
         assert_eq!(first_hostile(&progress), None, "{progress}");
+    }
+
+    /// A run whose subject could reach its verdict says so in the header,
+    /// a line per reason, each shown as foreign text.
+    #[test]
+    fn snapshot_of_an_unprotected_run() {
+        let out = render(&unprotected(), false);
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert_eq!(out.matches("\n  NOT PROTECTED:  ").count(), 3, "{out}");
+        insta::assert_snapshot!(out);
     }
 
     #[test]

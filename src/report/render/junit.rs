@@ -19,6 +19,11 @@
 //! (`escape.1`, ...), then the conformance counts of each rule
 //! (`rule.RES-1`); an escape's own `<failure>` message starts with
 //! `escape:` and what showed it.
+//!
+//! A run whose subject could reach its verdict says so in every suite: a
+//! property per reason (`unprotected.1`, ...) for tools that read them,
+//! and the reasons as the suite's `<system-err>`, which CI viewers show
+//! beside its tests.
 
 use std::io::{self, Write};
 
@@ -93,6 +98,9 @@ fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
     }
     if let Some(more) = super::containment::more(escapes.len(), total) {
         properties.push(("escape.more".to_owned(), more));
+    }
+    for (i, gap) in head.unprotected.iter().enumerate() {
+        properties.push((format!("unprotected.{}", i + 1), gap.clone()));
     }
     for (rule, count) in &head.rules {
         let t = &count.tally;
@@ -195,7 +203,22 @@ fn suite(
         }
         Ok(())
     })?;
+    out.write_all(not_protected(report).as_bytes())?;
     out.write_all(b"  </testsuite>\n")
+}
+
+/// The suite's `<system-err>` saying why the verdict is not protected
+/// (after its testcases, where the schema has it); empty for a protected
+/// run.
+fn not_protected(report: &Report) -> String {
+    if report.unprotected.is_empty() {
+        return String::new();
+    }
+    let mut said = format!("NOT PROTECTED: {}:", super::text::NOT_PROTECTED);
+    for gap in &report.unprotected {
+        said.push_str(&format!("\n- {gap}"));
+    }
+    format!("    <system-err>{}</system-err>\n", xml::text(&said))
 }
 
 fn testcase(out: &mut String, case: &CaseReport, strict: bool, subject: &str) {
@@ -382,7 +405,8 @@ impl Counts {
 mod tests {
     use super::*;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
+        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
 
@@ -404,6 +428,23 @@ mod tests {
             out.chars().all(|c| matches!(c, '\t' | '\n' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)),
             "only characters of XML 1.0: {out}"
         );
+        insta::assert_snapshot!(out);
+    }
+
+    /// A run whose subject could reach its verdict says so in every
+    /// suite: a property per reason, and the reasons as the suite's
+    /// `<system-err>`, which CI viewers show beside its tests.
+    #[test]
+    fn snapshot_of_an_unprotected_run() {
+        let out = render(&unprotected());
+        assert_eq!(first_hostile(&out), None, "{out}");
+        assert!(
+            out.contains(
+                "<property name=\"unprotected.1\" value=\"processes a subject starts could outlive the run"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("<system-err>NOT PROTECTED: "), "{out}");
         insta::assert_snapshot!(out);
     }
 

@@ -11,8 +11,9 @@
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
 //!
-//! It opens, after the facts, with containment: the counts and every
-//! escape by id, before any per-rule table. Each rule's row counts what
+//! It opens, after the facts (and a block saying why the verdict is not
+//! protected, for a run whose subject could reach it), with containment:
+//! the counts and every escape by id, before any per-rule table. Each rule's row counts what
 //! its own checks found ([`rule_statuses`]); a rule nothing exercised is
 //! listed with the reason.
 //!
@@ -78,6 +79,7 @@ pub fn write_with(view: View, requirements: &[Requirement], out: &mut dyn Write)
             head.summary.not_run, head.summary.total
         ));
     }
+    not_protected(&mut text, head);
     containment_section(&mut text, view)?;
     findings(&mut text, head);
     out.write_all(text.as_bytes())?;
@@ -195,6 +197,23 @@ fn findings(out: &mut String, report: &Report) {
             ));
         }
         out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Why the verdict is not protected, when it is not, as a block near the
+/// top that no reader of the page (or of a row certified from it) can
+/// miss; nothing for a protected run.
+fn not_protected(out: &mut String, report: &Report) {
+    if report.unprotected.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "> ⚠️ **NOT PROTECTED**: {}:\n>\n",
+        text::NOT_PROTECTED
+    ));
+    for gap in &report.unprotected {
+        out.push_str(&format!("> - {}\n", markdown::text(gap)));
     }
     out.push('\n');
 }
@@ -393,7 +412,8 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, varied, with_reason,
+        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
 
@@ -601,6 +621,23 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("````diff\n-```\n+x\n````\n"), "{out}");
+    }
+
+    /// A run whose subject could reach its verdict says so near the top,
+    /// each reason quoted as foreign text, before anything is counted.
+    #[test]
+    fn snapshot_of_an_unprotected_run() {
+        let out = render_with(&unprotected(), &reqs());
+        assert_eq!(first_hostile(&out), None, "{out}");
+        let block = out
+            .find("> ⚠️ **NOT PROTECTED**")
+            .unwrap_or_else(|| panic!("no block: {out}"));
+        assert!(block < out.find("## Containment").unwrap(), "{out}");
+        assert!(
+            out.contains("> - processes a subject starts could outlive the run"),
+            "{out}"
+        );
+        insta::assert_snapshot!(out);
     }
 
     #[test]

@@ -137,6 +137,24 @@ pub fn run_against() -> crate::report::RunAgainst {
     }
 }
 
+/// [`report`] of a run that could not protect its verdict: the two gaps a
+/// run names (as `toolpath run` words them), then an [`attack`], since a
+/// report read back from disk is anybody's text.
+pub fn unprotected() -> Report {
+    let mut report = report("boxless", vec![case("a", Status::Pass, &["RES-1"])]);
+    report.unprotected = vec![
+        "processes a subject starts could outlive the run: no PID namespace could be made \
+         for it (this needs CAP_SYS_ADMIN; run as root to have one)"
+            .to_owned(),
+        "the subject runs as root (--subject-as-root): without capabilities, but owning \
+         every root-owned file, the run's directory and its reports among them, so nothing \
+         keeps what it writes from the verdict"
+            .to_owned(),
+        attack("gap"),
+    ];
+    report
+}
+
 /// [`varied`] with one failure per tool (and one pass beside each): the
 /// same variety in a size a person reviews whole, for snapshots.
 pub fn broken() -> Report {

@@ -39,6 +39,13 @@ pub fn cannot_show(subject: &str) -> &'static str {
     }
 }
 
+/// What every format says of a run its subject could have reached (one
+/// with [`Report::unprotected`](crate::report::Report::unprotected)
+/// reasons), before the reasons: said the same way everywhere, so a page,
+/// a CI view and a terminal cannot be read as a protected verdict.
+pub const NOT_PROTECTED: &str =
+    "this run's verdict is not protected from its subject, for these reasons";
+
 /// Milliseconds as seconds with two decimals: fine enough for a run, coarse
 /// enough not to suggest precision that timing on a shared machine lacks.
 pub fn seconds(ms: f64) -> String {
