@@ -5,6 +5,10 @@
 //! naming the fix, rather than every case with a subject that could not
 //! start (`/root` is `0700`; so is a `tempfile::tempdir()`).
 //!
+//! What the command names must be a regular file (a directory may be an
+//! argument), and nothing is opened in a way that could wait: a FIFO named
+//! as the program would otherwise hold the run before it begins.
+//!
 //! Permission bits only (owner, group, others; no ACLs), as the kernel
 //! reads them for a process of that user and that one group (the
 //! unprivileged user gets no other: see [`crate::sys::confine`]).
@@ -137,7 +141,10 @@ fn head(reader: impl Read) -> Vec<u8> {
 /// it names a path.
 fn interpreter(start: &[u8]) -> Option<PathBuf> {
     let line = start.strip_prefix(b"#!")?.split(|&b| b == b'\n').next()?;
-    let program = std::str::from_utf8(line).ok()?.split_whitespace().next()?;
+    let mut words = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty());
+    let program = std::str::from_utf8(words.next()?).ok()?;
     program.starts_with('/').then(|| PathBuf::from(program))
 }
 
