@@ -8,6 +8,7 @@
 
 use assert_cmd::Command;
 use std::path::Path;
+use std::time::Duration;
 
 mod surroundings;
 use surroundings::{Snapshot, Surroundings};
@@ -1295,6 +1296,64 @@ fn a_subject_nobody_cannot_read_fails_the_run_at_its_start() {
     assert!(stderr.contains("or pass --subject-as-root"), "{stderr}");
     assert!(stderr.contains("readable by other users"), "{stderr}");
     assert_eq!(listing(&place), Vec::<String>::new());
+}
+
+/// The output of `command`, which must end within `limit`: killed then,
+/// and the test fails, rather than waiting on a hang.
+fn output_within(mut command: std::process::Command, limit: Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            toolpath::sys::kill(pid, toolpath::sys::Signal::KILL);
+            panic!("{command:?} still running after {limit:?}: it hung");
+        }
+    }
+}
+
+/// Issue 41: the check that `nobody` can start the subject opened its
+/// program to read a `#!` line, and a FIFO named as the program blocked
+/// that open forever (SIGTERM too waited on it); a FIFO named as its
+/// script passed the check, and the subject blocked on it instead. Both
+/// are refused at the start, exit 2, naming the FIFO, none of it opened.
+/// (Within 10 s on a loaded machine: the refusal takes milliseconds.)
+#[test]
+fn a_fifo_named_by_the_subject_command_is_refused_at_once() {
+    if !root_or_skip("running the subject as another user") {
+        return;
+    }
+    let scene = Scene::new();
+    let fifo = scene.path("adapter.py");
+    toolpath::sys::mkfifo(&fifo, 0o755).unwrap();
+    let place = scene.path("place");
+    std::fs::create_dir(&place).unwrap();
+    for adapter in [
+        fifo.display().to_string(),
+        format!("python3 {}", fifo.display()),
+    ] {
+        let mut run = scene.toolpath();
+        run.args(["run", "--cases", "tests/data/mini", "--adapter", &adapter])
+            .arg("--fixture-dir")
+            .arg(&place);
+        let out = output_within(run, Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(2), "{adapter}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{} is a FIFO, not a regular file", fifo.display())),
+            "{adapter}: {stderr}"
+        );
+        assert_eq!(listing(&place), Vec::<String>::new());
+    }
 }
 
 /// Issue 30 item 9: the fixture builder kept every directory it opened

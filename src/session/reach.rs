@@ -5,11 +5,17 @@
 //! naming the fix, rather than every case with a subject that could not
 //! start (`/root` is `0700`; so is a `tempfile::tempdir()`).
 //!
+//! What the command names must be a regular file (a directory may be an
+//! argument), and nothing is opened in a way that could wait: a FIFO named
+//! as the program would otherwise hold the run before it begins.
+//!
 //! Permission bits only (owner, group, others; no ACLs), as the kernel
 //! reads them for a process of that user and that one group (the
 //! unprivileged user gets no other: see [`crate::sys::confine`]).
 
-use std::os::unix::fs::MetadataExt;
+use std::fs::Metadata;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// Read permission.
@@ -71,18 +77,22 @@ pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBu
         if !candidate.exists() {
             continue;
         }
+        let start = match start_of(&candidate) {
+            Ok(start) => start,
+            Err(why) => {
+                first_refusal.get_or_insert(why);
+                continue;
+            }
+        };
         // A script is read by its interpreter, as the user.
-        let want = match is_script(&candidate) {
+        let want = match start.starts_with(b"#!") {
             true => READ | EXECUTE,
             false => EXECUTE,
         };
-        let interpreter = match want {
-            EXECUTE => Ok(()),
-            _ => interpreter(&candidate).map_or(Ok(()), |program| {
-                check(&program, user, EXECUTE)
-                    .map_err(|why| format!("its interpreter {}: {why}", program.display()))
-            }),
-        };
+        let interpreter = interpreter(&start).map_or(Ok(()), |program| {
+            check(&program, user, EXECUTE)
+                .map_err(|why| format!("its interpreter {}: {why}", program.display()))
+        });
         match check(&candidate, user, want).and(interpreter) {
             Ok(()) => return Ok(Some(candidate)),
             Err(why) => {
@@ -93,37 +103,106 @@ pub fn program(name: &str, path: &str, user: (u32, u32)) -> Result<Option<PathBu
     first_refusal.map_or(Ok(None), Err)
 }
 
-/// The interpreter a script's `#!` line names, when it names a path.
-fn interpreter(script: &Path) -> Option<PathBuf> {
-    use std::io::{BufRead, Read};
-    let mut line = String::new();
-    let file = std::fs::File::open(script).ok()?;
-    std::io::BufReader::new(file)
-        .take(4096)
-        .read_line(&mut line)
-        .ok()?;
-    let program = line.strip_prefix("#!")?.split_whitespace().next()?;
+/// How many bytes of a program are read for its `#!` line: as many as
+/// the kernel reads itself to find the interpreter (`BINPRM_BUF_SIZE`,
+/// Linux 5.1 and later); what lies beyond is never an interpreter it runs.
+const SHEBANG_BYTES: u64 = 256;
+
+/// The first [`SHEBANG_BYTES`] of `program`, where its `#!` line is.
+/// Opened without waiting (`O_NONBLOCK`: a FIFO never blocks the open,
+/// the program's name being anyone's choice) and read only if what was
+/// opened is a regular file. Unreadable, nothing: the permission check
+/// says why it cannot run.
+fn start_of(program: &Path) -> Result<Vec<u8>, String> {
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(program);
+    let Ok(file) = opened else {
+        return Ok(Vec::new());
+    };
+    match file.metadata() {
+        Ok(meta) => regular(program, &meta)?,
+        Err(_) => return Ok(Vec::new()),
+    }
+    Ok(head(file))
+}
+
+/// At most [`SHEBANG_BYTES`] of `reader`, however long its first line;
+/// what a failed read leaves is what was read.
+fn head(reader: impl Read) -> Vec<u8> {
+    let mut start = Vec::new();
+    let _ = reader.take(SHEBANG_BYTES).read_to_end(&mut start);
+    start
+}
+
+/// The interpreter the `#!` line at the `start` of a script names, when
+/// it names a path.
+fn interpreter(start: &[u8]) -> Option<PathBuf> {
+    let line = start.strip_prefix(b"#!")?.split(|&b| b == b'\n').next()?;
+    let mut words = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty());
+    let program = std::str::from_utf8(words.next()?).ok()?;
     program.starts_with('/').then(|| PathBuf::from(program))
 }
 
-/// Whether `path` starts with `#!`.
-fn is_script(path: &Path) -> bool {
-    use std::io::Read;
-    let mut start = [0u8; 2];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut start))
-        .is_ok_and(|()| &start == b"#!")
+/// `Err` naming `path` and what it is when `meta` (its metadata) is not a
+/// regular file's: a FIFO or a character device blocks whoever opens it
+/// to read a program or a script, a socket cannot be opened at all, and a
+/// directory is no program.
+fn regular(path: &Path, meta: &Metadata) -> Result<(), String> {
+    let kind = meta.file_type();
+    let what = match () {
+        () if kind.is_file() => return Ok(()),
+        () if kind.is_dir() => "a directory",
+        () if kind.is_fifo() => "a FIFO",
+        () if kind.is_socket() => "a socket",
+        () if kind.is_char_device() || kind.is_block_device() => "a device",
+        () => "of an unknown kind",
+    };
+    Err(format!("{} is {what}, not a regular file", path.display()))
+}
+
+/// Refuses the program of `argv` (when it names a path) and any file its
+/// arguments name that is not a regular file, from their metadata alone:
+/// nothing is opened. An argument may name a directory (`--directory
+/// DIR`), never a FIFO, a socket or a device, which the subject would
+/// block on or fail to read, as whichever user.
+fn files_named(argv: &[String]) -> Result<(), String> {
+    let named = argv.iter().enumerate();
+    let refusals: Vec<String> = named
+        .filter(|(i, word)| *i > 0 || word.contains('/'))
+        .filter_map(|(i, word)| {
+            let meta = std::fs::metadata(word).ok()?;
+            match i > 0 && meta.is_dir() {
+                true => None,
+                false => regular(Path::new(word), &meta).err(),
+            }
+        })
+        .collect();
+    match refusals.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "the subject's command names what is not a regular file ({}): its program, \
+             and any file its arguments name, must be one (an argument may also name a directory)",
+            refusals.join("; ")
+        )),
+    }
 }
 
 /// Refuses, before anything runs, a subject `user` could not start: its
-/// program, a file its command names (`argv`, words naming no file are
-/// passed over) or the run directory it must reach (`run_dir`, where its
+/// program or a file its command names (`argv`, words naming no file are
+/// passed over) that is not a regular file ([`files_named`]), or one of
+/// them or the run directory it must reach (`run_dir`, where its
 /// fixtures are) that this user cannot read. Every case would otherwise
 /// fail with a subject that did not start; the message names the fix.
 pub fn startable(argv: &[String], run_dir: &Path, user: (u32, u32)) -> Result<(), String> {
     let Some((name, args)) = argv.split_first() else {
         return Ok(());
     };
+    files_named(argv)?;
     let path = std::env::var("PATH").unwrap_or_default();
     let mut refusals: Vec<String> = Vec::new();
     if let Err(why) = program(name, &path, user) {
@@ -226,5 +305,51 @@ mod tests {
             program(script.to_str().unwrap(), "", OTHER),
             Ok(Some(script.clone()))
         );
+    }
+
+    /// Issue 41: a FIFO named as the program blocked the open that reads
+    /// its `#!` line, forever; named as its script, it passed, and the
+    /// subject blocked on it. What is not a regular file is refused,
+    /// named, without waiting; an argument may still name a directory.
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        mode(dir.path(), 0o755);
+        let fifo = dir.path().join("adapter.py");
+        crate::sys::mkfifo(&fifo, 0o755).unwrap();
+        let named = |argv: &[&Path]| -> Result<(), String> {
+            let argv: Vec<String> = argv.iter().map(|p| p.display().to_string()).collect();
+            startable(&argv, dir.path(), OTHER)
+        };
+        let a_fifo = format!("{} is a FIFO, not a regular file", fifo.display());
+        for argv in [vec![fifo.as_path()], vec![Path::new("/bin/sh"), &fifo]] {
+            let why = named(&argv).unwrap_err();
+            assert!(why.contains(&a_fifo), "{why}");
+        }
+        // Checked alone, the program is opened without waiting.
+        let why = program(fifo.to_str().unwrap(), "", OTHER).unwrap_err();
+        assert_eq!(why, a_fifo);
+        let why = named(&[dir.path()]).unwrap_err();
+        assert!(why.contains("is a directory, not a regular file"), "{why}");
+        let why = named(&[Path::new("/bin/sh"), Path::new("/dev/null")]).unwrap_err();
+        assert!(
+            why.contains("/dev/null is a device, not a regular file"),
+            "{why}"
+        );
+        assert_eq!(named(&[Path::new("/bin/sh"), dir.path()]), Ok(()));
+    }
+
+    /// The `#!` line is read within the kernel's own bound, however long
+    /// the first line (here, an endless one).
+    #[test]
+    fn a_shebang_line_is_read_within_a_bound() {
+        let endless = b"#!/usr/bin/".chain(std::io::repeat(b'x'));
+        let start = head(endless);
+        assert_eq!(start.len() as u64, SHEBANG_BYTES);
+        let named = interpreter(&start).unwrap();
+        assert!(named.starts_with("/usr/bin"), "{}", named.display());
+        let script = b"#!/usr/bin/env python3 -u\nprint()\n";
+        assert_eq!(interpreter(script), Some(PathBuf::from("/usr/bin/env")));
+        assert_eq!(interpreter(b"#! python3\n"), None);
     }
 }
