@@ -680,7 +680,7 @@ fn a_fixture_directory_given_as_a_link_leaves_nothing() {
 /// Starts `toolpath fuzz` in `place` against an adapter that hangs on its
 /// first call; returns once it hangs (it says so through a FIFO: no
 /// sleeping). As root the adapter runs as the run's own user, as in a
-/// suite run: the FIFO is open to every user, in a scene it may search.
+/// suite run: the FIFO is open to every user (the scene is `0755`).
 fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::Child {
     use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
@@ -694,7 +694,6 @@ fn start_hanging_fuzz(scene: &Scene, place: &std::path::Path) -> std::process::C
     )
     .unwrap();
     std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o666)).unwrap();
-    std::fs::set_permissions(scene.path(""), std::fs::Permissions::from_mode(0o711)).unwrap();
     let child = scene
         .toolpath()
         .args([

@@ -121,7 +121,7 @@ impl SubjectUser {
     fn gaps(&self, boxed: bool, filtered: bool) -> Vec<String> {
         let mut gaps = Vec::new();
         if !boxed {
-            gaps.push("processes a subject starts could outlive the run, and its SysV IPC objects and POSIX queues are the machine's: no PID or IPC namespace could be made for it (this needs CAP_SYS_ADMIN, which a container withholds by default)".to_owned());
+            gaps.push("processes a subject starts may outlive it until the run ends, and it shares the machine's IPC namespace (its SysV objects are removed at the end, and it may make no POSIX queue): no PID or IPC namespace could be made for it (this needs CAP_SYS_ADMIN, which a container withholds by default)".to_owned());
         }
         if !filtered {
             gaps.push(format!(

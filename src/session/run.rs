@@ -177,13 +177,22 @@ fn unprotected(subjects: &Subjects, gaps: Vec<String>) -> Vec<String> {
     }
 }
 
+/// The user the subject runs as: the session's ([`Session::subject_user`])
+/// for an adapter or MCP server; the harness's own (`None`) for the
+/// in-process reference and subjects a caller makes, which start no
+/// process of their own.
+fn subject_user(plan: &RunPlan, session: &Session) -> Option<(u32, u32)> {
+    let spawned = matches!(plan.subjects, Subjects::Adapter { .. } | Subjects::Mcp(_));
+    spawned.then(|| session.subject_user()).flatten()
+}
+
 /// How to start the subject, and its unprivileged copy.
 fn subjects<'r>(
     plan: &'r RunPlan,
     session: &'r Session,
 ) -> Result<(Box<SubjectFactory<'r>>, Option<AdapterConfig>), String> {
     let supervision = &plan.supervision;
-    let user = session.subject_user();
+    let user = subject_user(plan, session);
     // Root's, not `nobody`'s: the unprivileged copy gets a scratch
     // directory of its own inside, handed to it there. Were this one
     // `nobody`'s, that copy (an adapter, as hostile as any) could swap the
@@ -263,7 +272,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         strict: plan.strict,
         baseline: plan.baseline.clone(),
         unprivileged,
-        subject_user: session.subject_user(),
+        subject_user: subject_user(plan, session),
         adapter_label: plan.subjects.label(),
         selection: plan.selection.clone(),
         run_against: plan.run_against.clone(),

@@ -184,6 +184,12 @@ fn enter(entry: Entry) -> Result<(), Errno> {
     limit(Resource::Fsize, LIMITS.file_bytes)?;
     limit(Resource::Nofile, LIMITS.open_files)?;
     limit(Resource::Core, 0)?;
+    if !entry.private_ipc {
+        // POSIX message queues live in the machine's IPC namespace then,
+        // where nothing can list them unless /dev/mqueue is mounted: the
+        // subject may make none (a queue costs more than 0 bytes).
+        limit(Resource::Msgqueue, 0)?;
+    }
     give_up_privileges(entry.user)?;
     for filter in entry.filters.unwrap_or_default() {
         seccompiler::apply_filter(filter).map_err(|_| Errno::from_raw_os_error(errno()))?;
