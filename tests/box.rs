@@ -314,6 +314,15 @@ fn attack_every_command(without_sys_admin: bool) {
             );
         }
         assert!(log.contains("ipc: ") && log.contains("tmp: "), "{shown}");
+        // What the box lacks without CAP_SYS_ADMIN, the run's report says.
+        if name.starts_with("run ") {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                stdout.contains("NOT PROTECTED") && stdout.contains("CAP_SYS_ADMIN"),
+                without_sys_admin,
+                "{shown}"
+            );
+        }
         assert_eq!(
             scene.leftovers(),
             Vec::<String>::new(),

@@ -428,6 +428,24 @@ fn cancelled(code: ExitCode, signal: Option<i32>) -> ExitCode {
 mod tests {
     use super::*;
 
+    /// Kept fixtures live in a directory of the harness's own, beside the
+    /// run and never in the place itself: in a sticky place (`/dev/shm`)
+    /// a subject owning its kept fixture directory could rename it, swap
+    /// it for a link or make it again after the run (issue 41).
+    #[test]
+    fn kept_fixtures_go_to_a_directory_no_subject_may_write() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let place = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let session = Session::in_place(Place::resolve(Some(place.path())).unwrap()).unwrap();
+        let kept = session.kept_dir().unwrap();
+        assert_eq!(kept.parent(), Some(session.place().path()));
+        let meta = std::fs::symlink_metadata(&kept).unwrap();
+        assert!(meta.is_dir());
+        assert_eq!(meta.uid(), crate::sys::effective_ids().0);
+        assert_eq!(meta.mode() & 0o7777, 0o711, "writable by its owner alone");
+    }
+
     /// Each part of the box that is missing is named, and nothing when
     /// none is: a root harness that claimed its user, boxed and filtered.
     #[test]

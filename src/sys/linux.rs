@@ -421,6 +421,40 @@ mod tests {
         assert_eq!(poll_readable(&fds, Duration::ZERO).unwrap(), [false, true]);
     }
 
+    /// Issue 41: with `--keep-fixtures` a subject swapped its fixture
+    /// directory for a link to a directory of root's holding a FIFO, and
+    /// the release (as root) opened that FIFO. A fixture directory that is
+    /// a link is refused, and the FIFO behind it is never opened.
+    #[test]
+    fn a_fifo_is_never_released_through_a_fixture_directory_swapped_for_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = dir.path().join("root-only");
+        std::fs::create_dir(&roots).unwrap();
+        mkfifo(&roots.join("f"), 0o600).unwrap();
+        let swapped = dir.path().join("fixture");
+        std::os::unix::fs::symlink(&roots, &swapped).unwrap();
+        // A reader waiting on the FIFO would be released by an open of its
+        // write end; none may happen through the link.
+        let reader = std::thread::spawn({
+            let fifo = roots.join("f");
+            move || std::fs::File::open(fifo).map(|_| ())
+        });
+        let released = release_fifo(&swapped, Path::new("f"));
+        assert!(released.is_err(), "{released:?}");
+        assert!(
+            !reader.is_finished(),
+            "the reader was released through the link"
+        );
+        // Through the directory itself it is released (the control), once
+        // the reader is there.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !release_fifo(&roots, Path::new("f")).unwrap().reader {
+            assert!(std::time::Instant::now() < deadline, "no reader came");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        reader.join().unwrap().unwrap();
+    }
+
     #[test]
     fn permission_errors_are_told_from_missing_paths() {
         let denied = io::Error::from_raw_os_error(Errno::ACCESS.raw_os_error());
