@@ -1,6 +1,6 @@
 //! The documented recipes, run as written: every `sh` block of README.md
-//! (but its two quick starts, which install the npm and PyPI packages:
-//! tests/packages.rs builds those and runs them),
+//! (packaging/README.md's quick starts install the built npm and PyPI
+//! packages: tests/packages.rs builds those and runs them),
 //! docs/ci.md and the skeleton README, the shell of every CI job in
 //! docs/ci.md (GitHub Actions `run:` steps and the steps of toolpath's own
 //! composite action where a job `uses:` it, GitLab `before_script` and
@@ -500,9 +500,10 @@ fn readme_install_and_ci_recipes_run_as_written() {
     let readme = read("README.md");
     let ci = read("docs/ci.md");
     let sh: Vec<String> = blocks(&readme, "sh");
-    // The install blocks run from a checkout (`--path .`).
+    // The install blocks run from a checkout (`--path .`): the quick
+    // start (install, a skeleton, its first run) and the two of Install.
     let install: Vec<&String> = sh.iter().filter(|b| b.contains("cargo install")).collect();
-    assert_eq!(install.len(), 2, "README install blocks: {sh:?}");
+    assert_eq!(install.len(), 3, "README install blocks: {sh:?}");
     for block in &install {
         sb.run_block(&sb.clone, block, "README install");
     }
@@ -514,21 +515,8 @@ fn readme_install_and_ci_recipes_run_as_written() {
         "import os\nos.execvp('toolpath', ['toolpath', 'serve'])\n",
     )
     .unwrap();
-    // The quick starts install the npm and PyPI packages: tests/packages.rs
-    // builds those and runs these blocks with them, on a PATH without cargo.
-    let quick_starts: Vec<&String> = sh
-        .iter()
-        .filter(|b| {
-            b.starts_with("npm install --save-dev toolpath\n")
-                || b.starts_with("pip install toolpath\n")
-        })
-        .collect();
-    assert_eq!(quick_starts.len(), 2, "README quick starts: {sh:?}");
     let mut ran = 0;
-    for block in sh
-        .iter()
-        .filter(|b| !b.contains("cargo install") && !quick_starts.contains(b))
-    {
+    for block in sh.iter().filter(|b| !b.contains("cargo install")) {
         if block.contains("cargo run --release") {
             readme_main_command(&sb, &readme, block);
         } else {
@@ -536,7 +524,7 @@ fn readme_install_and_ci_recipes_run_as_written() {
         }
         ran += 1;
     }
-    assert_eq!(ran, sh.len() - install.len() - quick_starts.len());
+    assert_eq!(ran, sh.len() - install.len());
     assert!(ran >= 2, "README blocks besides install: {sh:?}");
     // The skeleton's README (templates/ADAPTER-README.md) has inline
     // commands too; its fenced ones run in `skeleton_readmes_run_as_written`.
@@ -689,9 +677,13 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
             ],
         ),
         ("toolpath --version", &["toolpath --version"]),
+        // In the skeleton the quick start wrote, under the name it has.
         (
-            "toolpath smoke --adapter 'python3 my_adapter.py'",
-            &["toolpath smoke --adapter 'python3 my_adapter.py'"],
+            "toolpath smoke --adapter 'python3 adapter.py'",
+            &[
+                "toolpath new-adapter --lang python my-adapter",
+                "cd my-adapter && toolpath smoke --adapter 'python3 adapter.py'",
+            ],
         ),
         (
             "toolpath run --adapter 'python3 my_adapter.py'",
@@ -753,6 +745,45 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
     let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
     assert!(dir.join("skeleton-node/adapter.mjs").is_file());
+}
+
+/// Issue 44: nothing is on a registry yet, so the README installs nothing
+/// from one: no `npm install`, `pip install`, `pipx`, `uvx` or `npx`
+/// (npx fetches what it does not find installed) in a command it shows,
+/// and `cargo install` only from a checkout or a repository (crates.io's
+/// `toolpath` is another project's). It says so, and points to where the
+/// built files' install commands and the registry names are.
+#[test]
+fn the_readme_installs_nothing_from_a_registry() {
+    let readme = read("README.md");
+    let span = regex::Regex::new(r"`([^`\n]+)`").unwrap();
+    let shown: Vec<String> = blocks(&readme, "sh")
+        .iter()
+        .flat_map(|b| commands(b))
+        .chain(span.captures_iter(&readme).map(|c| c[1].to_owned()))
+        .collect();
+    let registry = regex::Regex::new(
+        r"^(npm (i|install|add)\b|pip3? install\b|python3? -m pip install\b|pipx\b|uvx\b|npx\b|yarn add\b|pnpm add\b)",
+    )
+    .unwrap();
+    for command in &shown {
+        assert!(
+            !registry.is_match(command.trim()),
+            "the README installs from a registry: {command}"
+        );
+        if command.starts_with("cargo install") && command.contains("--locked") {
+            assert!(
+                command.contains("--path") || command.contains("--git"),
+                "crates.io's toolpath is not this project: {command}"
+            );
+        }
+    }
+    assert!(readme.contains("Nothing is published on npm, PyPI or crates.io yet"));
+    assert!(readme.contains("(packaging/README.md#install-the-built-files)"));
+    let packaging = read("packaging/README.md");
+    for heading in ["## Install the built files", "## Registry names"] {
+        assert!(packaging.contains(heading), "{heading}");
+    }
 }
 
 #[test]

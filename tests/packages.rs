@@ -8,13 +8,12 @@
 //! package that needed a download, a build, or a registry read of toolpath
 //! itself fails here.
 //!
-//! The README's two quick starts (the `sh` blocks that begin `npm install
-//! --save-dev toolpath` and `pip install toolpath`) are run as written,
-//! each line from the project's directory. pip reads the wheel through
-//! `PIP_NO_INDEX` and `PIP_FIND_LINKS`, which is how pip installs from a
-//! directory of files; npm has no such setting for a name, so the one
-//! substitution is the npm install line, which names the two built
-//! tarballs with `--offline`. Then each installed `toolpath` prints its
+//! The two quick starts of packaging/README.md ("Install the built
+//! files": the `sh` blocks that begin `npm install --save-dev` and `pip
+//! install`) are run as written, each line from the project's directory,
+//! with `$DIST` and `$VERSION` the built files' directory and version;
+//! the one addition is `--offline` on the npm install line (pip is kept
+//! off any index by `PIP_NO_INDEX`). Then each installed `toolpath` prints its
 //! version; the npm one runs the whole embedded suite against the built-in
 //! reference and passes it, and the venv's is the same file, byte for byte
 //! (one whole-suite run proves it for both).
@@ -206,15 +205,29 @@ impl Machine {
     }
 }
 
-/// The README's quick start that begins with `first`.
-fn quick_start_block(first: &str) -> Vec<String> {
-    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+/// The quick start of packaging/README.md ("Install the built files")
+/// whose first command begins with `first`, with `$DIST` and `$VERSION`
+/// as this run built them.
+fn quick_start_block(first: &str, dist: &Path) -> Vec<String> {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("packaging/README.md")).unwrap();
     let blocks: Vec<Vec<String>> = sh_blocks(&readme)
         .iter()
         .map(|b| commands(b))
-        .filter(|c| c.first().is_some_and(|l| l == first))
+        .filter(|c| c.first().is_some_and(|l| l.starts_with(first)))
+        .map(|c| {
+            c.iter()
+                .map(|l| {
+                    l.replace("$DIST", dist.to_str().unwrap())
+                        .replace("$VERSION", VERSION)
+                })
+                .collect()
+        })
         .collect();
-    assert_eq!(blocks.len(), 1, "the README's quick start `{first}`");
+    assert_eq!(
+        blocks.len(),
+        1,
+        "packaging/README.md's quick start `{first}`"
+    );
     let block = blocks.into_iter().next().unwrap();
     assert!(
         block.last().unwrap().contains("toolpath run --adapter"),
@@ -252,20 +265,20 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
     let bin = project.join("node_modules/.bin");
     let (code, out, err) = machine.sh(&project, &bin, "npm init -y");
     assert_eq!(code, 0, "{out}{err}");
-    let npm = quick_start_block("npm install --save-dev toolpath");
-    let npm: Vec<String> = npm
+    let npm: Vec<String> = quick_start_block("npm install --save-dev ", &machine.dist)
         .iter()
         .map(|c| {
-            c.replace(
-                "npm install --save-dev toolpath",
-                &format!(
-                    "npm install --save-dev --offline {} {}",
-                    platform.display(),
-                    launcher.display()
-                ),
+            c.replacen(
+                "npm install --save-dev ",
+                "npm install --save-dev --offline ",
+                1,
             )
         })
         .collect();
+    assert!(
+        npm[0].contains(platform.to_str().unwrap()) && npm[0].contains(launcher.to_str().unwrap()),
+        "both tarballs, in one install: {npm:?}"
+    );
     let clock = Instant::now();
     let first = machine.quick_start(&project, &bin, &npm, "npm quick start");
     let npm_clock = clock.elapsed();
@@ -288,7 +301,7 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
     let second = machine.quick_start(
         &project,
         &bin,
-        &quick_start_block("pip install toolpath"),
+        &quick_start_block("pip install ", &machine.dist),
         "pip quick start",
     );
     let pip_clock = clock.elapsed();

@@ -121,6 +121,12 @@ fn a_skeleton_speaks_and_is_told_its_first_wrong_answer() {
         ),
         "{out}"
     );
+    // An npm or pip user has no cases/ or spec/ on disk: the advice says
+    // how to get them.
+    assert!(
+        last(&out).ends_with("`toolpath export DIR` writes the case files and the spec into DIR."),
+        "{out}"
+    );
 }
 
 /// What an adapter writes (the reasons of its `unsupported` answers, its

@@ -166,6 +166,11 @@ fn ordered(report: &Report) -> Vec<&CaseReport> {
     cases
 }
 
+/// Where the case files and the spec the advice cites come from when they
+/// are not on disk (an npm or pip install has no checkout).
+const EXPORT: &str =
+    "Not on disk? `toolpath export DIR` writes the case files and the spec into DIR.";
+
 /// Reads the advice off the report: a protocol breach first (the first
 /// instance, in the order asked, on which the subject crashed, hung or
 /// sent something that is not an answer, or that was not run because it
@@ -180,12 +185,12 @@ pub fn verdict(report: &Report) -> Verdict {
     if let Some(case) = broken {
         let first = if case.status == Status::NotRun {
             format!(
-                "Fix first: it could not be started or was given up on ({}): see spec/protocol.md, `hello` and the framing of lines.",
+                "Fix first: it could not be started or was given up on ({}): see spec/protocol.md, `hello` and the framing of lines. {EXPORT}",
                 reason(case)
             )
         } else {
             format!(
-                "Fix first: on `{}` ({}), {}; see spec/protocol.md.",
+                "Fix first: on `{}` ({}), {}; see spec/protocol.md. {EXPORT}",
                 case.id,
                 case.tool,
                 reason(case)
@@ -214,7 +219,7 @@ pub fn verdict(report: &Report) -> Verdict {
         .find(|c| matches!(c.status, Status::Fail | Status::CaseError));
     let first = match wrong {
         Some(case) => format!(
-            "Fix first: `{}` ({}; {}, {}:{}): {}. Then run the whole suite: toolpath run.",
+            "Fix first: `{}` ({}; {}, {}:{}): {}. Then run the whole suite: toolpath run. {EXPORT}",
             case.id,
             case.spec.join(", "),
             case.status.name(),

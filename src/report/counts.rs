@@ -640,6 +640,17 @@ pub struct RuleCount {
 /// Conformance per rule ID, counted as [`rule_statuses`] attributes it.
 pub type RuleCounts = BTreeMap<String, RuleCount>;
 
+/// `rules` in the order reports list them: by area, then by number as a
+/// number (`RES-2` before `RES-11`; [`toolpath_suite::spec::order_key`]).
+/// The map itself stays keyed by text: a lookup by ID needs no order.
+pub fn in_rule_order(rules: &RuleCounts) -> Vec<(&String, &RuleCount)> {
+    let mut listed: Vec<_> = rules.iter().collect();
+    listed.sort_by(|(a, _), (b, _)| {
+        toolpath_suite::spec::order_key(a).cmp(&toolpath_suite::spec::order_key(b))
+    });
+    listed
+}
+
 /// Distinct reasons kept per rule for why it was not exercised: enough to
 /// say why, few enough to read.
 pub const NOT_EXERCISED_REASONS: usize = 3;

@@ -5,10 +5,12 @@
 //
 //     toolpath run --adapter 'node adapter.mjs'
 //
-// It answers every case already. `resolve` is wired to a first, naive
-// version (it folds the path but checks nothing), so some cases pass and the
-// rest fail with a diff that shows what is missing. Replace each TODO with a
-// call into your own tool, then keep `expectations.yaml` for what still fails:
+// It declares one tool, `resolve`, wired to a first, naive version (it
+// folds the path but checks nothing), so some of its cases pass and the rest
+// fail with a diff that shows what is missing; the other tools' cases are
+// reported "unsupported" until you move each from NOT_YET_IMPLEMENTED to
+// TOOLS. Replace each TODO with a call into your own tool, then keep
+// `expectations.yaml` for what still fails:
 //
 //     toolpath run --adapter 'node adapter.mjs' --write-expectations expectations.yaml
 //
@@ -21,9 +23,12 @@ import readline from 'node:readline';
 
 // TODO: name your implementation.
 const IMPLEMENTATION = { name: 'my-agent-tools', version: '0.0.0', language: 'typescript' };
-// TODO: list only the tools you implement; cases for others are reported
-// "unsupported" and never sent.
-const TOOLS = ['resolve', 'grep', 'ripgrep', 'shell', 'glob', 'ls', 'read_file', 'write_file', 'edit'];
+// The tools this adapter implements: only these are declared in `hello`, and
+// cases for any other tool are reported "unsupported", never sent.
+const TOOLS = ['resolve'];
+// The tools of the protocol with a stub below, not declared until written (a
+// declared stub would fail every case of its tool with the same TODO).
+const NOT_YET_IMPLEMENTED = ['grep', 'ripgrep', 'shell', 'glob', 'ls', 'read_file', 'write_file', 'edit'];
 // Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 const FEATURES = ['symlinks'];
 // Result fields your tools never show, for every tool, and per tool (for an
@@ -114,7 +119,7 @@ function answer(call) {
   try {
     return HANDLERS[call.tool](call.workspace, call.params);
   } catch (err) {
-    // Honest: a declared tool that is not written yet fails its cases; a bug
+    // Honest: a tool moved to TOOLS before it is written fails its cases; a bug
     // in the adapter fails its case and says why, and the loop goes on.
     const message = err instanceof NotImplemented ? `TODO: ${err.message} is not implemented` : `adapter bug: ${err}`;
     if (!(err instanceof NotImplemented)) console.error(err);

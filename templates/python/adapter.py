@@ -5,10 +5,12 @@ Run the suite against it at once:
 
     toolpath run --adapter 'python3 adapter.py'
 
-It answers every case already. `resolve` is wired to a first, naive version
-(it folds the path but checks nothing), so some cases pass and the rest fail
-with a diff that shows what is missing. Replace each TODO with a call into
-your own tool, then keep `expectations.yaml` for what still fails:
+It declares one tool, `resolve`, wired to a first, naive version (it folds
+the path but checks nothing), so some of its cases pass and the rest fail
+with a diff that shows what is missing; the other tools' cases are reported
+"unsupported" until you move each from NOT_YET_IMPLEMENTED to TOOLS. Replace
+each TODO with a call into your own tool, then keep `expectations.yaml` for
+what still fails:
 
     toolpath run --adapter 'python3 adapter.py' --write-expectations expectations.yaml
 
@@ -24,9 +26,12 @@ import traceback
 
 # TODO: name your implementation.
 IMPLEMENTATION = {"name": "my-agent-tools", "version": "0.0.0", "language": "python"}
-# TODO: list only the tools you implement; cases for others are reported
-# "unsupported" and never sent.
-TOOLS = ["resolve", "grep", "ripgrep", "shell", "glob", "ls", "read_file", "write_file", "edit"]
+# The tools this adapter implements: only these are declared in `hello`, and
+# cases for any other tool are reported "unsupported", never sent.
+TOOLS = ["resolve"]
+# The tools of the protocol with a stub below, not declared until written (a
+# declared stub would fail every case of its tool with the same TODO).
+NOT_YET_IMPLEMENTED = ["grep", "ripgrep", "shell", "glob", "ls", "read_file", "write_file", "edit"]
 # Fixture features your implementation can handle (symlinks, fifos, sockets, devices).
 FEATURES = ["symlinks"]
 # Result fields your tools never show, for every tool, and per tool (for an
@@ -124,7 +129,7 @@ def answer(call):
     try:
         return HANDLERS[call["tool"]](call["workspace"], call["params"])
     except NotImplementedError as missing:
-        # Honest: a declared tool that is not written yet fails its cases.
+        # Honest: a tool moved to TOOLS before it is written fails its cases.
         message = f"TODO: {missing} is not implemented"
     except Exception as bug:  # keep the loop alive; the case fails and says why
         traceback.print_exc(file=sys.stderr)

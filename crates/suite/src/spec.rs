@@ -73,6 +73,17 @@ pub fn area_title(area: &str) -> Option<&'static str> {
     })
 }
 
+/// The order reports list requirement IDs in: by area, then by number as
+/// a number (`RES-2` before `RES-11`, which text order reverses). An ID of
+/// another form sorts after its area's numbered ones, by its text.
+pub fn order_key(id: &str) -> (&str, u64, &str) {
+    let (area, number) = id.rsplit_once('-').unwrap_or((id, ""));
+    match number.parse::<u64>() {
+        Ok(n) => (area, n, ""),
+        Err(_) => (area, u64::MAX, number),
+    }
+}
+
 /// Reads requirement list items (`- **AREA-N** text`) out of a Markdown spec.
 pub fn parse_requirements(text: &str) -> Vec<Requirement> {
     let mut out = Vec::new();
@@ -243,6 +254,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Numbers within an area sort as numbers, areas as text.
+    #[test]
+    fn ids_order_by_area_then_number() {
+        let mut ids = vec![
+            "RES-11", "SEC-1", "RES-2", "RES-1", "ERR-10", "ERR-9", "RES-x",
+        ];
+        ids.sort_by_key(|id| order_key(id));
+        assert_eq!(
+            ids,
+            [
+                "ERR-9", "ERR-10", "RES-1", "RES-2", "RES-11", "RES-x", "SEC-1"
+            ]
+        );
     }
 
     #[test]

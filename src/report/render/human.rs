@@ -26,6 +26,7 @@ use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
 use super::text;
+use crate::report::counts::in_rule_order;
 use crate::report::profile_rules;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};
@@ -86,8 +87,10 @@ pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io
 
     let mut unjudged = NotJudged::default();
     let mut chosen = Chosen::default();
+    let mut wrong = WrongFields::default();
     view.cases.each(&mut |case| {
         unjudged.count(case);
+        wrong.count(case);
         if is_notable(case.status) {
             let mut text = String::from("\n");
             block(&mut text, case, head, &paint);
@@ -115,6 +118,7 @@ pub fn write(view: View, color: bool, detail: Detail, out: &mut dyn Write) -> io
         }
     }
     unjudged.list(&mut text);
+    fix_first(&mut text, head, &wrong, &paint);
     text.push('\n');
     if head.partial {
         banner(&mut text, &head.summary, &paint);
@@ -235,7 +239,8 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
         count("👁"),
         count("➖")
     ));
-    for (rule, count) in report.rules.iter().filter(|(_, c)| c.tally.failed > 0) {
+    let listed = in_rule_order(&report.rules);
+    for (rule, count) in listed.iter().filter(|(_, c)| c.tally.failed > 0) {
         let tally = &count.tally;
         let xfail = match tally.xfail {
             0 => String::new(),
@@ -250,7 +255,7 @@ fn rules(out: &mut String, report: &Report, paint: &Paint) {
             tally.unobserved
         ));
     }
-    for (rule, count) in &report.rules {
+    for (rule, count) in &listed {
         if let Some(reason) = &count.not_exercised {
             out.push_str(&format!(
                 "  {} {:<10} {}\n",
@@ -495,6 +500,99 @@ impl Chosen {
     }
 }
 
+/// How many failing instances each check got wrong, by the check's head
+/// (`error.code`, `path`, `error.message contains`): a fixed set of names,
+/// so the map is bounded whatever the run.
+#[derive(Default)]
+struct WrongFields(BTreeMap<&'static str, usize>);
+
+impl WrongFields {
+    fn count(&mut self, case: &CaseReport) {
+        if case.status != Status::Fail {
+            return;
+        }
+        let mut heads: Vec<&'static str> = case.mismatches.iter().map(|m| m.field.head()).collect();
+        heads.sort_unstable();
+        heads.dedup();
+        for head in heads {
+            *self.0.entry(head).or_default() += 1;
+        }
+    }
+
+    /// The check most instances got wrong, and how many (the first by name
+    /// on a tie, so the advice is the same on every run).
+    fn most(&self) -> Option<(&'static str, usize)> {
+        let mut most: Option<(&'static str, usize)> = None;
+        for (head, n) in &self.0 {
+            if most.is_none_or(|(_, m)| *n > m) {
+                most = Some((head, *n));
+            }
+        }
+        most
+    }
+}
+
+/// What to fix first, as `toolpath smoke` advises, at the end where a
+/// terminal leaves the reader: a subject that does not answer (adapter
+/// errors) before anything it answers; escapes before wrong answers; then
+/// the rule that fails most often, with the selection that runs it alone,
+/// and the check most failing instances got wrong. When the failures cite
+/// embedded case files and spec sections, how to get them on disk.
+fn fix_first(out: &mut String, head: &Report, wrong: &WrongFields, paint: &Paint) {
+    let errors = head.summary.count(Status::AdapterError);
+    let escapes = head.containment.escapes;
+    let rule = in_rule_order(&head.rules)
+        .into_iter()
+        .filter(|(_, c)| c.tally.failed > 0)
+        .max_by(|(a, x), (b, y)| {
+            // The most failures; on a tie, the rule listed first.
+            x.tally.failed.cmp(&y.tally.failed).then_with(|| {
+                toolpath_suite::spec::order_key(b).cmp(&toolpath_suite::spec::order_key(a))
+            })
+        });
+    let most_wrong = wrong.most();
+    if errors == 0 && escapes == 0 && rule.is_none() && most_wrong.is_none() {
+        return;
+    }
+    out.push_str(&format!("\n{}\n", paint.bold("fix first:")));
+    if errors > 0 {
+        out.push_str(&format!(
+            "  {} adapter error{}: the {} crashed, hung or sent a line that is not an answer \
+             (its stderr is in the blocks above; the framing is in spec/protocol.md).\n",
+            errors,
+            if errors == 1 { "" } else { "s" },
+            head.subject()
+        ));
+    }
+    if escapes > 0 {
+        out.push_str(&format!(
+            "  {escapes} escape{}, listed under containment: a path outside every root was taken \
+             (SEC-12); nothing else matters as much.\n",
+            if escapes == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some((rule, count)) = rule {
+        let rule = sanitize::one_line(rule);
+        out.push_str(&format!(
+            "  {rule} fails {} instance{}, the most of any rule: `toolpath run --spec {rule}` \
+             runs its cases alone.\n",
+            count.tally.failed,
+            if count.tally.failed == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some((check, n)) = most_wrong {
+        out.push_str(&format!(
+            "  the check most failing instances get wrong: `{check}`, in {n}.\n"
+        ));
+    }
+    if head.selection.cases.is_empty() && (errors > 0 || rule.is_some()) {
+        out.push_str(
+            "  the case files (cases/...) and the spec (spec/README.md, spec/protocol.md) cited \
+             above come with toolpath: `toolpath export DIR` writes them into DIR.\n",
+        );
+    }
+}
+
 /// Skipped, unsupported, not-run and expected-failure instances, counted
 /// per status and reason. The reasons are owned because a streamed case
 /// is gone once counted; there are few distinct ones.
@@ -639,6 +737,7 @@ mod tests {
         Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
+    use toolpath_suite::protocol::Field;
     use toolpath_suite::sanitize::first_hostile;
 
     /// The whole report of a deliberately broken run, reviewed in the
@@ -944,6 +1043,78 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("FAIL LS-4 "), "its own checks held: {out}");
+    }
+
+    /// Rules are listed by area, then by number as a number: `RES-2`
+    /// before `RES-11`, which text order reverses.
+    #[test]
+    fn rules_are_listed_in_numeric_order() {
+        let r = report(
+            "fake",
+            vec![
+                failing("a", &["RES-11"]),
+                failing("b", &["RES-2"]),
+                failing("c", &["RES-1"]),
+            ],
+        );
+        let out = render(&r, false);
+        let at = |rule: &str| {
+            out.find(&format!("  FAIL {rule:<10} "))
+                .unwrap_or_else(|| panic!("{rule}: {out}"))
+        };
+        assert!(at("RES-1") < at("RES-2"), "{out}");
+        assert!(at("RES-2") < at("RES-11"), "{out}");
+    }
+
+    /// A failing run ends with what to fix first, as `toolpath smoke`
+    /// says it: escapes before wrong answers, then the rule failing most
+    /// often (how to run it alone), the check most often wrong, and how
+    /// to get the case files the blocks cite; nothing of it when all pass.
+    #[test]
+    fn a_failing_run_ends_with_what_to_fix_first() {
+        let wrong = |id: &str, rule: &str, fields: &[Field]| {
+            let mut case = failing(id, &[rule]);
+            case.mismatches = fields
+                .iter()
+                .map(|f| crate::report::Mismatch {
+                    field: (*f).into(),
+                    expected: "x".into(),
+                    actual: "y".into(),
+                    rule: None,
+                })
+                .collect();
+            case
+        };
+        let r = report(
+            "fake",
+            vec![
+                wrong("a", "RES-2", &[Field::ErrorCode]),
+                wrong("b", "RES-11", &[Field::ErrorCode, Field::Path]),
+                wrong("c", "RES-11", &[Field::Path, Field::Path]),
+                wrong("d", "RES-11", &[Field::Path]),
+                crate::report::render::testing::escape("e", "secret"),
+            ],
+        );
+        let out = render(&r, false);
+        let section = &out[out.find("\nfix first:\n").expect("a fix-first section")..];
+        assert!(section.find("1 escape,").unwrap() < section.find("RES-11 fails").unwrap());
+        assert!(
+            section.contains(
+                "  RES-11 fails 3 instances, the most of any rule: `toolpath run --spec RES-11` runs its cases alone.\n"
+            ),
+            "{section}"
+        );
+        assert!(
+            section.contains("get wrong: `path`, in 3.\n"),
+            "once per instance: {section}"
+        );
+        assert!(section.contains("`toolpath export DIR`"), "{section}");
+        assert!(
+            out.find("\nfix first:\n").unwrap() > out.rfind(": FAIL ").unwrap(),
+            "after the blocks: {out}"
+        );
+        let all_pass = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
+        assert!(!render(&all_pass, false).contains("fix first"));
     }
 
     /// Issue 34: a profile rule that applied to answers and matched none

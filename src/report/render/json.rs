@@ -67,8 +67,16 @@ struct Head<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     profile_rules: &'a Vec<RuleUse>,
     containment: &'a ContainmentCounts,
+    /// In rule order (`RES-2` before `RES-11`), as every report lists them.
+    #[serde(serialize_with = "rules_in_order")]
     rules: &'a RuleCounts,
     cases: &'a Cases<'a>,
+}
+
+/// The rule counts as a JSON object whose keys come in rule order: a
+/// reader that keeps the text's order sees what the human report shows.
+fn rules_in_order<S: serde::Serializer>(rules: &&RuleCounts, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(crate::report::counts::in_rule_order(rules))
 }
 
 impl<'a> Head<'a> {
