@@ -1266,6 +1266,29 @@ fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
     toolpath::testing::assert_shown_harmlessly(&stderr);
 }
 
+/// Issue 44: a server that answers in JSON text (the fake in mode
+/// `json-list`) cannot be read by a line rule (its listing fails on
+/// `entries`); the `json` form reads each entry's name and type from one
+/// object, and the listing is judged right (unobserved only for the kind
+/// and path this profile says the fake cannot show).
+#[test]
+fn a_listing_in_json_text_is_read_by_pointer_per_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, report) = run(&profile(dir.path(), "json-list", &[]));
+    assert_eq!(mismatched(&report, "mcp.ls.dir"), ["entries"], "{report:#}");
+    let json = profile(
+        dir.path(),
+        "json-list",
+        &[(
+            "        line: '^\\[(?P<type>FILE|DIR|OTHER)\\] (?P<name>.*)$'\n        types: {FILE: file, DIR: directory, OTHER: other}",
+            "        json: {items: /entries, name: /name, type: /kind}\n        types: {FILE: file, DIR: directory, OTHER: other}",
+        )],
+    );
+    let (_, report) = run(&json);
+    assert_eq!(status(&report, "mcp.ls.dir"), "unobserved", "{report:#}");
+    assert!(mismatched(&report, "mcp.ls.dir").is_empty(), "{report:#}");
+}
+
 /// `roots: {via: none}`: a server with no allowed directories (the fake in
 /// mode `open`, every path inside) is described, started once, given no
 /// roots, and what it lets out is counted: its write through a dangling

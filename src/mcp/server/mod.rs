@@ -654,6 +654,19 @@ impl McpServer {
             let doing = format!("`tools/call {}`", map.tool);
             return Err(self.lost(RequestError::OverBudget(what), &doing));
         }
+        // A text a rule reads as JSON becomes a value per item once parsed:
+        // counted first, as a message is.
+        if translate::reads_json(&map.result)
+            && !is_error
+            && budget::json_items(text.as_bytes(), budget::MAX_ITEMS).is_err()
+        {
+            let what = format!(
+                "a JSON text of more than {} values and members, more than one may be read as",
+                budget::MAX_ITEMS
+            );
+            let doing = format!("`tools/call {}`", map.tool);
+            return Err(self.lost(RequestError::OverBudget(what), &doing));
+        }
         let mut read = translate::read(&mut ctx, &text, is_error);
         self.count(ctx.tried);
         // The model saw every answer of a session, whichever was read.
