@@ -37,6 +37,12 @@ enum Command {
     /// Exit 0 listed; 1 the server did not start or list its tools; 2 bad
     /// usage or an invalid profile.
     Tools(cli::tools::ToolsRequest),
+    /// Start an MCP server from its profile, call one of its tools with the JSON arguments given, and print the answer as sent and the text the profile's result rules read.
+    ///
+    /// For writing a profile's result rules. Exit 0 it answered (an error
+    /// answer too); 1 it did not start or answer; 2 bad usage, an invalid
+    /// profile or a tool the server does not list.
+    Call(cli::call::CallRequest),
     /// Serve the reference implementation as a stdio adapter.
     Serve,
     /// Random workspaces and calls against the reference and an adapter; each divergence is shrunk and written as a case file.
@@ -72,6 +78,7 @@ fn main() -> std::process::ExitCode {
         Command::Run(request) => cli::run::run(*request),
         Command::Smoke(request) => cli::smoke::smoke(request),
         Command::Tools(request) => cli::tools::tools(request),
+        Command::Call(request) => cli::call::call(request),
         Command::Serve => cli::serve::serve(),
         Command::Fuzz(request) => cli::fuzz::fuzz(request),
         Command::List(request) => cli::list::list(request),

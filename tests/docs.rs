@@ -984,3 +984,31 @@ fn the_action_script_passes_fails_and_always_writes_the_summary() {
     assert!(out.contains("cannot split the args input"), "{out}");
     assert!(file("step_summary").contains("The run wrote no report (exit code 2)"));
 }
+
+/// Issue 44: docs/mcp.md counted today's suite as 2,004 instances when it
+/// held 2,150. The count it gives as today's (`N instances today`) is the
+/// embedded suite's, as `toolpath list` counts it: a case added or taken
+/// away fails here until the guide says so.
+#[test]
+fn the_mcp_guide_counts_todays_instances() {
+    let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+        .args(["list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let listed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let guide = read("docs/mcp.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let today = regex::Regex::new(r"([0-9][0-9,]*) instances today").unwrap();
+    let stated: Vec<usize> = today
+        .captures_iter(&guide)
+        .map(|c| c[1].replace(',', "").parse().unwrap())
+        .collect();
+    assert_eq!(
+        stated,
+        [listed.len()],
+        "docs/mcp.md's count of today's instances"
+    );
+}

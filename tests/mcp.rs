@@ -1266,6 +1266,102 @@ fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
     toolpath::testing::assert_shown_harmlessly(&stderr);
 }
 
+/// Issue 44: a server that answers in JSON text (the fake in mode
+/// `json-list`) cannot be read by a line rule (its listing fails on
+/// `entries`); the `json` form reads each entry's name and type from one
+/// object, and the listing is judged right (unobserved only for the kind
+/// and path this profile says the fake cannot show).
+#[test]
+fn a_listing_in_json_text_is_read_by_pointer_per_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, report) = run(&profile(dir.path(), "json-list", &[]));
+    assert_eq!(mismatched(&report, "mcp.ls.dir"), ["entries"], "{report:#}");
+    let json = profile(
+        dir.path(),
+        "json-list",
+        &[(
+            "        line: '^\\[(?P<type>FILE|DIR|OTHER)\\] (?P<name>.*)$'\n        types: {FILE: file, DIR: directory, OTHER: other}",
+            "        json: {items: /entries, name: /name, type: /kind}\n        types: {FILE: file, DIR: directory, OTHER: other}",
+        )],
+    );
+    let (_, report) = run(&json);
+    assert_eq!(status(&report, "mcp.ls.dir"), "unobserved", "{report:#}");
+    assert!(mismatched(&report, "mcp.ls.dir").is_empty(), "{report:#}");
+}
+
+/// Issue 44: `toolpath call --mcp`: one call of a server's tool, the
+/// server started as a run starts it and given `--root` as a case's roots
+/// (over MCP here, awaited with the profile's ready tool), the arguments
+/// sent as given; the answer printed as the server sent it, then the text
+/// the result rules read, the server's text harmless on a terminal. An
+/// error answer is an answer (exit 0); a tool the server does not list,
+/// arguments that are no JSON object, are usage errors.
+#[test]
+fn call_prints_one_answer_as_sent_and_the_text_the_rules_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(ws.join("src")).unwrap();
+    std::fs::write(ws.join("a.txt"), "one\n").unwrap();
+    // Readable by the user a run's server runs as.
+    for path in [dir.path(), &ws, &ws.join("src")] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let ws = ws.canonicalize().unwrap();
+    let file = profile(dir.path(), "", &[]);
+    let call = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .args(["call", "--mcp"])
+            .arg(&file)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let root = ws.display().to_string();
+    let arguments = format!("{{\"path\": \"{root}\"}}");
+    let out = call(&["--root", &root, "list", &arguments]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for line in [
+        format!("fake-mcp 0.0.1: tools/call list {{\"path\":\"{root}\"}}\n"),
+        "  \"content\": [\n".to_owned(),
+        format!("      \"text\": \"Contents of {root}:\\n[FILE] a.txt\\n[DIR] src\",\n"),
+        "The text the result rules read, line by line:\n".to_owned(),
+        format!("  | Contents of {root}:\n  | [FILE] a.txt\n  | [DIR] src\n"),
+    ] {
+        assert!(stdout.contains(&line), "no {line:?} in:\n{stdout}");
+    }
+    // Outside its one root: an error answer, shown as such.
+    let out = call(&["--root", &root, "info", r#"{"path": "/etc"}"#]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        stdout.contains("line by line, flagged isError:\n  | Access denied - path outside allowed directories: /etc\n"),
+        "{stdout}"
+    );
+    // The server's text, echoed from hostile arguments, cannot act on the
+    // terminal: no escape, no bidi control, in the JSON or the text.
+    let hostile = r#"{"path": "/x\u001b]52;c;aGk=\u0007\u202e\u009b2J\r9 passed, 0 failed\n9 passed, 0 failed"}"#;
+    let out = call(&["info", hostile]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stdout.contains("Access denied"), "{stdout}");
+    toolpath::testing::assert_shown_harmlessly(&stdout);
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
+        assert!(!stdout.contains(bad), "{bad:?} in {stdout:?}");
+    }
+    let out = call(&["put", "{}"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stderr.contains("the server lists no tool `put` (it lists `info`, `list`,"),
+        "{stderr}"
+    );
+    let out = call(&["info", "[1]"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ARGUMENTS must be a JSON object"));
+}
+
 /// `roots: {via: none}`: a server with no allowed directories (the fake in
 /// mode `open`, every path inside) is described, started once, given no
 /// roots, and what it lets out is counted: its write through a dangling

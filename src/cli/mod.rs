@@ -15,6 +15,7 @@
 //! - [`smoke`]: a dozen chosen instances that say whether a subject speaks
 //!   the protocol and what to fix first (a run of [`run`]'s, read back);
 //! - [`tools`]: an MCP server's tools and what its profile maps to them;
+//!   [`call`]: one call of one of them, its answer as sent;
 //! - [`clean`]: what dead runs left; [`serve`]: the reference over stdio.
 //!
 //! This module holds what several subcommands share: where cases come from
@@ -22,6 +23,7 @@
 //! printing. `cli` is the top floor (ARCHITECTURE.md): it may import every
 //! module; nothing imports it but `main.rs`.
 
+pub mod call;
 pub mod certification;
 pub mod clean;
 pub mod compare;

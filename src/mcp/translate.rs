@@ -15,11 +15,13 @@
 //! ([`crate::report::profile_rules`]); [`rules`] lists them all, named as
 //! the trials name them.
 
+mod json;
+
 use serde_json::{Map, Value};
 
 use crate::mcp::profile::{
-    CodeRule, Errors, KindRule, MatchesRule, PathRule, Pattern, Profile, RelativeNames, ServerTool,
-    ToolMap,
+    CodeRule, Errors, FilesRule, JsonItems, KindRule, MatchesRule, PathRule, Pattern, Profile,
+    RelativeNames, ResultMap, ServerTool, ToolMap,
 };
 use crate::reference::resolve::{lexical_parent, lexical_resolve};
 use crate::report::profile_rules::RuleUse;
@@ -208,16 +210,27 @@ pub fn rules(profile: &Profile) -> Vec<RuleUse> {
             rule("path", format!("line {}", pattern(line)));
         }
         if let Some(entries) = &result.entries {
-            rule("entries", format!("line {}", pattern(&entries.line)));
+            match (&entries.line, &entries.json) {
+                (Some(line), _) => rule("entries", format!("line {}", pattern(line))),
+                (None, Some(json)) => rule("entries.json", json_rule(json)),
+                (None, None) => {}
+            }
         }
-        if let Some(files) = &result.files {
-            rule("files", format!("line {}", pattern(files)));
+        match &result.files {
+            Some(FilesRule::Line(files)) => rule("files", format!("line {}", pattern(files))),
+            Some(FilesRule::Json(json)) => rule("files.json", json_rule(json)),
+            None => {}
         }
         if let Some(matches) = &result.matches {
             if let Some(file) = &matches.file {
                 rule("matches.file", format!("line {}", pattern(file)));
             }
-            rule("matches.line", format!("line {}", pattern(&matches.line)));
+            if let Some(line) = &matches.line {
+                rule("matches.line", format!("line {}", pattern(line)));
+            }
+            if let Some(json) = &matches.json {
+                rule("matches.json", json_rule(json));
+            }
             if let Some(requested) = &matches.requested_file {
                 let reads = format!("line {}, in the requested file", pattern(requested));
                 rule("matches.requested_file", reads);
@@ -228,6 +241,23 @@ pub fn rules(profile: &Profile) -> Vec<RuleUse> {
         }
     }
     all
+}
+
+/// What a JSON rule reads, for a reader (`JSON items at /entries: name
+/// /name, type /type`).
+fn json_rule(json: &JsonItems) -> String {
+    let fields: Vec<String> = (json.given().into_iter())
+        .map(|(key, pointer)| format!("{key} `{pointer}`"))
+        .collect();
+    format!("JSON items at `{}`: {}", json.items, fields.join(", "))
+}
+
+/// Whether a rule of `result` reads the text as JSON (the server bounds
+/// such a text's values before it is read).
+pub fn reads_json(result: &ResultMap) -> bool {
+    result.entries.as_ref().is_some_and(|e| e.json.is_some())
+        || matches!(result.files, Some(FilesRule::Json(_)))
+        || result.matches.as_ref().is_some_and(|m| m.json.is_some())
 }
 
 /// The rules of one `errors` list at `place`, as [`rules`] lists them.
@@ -300,11 +330,31 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
     };
     read_kind(&mut answer, ctx, &lines, !empty);
     read_path(&mut answer, ctx, &lines, !empty);
-    if let Some(rule) = result.entries.as_ref().filter(|_| !empty) {
+    let document = match reads_json(result) && !empty {
+        true => json::parse(text),
+        false => None,
+    };
+    if let Some(rule) = result.entries.as_ref().filter(|_| !empty)
+        && let Some(json) = &rule.json
+    {
+        let read = json::entries(ctx, json, &rule.types, document.as_ref());
+        let found = read
+            .as_ref()
+            .is_some_and(|(entries, _)| !entries.is_empty());
+        ctx.tried(result_rule(ctx.tool, "entries.json"), found);
+        if let Some((entries, typed)) = read {
+            if !typed {
+                answer.derived.push(Field::Entries.name().into());
+            }
+            answer.entries = Some(entries);
+        }
+    } else if let Some(rule) = result.entries.as_ref().filter(|_| !empty)
+        && let Some(line_rule) = &rule.line
+    {
         let mut entries = Vec::new();
         let mut typed = true;
         for line in &lines {
-            let Some(c) = rule.line.0.captures(line) else {
+            let Some(c) = line_rule.0.captures(line) else {
                 continue;
             };
             let path = match (c.name("path"), c.name("name")) {
@@ -333,21 +383,35 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
         ctx.tried(result_rule(ctx.tool, "entries"), !entries.is_empty());
         answer.entries = Some(entries);
     }
-    if let Some(files) = result.files.as_ref().filter(|_| !empty) {
-        let found: Vec<String> = lines
-            .iter()
-            .filter_map(|l| files.0.captures(l))
-            .filter_map(|c| Some(ctx.named(c.name("path")?.as_str())))
-            .collect();
-        ctx.tried(result_rule(ctx.tool, "files"), !found.is_empty());
-        answer.files = Some(found);
+    match result.files.as_ref().filter(|_| !empty) {
+        Some(FilesRule::Line(files)) => {
+            let found: Vec<String> = lines
+                .iter()
+                .filter_map(|l| files.0.captures(l))
+                .filter_map(|c| Some(ctx.named(c.name("path")?.as_str())))
+                .collect();
+            ctx.tried(result_rule(ctx.tool, "files"), !found.is_empty());
+            answer.files = Some(found);
+        }
+        Some(FilesRule::Json(rule)) => {
+            let found = json::files(ctx, rule, document.as_ref());
+            let matched = found.as_ref().is_some_and(|f| !f.is_empty());
+            ctx.tried(result_rule(ctx.tool, "files.json"), matched);
+            answer.files = found;
+        }
+        None => {}
     }
     if let Some(rule) = &result.matches {
-        answer.matches = Some(if empty {
-            Vec::new()
-        } else {
-            read_matches(rule, ctx, &lines, &mut answer.derived)
-        });
+        answer.matches = match (&rule.json, empty) {
+            (_, true) => Some(Vec::new()),
+            (Some(json), false) => {
+                let found = json::matches(ctx, json, document.as_ref(), &mut answer.derived);
+                let matched = found.as_ref().is_some_and(|m| !m.is_empty());
+                ctx.tried(result_rule(ctx.tool, "matches.json"), matched);
+                found
+            }
+            (None, false) => Some(read_matches(rule, ctx, &lines, &mut answer.derived)),
+        };
         // The suite's only note (SEARCH-6) has no counterpart in a
         // server's text: never observed.
         answer.notes = Some(Vec::new());
@@ -439,10 +503,12 @@ fn read_matches(
 ) -> Vec<Match> {
     let mut matches = Vec::new();
     if let Some(requested) = rule.requested_file.as_ref().filter(|_| ctx.requested_file) {
+        let mut texts = true;
         for c in lines.iter().filter_map(|l| requested.0.captures(l)) {
             let Some(number) = c.name("line").and_then(|n| n.as_str().parse().ok()) else {
                 continue;
             };
+            texts &= c.name("text").is_some();
             let text = c.name("text").map_or("", |t| t.as_str()).to_owned();
             matches.push(Match {
                 path: ctx.requested.clone(),
@@ -453,12 +519,19 @@ fn read_matches(
         if !matches.is_empty() {
             derived.push(Field::MatchesPath.name().into());
         }
+        if !texts {
+            derived.push(Field::MatchesText.name().into());
+        }
         let rule = result_rule(ctx.tool, "matches.requested_file");
         ctx.tried(rule, !matches.is_empty());
         return matches;
     }
+    let Some(line_rule) = &rule.line else {
+        unreachable!("checked at load: `line` or `json`")
+    };
     let mut file: Option<String> = None;
     let mut files_named = false;
+    let mut texts = true;
     for line in lines {
         if let Some(f) = &rule.file
             && let Some(c) = f.0.captures(line)
@@ -468,7 +541,7 @@ fn read_matches(
             files_named = true;
             continue;
         }
-        let Some(c) = rule.line.0.captures(line) else {
+        let Some(c) = line_rule.0.captures(line) else {
             continue;
         };
         let path = match c.name("path") {
@@ -481,12 +554,18 @@ fn read_matches(
         let Some(number) = c.name("line").and_then(|n| n.as_str().parse().ok()) else {
             continue;
         };
+        // A text group that took no part (`(?P<text>.*)?`) read nothing:
+        // the text is unobserved, not empty.
+        texts &= c.name("text").is_some();
         let text = c.name("text").map_or("", |t| t.as_str()).to_owned();
         matches.push(Match {
             path,
             line: number,
             text,
         });
+    }
+    if !texts {
+        derived.push(Field::MatchesText.name().into());
     }
     if rule.file.is_some() {
         ctx.tried(result_rule(ctx.tool, "matches.file"), files_named);
@@ -794,6 +873,115 @@ tools:
                 ("/w/ws/src/a.ts".to_owned(), EntryType::File),
                 ("/w/ws/src/sub".to_owned(), EntryType::Directory)
             ]
+        );
+    }
+
+    /// Issue 44: a server answering in JSON text is read field by field,
+    /// each item's fields together (a name with its type, a line number
+    /// with its text); an item without a needed field is skipped, a text
+    /// or type some item lacks is unobserved, and a text that is not JSON
+    /// (or has no list there) leaves the field missing, its rule unmatched.
+    #[test]
+    fn json_answers_are_read_by_pointer_per_field_of_each_item() {
+        let text = PROFILE
+            .replace(
+                r#"entries: {line: '^\[(?P<type>FILE|DIR)\] (?P<name>.*)$', types: {FILE: file, DIR: directory}}"#,
+                "entries: {json: {items: /entries, name: /name, type: /isDir}, types: {'true': directory, 'false': file}}",
+            )
+            .replace(
+                r#"matches: {file: '^(?P<path>/.*)$', line: '^  (?P<line>\d+):\d+: (?P<text>.*)$'}"#,
+                "matches: {json: {items: /hits, path: /file, line: /at/line, text: /at/text}}",
+            )
+            .replace(
+                "files: '^(?P<path>.+)$'",
+                "files: {json: {items: '', path: ''}}",
+            );
+        let p = Loaded::parse(std::path::Path::new("p.yaml"), &text).unwrap();
+        let mut c = ctx(&p, Tool::Ls, &params(json!({"dir_path": "/w/ws/src"})));
+        let listing = json!({"entries": [
+            {"name": "a.ts", "isDir": false},
+            {"name": "sub", "isDir": true},
+            {"isDir": true},
+        ]});
+        let r = read(&mut c, &listing.to_string(), false);
+        let entries: Vec<_> = (r.entries.unwrap().into_iter())
+            .map(|e| (e.path, e.entry_type))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                ("/w/ws/src/a.ts".to_owned(), EntryType::File),
+                ("/w/ws/src/sub".to_owned(), EntryType::Directory)
+            ]
+        );
+        assert_eq!(r.derived, ["kind", "path"], "every type read");
+        let untyped = json!({"entries": [{"name": "a.ts", "isDir": false}, {"name": "b"}]});
+        let r = read(&mut c, &untyped.to_string(), false);
+        assert!(r.derived.contains(&"entries".to_owned()), "{:?}", r.derived);
+        let r = read(&mut c, "[FILE] a.ts", false);
+        assert_eq!(r.entries, None, "not JSON: nothing read");
+        assert_eq!(
+            c.tried.last().unwrap(),
+            &Trial {
+                rule: "tools.ls.result.entries.json".into(),
+                matched: false
+            }
+        );
+        let mut c = ctx(&p, Tool::Grep, &params(json!({"pattern": "x"})));
+        let hits = json!({"hits": [
+            {"file": "/w/ws/a.ts", "at": {"line": 3, "text": "x = 1"}},
+            {"file": "b.ts", "at": {"line": "7", "text": "  x"}},
+            {"file": "/w/ws/c.ts", "at": {"text": "no line"}},
+        ]});
+        let r = read(&mut c, &hits.to_string(), false);
+        let found: Vec<_> = (r.matches.as_ref().unwrap().iter())
+            .map(|m| (m.path.as_str(), m.line, m.text.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [("/w/ws/a.ts", 3, "x = 1"), ("/w/ws/b.ts", 7, "  x")]
+        );
+        assert!(!r.derived.contains(&"matches.text".to_owned()));
+        let textless = json!({"hits": [{"file": "/w/ws/a.ts", "at": {"line": 3}}]});
+        let r = read(&mut c, &textless.to_string(), false);
+        assert_eq!(r.matches.as_ref().unwrap()[0].text, "");
+        assert!(
+            r.derived.contains(&"matches.text".to_owned()),
+            "a text not there is unobserved, not empty: {:?}",
+            r.derived
+        );
+        let r = read(&mut c, "No matches found", false);
+        assert_eq!(r.matches, Some(vec![]), "`empty` still applies");
+        let mut c = ctx(
+            &p,
+            Tool::Glob,
+            &params(json!({"pattern": "*.ts", "dir_path": "/w/ws/src"})),
+        );
+        let r = read(&mut c, r#"["a.ts", "/w/x/b.ts", 3]"#, false);
+        assert_eq!(
+            r.files.unwrap(),
+            ["/w/ws/src/a.ts", "/w/x/b.ts", "/w/ws/src/3"]
+        );
+    }
+
+    /// A line rule whose text group took no part in a match read no
+    /// text: unobserved, not the empty text.
+    #[test]
+    fn a_text_group_that_took_no_part_is_unobserved() {
+        let text = PROFILE.replace(
+            r#"(?P<line>\d+):\d+: (?P<text>.*)$'"#,
+            r#"(?P<line>\d+):\d+(: (?P<text>.*))?$'"#,
+        );
+        let p = Loaded::parse(std::path::Path::new("p.yaml"), &text).unwrap();
+        let mut c = ctx(&p, Tool::Grep, &params(json!({"pattern": "x"})));
+        let r = read(&mut c, "/w/ws/a.ts\n  3:1: x = 1", false);
+        assert!(!r.derived.contains(&"matches.text".to_owned()));
+        let r = read(&mut c, "/w/ws/a.ts\n  3:1: x = 1\n  4:1", false);
+        assert_eq!(r.matches.as_ref().unwrap().len(), 2);
+        assert!(
+            r.derived.contains(&"matches.text".to_owned()),
+            "{:?}",
+            r.derived
         );
     }
 

@@ -14,7 +14,8 @@
 //! place is safe), [`run_dir`] (one run's directory, used through its
 //! descriptor), [`clean`] (removing what dead runs left), [`deliver`]
 //! (report files, replaced whole), [`run`] (a suite run), [`fuzz`] (a
-//! fuzzing run), [`tools`] (an MCP server started to list its tools),
+//! fuzzing run), [`progress`] (how far a run has got, on standard error),
+//! [`tools`] (an MCP server started to list its tools or answer one call),
 //! [`provenance`] (the digests of what a run is made against: its suite
 //! and its runner's files).
 //!
@@ -26,6 +27,7 @@ pub mod clean;
 pub mod deliver;
 pub mod fuzz;
 pub mod place;
+pub mod progress;
 pub mod provenance;
 mod reach;
 pub mod run;

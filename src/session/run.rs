@@ -23,8 +23,9 @@ use crate::report::events::{EventLog, Spool};
 use crate::report::render::human::Detail;
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
-use crate::report::{CaseReport, ExitCode, MCP_LABEL_PREFIX, Report, Selected};
+use crate::report::{ExitCode, MCP_LABEL_PREFIX, Report, Selected};
 use crate::session::deliver::{self, Target};
+use crate::session::progress::Progress;
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
 use crate::subject::adapter::{Adapter, AdapterConfig};
@@ -248,8 +249,8 @@ fn subjects<'r>(
     Ok((make, unprivileged))
 }
 
-/// Runs the selected cases into the event logs, with a progress line on a
-/// terminal; the report's header and counts.
+/// Runs the selected cases into the event logs, with progress on standard
+/// error ([`Progress`]); the report's header and counts.
 fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Report, String> {
     let (make, unprivileged) = subjects(plan, session)?;
     let fixtures = if plan.keep_fixtures {
@@ -258,11 +259,7 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
     } else {
         Some(session.subdir("fixtures")?)
     };
-    let progress = Progress {
-        total: plan.catalog.len(),
-        done: std::sync::atomic::AtomicUsize::new(0),
-        shown: std::io::stderr().is_terminal(),
-    };
+    let progress = Progress::on_stderr(plan.catalog.len(), std::io::stderr().is_terminal());
     let mut sinks: Vec<&dyn Sink> = logs.iter().map(|log| *log as &dyn Sink).collect();
     sinks.push(&progress);
     let sink = Tee(sinks);
@@ -289,33 +286,6 @@ fn execute(plan: &RunPlan, session: &Session, logs: &[&EventLog]) -> Result<Repo
         &config,
         &env,
     ))
-}
-
-/// The progress line on a terminal.
-struct Progress {
-    total: usize,
-    done: std::sync::atomic::AtomicUsize,
-    shown: bool,
-}
-
-impl Sink for Progress {
-    fn start(&self, _: &Report, _: usize) {}
-
-    fn record(&self, _: usize, report: &CaseReport, amended: bool) {
-        if amended || !self.shown {
-            return;
-        }
-        let n = self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        eprint!(
-            "\r\x1b[2K{}",
-            crate::report::render::human::progress_line(n, self.total, report)
-        );
-        if n == self.total {
-            eprint!("\r\x1b[2K");
-        }
-    }
-
-    fn end(&self, _: &Report) {}
 }
 
 /// Writes every report and the expectations file, reading the run's cases

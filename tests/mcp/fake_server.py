@@ -58,6 +58,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
                 server that takes none, as a shell or ripgrep server)
   resource-read `read` answers the file as an embedded `resource` block
                 (its text and a `file://` URI), no text block
+  json-list     `list` answers in JSON text: `{"path": DIR, "entries":
+                [{"name", "isDirectory", "kind"}]}`, one object per entry
   structured    `info` answers its lines in `structuredContent`
                 (`{"report": LINES}`), its content being that object's
                 JSON, as MCP asks of a tool with an output schema
@@ -254,10 +256,14 @@ def call(name, args):
         except OSError as err:
             return failure(full, err)
         lines = [f"Contents of {full}:"]
+        listed = []
         for entry in names:
             mode = os.lstat(os.path.join(full, entry)).st_mode
             kind = "DIR" if stat.S_ISDIR(mode) else "FILE" if stat.S_ISREG(mode) else "OTHER"
             lines.append(f"[{kind}] {entry}")
+            listed.append({"name": entry, "isDirectory": stat.S_ISDIR(mode), "kind": kind})
+        if "json-list" in MODES:
+            return text(json.dumps({"path": full, "entries": listed}))
         return text("\n".join(lines))
     return None
 

@@ -358,8 +358,12 @@ fn check_tool(
             ),
         );
     }
+    let files_line = match &result.files {
+        Some(FilesRule::Line(line)) => Some(line),
+        _ => None,
+    };
     for (pattern, group) in [
-        (result.files.as_ref(), "path"),
+        (files_line, "path"),
         (result.poll.as_ref().map(|p| &p.session), "session"),
     ] {
         if let Some(p) = pattern
@@ -374,27 +378,181 @@ fn check_tool(
             );
         }
     }
-    if let Some(entries) = &result.entries
-        && !(has_group(&entries.line, "name") || has_group(&entries.line, "path"))
-    {
-        error(
-            entries.line.1,
-            format!("`tools.{tool}.result.entries.line` needs a `name` or a `path` group"),
-        );
+    if let Some(entries) = &result.entries {
+        check_entries(tool, entries, result.place, &unobservable, &mut error);
     }
     if let Some(matches) = &result.matches {
-        let path_given = matches.file.as_ref().is_some_and(|f| has_group(f, "path"))
-            || has_group(&matches.line, "path");
-        if !(path_given && has_group(&matches.line, "line")) {
+        check_matches(tool, matches, result.place, &unobservable, &mut error);
+    }
+    if let Some(FilesRule::Json(json)) = &result.files {
+        check_json(tool, "files", json, &["path"], &[], &mut error);
+    }
+    let _ = name;
+}
+
+/// `entries`: lines or JSON, one of the two, that read a name (or path)
+/// and a type. A rule with no type would read every entry as a file, so
+/// it is refused unless the profile says the entries cannot be observed.
+fn check_entries(
+    tool: Tool,
+    entries: &EntriesRule,
+    place: Place,
+    unobservable: &impl Fn(Field) -> bool,
+    error: &mut impl FnMut(Place, String),
+) {
+    let typeless = "reads no entry type: every entry would be judged a file. Read the type, or name `entries` in `tools.{tool}.unobservable`";
+    match (&entries.line, &entries.json) {
+        (Some(line), None) => {
+            if !(has_group(line, "name") || has_group(line, "path")) {
+                error(
+                    line.1,
+                    format!("`tools.{tool}.result.entries.line` needs a `name` or a `path` group"),
+                );
+            }
+            if !has_group(line, "type") && !unobservable(Field::Entries) {
+                let why = typeless.replace("{tool}", tool.name());
+                error(
+                    line.1,
+                    format!("`tools.{tool}.result.entries.line` has no `type` group: it {why}"),
+                );
+            }
+        }
+        (None, Some(json)) => {
+            check_json(tool, "entries", json, &[], &["line", "text"], error);
+            if json.name.is_none() && json.path.is_none() {
+                error(
+                    json.place,
+                    format!("`tools.{tool}.result.entries.json` needs `name` or `path`"),
+                );
+            }
+            if json.entry_type.is_none() && !unobservable(Field::Entries) {
+                let why = typeless.replace("{tool}", tool.name());
+                error(
+                    json.place,
+                    format!("`tools.{tool}.result.entries.json` has no `type`: it {why}"),
+                );
+            }
+        }
+        _ => error(
+            place,
+            format!("`tools.{tool}.result.entries` needs exactly one of `line` and `json`"),
+        ),
+    }
+}
+
+/// `matches`: lines (one level or two, and a pattern for a search of one
+/// file) or JSON, that read a path, a line number and its text. A rule
+/// with no text would read every match's text as empty, so it is refused
+/// unless the profile says the text cannot be observed.
+fn check_matches(
+    tool: Tool,
+    matches: &MatchesRule,
+    place: Place,
+    unobservable: &impl Fn(Field) -> bool,
+    error: &mut impl FnMut(Place, String),
+) {
+    let textless = !(unobservable(Field::MatchesText) || unobservable(Field::Matches));
+    let why = format!(
+        "every match's text would be judged empty. Read the text, or name `matches.text` in `tools.{tool}.unobservable`"
+    );
+    match (&matches.line, &matches.json) {
+        (Some(line), None) => {
+            let path_given = matches.file.as_ref().is_some_and(|f| has_group(f, "path"))
+                || has_group(line, "path");
+            if !(path_given && has_group(line, "line")) {
+                error(
+                    line.1,
+                    format!(
+                        "`tools.{tool}.result.matches` needs `path` (in `file` or `line`) and `line` groups"
+                    ),
+                );
+            }
+            let patterns = [
+                Some(("line", line)),
+                matches
+                    .requested_file
+                    .as_ref()
+                    .map(|r| ("requested_file", r)),
+            ];
+            for (key, pattern) in patterns.into_iter().flatten() {
+                if textless && !has_group(pattern, "text") {
+                    error(
+                        pattern.1,
+                        format!("`tools.{tool}.result.matches.{key}` has no `text` group: {why}"),
+                    );
+                }
+            }
+        }
+        (None, Some(json)) => {
+            check_json(
+                tool,
+                "matches",
+                json,
+                &["path", "line"],
+                &["name", "type"],
+                error,
+            );
+            let also = [
+                matches.file.as_ref().map(|p| ("file", p.1)),
+                matches
+                    .requested_file
+                    .as_ref()
+                    .map(|p| ("requested_file", p.1)),
+            ];
+            for (key, at) in also.into_iter().flatten() {
+                error(
+                    at,
+                    format!("`tools.{tool}.result.matches.{key}` is for line patterns, not `json`"),
+                );
+            }
+            if json.text.is_none() && textless {
+                error(
+                    json.place,
+                    format!("`tools.{tool}.result.matches.json` has no `text`: {why}"),
+                );
+            }
+        }
+        _ => error(
+            place,
+            format!("`tools.{tool}.result.matches` needs exactly one of `line` and `json`"),
+        ),
+    }
+}
+
+/// A JSON rule of `rule` (`entries`, `files`, `matches`): the pointers it
+/// needs given, and none of those its tool's results do not have.
+fn check_json(
+    tool: Tool,
+    rule: &str,
+    json: &At<JsonItems>,
+    needs: &[&str],
+    foreign: &[&str],
+    error: &mut impl FnMut(Place, String),
+) {
+    let given = json.given();
+    for key in needs {
+        if !given.iter().any(|(k, _)| k == key) {
             error(
-                matches.line.1,
+                json.place,
                 format!(
-                    "`tools.{tool}.result.matches` needs `path` (in `file` or `line`) and `line` groups"
+                    "`tools.{tool}.result.{rule}.json` needs `{key}` (a JSON Pointer into each item)"
                 ),
             );
         }
     }
-    let _ = name;
+    let foreign: Vec<String> = (given.iter())
+        .filter(|(key, _)| foreign.contains(key) || (rule == "files" && *key != "path"))
+        .map(|(key, _)| format!("`{key}`"))
+        .collect();
+    if !foreign.is_empty() {
+        error(
+            json.place,
+            format!(
+                "`tools.{tool}.result.{rule}.json`: {} name no field of `{rule}`",
+                foreign.join(", ")
+            ),
+        );
+    }
 }
 
 fn has_group(pattern: &Pattern, name: &str) -> bool {
@@ -705,6 +863,152 @@ tools:
             "'^(?P<line>\\d+):(?P<text>.*)$'}",
         )))
         .expect("a line group");
+    }
+
+    /// Issue 44: a `matches` rule with no text and an `entries` rule with
+    /// no type were accepted, and the run judged every match's text as
+    /// `""` (every entry a file). Refused at load, at the rule's line,
+    /// unless the profile names the field it cannot observe.
+    #[test]
+    fn a_rule_that_cannot_observe_what_it_claims_is_refused_at_load() {
+        let search = |matches: &str, unobservable: &str| {
+            grep(&format!(
+                "  grep:\n    tool: s\n    unobservable: [kind, path{unobservable}]\n    result:\n      matches: {matches}"
+            ))
+        };
+        let textless = "{line: '^(?P<path>/[^:]*):(?P<line>\\d+)$'}";
+        assert_eq!(
+            errors(&search(textless, "")),
+            [
+                "17:23: `tools.grep.result.matches.line` has no `text` group: every match's text would be judged empty. Read the text, or name `matches.text` in `tools.grep.unobservable`"
+            ]
+        );
+        parse(&search(textless, ", matches.text")).expect("its text said unobservable");
+        let one_file = "{line: '^(?P<path>/[^:]*):(?P<line>\\d+):(?P<text>.*)$', requested_file: '^(?P<line>\\d+)$'}";
+        let found = errors(&search(one_file, ""));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("`tools.grep.result.matches.requested_file` has no `text` group"),
+            "{found:?}"
+        );
+        let list = |entries: &str, unobservable: &str| {
+            MINIMAL.replace(
+                "  ls: {none: \"no listing\"}",
+                &format!("  ls:\n    tool: list\n    unobservable: [kind, path{unobservable}]\n    result:\n      entries: {entries}"),
+            )
+        };
+        let typeless = "{line: '^(?P<name>.*)$'}";
+        assert_eq!(
+            errors(&list(typeless, "")),
+            [
+                "20:23: `tools.ls.result.entries.line` has no `type` group: it reads no entry type: every entry would be judged a file. Read the type, or name `entries` in `tools.ls.unobservable`"
+            ]
+        );
+        parse(&list(typeless, ", entries")).expect("its entries said unobservable");
+        let json = "{json: {items: /entries, name: /name}}";
+        let found = errors(&list(json, ""));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("20:23: `tools.ls.result.entries.json` has no `type`"),
+            "{found:?}"
+        );
+    }
+
+    /// The JSON form of `entries`, `files` and `matches`: pointers per
+    /// field of each item, each rule with the fields its results have.
+    #[test]
+    fn json_rules_read_pointers_per_field_and_are_checked_at_load() {
+        let list = |entries: &str| {
+            MINIMAL.replace(
+                "  ls: {none: \"no listing\"}",
+                &format!("  ls:\n    tool: list\n    unobservable: [kind, path]\n    result:\n      entries: {entries}"),
+            )
+        };
+        let p = parse(&list(
+            "{json: {items: /entries, name: /name, type: /isDirectory}, types: {'true': directory, 'false': file}}",
+        ))
+        .unwrap();
+        let ToolMap::Tool(ls) = &p.tools[&Tool::Ls] else {
+            panic!("a tool")
+        };
+        let json = ls.result.entries.as_ref().unwrap().json.as_ref().unwrap();
+        assert_eq!(json.items, "/entries");
+        assert_eq!(json.given(), [("name", "/name"), ("type", "/isDirectory")]);
+        let both = "{line: '^(?P<type>.) (?P<name>.*)$', json: {items: '', name: /n, type: /t}}";
+        assert_eq!(
+            errors(&list(both)),
+            ["20:7: `tools.ls.result.entries` needs exactly one of `line` and `json`"]
+        );
+        let foreign = "{json: {items: '', name: /n, type: /t, text: /x}}";
+        assert_eq!(
+            errors(&list(foreign)),
+            ["20:23: `tools.ls.result.entries.json`: `text` name no field of `entries`"]
+        );
+        let no_pointer = "{json: {items: entries, name: /n, type: /t}}";
+        let e = parse(&list(no_pointer)).unwrap_err();
+        assert!(e.first().message.contains("no JSON Pointer"), "{e}");
+        let search = |matches: &str| {
+            grep(&format!(
+                "  grep:\n    tool: s\n    unobservable: [kind, path]\n    result:\n      matches: {matches}"
+            ))
+        };
+        parse(&search(
+            "{json: {items: /hits, path: /file, line: /line, text: /text}}",
+        ))
+        .expect("a JSON search");
+        let found = errors(&search(
+            "{json: {items: /hits, line: /line}, requested_file: '^(?P<line>\\d+):(?P<text>.*)$'}",
+        ));
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(
+            found[0].ends_with(
+                "`tools.grep.result.matches.json` needs `path` (a JSON Pointer into each item)"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            found[1].contains("`tools.grep.result.matches.json` has no `text`"),
+            "{found:?}"
+        );
+        assert!(
+            found[2].ends_with(
+                "`tools.grep.result.matches.requested_file` is for line patterns, not `json`"
+            ),
+            "{found:?}"
+        );
+        let glob = |files: &str| {
+            MINIMAL.replace(
+                "  glob: {none: \"no search by name\"}",
+                &format!("  glob:\n    tool: find\n    unobservable: [kind, path]\n    result:\n      files: {files}"),
+            )
+        };
+        let p = parse(&glob("{json: {items: /files, path: ''}}")).unwrap();
+        let ToolMap::Tool(find) = &p.tools[&Tool::Glob] else {
+            panic!("a tool")
+        };
+        assert!(
+            matches!(&find.result.files, Some(FilesRule::Json(j)) if j.path.as_deref() == Some(""))
+        );
+        assert!(matches!(
+            &parse(&glob("'^(?P<path>.*)$'")).unwrap().tools[&Tool::Glob],
+            ToolMap::Tool(t) if matches!(t.result.files, Some(FilesRule::Line(_)))
+        ));
+        let found = errors(&glob("{json: {items: /files, name: /n}}"));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].ends_with(
+                "`tools.glob.result.files.json` needs `path` (a JSON Pointer into each item)"
+            ),
+            "{found:?}"
+        );
+        let e = parse(&glob("{jsn: {items: /files, path: ''}}")).unwrap_err();
+        assert!(e.first().message.contains("unknown key `jsn`"), "{e}");
+        assert!(e.first().line > 1, "{e}");
+        let e = parse(&glob("'(unclosed'")).unwrap_err();
+        assert!(
+            e.first().message.contains("not a regular expression"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -505,9 +505,10 @@ pub struct ResultMap {
     /// `ls`: entries from lines with `name` (or `path`) and `type` groups.
     #[serde(default)]
     pub entries: Option<EntriesRule>,
-    /// `glob`: a line pattern with a `path` group, one file per line.
+    /// `glob`: a line pattern with a `path` group, one file per line, or
+    /// `{json: {items: POINTER, path: POINTER}}` for an answer in JSON.
     #[serde(default)]
-    pub files: Option<Pattern>,
+    pub files: Option<FilesRule>,
     /// `grep`: matches on one line, or a file line then its match lines.
     #[serde(default)]
     pub matches: Option<MatchesRule>,
@@ -545,13 +546,18 @@ pub struct ResultMap {
 
 /// A JSON Pointer: empty (the whole value) or `/`-led segments.
 fn json_pointer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    required_pointer(d).map(Some)
+}
+
+/// [`json_pointer`], for a key that must be given.
+fn required_pointer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let pointer = String::deserialize(d)?;
     if !pointer.is_empty() && !pointer.starts_with('/') {
         return Err(serde::de::Error::custom(format!(
             "`{pointer}` is no JSON Pointer (RFC 6901): it starts with `/`, as `/{pointer}`"
         )));
     }
-    Ok(Some(pointer))
+    Ok(pointer)
 }
 
 /// What a relative path in a server's text is relative to.
@@ -598,16 +604,136 @@ pub enum WholeText {
     Text,
 }
 
-/// `ls` entries.
+/// `ls` entries: from lines (`line`) or from a JSON answer (`json`), one
+/// of the two.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntriesRule {
     /// A line pattern with a `name` group (joined onto the listed
-    /// directory) or a `path` group, and optionally a `type` group.
-    pub line: Pattern,
-    /// The server's word for each entry type (`FILE: file`, `DIR: directory`).
+    /// directory) or a `path` group, and a `type` group.
+    #[serde(default)]
+    pub line: Option<Pattern>,
+    /// The text parsed as JSON: the entries are the items of the list at
+    /// `items`, each with its `name` (or `path`) and `type` at their
+    /// pointers.
+    #[serde(default)]
+    pub json: Option<At<JsonItems>>,
+    /// The server's word for each entry type (`FILE: file`, `DIR:
+    /// directory`); a JSON value that is not a string is looked up as its
+    /// JSON text (`"true": directory`).
     #[serde(default)]
     pub types: BTreeMap<String, EntryType>,
+}
+
+/// Where the fields of a JSON answer are: the list of items (`items`, a
+/// JSON Pointer into the text parsed as JSON), and each field in an item
+/// (a pointer into the item; `""` is the item itself, as for a list of
+/// path strings). A rule gives the fields its tool's results have:
+/// `entries` a `name` or `path` and a `type`, `files` a `path`, `matches`
+/// a `path`, a `line` and a `text`. Fields read together from one item
+/// are what a line pattern cannot join when a server answers in JSON (an
+/// entry's name with its type, a line number with its text).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JsonItems {
+    #[serde(deserialize_with = "required_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub items: String,
+    #[serde(default, deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub path: Option<String>,
+    #[serde(default, deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub name: Option<String>,
+    #[serde(default, rename = "type", deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub entry_type: Option<String>,
+    #[serde(default, deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub line: Option<String>,
+    #[serde(default, deserialize_with = "json_pointer")]
+    #[schemars(regex(pattern = "^(/.*)?$"))]
+    pub text: Option<String>,
+}
+
+impl JsonItems {
+    /// The pointers given, by key, in the order the keys are documented.
+    pub fn given(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("path", &self.path),
+            ("name", &self.name),
+            ("type", &self.entry_type),
+            ("line", &self.line),
+            ("text", &self.text),
+        ]
+        .into_iter()
+        .filter_map(|(key, pointer)| Some((key, pointer.as_deref()?)))
+        .collect()
+    }
+}
+
+/// `glob` files: a line pattern with a `path` group, or the items of a
+/// JSON answer (`{json: {items: /files, path: /path}}`).
+#[derive(Debug, Clone)]
+pub enum FilesRule {
+    Line(Pattern),
+    Json(At<JsonItems>),
+}
+
+/// Either form, told apart by its shape: a string is a pattern, a mapping
+/// holds `json`. Read as one value first, so each form's own mistake is
+/// reported, not "matched no alternative".
+impl<'de> Deserialize<'de> for FilesRule {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let raw = At::<Value>::deserialize(deserializer)?;
+        match raw.value {
+            Value::String(text) => regex::Regex::new(&text)
+                .map(|regex| FilesRule::Line(Pattern(regex, raw.place)))
+                .map_err(|e| D::Error::custom(format!("not a regular expression: {e}"))),
+            Value::Object(mut object) => {
+                let json = object.remove("json");
+                if let Some(key) = object.keys().next() {
+                    return Err(D::Error::custom(format!(
+                        "unknown key `{key}`: `files` is a line pattern or `{{json: {{items: POINTER, path: POINTER}}}}`"
+                    )));
+                }
+                let json = json.ok_or_else(|| {
+                    D::Error::custom("`files` as a mapping needs `json` (`{json: {items: POINTER, path: POINTER}}`)")
+                })?;
+                let items = JsonItems::deserialize(json).map_err(D::Error::custom)?;
+                Ok(FilesRule::Json(At {
+                    value: items,
+                    place: raw.place,
+                }))
+            }
+            _ => Err(D::Error::custom(
+                "`files` is a line pattern or `{json: {items: POINTER, path: POINTER}}`",
+            )),
+        }
+    }
+}
+
+impl JsonSchema for FilesRule {
+    fn schema_name() -> Cow<'static, str> {
+        "FilesRule".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let items = generator.subschema_for::<JsonItems>();
+        schemars::json_schema!({
+            "description": "A line pattern with a `path` group, or the items of a JSON answer.",
+            "oneOf": [
+                {"type": "string", "format": "regex"},
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["json"],
+                    "properties": {"json": items}
+                }
+            ]
+        })
+    }
 }
 
 /// Search matches.
@@ -620,7 +746,13 @@ pub struct MatchesRule {
     pub file: Option<Pattern>,
     /// A match: `line` (number) and `text` groups, and `path` unless
     /// `file` gives it.
-    pub line: Pattern,
+    #[serde(default)]
+    pub line: Option<Pattern>,
+    /// The text parsed as JSON: the matches are the items of the list at
+    /// `items`, each with its `path`, `line` and `text` at their pointers
+    /// (instead of `file`, `line` and `requested_file`).
+    #[serde(default)]
+    pub json: Option<At<JsonItems>>,
     /// A search whose request named a regular file (as the fixture holds
     /// it before the call) is read with this pattern instead, its `line`
     /// and `text` groups, and every match is in the requested file: for a

@@ -241,6 +241,52 @@ impl McpServer {
         &self.tools
     }
 
+    /// One call of the server's tool `tool` with `arguments` as they are
+    /// (nothing of the profile's renames or templates), the server first
+    /// given `roots` as a run gives a case's (none: its own empty start
+    /// directory): the result as the server sent it (a JSON-RPC error as
+    /// `{"error": {...}}`), what `toolpath call
+    /// --mcp` prints for a profile's author to write its rules from.
+    pub fn call_raw(
+        &mut self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+        roots: &[String],
+    ) -> Result<Value, AdapterFailure> {
+        if let Some(first) = roots.first() {
+            // A call with no path: the server in its roots, in the first
+            // one when it resolves relative paths against its directory.
+            let call = Call {
+                seq: 0,
+                case: "toolpath call".into(),
+                workspace: toolpath_suite::protocol::Workspace {
+                    roots: roots.to_vec(),
+                    target: first.clone(),
+                },
+                tool: toolpath_suite::protocol::Tool::Resolve,
+                params: Map::new(),
+            };
+            self.enter(&call)?;
+        }
+        let timeout = self.config.call_timeout;
+        let running = self.running.as_mut().expect("started");
+        let params = serde_json::json!({"name": tool, "arguments": arguments});
+        let answer = running
+            .connection
+            .request("tools/call", params, Instant::now() + timeout);
+        let notes = running.connection.take_notes();
+        self.note(notes);
+        match answer {
+            Ok(result) => Ok(result),
+            // An error response is an answer too: shown as the server
+            // sent it, JSON-RPC's `error` member.
+            Err(RequestError::Rpc { code, message }) => {
+                Ok(serde_json::json!({"error": {"code": code, "message": message}}))
+            }
+            Err(e) => Err(self.lost(e, &format!("`tools/call {tool}`"))),
+        }
+    }
+
     /// `{profile}` and `{home}` in a word of the command or environment.
     fn expand(&self, word: &str) -> String {
         word.replace("{profile}", &self.config.profile.dir.display().to_string())
@@ -649,6 +695,19 @@ impl McpServer {
         if budget::text_lines(&text, budget::MAX_ITEMS).is_err() {
             let what = format!(
                 "an answer of more than {} lines, more than one may be read as",
+                budget::MAX_ITEMS
+            );
+            let doing = format!("`tools/call {}`", map.tool);
+            return Err(self.lost(RequestError::OverBudget(what), &doing));
+        }
+        // A text a rule reads as JSON becomes a value per item once parsed:
+        // counted first, as a message is.
+        if translate::reads_json(&map.result)
+            && !is_error
+            && budget::json_items(text.as_bytes(), budget::MAX_ITEMS).is_err()
+        {
+            let what = format!(
+                "a JSON text of more than {} values and members, more than one may be read as",
                 budget::MAX_ITEMS
             );
             let doing = format!("`tools/call {}`", map.tool);
