@@ -1,6 +1,6 @@
 //! Issue 41: the box, attacked through every command that starts a
-//! subject (`run` and `fuzz` and `smoke` with an adapter, `run` and
-//! `tools` with an MCP server), as root and as root without
+//! subject (`run` and `fuzz` and `smoke` with an adapter, `run`,
+//! `tools` and `call` with an MCP server), as root and as root without
 //! `CAP_SYS_ADMIN` (a container's default: `setpriv` drops it from the
 //! bounding set before toolpath starts).
 //!
@@ -263,6 +263,10 @@ fn commands(scene: &Scene) -> Vec<(&'static str, Vec<String>)> {
         (
             "tools --mcp",
             words(&["tools", "--mcp", &profile, "--fixture-dir", &place]),
+        ),
+        (
+            "call --mcp",
+            words(&["call", "--mcp", &profile, "--fixture-dir", &place, "info", "{\"path\": \"/\"}"]),
         ),
     ]
 }
