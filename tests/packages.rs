@@ -108,11 +108,9 @@ fn machine() -> Machine {
         .arg(&dist)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "scripts/package: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let progress = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "scripts/package: {progress}");
+    shows_its_progress(&progress);
     let tools = root.join("tools");
     std::fs::create_dir_all(&tools).unwrap();
     for name in ["node", "npm", "npx", "python3"] {
@@ -204,6 +202,28 @@ impl Machine {
         assert_eq!(report["summary"]["total"].as_u64(), Some(instances));
         assert_eq!(report["summary"]["pass"].as_u64(), Some(instances));
     }
+}
+
+/// scripts/package announces each of its steps on stderr with the time
+/// since it started (a first release build takes minutes, and once
+/// printed nothing for 34 of them), and says when it is done.
+fn shows_its_progress(stderr: &str) {
+    let step = regex::Regex::new(r"^scripts/package: \[\d+ s\] ").unwrap();
+    let steps: Vec<&str> = stderr.lines().filter(|l| step.is_match(l)).collect();
+    for what in [
+        "maturin",
+        "the wheel",
+        "the npm platform package",
+        "the binary archive",
+        "npm pack",
+        "done",
+    ] {
+        assert!(
+            steps.iter().any(|l| l.contains(what)),
+            "no step `{what}` announced:\n{stderr}"
+        );
+    }
+    assert!(steps.last().unwrap().contains("done"), "{stderr}");
 }
 
 /// The README's quick start that begins with `first`.
