@@ -952,6 +952,81 @@ fn compare_lists_what_broke_and_what_was_fixed() {
         .code(2);
 }
 
+/// The selection and adapter every stored report of an earlier release
+/// was run with (tests/data/reports/README.md).
+const EARLIER_RUN: [&str; 8] = [
+    "--filter",
+    "security.link.*",
+    "--filter",
+    "security.outside.*",
+    "--filter",
+    "security.exec.*",
+    "--adapter",
+    "python3 tests/adapters/mutant.py outside-answered-ok",
+];
+
+/// A project's stored baseline still reads after an upgrade: the JSON
+/// report and the event log each earlier release wrote
+/// (tests/data/reports, made by that release's own binary) compare with
+/// today's run of the same selection and adapter, and load in
+/// `certification`. The same instances escape in both, so none is a
+/// security regression; an escape a release before 0.3.0 wrote has no
+/// channels (SEC-12 came later), and is not read as one through a new
+/// channel.
+#[test]
+fn reports_of_every_earlier_release_compare_and_certify() {
+    let dir = tempfile::tempdir().unwrap();
+    let today = dir.path().join("today.json");
+    toolpath()
+        .arg("run")
+        .args(EARLIER_RUN)
+        .args(["--format", "json", "--output"])
+        .arg(&today)
+        .assert()
+        .code(1);
+    let stored = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reports");
+    let mut releases = Vec::new();
+    for version in ["0.2.0", "0.3.0", "0.4.0", "0.5.0"] {
+        for file in [format!("{version}.json"), format!("{version}.events.jsonl")] {
+            let old = stored.join(&file);
+            assert!(old.is_file(), "no stored {file}");
+            let out = toolpath()
+                .arg("compare")
+                .arg(&old)
+                .arg(&today)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.code().is_some_and(|c| c <= 1),
+                "compare {file} today: {out:?}"
+            );
+            assert!(
+                !stdout.contains("Security regressions"),
+                "compare {file} today:\n{stdout}"
+            );
+            let page = toolpath()
+                .args(["certification", "--mixed-versions"])
+                .arg(&old)
+                .arg(&today)
+                .output()
+                .unwrap();
+            assert!(page.status.success(), "certification {file}: {page:?}");
+            let page = String::from_utf8_lossy(&page.stdout);
+            assert!(page.contains(version), "certification {file}:\n{page}");
+        }
+        releases.push(stored.join(format!("{version}.json")));
+    }
+    for format in ["markdown", "html"] {
+        toolpath()
+            .args(["certification", "--mixed-versions", "--format", format])
+            .args(&releases)
+            .arg(&today)
+            .assert()
+            .success();
+    }
+}
+
 #[test]
 fn several_formats_go_to_their_outputs() {
     let dir = tempfile::tempdir().unwrap();

@@ -28,6 +28,14 @@
 //! report) and that report's line count are printed for the record, never
 //! asserted (no test depends on wall-clock time).
 //!
+//! What a release would upload is checked from the same files, as the
+//! registries would take them, with no upload and no login: `npm publish
+//! --dry-run` of each npm tarball, the wheel's metadata, and the version
+//! each carries; beside it, a fast test holds the version to one value
+//! everywhere a release takes it from and lists what `cargo package`
+//! would pack (no second packaging build: CI stays within its ten
+//! minutes).
+//!
 //! scripts/test-lanes: alone. scripts/package builds through maturin, which
 //! replaces target/debug/toolpath, the program every other integration
 //! test binary starts: one running meanwhile finds it missing. (Unit tests,
@@ -107,11 +115,9 @@ fn machine() -> Machine {
         .arg(&dist)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "scripts/package: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let progress = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "scripts/package: {progress}");
+    shows_its_progress(&progress);
     let tools = root.join("tools");
     std::fs::create_dir_all(&tools).unwrap();
     for name in ["node", "npm", "npx", "python3"] {
@@ -149,6 +155,9 @@ impl Machine {
             .env("npm_config_update_notifier", "false")
             .env("npm_config_fund", "false")
             .env("npm_config_audit", "false")
+            // No retry of the registry that answers nothing (npm publish
+            // --dry-run asks it, and would wait a minute for it).
+            .env("npm_config_fetch_retries", "0")
             .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
             .env("PIP_NO_INDEX", "1")
             .env("PIP_FIND_LINKS", &self.dist)
@@ -205,6 +214,134 @@ impl Machine {
     }
 }
 
+/// scripts/package announces each of its steps on stderr with the time
+/// since it started (a first release build takes minutes, and once
+/// printed nothing for 34 of them), and says when it is done.
+fn shows_its_progress(stderr: &str) {
+    let step = regex::Regex::new(r"^scripts/package: \[\d+ s\] ").unwrap();
+    let steps: Vec<&str> = stderr.lines().filter(|l| step.is_match(l)).collect();
+    for what in [
+        "maturin",
+        "the wheel",
+        "the npm platform package",
+        "the binary archive",
+        "npm pack",
+        "done",
+    ] {
+        assert!(
+            steps.iter().any(|l| l.contains(what)),
+            "no step `{what}` announced:\n{stderr}"
+        );
+    }
+    assert!(steps.last().unwrap().contains("done"), "{stderr}");
+}
+
+/// The `package.json` of an npm tarball.
+fn package_json(tarball: &Path) -> Value {
+    let out = Command::new("tar")
+        .arg("-xzOf")
+        .arg(tarball)
+        .arg("package/package.json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}: {out:?}", tarball.display());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The fields of the wheel's `METADATA`, in order (a field PyPI reads
+/// once is checked to be there once).
+fn wheel_metadata(wheel: &Path) -> Vec<(String, String)> {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile\n\
+             z = zipfile.ZipFile(sys.argv[1])\n\
+             [name] = [n for n in z.namelist() if n.endswith('.dist-info/METADATA')]\n\
+             sys.stdout.write(z.read(name).decode('utf-8'))\n",
+        ])
+        .arg(wheel)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The headers end at the first empty line (a description would follow).
+    text.lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let (key, value) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("METADATA: {l:?}"));
+            (key.to_owned(), value.to_owned())
+        })
+        .collect()
+}
+
+/// What a release uploads (.github/workflows/release.yml), checked here
+/// from the files CI built, as the registries would take them, without
+/// an upload or a login: `npm publish --dry-run` of each npm tarball (its
+/// name, version and files as npm reads them, and nothing npm had to
+/// correct in its `package.json`), and the wheel's metadata as PyPI reads
+/// it (twine's check adds only the rendering of a long description,
+/// which the wheel has none of, for twenty more packages to install).
+fn a_release_would_upload_these(machine: &Machine, wheel: &Path, tarballs: &[(&Path, &str, &str)]) {
+    for &(tarball, name, file) in tarballs {
+        let json = package_json(tarball);
+        assert_eq!(
+            (json["name"].as_str(), json["version"].as_str()),
+            (Some(name), Some(VERSION))
+        );
+        for (dependency, version) in json["optionalDependencies"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(version, VERSION, "{name}'s {dependency}");
+        }
+        let (code, out, err) = machine.sh(
+            &machine.root,
+            &machine.root.join("nothing"),
+            &format!(
+                "npm publish --dry-run --access public '{}'",
+                tarball.display()
+            ),
+        );
+        assert_eq!(code, 0, "npm publish --dry-run {name}:\n{out}{err}");
+        assert!(out.contains(&format!("+ {name}@{VERSION}")), "{out}{err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("npm notice") && l.ends_with(&format!(" {file}"))),
+            "{name} does not ship {file}:\n{err}"
+        );
+        let warnings: Vec<&str> = err
+            .lines()
+            .filter(|l| l.starts_with("npm warn") && !l.contains("requires you to be logged in"))
+            .collect();
+        assert!(warnings.is_empty(), "npm publish --dry-run {name}:\n{err}");
+    }
+
+    let metadata = wheel_metadata(wheel);
+    let field = |key: &str| {
+        let values: Vec<&str> = metadata
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(values.len(), 1, "METADATA's {key}: {metadata:?}");
+        values[0].to_owned()
+    };
+    let version: f64 = field("Metadata-Version").parse().unwrap();
+    assert!(version >= 2.1, "Metadata-Version {version}");
+    assert_eq!(field("Name"), "toolpath");
+    assert_eq!(field("Version"), VERSION);
+    assert!(!field("Summary").is_empty());
+    assert!(field("Requires-Python").starts_with(">="));
+    let file = wheel.file_name().unwrap().to_string_lossy();
+    assert!(
+        file.starts_with(&format!("{}-{}-", field("Name"), field("Version"))),
+        "{file} is not named for its metadata"
+    );
+}
+
 /// The quick start of packaging/README.md ("Install the built files")
 /// whose first command begins with `first`, with `$DIST` and `$VERSION`
 /// as this run built them.
@@ -251,8 +388,24 @@ fn the_npm_and_pypi_packages_install_from_files_and_run_without_cargo() {
     );
     let launcher = machine.built(&format!("toolpath-{VERSION}.tgz"));
     let platform = machine.built(&format!("toolpath-linux-x64-{VERSION}.tgz"));
+    machine.built(&format!(
+        "toolpath-{VERSION}-x86_64-unknown-linux-gnu.tar.gz"
+    ));
     let nothing = machine.root.join("nothing");
     std::fs::create_dir_all(&nothing).unwrap();
+    let clock = Instant::now();
+    a_release_would_upload_these(
+        &machine,
+        &machine.dist.join(&wheel),
+        &[
+            (&platform, "@toolpath/linux-x64", "bin/toolpath"),
+            (&launcher, "toolpath", "bin/toolpath.js"),
+        ],
+    );
+    eprintln!(
+        "what a release would upload, checked in {:.1} s",
+        clock.elapsed().as_secs_f64()
+    );
     for absent in ["cargo", "rustc", "toolpath"] {
         let (code, out, _) = machine.sh(&machine.root, &nothing, &format!("command -v {absent}"));
         assert_ne!(code, 0, "{absent} is on the test's PATH: {out}");
@@ -404,4 +557,152 @@ fn the_action_uses_the_package_only_when_built_from_its_files(machine: &Machine,
         err.contains("cargo: would build toolpath from source: install --locked"),
         "{err}"
     );
+}
+
+/// One version everywhere a release takes it from: the two crates of the
+/// workspace and their lock entries are the suite version; the npm
+/// packages' committed `package.json` files carry only the placeholder
+/// `0.0.0`, which scripts/package replaces with that version (the test
+/// above reads the version of what it built), and the wheel's comes from
+/// Cargo.toml (`dynamic`); a version pinned in the docs is it too. And
+/// each crate cargo would publish packages (`cargo package --list`),
+/// with the case files and the spec its build script embeds. Fast: no
+/// build.
+#[test]
+fn one_version_everywhere_and_the_crates_package() {
+    let root = Path::new(ROOT);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = Command::new(&cargo)
+        .args([
+            "metadata",
+            "--offline",
+            "--no-deps",
+            "--format-version",
+            "1",
+        ])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo metadata: {out:?}");
+    let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let crates = metadata["packages"].as_array().unwrap();
+    assert_eq!(crates.len(), 2, "the workspace's crates: {crates:?}");
+    let mut mismatches = Vec::new();
+    let check = |mismatches: &mut Vec<String>, what: String, version: &str| {
+        if version != VERSION {
+            mismatches.push(format!("{what}: {version}"));
+        }
+    };
+    for krate in crates {
+        let name = krate["name"].as_str().unwrap();
+        check(
+            &mut mismatches,
+            format!("crate {name}"),
+            krate["version"].as_str().unwrap(),
+        );
+    }
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    for entry in lock.split("[[package]]\n").skip(1) {
+        let field = |key: &str| {
+            entry
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = \"")))
+                .map(|v| v.trim_end_matches('"'))
+        };
+        if field("source").is_none()
+            && let (Some(name), Some(version)) = (field("name"), field("version"))
+        {
+            check(&mut mismatches, format!("Cargo.lock's {name}"), version);
+        }
+    }
+    for package in ["toolpath", "linux-x64"] {
+        let file = format!("packaging/npm/{package}/package.json");
+        let json: Value =
+            serde_json::from_str(&std::fs::read_to_string(root.join(&file)).unwrap()).unwrap();
+        let mut versions = vec![(file.clone(), json["version"].as_str().unwrap().to_owned())];
+        for (name, version) in json["optionalDependencies"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
+            versions.push((
+                format!("{file}'s {name}"),
+                version.as_str().unwrap().to_owned(),
+            ));
+        }
+        for (what, version) in versions {
+            if version != "0.0.0" {
+                mismatches.push(format!(
+                    "{what}: {version} (the placeholder 0.0.0, which scripts/package fills)"
+                ));
+            }
+        }
+    }
+    let pyproject = std::fs::read_to_string(root.join("packaging/pypi/pyproject.toml")).unwrap();
+    if !pyproject.lines().any(|l| l == "dynamic = [\"version\"]")
+        || pyproject.lines().any(|l| l.starts_with("version"))
+    {
+        mismatches.push("packaging/pypi/pyproject.toml: a version of its own".to_owned());
+    }
+    let pinned = regex::Regex::new(r"toolpath==([0-9][0-9A-Za-z.+-]*)").unwrap();
+    for doc in [
+        "README.md",
+        "docs/ci.md",
+        "docs/mcp.md",
+        "packaging/README.md",
+    ] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for pin in pinned.captures_iter(&text) {
+            check(&mut mismatches, format!("{doc}'s pin"), &pin[1]);
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "not the suite version {VERSION}:\n{}",
+        mismatches.join("\n")
+    );
+
+    for krate in crates {
+        let name = krate["name"].as_str().unwrap();
+        if krate["publish"].as_array().is_some_and(Vec::is_empty) {
+            continue; // `publish = false`: never uploaded
+        }
+        let out = Command::new(&cargo)
+            .args([
+                "package",
+                "--list",
+                "--offline",
+                "--allow-dirty",
+                "-p",
+                name,
+            ])
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cargo package --list -p {name}: {out:?}"
+        );
+        let files = String::from_utf8(out.stdout).unwrap();
+        for needed in [
+            "Cargo.toml",
+            "Cargo.lock",
+            "build.rs",
+            "spec/README.md",
+            "cases/",
+        ] {
+            assert!(
+                files.lines().any(|f| f.starts_with(needed)),
+                "the {name} crate would not ship {needed}"
+            );
+        }
+        for never in ["target/", "packaging/venv/", "node_modules/", "dist/"] {
+            assert!(
+                !files
+                    .lines()
+                    .any(|f| f.starts_with(never) || f.contains(&format!("/{never}"))),
+                "the {name} crate would ship {never}"
+            );
+        }
+    }
 }

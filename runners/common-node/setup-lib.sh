@@ -1,6 +1,9 @@
 # Shell functions shared by the setup.sh scripts of the Node runners.
 # Source it; it defines functions only.
 
+# shellcheck source=../../scripts/apt-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt-lib.sh"
+
 # npm_ci_once DIR [npm ci flags...]: runs `npm ci` in DIR unless node_modules
 # already holds exactly what package-lock.json pins (a stamp records the
 # lock's hash after a successful install), so a second run costs nothing.
@@ -30,7 +33,7 @@ ensure_system_rg() {
     return 1
   fi
   echo "setup: installing Debian's ripgrep"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null
+  apt_get update -qq && DEBIAN_FRONTEND=noninteractive apt_get install -y -qq ripgrep >/dev/null
   [ -x /usr/bin/rg ]
 }
 

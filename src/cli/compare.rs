@@ -20,7 +20,7 @@ pub struct CompareRequest {
 }
 
 /// Reads a JSON report, or an event log as the report of its run (partial
-/// if the run did not finish).
+/// if the run did not finish), of this release or an earlier one.
 pub fn read_report(path: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -28,7 +28,7 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
         return crate::report::events::read(&text)
             .map_err(|e| format!("{}: not a toolpath event log: {e}", path.display()));
     }
-    serde_json::from_str(&text)
+    crate::report::upgrade::json(&text)
         .map_err(|e| format!("{}: not a toolpath JSON report: {e}", path.display()))
 }
 

@@ -228,7 +228,10 @@ pub struct ContainmentCounts {
     /// and shown all the same, never hidden.
     pub escapes_expected: usize,
     /// Of `escapes`, how many took each channel (an escape through two
-    /// channels counts in both).
+    /// channels counts in both). Absent from reports of suites before
+    /// 0.3.0, which did not record channels: then every escape is
+    /// `unrecorded` ([`crate::report::upgrade`]).
+    #[serde(default)]
     pub escapes_by_channel: ChannelCounts,
     pub refused: usize,
     pub refused_other_code: usize,
@@ -266,6 +269,9 @@ impl ContainmentCounts {
                 }
                 for channel in &c.channels {
                     add(self.escapes_by_channel.of_mut(*channel));
+                }
+                if c.channels.is_empty() {
+                    add(&mut self.escapes_by_channel.unrecorded);
                 }
             }
             ContainmentClass::Refused => add(&mut self.refused),
@@ -398,6 +404,21 @@ impl ContainmentColumn {
         }
     }
 
+    /// Its count in `counts` as a table shows it: a channel's, in the
+    /// counts of a report that did not record its escapes' channels
+    /// (suite 0.2.x), is `?` (`N+?` beside recorded ones), never a 0 that
+    /// would read as no escape through it.
+    pub fn cell(self, counts: &ContainmentCounts) -> String {
+        let n = self.count(counts);
+        match self {
+            ContainmentColumn::Channel(_) if counts.escapes_by_channel.unrecorded > 0 => match n {
+                0 => "?".to_owned(),
+                n => format!("{n}+?"),
+            },
+            _ => n.to_string(),
+        }
+    }
+
     /// Its count in `counts`.
     pub fn count(self, counts: &ContainmentCounts) -> usize {
         match self {
@@ -421,6 +442,16 @@ pub struct ChannelCounts {
     pub list: usize,
     pub exec: usize,
     pub write: usize,
+    /// Escapes whose channels the report does not say: those of a report
+    /// of a suite before 0.3.0, written before escapes had channels (today
+    /// every escape has at least one, and this is absent). Shown as such,
+    /// never as escapes through no channel.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unrecorded: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl ChannelCounts {
@@ -442,14 +473,20 @@ impl ChannelCounts {
         }
     }
 
-    /// `read 2, list 0, exec 0, write 1`: every channel named, in order.
+    /// `read 2, list 0, exec 0, write 1`: every channel named, in order;
+    /// then `channel not recorded N` for escapes of a report that did not
+    /// record them.
     pub fn line(&self) -> String {
         use strum::VariantArray;
         let counts: Vec<String> = Channel::VARIANTS
             .iter()
             .map(|c| format!("{} {}", c.name(), self.of(*c)))
             .collect();
-        counts.join(", ")
+        let mut line = counts.join(", ");
+        if self.unrecorded > 0 {
+            line.push_str(&format!(", channel not recorded {}", self.unrecorded));
+        }
+        line
     }
 }
 

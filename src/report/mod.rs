@@ -9,7 +9,8 @@
 //! ([`profile_rules`]), where judged instances go as they are judged
 //! ([`sink`]), the event log and the run's authenticated spool
 //! ([`events`]) and its seal ([`seal`]), the renderers ([`render`]), the
-//! view renderers read through ([`view`]) and how a run ends ([`exit`]).
+//! view renderers read through ([`view`]), how a run ends ([`exit`]) and
+//! how a report of an earlier release is read ([`upgrade`]).
 //!
 //! May import `sys` and the suite model (the floors below,
 //! ARCHITECTURE.md); never `case` or `reference` beside it on floor 2, nor
@@ -25,6 +26,7 @@ pub mod render;
 pub mod run_against;
 pub mod seal;
 pub mod sink;
+pub mod upgrade;
 pub mod view;
 
 pub use check::{Check, OwnCheck};

@@ -127,8 +127,10 @@ fn not_protected(out: &mut String, rows: &[&Report]) {
 fn containment_table(out: &mut String, rows: &[&Report]) {
     out.push_str(&containment::markdown_head(&["implementation"]));
     let mut listed = String::new();
+    let mut counts = Vec::new();
     for report in rows {
         let c = containment::counted(report);
+        counts.push(c);
         let name = format!("{}{}", row_name(report), mark(report));
         let escapes = match (c.escapes, c.escapes_expected) {
             (0, _) => "0".to_owned(),
@@ -153,9 +155,10 @@ fn containment_table(out: &mut String, rows: &[&Report]) {
          implementation; an expected one is listed in the expectations file, and counted all \
          the same). {} Not observed: an instance of those kinds that was not judged \
          (unsupported, skipped, not run, an adapter error) or whose outcome the adapter cannot \
-         observe.\n",
+         observe.{}\n",
         containment::ESCAPE_DEFINITION,
-        containment::REFUSALS_DEFINITION
+        containment::REFUSALS_DEFINITION,
+        containment::unrecorded_note(&counts)
     ));
 }
 
@@ -392,6 +395,37 @@ mod tests {
     /// A row certified from a run whose subject could reach its verdict
     /// is marked in both tables, and its reasons are listed under the
     /// containment table; a protected row beside it is not marked.
+    /// A report of suite 0.2.x recorded no channels: its row counts them
+    /// `?`, the page says why, and a row of today's counts them; the HTML
+    /// page alike.
+    #[test]
+    fn channels_a_report_did_not_record_are_shown_as_unknown() {
+        use crate::report::render::testing::escape;
+        let mut old = escape("link", "answered ok");
+        old.containment.as_mut().unwrap().channels.clear();
+        let rows = [
+            report("old", vec![old]),
+            report("today", vec![escape("link", "answered ok")]),
+        ];
+        let out = table(&rows);
+        assert!(
+            out.contains("| old 1.2.3 (python) | **1** ⛔ | ? | ? | ? | ? | 0 |"),
+            "{out}"
+        );
+        assert!(
+            out.contains("| today 1.2.3 (python) | **1** ⛔ | 1 | 0 | 0 | 0 | 0 |"),
+            "{out}"
+        );
+        assert!(out.contains(containment::UNRECORDED_CHANNELS), "{out}");
+        assert!(!table(&rows[1..]).contains(containment::UNRECORDED_CHANNELS));
+        let page = crate::report::render::html::render(&rows);
+        assert!(page.contains("<td class=\"fail\">?</td>"), "{page}");
+        assert!(
+            page.contains("A channel counted <code>?</code>: the report is of a suite"),
+            "{page}"
+        );
+    }
+
     #[test]
     fn snapshot_of_an_unprotected_row() {
         let out = table(&[unprotected(), report("boxed", vec![])]);

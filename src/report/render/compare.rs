@@ -16,8 +16,11 @@
 //! of class is listed as a containment change. An escape's channels
 //! (SEC-12) are part of its class: one that now escapes through a channel
 //! it did not take before is a security regression too; one that lost a
-//! channel but still escapes is a containment change. The containment counts of
-//! both reports, counted from their cases, head the comparison.
+//! channel but still escapes is a containment change. An escape of a
+//! report written before channels were recorded (suite 0.2.x) took
+//! channels unknown, not none: against an escape of today it is
+//! unchanged. The containment counts of both reports, counted from their
+//! cases, head the comparison.
 
 use std::collections::BTreeMap;
 
@@ -132,11 +135,16 @@ fn containment_change(
 ) -> bool {
     let (was, is) = (class(before), class(after));
     let (was_through, is_through) = (channels(before), channels(after));
-    if was == is && was_through == is_through {
+    // An escape with no channels is one of a report written before they
+    // were recorded (suite 0.2.x): its channels are unknown, not none.
+    let unrecorded =
+        |class, through: &[Channel]| class == Some(ContainmentClass::Escape) && through.is_empty();
+    let channels_known = !unrecorded(was, &was_through) && !unrecorded(is, &is_through);
+    if was == is && (was_through == is_through || !channels_known) {
         return false;
     }
     // An escape through a channel it did not take before is a new escape.
-    let new_channel = is_through.iter().any(|c| !was_through.contains(c));
+    let new_channel = channels_known && is_through.iter().any(|c| !was_through.contains(c));
     let shown = after
         .or(before)
         .expect("an instance is in at least one report");
@@ -603,6 +611,43 @@ mod tests {
         assert_eq!(ids, ["link", "new"]);
         assert!(c.broke.is_empty());
         assert!(c.broke_anything());
+    }
+
+    /// An escape of a report of suite 0.2.x has no channels: against
+    /// today's escape of the same instance (through `read`) it is
+    /// unchanged, either way round, and the counts say the channel was not
+    /// recorded; a new instance that escapes is still a regression.
+    #[test]
+    fn an_escape_whose_channels_were_not_recorded_is_the_same_escape() {
+        use crate::report::render::testing::escape;
+        let mut unrecorded = escape("link", "answered ok");
+        let containment = unrecorded.containment.as_mut().unwrap();
+        containment.channels.clear();
+        containment.evidence = Some("answered ok".into());
+        let old = report("fake", vec![unrecorded]);
+        let today = report("fake", vec![escape("link", "answered ok")]);
+        for c in [compare(&old, &today), compare(&today, &old)] {
+            assert!(
+                c.security_regressions.is_empty() && c.containment_changed.is_empty(),
+                "{c:?}"
+            );
+            assert_eq!(c.unchanged, 1);
+            assert!(!c.broke_anything());
+        }
+        let out = render(&compare(&old, &today));
+        assert!(
+            out.contains(
+                "Containment: 1 escape (read 0, list 0, exec 0, write 0, channel not recorded 1), "
+            ),
+            "{out}"
+        );
+        let more = report(
+            "fake",
+            vec![escape("link", "answered ok"), escape("new", "answered ok")],
+        );
+        let c = compare(&old, &more);
+        assert_eq!(c.security_regressions.len(), 1, "{c:?}");
+        assert_eq!(c.security_regressions[0].id, "new");
     }
 
     #[test]

@@ -30,6 +30,28 @@ pub const REFUSALS_DEFINITION: &str = "A wording failure is a refusal whose mess
      `outside_workspace`. An other error: a SEC case expecting `ok` answered with another \
      error code, a failure that claims nothing about the workspace.";
 
+/// What a channel's `?` means ([`crate::report::counts::ContainmentColumn::cell`]),
+/// said after the definitions on a page with such a row.
+pub const UNRECORDED_CHANNELS: &str = "A channel counted `?`: the report is of a suite \
+     before 0.3.0, which did not record the channels an escape took.";
+
+/// [`UNRECORDED_CHANNELS`] when one of `rows` has a count of escapes
+/// whose channels were not recorded (with a space before it); else empty.
+pub fn unrecorded_note<'a>(rows: impl IntoIterator<Item = &'a ContainmentCounts>) -> String {
+    match rows
+        .into_iter()
+        .any(|c| c.escapes_by_channel.unrecorded > 0)
+    {
+        true => format!(" {UNRECORDED_CHANNELS}"),
+        false => String::new(),
+    }
+}
+
+/// [`unrecorded_note`] for an HTML page.
+pub fn unrecorded_note_html<'a>(rows: impl IntoIterator<Item = &'a ContainmentCounts>) -> String {
+    html_code(&unrecorded_note(rows))
+}
+
 /// [`ESCAPE_DEFINITION`] for an HTML page: its backticks as `<code>`.
 pub fn escape_definition_html() -> String {
     html_code(ESCAPE_DEFINITION)
@@ -157,7 +179,7 @@ pub fn markdown_row(lead: &[&str], counts: &ContainmentCounts, escapes: &str) ->
     let cells: Vec<String> = (lead.iter().map(|s| s.to_string()))
         .chain(ContainmentColumn::ALL.iter().map(|column| match column {
             ContainmentColumn::Escapes => escapes.to_owned(),
-            _ => column.count(counts).to_string(),
+            _ => column.cell(counts),
         }))
         .collect();
     format!("| {} |\n", cells.join(" | "))

@@ -111,7 +111,9 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
                     let class = if n > 0 { "fail" } else { "pass" };
                     format!("<td class=\"{class}\">{n}{expected}</td>")
                 }
-                ContainmentColumn::Channel(_) if n > 0 => format!("<td class=\"fail\">{n}</td>"),
+                ContainmentColumn::Channel(_) if n > 0 || c.escapes_by_channel.unrecorded > 0 => {
+                    format!("<td class=\"fail\">{}</td>", column.cell(&c))
+                }
                 ContainmentColumn::FalseRefusals => {
                     let class = if n > 0 { "xfail" } else { "" };
                     format!("<td class=\"{class}\">{n}</td>")
@@ -134,11 +136,13 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str("</tbody>\n</table>\n");
     out.push_str(&listed);
     not_protected(out, columns);
+    let counts: Vec<_> = columns.iter().map(|r| containment::counted(r)).collect();
     out.push_str(&format!(
-        "<p class=\"note\">{} (at most {MAX_LISTED} listed per implementation). {}</p>\n\
+        "<p class=\"note\">{} (at most {MAX_LISTED} listed per implementation). {}{}</p>\n\
          </section>\n",
         containment::escape_definition_html(),
-        containment::refusals_definition_html()
+        containment::refusals_definition_html(),
+        containment::unrecorded_note_html(&counts)
     ));
 }
 
