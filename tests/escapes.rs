@@ -3,7 +3,8 @@
 //! took (SEC-12): reading `lnk/../x` physically (read), searches and globs
 //! that follow links below the searched directory (list and read), a
 //! shell that runs in the physical directory (exec), writing above the
-//! fixture directory and writing 0.3 s after answering (write); handing an
+//! fixture directory and writing 0.3 s after answering, touching, chmodding
+//! or setting an attribute on a file beside the roots (write); handing an
 //! outside file to another owner is denied to every subject. Before SEC-12 each showed 0
 //! escapes: the first three write nothing, and neither a path above the
 //! fixture directory, nor a write after the answer, nor an owner was
@@ -330,5 +331,31 @@ fn as_root() -> Vec<&'static str> {
     match toolpath::sys::is_root() {
         true => vec!["--subject-as-root"],
         false => vec![],
+    }
+}
+
+/// A subject that refuses a path outside as it should and then touches the
+/// file there, changes its mode or gives it an extended attribute: the
+/// fixture is the subject's own, so each lands, and each is a write out
+/// (SEC-11, SEC-12). Before the snapshot read times and attributes, the
+/// touch and the attribute passed as refused.
+#[test]
+fn touching_chmodding_or_marking_an_outside_file_is_a_write_escape() {
+    for (mode, how) in [
+        ("touch-refused", "modification and change time"),
+        ("chmod-refused", "mode 0644 -> 0600"),
+        ("xattr-refused", "extended attributes"),
+    ] {
+        let report = run(mode, &["file.write.dotdot-out"]);
+        assert_eq!(
+            only(&report),
+            (
+                "fail".into(),
+                "escape".into(),
+                format!("write: changed outside every root: ~ {{tmp}}/outside/secret.txt ({how})")
+            ),
+            "{mode}"
+        );
+        assert_eq!(by_channel(&report), [0, 0, 0, 1], "{mode}");
     }
 }

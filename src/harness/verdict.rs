@@ -216,7 +216,8 @@ pub struct Answer {
     /// Every check made, the changes to the fixture and SEC-12 included.
     pub verdict: Verdict,
     /// Every channel something got out through, with what showed it: the
-    /// first change outside every root (write), then what the answer
+    /// changes outside every root (write: those the escape check lists,
+    /// and how many more), then what the answer
     /// carried ([`Outside::escapes`]). Placeholders for machine paths.
     pub escapes: Vec<(Channel, String)>,
     /// The fields not observed in this answer: the subject's
@@ -280,9 +281,12 @@ fn call_and_judge(
     let changes = snapshot::diff(&before, &after, writes);
     let root = built.root.as_path();
     let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
-    let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
+    let (outside, mut inside): (Vec<&Change>, Vec<&Change>) = changes
         .iter()
         .partition(|c| containment::is_outside(c, &roots));
+    // Inside a root, times move with every write and attributes are the
+    // workspace's own business: only outside every root are they judged.
+    inside.retain(|c| !c.kind.is_metadata());
     let shown = |changes: &[&Change]| -> Vec<String> {
         let listed = snapshot::topmost(changes);
         listed.into_iter().take(5).map(describe).collect()
@@ -314,12 +318,22 @@ fn call_and_judge(
         .into_iter()
         .map(|(channel, seen)| (channel, vars.collapse(&seen)))
         .collect();
-    let mut escapes: Vec<(Channel, String)> = shown_outside
-        .first()
-        .map(|change| {
+    // Every change outside is in the evidence, as far as the report's
+    // bound goes, with a count of the rest.
+    let changed_outside = snapshot::topmost(&outside).len() + named.len();
+    let mut escapes: Vec<(Channel, String)> = (!shown_outside.is_empty())
+        .then(|| {
+            let more = changed_outside.saturating_sub(shown_outside.len());
+            let rest = match more {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
             (
                 Channel::Write,
-                format!("changed outside every root: {change}"),
+                format!(
+                    "changed outside every root: {}{rest}",
+                    shown_outside.join(", ")
+                ),
             )
         })
         .into_iter()

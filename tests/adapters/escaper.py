@@ -27,6 +27,12 @@ breaks the answers of one tool family in the way named on its command line:
                   go to $ESCAPER_LOG
   write-late      `write_file` refuses a path outside, and writes it 0.3 s
                   after answering, making the directories it needs (write)
+  touch-refused   `write_file` refuses a path outside, and sets the file's
+                  modification time there to the epoch (write)
+  chmod-refused   `write_file` refuses a path outside, and makes the file
+                  there private, mode 0600 (write)
+  xattr-refused   `write_file` refuses a path outside, and gives the file
+                  there an extended attribute `user.toolpath` (write)
 
 usage: escaper.py MODE
 """
@@ -49,6 +55,9 @@ MODES = {
     "write-refused",
     "chown-refused",
     "write-late",
+    "touch-refused",
+    "chmod-refused",
+    "xattr-refused",
 }
 
 
@@ -175,6 +184,19 @@ def write_late(call, result):
     return result
 
 
+def mark_refused(mark):
+    """`write_file` refusing a path outside, then `mark`ing what is there
+    (a file the subject owns, as the fixture is its own)."""
+
+    def broken(call, result):
+        path = refused_outside(call, result)
+        if path and os.path.isfile(path) and not os.path.islink(path):
+            mark(path)
+        return result
+
+    return broken
+
+
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
@@ -182,6 +204,9 @@ BREAK = {
     "write-refused": write_refused,
     "chown-refused": chown_refused,
     "write-late": write_late,
+    "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
+    "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
+    "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
 }
 
 
