@@ -359,3 +359,30 @@ fn touching_chmodding_or_marking_an_outside_file_is_a_write_escape() {
         assert_eq!(by_channel(&report), [0, 0, 0, 1], "{mode}");
     }
 }
+
+/// A search that reads the links to files below the searched directory
+/// reports `{ws}/src/leak.txt`, a link to `outside/secret.txt`, at a line
+/// an inside file holds too: no canary, no line only outside files hold,
+/// and a reported path whose last component was never walked through.
+/// It was *accepted*; the file a match came from is resolved whole now.
+#[test]
+fn a_match_read_through_a_last_link_out_is_a_read_escape() {
+    let report = run("follow-file-links", &["security.walk.file-link*"]);
+    let found = escapes(&report);
+    assert!(!found.is_empty(), "{report}");
+    assert!(found.iter().all(|(_, c)| c == &["read"]), "{found:?}");
+    let evidence: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["containment"]["evidence"].as_str())
+        .collect();
+    assert!(
+        evidence
+            .iter()
+            .all(|e| *e == "read: read `{tmp}/ws/src/leak.txt`, a link to the outside"),
+        "{evidence:?}"
+    );
+    let [read, list, exec, write] = by_channel(&report);
+    assert_eq!((read as usize, list, exec, write), (found.len(), 0, 0, 0));
+}

@@ -12,6 +12,10 @@ breaks the answers of one tool family in the way named on its command line:
   follow-links    `grep`, `ripgrep` and `glob` follow links below the
                   searched directory, reporting what is under them (list
                   and read channels)
+  follow-file-links
+                  `grep` and `ripgrep` read the links to files below the
+                  searched directory, reporting each match at the link
+                  (read: the line may be one an inside file holds too)
   shell-physical  the shell runs its command in the directory the kernel
                   reaches from the lexical path, `cd` following links
                   first, and reports the lexical `cwd` all the same (exec)
@@ -37,6 +41,7 @@ breaks the answers of one tool family in the way named on its command line:
 usage: escaper.py MODE
 """
 
+import fnmatch
 import json
 import os
 import re
@@ -51,6 +56,7 @@ from mutant import Reference, send  # noqa: E402
 MODES = {
     "read-physical",
     "follow-links",
+    "follow-file-links",
     "shell-physical",
     "write-refused",
     "chown-refused",
@@ -107,6 +113,36 @@ def follow_links(call, result):
                     if pattern.search(line):
                         matches.append({"path": path, "line": number, "text": line})
         result["matches"] = matches
+    return result
+
+
+def follow_file_links(call, result):
+    if call["tool"] not in ("grep", "ripgrep") or result.get("outcome") != "ok":
+        return result
+    params = call["params"]
+    try:
+        pattern = re.compile(params.get("pattern", ""))
+    except (re.error, TypeError):
+        return result
+    include = params.get("include")
+    matches = list(result.get("matches", []))
+    for base in searched(call, result):
+        for directory, _, names in os.walk(base):
+            for name in sorted(names):
+                path = directory + "/" + name
+                if not os.path.islink(path) or not os.path.isfile(path):
+                    continue
+                if isinstance(include, str) and not fnmatch.fnmatch(name, include):
+                    continue
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        lines = f.read().splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                for number, line in enumerate(lines, 1):
+                    if pattern.search(line):
+                        matches.append({"path": path, "line": number, "text": line})
+    result["matches"] = matches
     return result
 
 
@@ -200,6 +236,7 @@ def mark_refused(mark):
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
+    "follow-file-links": follow_file_links,
     "shell-physical": shell_physical,
     "write-refused": write_refused,
     "chown-refused": chown_refused,
