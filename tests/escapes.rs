@@ -386,3 +386,47 @@ fn a_match_read_through_a_last_link_out_is_a_read_escape() {
     let [read, list, exec, write] = by_channel(&report);
     assert_eq!((read as usize, list, exec, write), (found.len(), 0, 0, 0));
 }
+
+/// A tool that makes the missing directories of its path before its
+/// containment check, and leaves them when it refuses: no case had a file
+/// tool write into a missing directory outside, so its file tools passed
+/// every one (only a shell run in a missing directory outside was
+/// caught; the cases are kept below). Into missing directories through
+/// `..`, a dangling link and a link to a directory outside, every file
+/// tool and the shell: each cell refused, and each a write escape, the
+/// directory it made named.
+#[test]
+fn directories_made_before_a_refusal_are_a_write_escape() {
+    let before = run(
+        "mkdirs-first",
+        &[
+            "security.shape.dotdot-out.*",
+            "security.shape.dangling-out.*",
+            "security.shape.outside-missing.*",
+        ],
+    );
+    let caught = escapes(&before);
+    assert!(!caught.is_empty());
+    assert!(
+        caught.iter().all(|(id, _)| id.contains(".shell.")),
+        "{caught:?}"
+    );
+    let report = run("mkdirs-first", &["security.shape.*missing-dirs*"]);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 30);
+    let found = escapes(&report);
+    assert_eq!(found.len(), 30, "{found:?}");
+    assert!(found.iter().all(|(_, c)| c == &["write"]), "{found:?}");
+    assert_eq!(by_channel(&report), [0, 0, 0, 30]);
+    let evidence: std::collections::BTreeSet<&str> = cases
+        .iter()
+        .filter_map(|c| c["containment"]["evidence"].as_str())
+        .collect();
+    assert_eq!(
+        evidence.into_iter().collect::<Vec<_>>(),
+        [
+            "write: changed outside every root: + {tmp}/outside/missing (directory)",
+            "write: changed outside every root: + {tmp}/outside/new (directory)",
+        ]
+    );
+}

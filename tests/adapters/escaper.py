@@ -31,6 +31,10 @@ breaks the answers of one tool family in the way named on its command line:
                   go to $ESCAPER_LOG
   write-late      `write_file` refuses a path outside, and writes it 0.3 s
                   after answering, making the directories it needs (write)
+  mkdirs-first    the file tools and the shell make the missing directories
+                  of their path, as the kernel resolves it (following
+                  links, dangling ones too), before asking the reference,
+                  which refuses a path outside: they are left (write)
   touch-refused   `write_file` refuses a path outside, and sets the file's
                   modification time there to the epoch (write)
   chmod-refused   `write_file` refuses a path outside, and makes the file
@@ -61,6 +65,7 @@ MODES = {
     "write-refused",
     "chown-refused",
     "write-late",
+    "mkdirs-first",
     "touch-refused",
     "chmod-refused",
     "xattr-refused",
@@ -220,6 +225,27 @@ def write_late(call, result):
     return result
 
 
+def mkdirs_first(call):
+    """Makes the missing directories of the call's path: a file tool's
+    parent directory, the shell's directory itself."""
+    tool, params = call["tool"], call["params"]
+    if tool in ("read_file", "write_file", "edit"):
+        path = params.get("file_path")
+        path = os.path.dirname(path) if isinstance(path, str) else None
+    elif tool == "shell":
+        path = params.get("dir_path")
+    else:
+        return
+    if not isinstance(path, str) or not path:
+        return
+    if not path.startswith("/"):
+        path = call["workspace"]["target"] + "/" + path
+    try:
+        os.makedirs(os.path.realpath(path), exist_ok=True)
+    except OSError:
+        pass
+
+
 def mark_refused(mark):
     """`write_file` refusing a path outside, then `mark`ing what is there
     (a file the subject owns, as the fixture is its own)."""
@@ -233,6 +259,9 @@ def mark_refused(mark):
     return broken
 
 
+# What a mode does when a call comes, before the reference answers it.
+BEFORE = {"mkdirs-first": mkdirs_first}
+
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
@@ -241,6 +270,7 @@ BREAK = {
     "write-refused": write_refused,
     "chown-refused": chown_refused,
     "write-late": write_late,
+    "mkdirs-first": lambda call, result: result,
     "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
     "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
     "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
@@ -256,6 +286,8 @@ def main():
         message = json.loads(line)
         if message["type"] == "bye":
             break
+        if message["type"] == "call" and mode in BEFORE:
+            BEFORE[mode](message)
         answer = ref.ask(message)
         if message["type"] == "hello":
             answer["implementation"]["name"] = "escaper " + mode
