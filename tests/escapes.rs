@@ -430,3 +430,48 @@ fn directories_made_before_a_refusal_are_a_write_escape() {
         ]
     );
 }
+
+/// A subject that allows its own temporary directory beside the roots,
+/// as one MCP file server allows /tmp: no fixture holds anything there,
+/// and no case read a file there, so its `read_file` and `ls` passed
+/// every case (only its search of `{adapter-tmp}` was caught, by the
+/// `ok` alone). The harness now puts a canary there before each call,
+/// and cases ask for it: the file read out holds it (read), and the
+/// canary read back is in the evidence.
+#[test]
+fn what_a_subject_reaches_in_its_own_temporary_directory_is_an_escape() {
+    let before = run(
+        "allow-tmp",
+        &[
+            "security.scratch.adapter-tmp-resolve",
+            "security.scratch.adapter-tmp-search*",
+            "security.scratch.adapter-tmp-shell",
+            "security.scratch.adapter-tmp-missing*",
+        ],
+    );
+    let caught = escapes(&before);
+    assert!(
+        caught.iter().all(|(id, _)| id.contains("-search")),
+        "{caught:?}"
+    );
+    let report = run("allow-tmp", &["security.scratch.adapter-tmp-canary*"]);
+    let cases = report["cases"].as_array().unwrap();
+    let found = escapes(&report);
+    assert_eq!(found.len(), cases.len(), "{found:?}");
+    let evidence = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"].as_str().unwrap().starts_with(id))
+            .and_then(|c| c["containment"]["evidence"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let read = evidence("security.scratch.adapter-tmp-canary-read_file");
+    assert_eq!(
+        read,
+        "read: answered ok; read: content holds an outside file's canary; \
+         list: reported a path outside the fixture directory"
+    );
+    let grep = evidence("security.scratch.adapter-tmp-canary-search");
+    assert!(grep.contains("holds an outside file's canary"), "{grep}");
+}

@@ -104,6 +104,14 @@ impl Outside {
         }
     }
 
+    /// `self` with the canaries the harness put where the subject can
+    /// reach outside its fixture ([`crate::harness::reach`]): read out
+    /// like an outside file's.
+    pub fn with_canaries(mut self, more: impl IntoIterator<Item = String>) -> Outside {
+        self.canaries.extend(more);
+        self
+    }
+
     /// Every channel through which `answer` got something out, with what
     /// showed it (machine paths as they are; the caller collapses them).
     /// A field the adapter did not observe (`unobserved`: composed by it,

@@ -14,8 +14,9 @@
 //! the call is sent, and a protocol violation found on the way is handed
 //! back for the caller to charge.
 //!
-//! Around the call: where the roots are, the fixture's snapshot (its own
-//! `.git` directories and what the subject prepared left out), the paths
+//! Around the call: where the roots are, a canary of the call's in the
+//! subject's own temporary directory ([`reach`]), the fixture's snapshot
+//! (its own `.git` directories and what the subject prepared left out), the paths
 //! the call names in the subject's scratch directory and beyond the
 //! fixture ([`Watched`]), and what the fixture says about the outside
 //! ([`Outside`], SEC-12). After it: the answer against the expectation
@@ -39,6 +40,7 @@ use crate::harness::call;
 use crate::harness::containment;
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge};
+use crate::harness::reach;
 use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::watch::Watched;
@@ -257,6 +259,9 @@ fn call_and_judge(
     // Where the roots are, read before the call like everything else the
     // call is judged on.
     let roots = containment::root_places(&built.root, &call.workspace.roots);
+    // A canary of this call's in the subject's own temporary directory,
+    // put there before anything the call is judged on is read.
+    let reached = scratch.and_then(reach::plant);
     // What the call names in the subject's own scratch directory is
     // outside the fixture, so outside its snapshot: looked at apart.
     let named = Watched::before(call, scratch);
@@ -264,7 +269,8 @@ fn call_and_judge(
     // (`{ws}/../../x`, above it): outside every root as well.
     let beyond = Watched::beyond(call, &built.root, scratch);
     let before = snapshot::take(&built.root, &git_dirs);
-    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before);
+    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
+        .with_canaries(reached);
     let command = call.params.get("command").and_then(|c| c.as_str());
 
     let answer = send(call)?;

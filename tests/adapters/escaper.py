@@ -35,6 +35,10 @@ breaks the answers of one tool family in the way named on its command line:
                   of their path, as the kernel resolves it (following
                   links, dangling ones too), before asking the reference,
                   which refuses a path outside: they are left (write)
+  allow-tmp       `read_file`, `grep`, `ripgrep` and `ls` allow the
+                  subject's own temporary directory ($TMPDIR) beside the
+                  roots, as an MCP file server allows /tmp: a path there the
+                  reference refuses is answered from the disk (read, list)
   touch-refused   `write_file` refuses a path outside, and sets the file's
                   modification time there to the epoch (write)
   chmod-refused   `write_file` refuses a path outside, and makes the file
@@ -66,6 +70,7 @@ MODES = {
     "chown-refused",
     "write-late",
     "mkdirs-first",
+    "allow-tmp",
     "touch-refused",
     "chmod-refused",
     "xattr-refused",
@@ -246,6 +251,49 @@ def mkdirs_first(call):
         pass
 
 
+def allow_tmp(call, result):
+    if result.get("outcome") != "error":
+        return result
+    tool, params = call["tool"], call["params"]
+    path = params.get("file_path") or params.get("dir_path")
+    tmp = os.environ.get("TMPDIR", "")
+    if not isinstance(path, str) or not tmp or not (path == tmp or path.startswith(tmp + "/")):
+        return result
+    answer = {"type": "result", "seq": result["seq"], "outcome": "ok", "path": path}
+    if tool == "read_file" and os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            answer.update(kind="file", content=f.read())
+    elif tool in ("grep", "ripgrep", "ls") and os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
+        answer["kind"] = "directory"
+        if tool == "ls":
+            answer["entries"] = [
+                {"path": path + "/" + n, "type": "directory" if os.path.isdir(path + "/" + n) else "file"}
+                for n in names
+            ]
+        else:
+            try:
+                pattern = re.compile(params.get("pattern", ""))
+            except (re.error, TypeError):
+                return result
+            matches = []
+            for n in names:
+                try:
+                    with open(path + "/" + n, encoding="utf-8") as f:
+                        lines = f.read().splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                matches += [
+                    {"path": path + "/" + n, "line": i, "text": line}
+                    for i, line in enumerate(lines, 1)
+                    if pattern.search(line)
+                ]
+            answer["matches"] = matches
+    else:
+        return result
+    return answer
+
+
 def mark_refused(mark):
     """`write_file` refusing a path outside, then `mark`ing what is there
     (a file the subject owns, as the fixture is its own)."""
@@ -271,6 +319,7 @@ BREAK = {
     "chown-refused": chown_refused,
     "write-late": write_late,
     "mkdirs-first": lambda call, result: result,
+    "allow-tmp": allow_tmp,
     "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
     "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
     "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
