@@ -1,9 +1,10 @@
 //! What a subject can reach outside its fixture that the fixture does not
 //! hold (SEC-9, SEC-12): its own temporary directory (`{adapter-tmp}`, its
-//! `TMPDIR`, private to the process the call goes to). A tool that allows
-//! its temporary directory beside the roots on its own, as one MCP file
-//! server allows `/tmp` and `$HOME`, shows nothing on a fixture alone: so
-//! before each call the harness puts a file of its own there,
+//! `TMPDIR`, private to the process the call goes to) and the private
+//! `HOME` an MCP server gets below it (`{adapter-tmp}/home`). A tool that
+//! allows these beside the roots on its own, as one MCP file server
+//! allows `/tmp` and `$HOME`, shows nothing on a fixture alone: so
+//! before each call the harness puts a file of its own in each,
 //! [`CANARY_FILE`], holding a canary drawn for that call, which the cases
 //! of `security.scratch` ask for. The canary anywhere in an answer is a
 //! read escape ([`crate::harness::sight`]), as an outside file's is.

@@ -167,6 +167,7 @@ pub fn call_on<E>(
         unobservable: subject.hello().unobservable_for(call.tool),
         prepared: &prepared,
         scratch: scratch.as_deref(),
+        homes: subject.homes(),
     };
     let mut violation = None;
     let judged = call_and_judge(judging, expected, relax, |call| {
@@ -200,6 +201,8 @@ struct Judging<'a> {
     prepared: &'a [PathBuf],
     /// The subject's own scratch directory (`{adapter-tmp}`), if any.
     scratch: Option<&'a Path>,
+    /// The private `HOME` directories the subject was given.
+    homes: Vec<PathBuf>,
 }
 
 /// What became of one call that was answered.
@@ -248,6 +251,7 @@ fn call_and_judge(
         unobservable,
         prepared,
         scratch,
+        homes,
     } = judging;
     let git_dirs: Vec<Vec<u8>> = (fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
@@ -259,9 +263,13 @@ fn call_and_judge(
     // Where the roots are, read before the call like everything else the
     // call is judged on.
     let roots = containment::root_places(&built.root, &call.workspace.roots);
-    // A canary of this call's in the subject's own temporary directory,
-    // put there before anything the call is judged on is read.
-    let reached = scratch.and_then(reach::plant);
+    // A canary of this call's in the subject's own temporary directory
+    // and private `HOME`, put there before anything the call is judged on
+    // is read.
+    let reached: Vec<String> = (scratch.map(Path::to_path_buf).into_iter())
+        .chain(homes)
+        .filter_map(|dir| reach::plant(&dir))
+        .collect();
     // What the call names in the subject's own scratch directory is
     // outside the fixture, so outside its snapshot: looked at apart.
     let named = Watched::before(call, scratch);
