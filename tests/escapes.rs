@@ -3,7 +3,8 @@
 //! took (SEC-12): reading `lnk/../x` physically (read), searches and globs
 //! that follow links below the searched directory (list and read), a
 //! shell that runs in the physical directory (exec), writing above the
-//! fixture directory and writing 0.3 s after answering (write); handing an
+//! fixture directory and writing 0.3 s after answering, touching, chmodding
+//! or setting an attribute on a file beside the roots (write); handing an
 //! outside file to another owner is denied to every subject. Before SEC-12 each showed 0
 //! escapes: the first three write nothing, and neither a path above the
 //! fixture directory, nor a write after the answer, nor an owner was
@@ -331,4 +332,146 @@ fn as_root() -> Vec<&'static str> {
         true => vec!["--subject-as-root"],
         false => vec![],
     }
+}
+
+/// A subject that refuses a path outside as it should and then touches the
+/// file there, changes its mode or gives it an extended attribute: the
+/// fixture is the subject's own, so each lands, and each is a write out
+/// (SEC-11, SEC-12). Before the snapshot read times and attributes, the
+/// touch and the attribute passed as refused.
+#[test]
+fn touching_chmodding_or_marking_an_outside_file_is_a_write_escape() {
+    for (mode, how) in [
+        ("touch-refused", "modification and change time"),
+        ("chmod-refused", "mode 0644 -> 0600"),
+        ("xattr-refused", "extended attributes"),
+    ] {
+        let report = run(mode, &["file.write.dotdot-out"]);
+        assert_eq!(
+            only(&report),
+            (
+                "fail".into(),
+                "escape".into(),
+                format!("write: changed outside every root: ~ {{tmp}}/outside/secret.txt ({how})")
+            ),
+            "{mode}"
+        );
+        assert_eq!(by_channel(&report), [0, 0, 0, 1], "{mode}");
+    }
+}
+
+/// A search that reads the links to files below the searched directory
+/// reports `{ws}/src/leak.txt`, a link to `outside/secret.txt`, at a line
+/// an inside file holds too: no canary, no line only outside files hold,
+/// and a reported path whose last component was never walked through.
+/// It was *accepted*; the file a match came from is resolved whole now.
+#[test]
+fn a_match_read_through_a_last_link_out_is_a_read_escape() {
+    let report = run("follow-file-links", &["security.walk.file-link*"]);
+    let found = escapes(&report);
+    assert!(!found.is_empty(), "{report}");
+    assert!(found.iter().all(|(_, c)| c == &["read"]), "{found:?}");
+    let evidence: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["containment"]["evidence"].as_str())
+        .collect();
+    assert!(
+        evidence
+            .iter()
+            .all(|e| *e == "read: read `{tmp}/ws/src/leak.txt`, a link to the outside"),
+        "{evidence:?}"
+    );
+    let [read, list, exec, write] = by_channel(&report);
+    assert_eq!((read as usize, list, exec, write), (found.len(), 0, 0, 0));
+}
+
+/// A tool that makes the missing directories of its path before its
+/// containment check, and leaves them when it refuses: no case had a file
+/// tool write into a missing directory outside, so its file tools passed
+/// every one (only a shell run in a missing directory outside was
+/// caught; the cases are kept below). Into missing directories through
+/// `..`, a dangling link and a link to a directory outside, every file
+/// tool and the shell: each cell refused, and each a write escape, the
+/// directory it made named.
+#[test]
+fn directories_made_before_a_refusal_are_a_write_escape() {
+    let before = run(
+        "mkdirs-first",
+        &[
+            "security.shape.dotdot-out.*",
+            "security.shape.dangling-out.*",
+            "security.shape.outside-missing.*",
+        ],
+    );
+    let caught = escapes(&before);
+    assert!(!caught.is_empty());
+    assert!(
+        caught.iter().all(|(id, _)| id.contains(".shell.")),
+        "{caught:?}"
+    );
+    let report = run("mkdirs-first", &["security.shape.*missing-dirs*"]);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 30);
+    let found = escapes(&report);
+    assert_eq!(found.len(), 30, "{found:?}");
+    assert!(found.iter().all(|(_, c)| c == &["write"]), "{found:?}");
+    assert_eq!(by_channel(&report), [0, 0, 0, 30]);
+    let evidence: std::collections::BTreeSet<&str> = cases
+        .iter()
+        .filter_map(|c| c["containment"]["evidence"].as_str())
+        .collect();
+    assert_eq!(
+        evidence.into_iter().collect::<Vec<_>>(),
+        [
+            "write: changed outside every root: + {tmp}/outside/missing (directory)",
+            "write: changed outside every root: + {tmp}/outside/new (directory)",
+        ]
+    );
+}
+
+/// A subject that allows its own temporary directory beside the roots,
+/// as one MCP file server allows /tmp: no fixture holds anything there,
+/// and no case read a file there, so its `read_file` and `ls` passed
+/// every case (only its search of `{adapter-tmp}` was caught, by the
+/// `ok` alone). The harness now puts a canary there before each call,
+/// and cases ask for it: the file read out holds it (read), and the
+/// canary read back is in the evidence.
+#[test]
+fn what_a_subject_reaches_in_its_own_temporary_directory_is_an_escape() {
+    let before = run(
+        "allow-tmp",
+        &[
+            "security.scratch.adapter-tmp-resolve",
+            "security.scratch.adapter-tmp-search*",
+            "security.scratch.adapter-tmp-shell",
+            "security.scratch.adapter-tmp-missing*",
+        ],
+    );
+    let caught = escapes(&before);
+    assert!(
+        caught.iter().all(|(id, _)| id.contains("-search")),
+        "{caught:?}"
+    );
+    let report = run("allow-tmp", &["security.scratch.adapter-tmp-canary*"]);
+    let cases = report["cases"].as_array().unwrap();
+    let found = escapes(&report);
+    assert_eq!(found.len(), cases.len(), "{found:?}");
+    let evidence = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"].as_str().unwrap().starts_with(id))
+            .and_then(|c| c["containment"]["evidence"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let read = evidence("security.scratch.adapter-tmp-canary-read_file");
+    assert_eq!(
+        read,
+        "read: answered ok; read: content holds an outside file's canary; \
+         list: reported a path outside the fixture directory"
+    );
+    let grep = evidence("security.scratch.adapter-tmp-canary-search");
+    assert!(grep.contains("holds an outside file's canary"), "{grep}");
 }

@@ -1493,3 +1493,55 @@ fn structured_content_is_read_where_the_profile_points() {
         .unwrap();
     assert!(reason.contains("no value at `/nope`"), "{reason}");
 }
+
+/// A server that allows its own `HOME` and `TMPDIR` beside its roots, as
+/// one published file server does: both are private to the run (below
+/// `{adapter-tmp}`), and the harness puts a canary in each before every
+/// call, which cases ask for. The file read there is an escape, the
+/// canary it held in the evidence; the well-behaved fake refuses it.
+#[test]
+fn a_server_that_allows_its_own_home_reads_the_canary_there_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let canary_cases = |modes: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .current_dir(root())
+            .args(["run", "--jobs", "1", "--format", "json"])
+            .args(["--filter", "security.scratch.adapter-tmp-home-canary"])
+            .args(["--filter", "security.scratch.adapter-tmp-canary-read_file"])
+            .arg("--mcp")
+            .arg(profile(dir.path(), modes, &[]))
+            .output()
+            .expect("toolpath runs");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut found: Vec<(String, String, String)> = (report["cases"].as_array().unwrap())
+            .iter()
+            .map(|c| {
+                let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+                (
+                    text(&c["id"]),
+                    text(&c["containment"]["class"]),
+                    text(&c["containment"]["evidence"]),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let refused = |id: &str| (id.to_owned(), "refused".to_owned(), String::new());
+    assert_eq!(
+        canary_cases(""),
+        [
+            refused("security.scratch.adapter-tmp-canary-read_file"),
+            refused("security.scratch.adapter-tmp-home-canary"),
+        ]
+    );
+    let escaped = canary_cases("allow-home");
+    assert_eq!(escaped.len(), 2, "{escaped:?}");
+    for (id, class, evidence) in escaped {
+        assert_eq!(class, "escape", "{id}");
+        assert!(
+            evidence.contains("read: content holds an outside file's canary"),
+            "{id}: {evidence}"
+        );
+    }
+}

@@ -18,6 +18,8 @@
 //!   changed (SEC-11);
 //! - [`watch`]: the paths a call names in the subject's own scratch
 //!   directory (`{adapter-tmp}`), outside the fixture, before and after it;
+//! - [`reach`]: a canary in the subject's own temporary directory, which
+//!   the fixture does not hold, for cases that ask for it;
 //! - [`judge`]: an answer against its expectation, value by value;
 //! - [`truncation`]: what an answer that says it stopped early is judged
 //!   against (OUT-6);
@@ -46,6 +48,7 @@ pub mod config;
 pub mod containment;
 pub mod expected;
 pub mod judge;
+pub mod reach;
 pub mod route;
 pub mod run;
 pub mod sight;

@@ -12,6 +12,13 @@
 //!   link leading outside every root, or whose directory is outside every
 //!   root; the last component is the entry itself (`{ws}/lnk`, a link
 //!   LS-5 reports as one), never a walk through it;
+//! - **read** and **write**, again: the path a tool read, searched,
+//!   edited or wrote (a match's path, the `path` of `read_file`, `grep`,
+//!   `ripgrep`, `write_file` and `edit`), last component included, since
+//!   that is where the data came from or went: a match reported at
+//!   `{ws}/src/leak.txt`, a link to a file outside, came from outside
+//!   whatever its line says (read), an edit answered at such a path went
+//!   there (write);
 //! - **exec**: a shell command that saw a directory outside: `pwd`
 //!   printed a path whose real path is outside every root, or `ls`
 //!   printed exactly the names of a directory outside and of none inside.
@@ -97,6 +104,14 @@ impl Outside {
         }
     }
 
+    /// `self` with the canaries the harness put where the subject can
+    /// reach outside its fixture ([`crate::harness::reach`]): read out
+    /// like an outside file's.
+    pub fn with_canaries(mut self, more: impl IntoIterator<Item = String>) -> Outside {
+        self.canaries.extend(more);
+        self
+    }
+
     /// Every channel through which `answer` got something out, with what
     /// showed it (machine paths as they are; the caller collapses them).
     /// A field the adapter did not observe (`unobserved`: composed by it,
@@ -116,6 +131,11 @@ impl Outside {
         }
         if let Some(seen) = self.list(answer, &observed) {
             found.push((Channel::List, seen));
+        }
+        if let Some((channel, seen)) = self.through(tool, answer, &observed)
+            && !found.iter().any(|(c, _)| *c == channel)
+        {
+            found.push((channel, seen));
         }
         if tool == Tool::Shell
             && answer.outcome == Some(Outcome::Ok)
@@ -206,6 +226,48 @@ impl Outside {
                     Some(_) => format!("reported `{p}` {via}"),
                     None => format!("reported a path {via}"),
                 })
+        })
+    }
+
+    /// The first path the tool read or wrote whose whole real place, last
+    /// component followed, is outside every root, with the channel of
+    /// what the tool did there: a match's path and the `path` of a tool
+    /// that reads (read), the `path` of one that writes (write). A path
+    /// whose walk already leaves is [`Outside::list`]'s.
+    fn through(
+        &self,
+        tool: Tool,
+        answer: &ToolResult,
+        observed: &dyn Fn(Field) -> bool,
+    ) -> Option<(Channel, String)> {
+        let channel = match tool {
+            Tool::Grep | Tool::Ripgrep | Tool::ReadFile => Channel::Read,
+            Tool::WriteFile | Tool::Edit => Channel::Write,
+            _ => return None,
+        };
+        let path = (answer.path.as_deref())
+            .filter(|_| observed(Field::Path) && answer.outcome == Some(Outcome::Ok));
+        let matches = (answer.matches.iter())
+            .filter(|_| observed(Field::Matches) && observed(Field::MatchesPath))
+            .flatten()
+            .map(|m| m.path.as_str());
+        path.into_iter().chain(matches).find_map(|p| {
+            if self.reaches_out(p).is_some() {
+                return None;
+            }
+            let rel = self.below_root(p.as_bytes())?;
+            let inside = self.real(&rel).is_some_and(|real| self.inside(&real));
+            let what = match channel {
+                Channel::Write => "wrote",
+                _ => "read",
+            };
+            (!inside).then(|| {
+                let shown = String::from_utf8_lossy(&rel).into_owned();
+                (
+                    channel,
+                    format!("{what} `{{tmp}}/{shown}`, a link to the outside"),
+                )
+            })
         })
     }
 
@@ -440,7 +502,8 @@ mod tests {
 
     /// `ws` and `ws2` roots, `ws/lnk` to `outside/deep`, `ws/in` back to
     /// `ws2`, `outside/back` to `ws/x`, `ws/up` to the fixture directory,
-    /// `outside/x/f` holding `secret`.
+    /// `ws/leak` to `outside/x/f`, `ws/near` to `ws/x/f`, `outside/x/f`
+    /// holding `secret`.
     fn scene() -> (tempfile::TempDir, Outside) {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path().canonicalize().unwrap();
@@ -453,6 +516,8 @@ mod tests {
         symlink("../ws2", top.join("ws/in")).unwrap();
         symlink("../ws/x", top.join("outside/back")).unwrap();
         symlink("..", top.join("ws/up")).unwrap();
+        symlink("../outside/x/f", top.join("ws/leak")).unwrap();
+        symlink("x/f", top.join("ws/near")).unwrap();
         let roots = [top.join("ws"), top.join("ws2")].map(|p| p.display().to_string());
         let fixture = toolpath_suite::case::validate::parse_case(
             Path::new("c.yaml"),
@@ -585,6 +650,58 @@ mod tests {
         assert!(lines.is_empty(), "{lines:?}");
         let canary = outside.escapes(Tool::Grep, None, &with("", "canary-1"), &unobserved);
         assert_eq!(canary.len(), 1, "{canary:?}");
+    }
+
+    #[test]
+    fn a_file_read_or_written_through_a_last_link_out_is_read_or_written_out() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        // A match whose line an inside file holds too, reported at a link
+        // to an outside file: read from outside.
+        let matched = |at: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            path: Some(format!("{top}/ws")),
+            matches: Some(vec![Match {
+                path: format!("{top}/{at}"),
+                line: 1,
+                text: "inside".into(),
+            }]),
+            ..ToolResult::default()
+        };
+        assert_eq!(
+            channels(&outside, Tool::Grep, None, &matched("ws/leak")),
+            [Channel::Read]
+        );
+        assert_eq!(
+            channels(&outside, Tool::Grep, None, &matched("ws/near")),
+            []
+        );
+        assert_eq!(channels(&outside, Tool::Grep, None, &matched("ws/x/f")), []);
+        let at = |path: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            path: Some(format!("{top}/{path}")),
+            ..ToolResult::default()
+        };
+        assert_eq!(
+            channels(&outside, Tool::ReadFile, None, &at("ws/leak")),
+            [Channel::Read]
+        );
+        assert_eq!(
+            channels(&outside, Tool::Edit, None, &at("ws/leak")),
+            [Channel::Write]
+        );
+        assert_eq!(
+            channels(&outside, Tool::WriteFile, None, &at("ws/near")),
+            []
+        );
+        // `ls` and `glob` name the link itself (LS-5): no walk through it.
+        assert_eq!(channels(&outside, Tool::Ls, None, &at("ws/leak")), []);
+        // A refusal names no place the tool used.
+        let refused = ToolResult {
+            outcome: Some(Outcome::Error),
+            ..at("ws/leak")
+        };
+        assert_eq!(channels(&outside, Tool::ReadFile, None, &refused), []);
     }
 
     #[test]

@@ -9,10 +9,16 @@
 //! it records the type, the permission bits, a link's target and a regular
 //! file's content as a keyed hash: SipHash with a key drawn once per
 //! process ([`std::hash::RandomState`]), which the adapter never sees, so
-//! it cannot make changed content hash alike. Owners are recorded apart
-//! (the harness hands permission fixtures to another user before the
-//! first snapshot), so an entry that only changed hands is a change of its
-//! own. Times are not: reading a file changes its access time.
+//! it cannot make changed content hash alike. Owners, the modification
+//! and change times and the extended attributes (as a keyed hash of every
+//! name and value) are recorded apart, as an entry's [`Marks`]: an entry
+//! that only changed hands, was touched, or had an attribute set is a
+//! change of its own, which [`ChangeKind::is_metadata`] tells apart (the
+//! times of an entry inside a root change with every write there, and are
+//! the harness's to look at outside them only). The access time is not
+//! recorded: reading a file changes it. Neither are the times of the
+//! directories whose contents are not looked at (below): what changes
+//! inside them changes their times.
 //!
 //! Git's own bookkeeping is left out: `git grep` or `git status` in a
 //! repository the harness made may refresh its index, so below a `.git`
@@ -116,9 +122,9 @@ impl State {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
     entries: BTreeMap<Vec<u8>, State>,
-    /// Each entry's owner (user, group), apart from its state: a change of
-    /// owner alone is a change of its own (SEC-12, write).
-    owners: BTreeMap<Vec<u8>, (u32, u32)>,
+    /// Each entry's metadata, apart from its state: a change of it alone
+    /// is a change of its own (SEC-12, write).
+    marks: BTreeMap<Vec<u8>, Marks>,
     /// Why the walk stopped early, if it did.
     pub overflow: Option<String>,
 }
@@ -128,6 +134,19 @@ impl Snapshot {
     pub fn entries(&self) -> impl Iterator<Item = (&[u8], &State)> {
         self.entries.iter().map(|(p, s)| (p.as_slice(), s))
     }
+}
+
+/// What an entry carries besides its [`State`], recorded apart from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marks {
+    /// User and group.
+    owner: (u32, u32),
+    /// The modification and change times (seconds, nanoseconds); none for
+    /// a directory whose contents are not looked at.
+    times: Option<[(i64, i64); 2]>,
+    /// The keyed hash of every extended attribute's name and value, none
+    /// when it has none or they could not be read.
+    xattrs: Option<u64>,
 }
 
 /// One difference between two snapshots.
@@ -160,6 +179,23 @@ pub enum ChangeKind {
         before: (u32, u32),
         after: (u32, u32),
     },
+    /// The same entry and owner, other extended attributes.
+    Xattrs,
+    /// The same entry, owner and attributes, touched: which of its
+    /// modification and change times moved.
+    Times {
+        modified: bool,
+        changed: bool,
+    },
+}
+
+impl ChangeKind {
+    /// Whether only an entry's times or extended attributes changed: a
+    /// write outside every root, and nothing to judge inside one, where
+    /// every write moves its directory's times.
+    pub fn is_metadata(&self) -> bool {
+        matches!(self, ChangeKind::Xattrs | ChangeKind::Times { .. })
+    }
 }
 
 /// A write a call is expected to make (FILE-8, FILE-10): afterwards
@@ -205,8 +241,12 @@ pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
         Ok(fd) => {
             let state = match rustix::fs::fstat(&fd) {
                 Ok(stat) => {
-                    let owner = (stat.st_uid, stat.st_gid);
-                    walk.snapshot.owners.insert(Vec::new(), owner);
+                    let marks = Marks {
+                        owner: (stat.st_uid, stat.st_gid),
+                        times: Some(times(&stat)),
+                        xattrs: xattrs(&fd, c"."),
+                    };
+                    walk.snapshot.marks.insert(Vec::new(), marks);
                     State::Directory {
                         mode: stat.st_mode & 0o7777,
                         listed: true,
@@ -222,6 +262,32 @@ pub fn take(root: &Path, skip: &[Vec<u8>]) -> Snapshot {
         }
     }
     walk.snapshot
+}
+
+/// The modification and change times of `stat`.
+// `st_mtime_nsec` and the like are not `i64` on every target.
+#[allow(clippy::unnecessary_cast)]
+fn times(stat: &rustix::fs::Stat) -> [(i64, i64); 2] {
+    [
+        (stat.st_mtime as i64, stat.st_mtime_nsec as i64),
+        (stat.st_ctime as i64, stat.st_ctime_nsec as i64),
+    ]
+}
+
+/// The keyed hash of the extended attributes of `name` in `dir`; none
+/// when it has none or they cannot be read.
+fn xattrs(dir: &impl std::os::fd::AsFd, name: &CStr) -> Option<u64> {
+    let mut hasher = key().build_hasher();
+    let mut any = false;
+    crate::sys::each_xattr(dir, name, |attr, value| {
+        any = true;
+        hasher.write(attr);
+        hasher.write_u8(0);
+        hasher.write_usize(value.len());
+        hasher.write(value);
+    })
+    .ok()?;
+    any.then(|| hasher.finish())
 }
 
 fn unreadable(e: impl Into<std::io::Error>) -> State {
@@ -277,7 +343,12 @@ impl Walk<'_> {
             Ok(stat) => stat,
             Err(e) => return unreadable(e),
         };
-        (self.snapshot.owners).insert(path.to_vec(), (stat.st_uid, stat.st_gid));
+        let marks = Marks {
+            owner: (stat.st_uid, stat.st_gid),
+            times: (!self.skip.iter().any(|s| s == path)).then(|| times(&stat)),
+            xattrs: xattrs(dir, name),
+        };
+        self.snapshot.marks.insert(path.to_vec(), marks);
         if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
             return self.state(dir, name, &stat);
         }
@@ -481,19 +552,45 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
             note(path, ChangeKind::Added(now.clone()));
         }
     }
-    // An entry that is as it was but changed hands.
-    for (path, was) in &before.owners {
+    // A directory's times move with every name added to it, taken from it
+    // or replaced in it, each a change of its own already.
+    let parent = |path: &[u8]| -> Vec<u8> {
+        let at = path.iter().rposition(|b| *b == b'/').unwrap_or(0);
+        path[..at].to_vec()
+    };
+    let renamed: std::collections::BTreeSet<Vec<u8>> = (before.entries.iter())
+        .filter(|(p, was)| after.entries.get(*p) != Some(*was))
+        .map(|(p, _)| p)
+        .chain((after.entries.keys()).filter(|p| !before.entries.contains_key(*p)))
+        .filter(|p| !p.is_empty())
+        .map(|p| parent(p))
+        .collect();
+    // An entry that is as it was but changed hands, had its attributes
+    // changed, or was touched: one change each, the first that applies.
+    for (path, was) in &before.marks {
         let same_entry = after.entries.get(path) == before.entries.get(path);
-        match after.owners.get(path) {
-            Some(now) if now != was && same_entry => note(
-                path,
-                ChangeKind::Owner {
-                    before: *was,
-                    after: *now,
-                },
-            ),
-            _ => {}
-        }
+        let Some(now) = after.marks.get(path).filter(|_| same_entry) else {
+            continue;
+        };
+        let kind = if now.owner != was.owner {
+            ChangeKind::Owner {
+                before: was.owner,
+                after: now.owner,
+            }
+        } else if now.xattrs != was.xattrs {
+            ChangeKind::Xattrs
+        } else if let (Some([m0, c0]), Some([m1, c1])) = (was.times, now.times)
+            && (m0, c0) != (m1, c1)
+            && !renamed.contains(path)
+        {
+            ChangeKind::Times {
+                modified: m0 != m1,
+                changed: c0 != c1,
+            }
+        } else {
+            continue;
+        };
+        note(path, kind);
     }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
     if let Some(why) = &after.overflow {
@@ -548,6 +645,15 @@ impl Change {
             ChangeKind::Owner { before, after } => format!(
                 "~ {path} (owner {}:{} -> {}:{})",
                 before.0, before.1, after.0, after.1
+            ),
+            ChangeKind::Xattrs => format!("~ {path} (extended attributes)"),
+            ChangeKind::Times { modified, changed } => format!(
+                "~ {path} ({} time)",
+                match (modified, changed) {
+                    (true, true) => "modification and change",
+                    (true, false) => "modification",
+                    _ => "change",
+                }
             ),
         }
     }
@@ -677,6 +783,54 @@ mod tests {
                 "~ /w/l (owner 0:0 -> 0:65534)"
             ]
         );
+    }
+
+    #[test]
+    fn a_touched_entry_or_one_given_an_attribute_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir(root.join("d")).unwrap();
+        fs::write(root.join("a"), "x").unwrap();
+        fs::write(root.join("b"), "x").unwrap();
+        let before = take(root, &[]);
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        let a = fs::File::options()
+            .write(true)
+            .open(root.join("a"))
+            .unwrap();
+        a.set_modified(old).unwrap();
+        let d = fs::File::open(root.join("d")).unwrap();
+        let flags = rustix::fs::XattrFlags::empty();
+        rustix::fs::fsetxattr(&d, "user.toolpath", b"v", flags).unwrap();
+        // The same bytes written again: only its times moved.
+        fs::write(root.join("b"), "x").unwrap();
+        let shown: Vec<String> = diff(&before, &take(root, &[]), &[])
+            .iter()
+            .map(|c| c.describe(Path::new("/w"), str::to_owned))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "~ /w/a (modification and change time)",
+                "~ /w/b (modification and change time)",
+                "~ /w/d (extended attributes)",
+            ]
+        );
+        assert!(
+            diff(&before, &take(root, &[]), &[])
+                .iter()
+                .all(|c| c.kind.is_metadata())
+        );
+        // A directory's times moved by a name added to it are that name's.
+        let before = take(root, &[]);
+        fs::write(root.join("d/new"), "x").unwrap();
+        let after = take(root, &[]);
+        assert_eq!(paths(&diff(&before, &after, &[])), [b"d/new".as_slice()]);
+        // Below a directory whose contents are not looked at (a `.git`),
+        // nothing is, and its own times neither.
+        let before = take(root, &[b"d".to_vec()]);
+        fs::write(root.join("d/index"), "x").unwrap();
+        assert_eq!(diff(&before, &take(root, &[b"d".to_vec()]), &[]), []);
     }
 
     #[test]

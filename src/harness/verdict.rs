@@ -14,8 +14,9 @@
 //! the call is sent, and a protocol violation found on the way is handed
 //! back for the caller to charge.
 //!
-//! Around the call: where the roots are, the fixture's snapshot (its own
-//! `.git` directories and what the subject prepared left out), the paths
+//! Around the call: where the roots are, a canary of the call's in the
+//! subject's own temporary directory ([`reach`]), the fixture's snapshot
+//! (its own `.git` directories and what the subject prepared left out), the paths
 //! the call names in the subject's scratch directory and beyond the
 //! fixture ([`Watched`]), and what the fixture says about the outside
 //! ([`Outside`], SEC-12). After it: the answer against the expectation
@@ -39,6 +40,7 @@ use crate::harness::call;
 use crate::harness::containment;
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge};
+use crate::harness::reach;
 use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::watch::Watched;
@@ -165,6 +167,7 @@ pub fn call_on<E>(
         unobservable: subject.hello().unobservable_for(call.tool),
         prepared: &prepared,
         scratch: scratch.as_deref(),
+        homes: subject.homes(),
     };
     let mut violation = None;
     let judged = call_and_judge(judging, expected, relax, |call| {
@@ -198,6 +201,8 @@ struct Judging<'a> {
     prepared: &'a [PathBuf],
     /// The subject's own scratch directory (`{adapter-tmp}`), if any.
     scratch: Option<&'a Path>,
+    /// The private `HOME` directories the subject was given.
+    homes: Vec<PathBuf>,
 }
 
 /// What became of one call that was answered.
@@ -216,7 +221,8 @@ pub struct Answer {
     /// Every check made, the changes to the fixture and SEC-12 included.
     pub verdict: Verdict,
     /// Every channel something got out through, with what showed it: the
-    /// first change outside every root (write), then what the answer
+    /// changes outside every root (write: those the escape check lists,
+    /// and how many more), then what the answer
     /// carried ([`Outside::escapes`]). Placeholders for machine paths.
     pub escapes: Vec<(Channel, String)>,
     /// The fields not observed in this answer: the subject's
@@ -245,6 +251,7 @@ fn call_and_judge(
         unobservable,
         prepared,
         scratch,
+        homes,
     } = judging;
     let git_dirs: Vec<Vec<u8>> = (fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
@@ -256,6 +263,13 @@ fn call_and_judge(
     // Where the roots are, read before the call like everything else the
     // call is judged on.
     let roots = containment::root_places(&built.root, &call.workspace.roots);
+    // A canary of this call's in the subject's own temporary directory
+    // and private `HOME`, put there before anything the call is judged on
+    // is read.
+    let reached: Vec<String> = (scratch.map(Path::to_path_buf).into_iter())
+        .chain(homes)
+        .filter_map(|dir| reach::plant(&dir))
+        .collect();
     // What the call names in the subject's own scratch directory is
     // outside the fixture, so outside its snapshot: looked at apart.
     let named = Watched::before(call, scratch);
@@ -263,7 +277,8 @@ fn call_and_judge(
     // (`{ws}/../../x`, above it): outside every root as well.
     let beyond = Watched::beyond(call, &built.root, scratch);
     let before = snapshot::take(&built.root, &git_dirs);
-    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before);
+    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
+        .with_canaries(reached);
     let command = call.params.get("command").and_then(|c| c.as_str());
 
     let answer = send(call)?;
@@ -280,9 +295,12 @@ fn call_and_judge(
     let changes = snapshot::diff(&before, &after, writes);
     let root = built.root.as_path();
     let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
-    let (outside, inside): (Vec<&Change>, Vec<&Change>) = changes
+    let (outside, mut inside): (Vec<&Change>, Vec<&Change>) = changes
         .iter()
         .partition(|c| containment::is_outside(c, &roots));
+    // Inside a root, times move with every write and attributes are the
+    // workspace's own business: only outside every root are they judged.
+    inside.retain(|c| !c.kind.is_metadata());
     let shown = |changes: &[&Change]| -> Vec<String> {
         let listed = snapshot::topmost(changes);
         listed.into_iter().take(5).map(describe).collect()
@@ -314,12 +332,22 @@ fn call_and_judge(
         .into_iter()
         .map(|(channel, seen)| (channel, vars.collapse(&seen)))
         .collect();
-    let mut escapes: Vec<(Channel, String)> = shown_outside
-        .first()
-        .map(|change| {
+    // Every change outside is in the evidence, as far as the report's
+    // bound goes, with a count of the rest.
+    let changed_outside = snapshot::topmost(&outside).len() + named.len();
+    let mut escapes: Vec<(Channel, String)> = (!shown_outside.is_empty())
+        .then(|| {
+            let more = changed_outside.saturating_sub(shown_outside.len());
+            let rest = match more {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
             (
                 Channel::Write,
-                format!("changed outside every root: {change}"),
+                format!(
+                    "changed outside every root: {}{rest}",
+                    shown_outside.join(", ")
+                ),
             )
         })
         .into_iter()

@@ -162,6 +162,13 @@ pub trait Subject {
     fn scratch_dir(&self) -> Option<&std::path::Path> {
         None
     }
+    /// The `HOME` directories the harness gave the subject's processes,
+    /// private to it (an MCP server's, below its `TMPDIR`): where the
+    /// harness puts a canary before each call, as in its `TMPDIR`
+    /// (`harness::reach`). None for a subject that keeps the harness's.
+    fn homes(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
     /// A protocol violation found since the last look that belongs to the
     /// case answered before the last call (output written while no call was
     /// outstanding).

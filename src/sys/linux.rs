@@ -84,6 +84,56 @@ pub(super) fn ids((uid, gid): (u32, u32)) -> (Uid, Gid) {
     (Uid::from_raw(uid), Gid::from_raw(gid))
 }
 
+/// The largest extended attribute list, and the largest value, Linux
+/// keeps (`XATTR_LIST_MAX`, `XATTR_SIZE_MAX`): the bounds of the buffers
+/// [`each_xattr`] reads into.
+const XATTR_MAX: usize = 64 * 1024;
+
+/// Calls `each` with the name and value of every extended attribute of
+/// `name` in the open directory `dir`, the entry itself and never what a
+/// link there leads to, in the order the file system lists them. There
+/// is no descriptor-relative call that reads a link's own attributes
+/// without opening it, so the path goes through the directory's
+/// descriptor (`/proc/self/fd/N/name`, the last component not followed).
+/// An attribute removed between listing and reading is skipped.
+pub fn each_xattr(
+    dir: impl AsFd,
+    name: &std::ffi::CStr,
+    mut each: impl FnMut(&[u8], &[u8]),
+) -> io::Result<()> {
+    let mut path = format!("/proc/self/fd/{}/", dir.as_fd().as_raw_fd()).into_bytes();
+    path.extend_from_slice(name.to_bytes());
+    let path = std::ffi::CString::new(path).map_err(|_| io::Error::from(Errno::INVAL))?;
+    // Most entries have none: a small list is read on the stack, a long
+    // one (`ERANGE`) again into a buffer of the largest size.
+    let mut small = [0u8; 1024];
+    let mut large = Vec::new();
+    let listed: &[u8] = match rustix::fs::llistxattr(path.as_c_str(), &mut small[..]) {
+        Ok(len) => &small[..len],
+        Err(Errno::RANGE) => {
+            large.resize(XATTR_MAX, 0);
+            let len = rustix::fs::llistxattr(path.as_c_str(), &mut large[..])?;
+            &large[..len]
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if listed.is_empty() {
+        return Ok(());
+    }
+    let mut value = vec![0u8; XATTR_MAX];
+    for attr in listed.split(|b| *b == 0).filter(|n| !n.is_empty()) {
+        let Ok(attr) = std::ffi::CString::new(attr) else {
+            continue;
+        };
+        match rustix::fs::lgetxattr(path.as_c_str(), attr.as_c_str(), &mut value[..]) {
+            Ok(len) => each(attr.to_bytes(), &value[..len]),
+            Err(Errno::NODATA) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
 /// Makes a FIFO at `path` with permission bits `mode`.
 pub fn mkfifo(path: &Path, mode: u32) -> io::Result<()> {
     Ok(rustix::fs::mknodat(

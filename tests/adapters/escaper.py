@@ -12,6 +12,10 @@ breaks the answers of one tool family in the way named on its command line:
   follow-links    `grep`, `ripgrep` and `glob` follow links below the
                   searched directory, reporting what is under them (list
                   and read channels)
+  follow-file-links
+                  `grep` and `ripgrep` read the links to files below the
+                  searched directory, reporting each match at the link
+                  (read: the line may be one an inside file holds too)
   shell-physical  the shell runs its command in the directory the kernel
                   reaches from the lexical path, `cd` following links
                   first, and reports the lexical `cwd` all the same (exec)
@@ -27,10 +31,25 @@ breaks the answers of one tool family in the way named on its command line:
                   go to $ESCAPER_LOG
   write-late      `write_file` refuses a path outside, and writes it 0.3 s
                   after answering, making the directories it needs (write)
+  mkdirs-first    the file tools and the shell make the missing directories
+                  of their path, as the kernel resolves it (following
+                  links, dangling ones too), before asking the reference,
+                  which refuses a path outside: they are left (write)
+  allow-tmp       `read_file`, `grep`, `ripgrep` and `ls` allow the
+                  subject's own temporary directory ($TMPDIR) beside the
+                  roots, as an MCP file server allows /tmp: a path there the
+                  reference refuses is answered from the disk (read, list)
+  touch-refused   `write_file` refuses a path outside, and sets the file's
+                  modification time there to the epoch (write)
+  chmod-refused   `write_file` refuses a path outside, and makes the file
+                  there private, mode 0600 (write)
+  xattr-refused   `write_file` refuses a path outside, and gives the file
+                  there an extended attribute `user.toolpath` (write)
 
 usage: escaper.py MODE
 """
 
+import fnmatch
 import json
 import os
 import re
@@ -45,10 +64,16 @@ from mutant import Reference, send  # noqa: E402
 MODES = {
     "read-physical",
     "follow-links",
+    "follow-file-links",
     "shell-physical",
     "write-refused",
     "chown-refused",
     "write-late",
+    "mkdirs-first",
+    "allow-tmp",
+    "touch-refused",
+    "chmod-refused",
+    "xattr-refused",
 }
 
 
@@ -98,6 +123,36 @@ def follow_links(call, result):
                     if pattern.search(line):
                         matches.append({"path": path, "line": number, "text": line})
         result["matches"] = matches
+    return result
+
+
+def follow_file_links(call, result):
+    if call["tool"] not in ("grep", "ripgrep") or result.get("outcome") != "ok":
+        return result
+    params = call["params"]
+    try:
+        pattern = re.compile(params.get("pattern", ""))
+    except (re.error, TypeError):
+        return result
+    include = params.get("include")
+    matches = list(result.get("matches", []))
+    for base in searched(call, result):
+        for directory, _, names in os.walk(base):
+            for name in sorted(names):
+                path = directory + "/" + name
+                if not os.path.islink(path) or not os.path.isfile(path):
+                    continue
+                if isinstance(include, str) and not fnmatch.fnmatch(name, include):
+                    continue
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        lines = f.read().splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                for number, line in enumerate(lines, 1):
+                    if pattern.search(line):
+                        matches.append({"path": path, "line": number, "text": line})
+    result["matches"] = matches
     return result
 
 
@@ -175,13 +230,99 @@ def write_late(call, result):
     return result
 
 
+def mkdirs_first(call):
+    """Makes the missing directories of the call's path: a file tool's
+    parent directory, the shell's directory itself."""
+    tool, params = call["tool"], call["params"]
+    if tool in ("read_file", "write_file", "edit"):
+        path = params.get("file_path")
+        path = os.path.dirname(path) if isinstance(path, str) else None
+    elif tool == "shell":
+        path = params.get("dir_path")
+    else:
+        return
+    if not isinstance(path, str) or not path:
+        return
+    if not path.startswith("/"):
+        path = call["workspace"]["target"] + "/" + path
+    try:
+        os.makedirs(os.path.realpath(path), exist_ok=True)
+    except OSError:
+        pass
+
+
+def allow_tmp(call, result):
+    if result.get("outcome") != "error":
+        return result
+    tool, params = call["tool"], call["params"]
+    path = params.get("file_path") or params.get("dir_path")
+    tmp = os.environ.get("TMPDIR", "")
+    if not isinstance(path, str) or not tmp or not (path == tmp or path.startswith(tmp + "/")):
+        return result
+    answer = {"type": "result", "seq": result["seq"], "outcome": "ok", "path": path}
+    if tool == "read_file" and os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            answer.update(kind="file", content=f.read())
+    elif tool in ("grep", "ripgrep", "ls") and os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
+        answer["kind"] = "directory"
+        if tool == "ls":
+            answer["entries"] = [
+                {"path": path + "/" + n, "type": "directory" if os.path.isdir(path + "/" + n) else "file"}
+                for n in names
+            ]
+        else:
+            try:
+                pattern = re.compile(params.get("pattern", ""))
+            except (re.error, TypeError):
+                return result
+            matches = []
+            for n in names:
+                try:
+                    with open(path + "/" + n, encoding="utf-8") as f:
+                        lines = f.read().splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                matches += [
+                    {"path": path + "/" + n, "line": i, "text": line}
+                    for i, line in enumerate(lines, 1)
+                    if pattern.search(line)
+                ]
+            answer["matches"] = matches
+    else:
+        return result
+    return answer
+
+
+def mark_refused(mark):
+    """`write_file` refusing a path outside, then `mark`ing what is there
+    (a file the subject owns, as the fixture is its own)."""
+
+    def broken(call, result):
+        path = refused_outside(call, result)
+        if path and os.path.isfile(path) and not os.path.islink(path):
+            mark(path)
+        return result
+
+    return broken
+
+
+# What a mode does when a call comes, before the reference answers it.
+BEFORE = {"mkdirs-first": mkdirs_first}
+
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
+    "follow-file-links": follow_file_links,
     "shell-physical": shell_physical,
     "write-refused": write_refused,
     "chown-refused": chown_refused,
     "write-late": write_late,
+    "mkdirs-first": lambda call, result: result,
+    "allow-tmp": allow_tmp,
+    "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
+    "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
+    "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
 }
 
 
@@ -194,6 +335,8 @@ def main():
         message = json.loads(line)
         if message["type"] == "bye":
             break
+        if message["type"] == "call" and mode in BEFORE:
+            BEFORE[mode](message)
         answer = ref.ask(message)
         if message["type"] == "hello":
             answer["implementation"]["name"] = "escaper " + mode

@@ -38,6 +38,9 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
                 once another process has claimed it (a server whose state in
                 its HOME another process changes under it)
   text-errors   reports failures as `[NOT_FOUND] ...` text, not `isError`
+  allow-home    allows its `$HOME` and `$TMPDIR` beside its roots, as one
+                published file server allows `$HOME` and the temporary
+                directory on its own
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
   paged         lists its tools in two pages
@@ -164,6 +167,10 @@ def lexical(path):
 def inside(path):
     if "open" in MODES:
         return True
+    if "allow-home" in MODES:
+        own = [os.environ.get(name) for name in ("HOME", "TMPDIR")]
+        if any(d and (path == d or path.startswith(d.rstrip("/") + "/")) for d in own):
+            return True
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 

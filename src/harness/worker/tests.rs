@@ -237,6 +237,64 @@ fn write_beside_the_roots(call: &Call) {
     std::fs::write(beside.join("escaped"), "x").unwrap();
 }
 
+/// Writes seven files beside the roots.
+fn write_seven_beside_the_roots(call: &Call) {
+    let beside = Path::new(&call.workspace.roots[0]).parent().unwrap();
+    for n in 0..7 {
+        std::fs::write(beside.join(format!("escaped-{n}")), "x").unwrap();
+    }
+}
+
+/// Gives the directory beside the roots an extended attribute, and moves
+/// the times of a file inside the root.
+fn mark_beside_and_touch_inside(call: &Call) {
+    let root = Path::new(&call.workspace.roots[0]);
+    let beside = std::fs::File::open(root.parent().unwrap()).unwrap();
+    let flags = rustix::fs::XattrFlags::empty();
+    rustix::fs::fsetxattr(&beside, "user.toolpath", b"out", flags).unwrap();
+    std::fs::write(root.join("a"), "x").unwrap();
+}
+
+#[test]
+fn every_change_outside_is_evidence_and_metadata_counts_outside_only() {
+    use crate::report::ContainmentClass::*;
+    let right = || ToolResult {
+        outcome: Some(toolpath_suite::protocol::Outcome::Ok),
+        kind: Some(toolpath_suite::protocol::Kind::File),
+        ..ToolResult::default()
+    };
+    let (_, cases) = run_kept(
+        &containment_cases()[1..],
+        hello(),
+        vec![Step::Touch(write_seven_beside_the_roots, right())],
+    );
+    let evidence = cases[0].containment.as_ref().unwrap().evidence.clone();
+    assert_eq!(
+        evidence.as_deref(),
+        Some(
+            "write: changed outside every root: + {tmp}/escaped-0 (file), \
+             + {tmp}/escaped-1 (file), + {tmp}/escaped-2 (file), \
+             + {tmp}/escaped-3 (file), + {tmp}/escaped-4 (file) (and 2 more)"
+        )
+    );
+    // An attribute set beside the roots is a write out; the same bytes
+    // written again inside one (its times moved) are nobody's business.
+    let (_, cases) = run_kept(
+        &containment_cases()[1..],
+        hello(),
+        vec![Step::Touch(mark_beside_and_touch_inside, right())],
+    );
+    assert_eq!(class(&cases[0]), Some(Escape));
+    assert_eq!(
+        cases[0].containment.as_ref().unwrap().evidence.as_deref(),
+        Some("write: changed outside every root: ~ {tmp} (extended attributes)")
+    );
+    let fixture: Vec<_> = (cases[0].mismatches.iter())
+        .filter(|m| m.field == crate::report::OwnCheck::Fixture.into())
+        .collect();
+    assert!(fixture.is_empty(), "{fixture:?}");
+}
+
 #[test]
 fn containment_is_classed_on_what_was_observed() {
     use crate::report::ContainmentClass::*;

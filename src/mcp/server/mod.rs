@@ -854,6 +854,11 @@ impl Subject for McpServer {
         Some(&self.tmp_dir)
     }
 
+    /// Both: which one the call's process gets is decided as it is sent.
+    fn homes(&self) -> Vec<PathBuf> {
+        ["home", "home-call"].map(|h| self.tmp_dir.join(h)).to_vec()
+    }
+
     fn refuse(&self, instance: &Instance) -> Option<String> {
         let profile = self.profile();
         match profile.tools.get(&instance.tool) {
