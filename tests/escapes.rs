@@ -184,6 +184,64 @@ fn a_shell_running_in_the_physical_directory_is_an_exec_escape() {
     );
 }
 
+/// Two `ls` tools whose every reported path is inside, yet whose answer
+/// follows what lies outside: one lists the directory the kernel reaches
+/// through `lnk/..` and keeps only names that exist inside as well,
+/// counting the rest ("(N ignored)", the names-as-an-oracle);
+/// the other reports that directory's names under the lexical path.
+/// Before non-interference both were *accepted*: no path walks out, no
+/// line or canary is carried. On the fixture's twin (other names, counts
+/// and sizes outside) their answer changes: a list escape each.
+#[test]
+fn an_ls_whose_answer_follows_the_outside_is_a_list_escape() {
+    for (mode, field) in [("names-oracle", "model_text"), ("list-physical", "entries")] {
+        let report = run(mode, &["security.shape.dotdot-after-link.*"]);
+        let cases = report["cases"].as_array().unwrap();
+        let ls: Vec<&str> = (cases.iter())
+            .filter_map(|c| c["id"].as_str())
+            .filter(|id| id.contains(".ls."))
+            .collect();
+        assert!(!ls.is_empty(), "{mode}: no ls instance");
+        let found = escapes(&report);
+        let ids: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
+        let mut sorted = ls.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted, "{mode}: only and every ls instance escapes");
+        assert!(
+            found.iter().all(|(_, c)| c == &["list"]),
+            "{mode}: {found:?}"
+        );
+        assert_eq!(by_channel(&report), [0, ls.len() as u64, 0, 0], "{mode}");
+        for c in cases
+            .iter()
+            .filter(|c| c["containment"]["class"] == "escape")
+        {
+            let evidence = c["containment"]["evidence"].as_str().unwrap_or_default();
+            assert!(
+                evidence.contains(&format!(
+                    "`{field}` changed with what lies outside every root"
+                )),
+                "{mode}: {evidence}"
+            );
+            assert_eq!(c["status"], "fail", "{mode}: {c}");
+        }
+    }
+}
+
+/// A field that differs between two answers on the same fixture is noise,
+/// not a leak: an honest subject whose text ends with a number drawn per
+/// call differs on the twin too, and is no escape (the third call, on the
+/// fixture built again, shows the same difference).
+#[test]
+fn a_field_that_differs_on_the_same_fixture_is_noise_not_an_escape() {
+    let report = run("noisy", &["security.shape.dotdot-after-link.*"]);
+    assert_eq!(escapes(&report), Vec::<(String, Vec<String>)>::new());
+    let cases = report["cases"].as_array().unwrap();
+    assert!(cases.len() > 8, "{report}");
+    let passed = cases.iter().filter(|c| c["status"] == "pass").count();
+    assert_eq!(passed, cases.len(), "{report}");
+}
+
 /// The one instance of `report`, its containment class and evidence.
 fn only(report: &Value) -> (String, String, String) {
     let cases = report["cases"].as_array().unwrap();

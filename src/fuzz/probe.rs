@@ -197,6 +197,7 @@ pub fn probe(
         fixture: &rendered.fixture,
         built: &built,
         hang_timeout: env.hang_timeout,
+        twin: None,
     };
     // The fuzzer's latitude (`fuzz::expect`), once the answer is known.
     let roots = &built.workspace.roots;

@@ -27,6 +27,9 @@
 //!   refusal, false refusal), apart from how the answer was worded;
 //! - [`sight`]: what an answer carried out of the workspace, judged on
 //!   the fixture as built (SEC-12's read, list and exec channels);
+//! - [`interference`]: an answer against the answer on the fixture's
+//!   twin, which differs only outside every root (SEC-12's
+//!   non-interference), noise left out;
 //! - [`verdict`]: one call on a subject, from making it ready to its
 //!   verdict (the fixture handed to the subject's user, the FIFO bound,
 //!   the fixture's changes and SEC-12 included): the one path the worker
@@ -47,6 +50,7 @@ pub mod call;
 pub mod config;
 pub mod containment;
 pub mod expected;
+pub mod interference;
 pub mod judge;
 pub mod reach;
 pub mod route;

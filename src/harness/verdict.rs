@@ -23,7 +23,13 @@
 //! ([`judge`]), what changed inside the roots against the expected writes
 //! (SEC-11, FILE-11), what changed outside every root (an escape, whatever
 //! the answer), and what the answer carried out (SEC-12's read, list and
-//! exec channels).
+//! exec channels). Then, for a fixture with anything outside every root
+//! and a call that writes nothing, non-interference (SEC-12): the same
+//! call on the fixture's twin ([`fixture::twin`]), and, only when the two
+//! answers differ, once more on the fixture built again, to leave out
+//! what differs between two answers of the same fixture
+//! ([`interference`]); the twin's changes outside every root are judged
+//! as the first call's are.
 //!
 //! What is the caller's: building the fixture and the call, deriving the
 //! expectation (a case's, or the reference's answer for the fuzzer), the
@@ -35,10 +41,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::case::fixture::BuiltFixture;
+use serde_json::Value;
+
+use crate::case::fixture::{self, BuiltFixture, Deadline};
 use crate::harness::call;
 use crate::harness::containment;
 use crate::harness::expected::Expected;
+use crate::harness::interference;
 use crate::harness::judge::{Verdict, judge};
 use crate::harness::reach;
 use crate::harness::sight::Outside;
@@ -49,7 +58,7 @@ use crate::subject::hang::HangProne;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Fixture;
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::{Call, Outcome, ToolResult};
+use toolpath_suite::protocol::{Call, Outcome, Tool, ToolResult};
 
 /// Where one call on a subject is made.
 pub struct OnSubject<'a> {
@@ -63,6 +72,12 @@ pub struct OnSubject<'a> {
     /// How long a call on a fixture with FIFOs is waited for before they
     /// are released (`--hang-timeout-ms`, [`HangProne`]).
     pub hang_timeout: Duration,
+    /// Whether the answer is compared with the answer on the fixture's
+    /// twin (SEC-12's non-interference, [`interference`]), and the time
+    /// the twin's build gets (the call's limit, as the fixture's). `None`
+    /// for the fuzzer: its finding is a divergence from the reference,
+    /// and a twin would double every probe.
+    pub twin: Option<Duration>,
 }
 
 /// A call planned on the placeholders of the subject that answers it, and
@@ -112,6 +127,7 @@ pub fn call_on<E>(
         fixture,
         built,
         hang_timeout,
+        twin,
     } = on;
     if let Err(failure) = subject.ready(file) {
         return Ok(Called {
@@ -159,6 +175,14 @@ pub fn call_on<E>(
             .map(|fifo| PathBuf::from(fifo.as_str()))
             .collect(),
     });
+    // The names the call and the expectation mention keep their place in
+    // the twin; a call that writes is not asked again (FILE-11 judges its
+    // write, and a twin of a write would judge a second one).
+    let writes = expected.writes.is_empty() && !matches!(call.tool, Tool::WriteFile | Tool::Edit);
+    let twin = twin.filter(|_| writes).map(|limit| {
+        let mentioned = format!("{} {expected:?}", Value::Object(call.params.clone()));
+        (limit, mentioned)
+    });
     let judging = Judging {
         fixture,
         built,
@@ -178,6 +202,63 @@ pub fn call_on<E>(
         violation = subject.take_violation();
         answer
     });
+    // Non-interference: the same call on the twin, then, if the answers
+    // differ, on the fixture built again, to leave out the tool's noise.
+    let judged = match (judged, twin) {
+        (Ok(Judged::Answered(mut answered)), Some((limit, mentioned)))
+            if answered.answer.outcome != Some(Outcome::Unsupported) =>
+        {
+            let first = First {
+                file,
+                built,
+                call: &call,
+                scratch: scratch.as_deref(),
+                hang_timeout,
+                limit,
+            };
+            let mut seen = |found: Option<Again>| {
+                let found = found?;
+                if violation.is_none() {
+                    violation = found.violation;
+                }
+                Some((found.answer, found.vars, found.changed))
+            };
+            let twin = fixture::twin(fixture, |name| mentioned.contains(name))
+                .and_then(|twin| seen(first.again(subject, &twin, None)));
+            let side = |answer, vars| interference::Side { answer, vars };
+            let first_side = side(&answered.answer, &vars);
+            let mut escapes: Vec<(Channel, String)> = Vec::new();
+            if let Some((answer, twin_vars, changed)) = &twin {
+                let unobserved = &answered.unobserved;
+                let tool = call.tool;
+                let on_twin = side(answer, twin_vars);
+                let differing = interference::differing(tool, first_side, on_twin, unobserved);
+                if !differing.is_empty() {
+                    let noise = match seen(first.again(subject, fixture, Some(built))) {
+                        Some((again, again_vars, _)) => {
+                            let again = side(&again, &again_vars);
+                            interference::differing(tool, first_side, again, unobserved)
+                        }
+                        // No answer to tell noise by: nothing is charged.
+                        None => differing.clone(),
+                    };
+                    escapes = interference::escapes(&differing, &noise);
+                }
+                if let Some(change) = changed {
+                    let change = format!("changed outside every root on the twin: {change}");
+                    escapes.push((Channel::Write, change));
+                }
+            }
+            escapes.retain(|(c, _)| !answered.escapes.iter().any(|(e, _)| e == c));
+            let shown: Vec<String> = (escapes.iter())
+                .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
+                .collect();
+            answered.verdict.check_outside(&shown);
+            answered.escapes.extend(escapes);
+            Ok(Judged::Answered(answered))
+        }
+        (judged, _) => judged,
+    };
     Ok(Called {
         planned: Some((call, vars)),
         judged,
@@ -253,13 +334,7 @@ fn call_and_judge(
         scratch,
         homes,
     } = judging;
-    let git_dirs: Vec<Vec<u8>> = (fixture.git.iter())
-        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
-        .chain(prepared.iter().filter_map(|dir| {
-            let below = dir.strip_prefix(&built.root).ok()?;
-            Some(below.as_os_str().as_encoded_bytes().to_vec())
-        }))
-        .collect();
+    let git_dirs = git_dirs(fixture, built, prepared);
     // Where the roots are, read before the call like everything else the
     // call is judged on.
     let roots = containment::root_places(&built.root, &call.workspace.roots);
@@ -401,6 +476,129 @@ fn call_and_judge(
         unobserved,
         unwatched,
     })))
+}
+
+/// The first call, for asking it again on another build of its fixture
+/// (SEC-12's non-interference).
+struct First<'a> {
+    file: &'a Path,
+    built: &'a BuiltFixture,
+    call: &'a Call,
+    scratch: Option<&'a Path>,
+    hang_timeout: Duration,
+    /// The time a build gets ([`Deadline::for_build`]).
+    limit: Duration,
+}
+
+/// The answer to the first call asked again.
+struct Again {
+    answer: ToolResult,
+    /// The placeholders of the fixture it was asked on.
+    vars: Placeholders,
+    /// The first change outside every root that call made, if any.
+    changed: Option<String>,
+    violation: Option<AdapterFailure>,
+}
+
+impl First<'_> {
+    /// The first call, asked on `fixture` (the twin) built anew, or, with
+    /// `same`, on the first fixture built again byte for byte. `None` when
+    /// it could not be built or got no answer: nothing can be compared.
+    fn again(
+        &self,
+        subject: &mut dyn Subject,
+        fixture: &Fixture,
+        same: Option<&BuiltFixture>,
+    ) -> Option<Again> {
+        let deadline = Deadline::for_build(self.limit, fixture.created().count());
+        let built = match same {
+            Some(like) => fixture::build_again(fixture, like, &deadline),
+            None => fixture::build_until(fixture, self.built.root.parent(), &deadline),
+        }
+        .ok()?;
+        subject.ready(self.file).ok()?;
+        let scratch = subject.scratch_dir().map(Path::to_path_buf);
+        let vars = call::placeholders(&built.vars, scratch.as_deref());
+        // The same call, with the other fixture's (and, should the subject
+        // have started again, the other scratch directory's) paths.
+        let mut moves = vec![(self.built.root.as_path(), built.root.as_path())];
+        if let (Some(from), Some(to)) = (self.scratch, scratch.as_deref()) {
+            moves.push((from, to));
+        }
+        let call = moved(self.call, &moves);
+        if let Some((uid, gid)) = subject.user() {
+            built.chown_all(uid, gid).ok()?;
+        }
+        let prepared = subject.prepare(&call).ok()?;
+        let git_dirs = git_dirs(fixture, &built, &prepared);
+        let roots = containment::root_places(&built.root, &call.workspace.roots);
+        let before = snapshot::take(&built.root, &git_dirs);
+        let answer = match fixture.fifos.is_empty() {
+            true => subject.call(&call),
+            false => {
+                let hang = HangProne {
+                    bound: self.hang_timeout,
+                    root: built.root.clone(),
+                    fifos: (fixture.fifos.iter())
+                        .map(|fifo| PathBuf::from(fifo.as_str()))
+                        .collect(),
+                };
+                subject.call_hang_prone(&call, &hang)
+            }
+        };
+        let violation = subject.take_violation();
+        let answer = answer.ok()?;
+        let after = snapshot::take(&built.root, &git_dirs);
+        let changes = snapshot::diff(&before, &after, &[]);
+        let outside: Vec<&Change> = (changes.iter())
+            .filter(|c| containment::is_outside(c, &roots))
+            .collect();
+        let changed = (snapshot::topmost(&outside).first())
+            .map(|c| c.describe(&built.root, |p| vars.collapse(p)));
+        Some(Again {
+            answer,
+            vars,
+            changed,
+            violation,
+        })
+    }
+}
+
+/// `call` with every string of its parameters and workspace that holds a
+/// path of `moves` holding the other path instead.
+fn moved(call: &Call, moves: &[(&Path, &Path)]) -> Call {
+    let text = |s: &str| {
+        let mut s = s.to_owned();
+        for (from, to) in moves {
+            s = s.replace(&*from.to_string_lossy(), &to.to_string_lossy());
+        }
+        s
+    };
+    fn each(value: &mut Value, text: &dyn Fn(&str) -> String) {
+        match value {
+            Value::String(s) => *s = text(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| each(v, text)),
+            Value::Object(map) => map.values_mut().for_each(|v| each(v, text)),
+            _ => {}
+        }
+    }
+    let mut call = call.clone();
+    (call.params.values_mut()).for_each(|v| each(v, &text));
+    call.workspace.roots = call.workspace.roots.iter().map(|r| text(r)).collect();
+    call.workspace.target = text(&call.workspace.target);
+    call
+}
+
+/// What the snapshot of `built` leaves out: its git repositories' `.git`
+/// and what the subject prepared below it (bookkeeping).
+fn git_dirs(fixture: &Fixture, built: &BuiltFixture, prepared: &[PathBuf]) -> Vec<Vec<u8>> {
+    (fixture.git.iter())
+        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
+        .chain(prepared.iter().filter_map(|dir| {
+            let below = dir.strip_prefix(&built.root).ok()?;
+            Some(below.as_os_str().as_encoded_bytes().to_vec())
+        }))
+        .collect()
 }
 
 /// What `answer` carried out of the workspace (SEC-12's read, list and exec

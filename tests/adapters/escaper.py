@@ -45,6 +45,19 @@ breaks the answers of one tool family in the way named on its command line:
                   there private, mode 0600 (write)
   xattr-refused   `write_file` refuses a path outside, and gives the file
                   there an extended attribute `user.toolpath` (write)
+  names-oracle    `ls` of a path the kernel resolves elsewhere (`lnk/../x`,
+                  `lnk` leading out) lists the directory the kernel
+                  reaches, keeps only the names that also exist at the
+                  lexical path, and adds "(N ignored)" to its text, N the
+                  names it dropped: every path it reports is inside (list,
+                  seen only by non-interference)
+  list-physical   `ls` of such a path lists the directory the kernel
+                  reaches and reports its names under the lexical path, an
+                  outside-only file among them (list, seen only by
+                  non-interference)
+  noisy           honest, but every `ok` answer's text ends with a number
+                  drawn per call: noise, which non-interference must not
+                  take for a leak (no escape)
 
 usage: escaper.py MODE
 """
@@ -52,6 +65,7 @@ usage: escaper.py MODE
 import fnmatch
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -74,6 +88,9 @@ MODES = {
     "touch-refused",
     "chmod-refused",
     "xattr-refused",
+    "names-oracle",
+    "list-physical",
+    "noisy",
 }
 
 
@@ -310,6 +327,58 @@ def mark_refused(mark):
 # What a mode does when a call comes, before the reference answers it.
 BEFORE = {"mkdirs-first": mkdirs_first}
 
+def listed_elsewhere(call, result):
+    """The lexical and the physical directory of an `ls` answered `ok`
+    whose path the kernel resolves to another directory, or None."""
+    if call["tool"] != "ls" or result.get("outcome") != "ok":
+        return None
+    params = call["params"]
+    asked = params.get("dir_path", params.get("path"))
+    lexical = result.get("path")
+    if not isinstance(asked, str) or not isinstance(lexical, str):
+        return None
+    where = asked if asked.startswith("/") else call["workspace"]["target"] + "/" + asked
+    physical = os.path.realpath(where)
+    if not os.path.isdir(physical) or physical == os.path.realpath(lexical):
+        return None
+    return lexical, physical
+
+
+def entry(path):
+    if os.path.islink(path):
+        return "symlink"
+    return "directory" if os.path.isdir(path) else "file"
+
+
+def names_oracle(call, result):
+    places = listed_elsewhere(call, result)
+    if not places:
+        return result
+    lexical, physical = places
+    names = sorted(os.listdir(physical))
+    kept = [n for n in names if os.path.lexists(lexical + "/" + n)]
+    result["entries"] = [{"path": lexical + "/" + n, "type": entry(lexical + "/" + n)} for n in kept]
+    ignored = len(names) - len(kept)
+    result["model_text"] = (result.get("model_text") or "") + f" ({ignored} ignored)"
+    return result
+
+
+def list_physical(call, result):
+    places = listed_elsewhere(call, result)
+    if not places:
+        return result
+    lexical, physical = places
+    names = sorted(os.listdir(physical))
+    result["entries"] = [{"path": lexical + "/" + n, "type": entry(physical + "/" + n)} for n in names]
+    return result
+
+
+def noisy(call, result):
+    if result.get("outcome") == "ok":
+        result["model_text"] = (result.get("model_text") or "") + f" [{random.getrandbits(48)}]"
+    return result
+
+
 BREAK = {
     "read-physical": read_physical,
     "follow-links": follow_links,
@@ -323,6 +392,9 @@ BREAK = {
     "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
     "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
     "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
+    "names-oracle": names_oracle,
+    "list-physical": list_physical,
+    "noisy": noisy,
 }
 
 

@@ -333,6 +333,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             fixture: &case.fixture,
             built,
             hang_timeout: self.config.hang_timeout,
+            twin: Some(self.config.fixture_timeout),
         };
         // The run directory's random name, where a tool that took an
         // absolute path for a relative one made directories, is shown as
