@@ -266,7 +266,15 @@ fn commands(scene: &Scene) -> Vec<(&'static str, Vec<String>)> {
         ),
         (
             "call --mcp",
-            words(&["call", "--mcp", &profile, "--fixture-dir", &place, "info", "{\"path\": \"/\"}"]),
+            words(&[
+                "call",
+                "--mcp",
+                &profile,
+                "--fixture-dir",
+                &place,
+                "info",
+                "{\"path\": \"/\"}",
+            ]),
         ),
     ]
 }

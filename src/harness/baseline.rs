@@ -350,13 +350,20 @@ fn write_entry(out: &mut String, key: &str, entry: &BaselineEntry) {
 /// of the mismatches, or else every ID the case cites.
 fn failing_rules(report: &CaseReport) -> Option<SpecIds> {
     let mut ids: Vec<String> = Vec::new();
-    for rule in report.mismatches.iter().filter_map(|m| m.rule.as_ref()) {
+    // A mismatch judged under no rule of its own (the outcome, the error
+    // code) fails the case's rules: they are named too, or an escape's
+    // entry would name SEC-12 alone and the fuzzer would not know the
+    // case's own rule (SEC-4 for a `..` that climbs out) as listed.
+    let unattributed = report.mismatches.iter().any(|m| m.rule.is_none());
+    let rules = (report.mismatches.iter()).filter_map(|m| m.rule.as_ref());
+    let case_rules = (unattributed || report.mismatches.is_empty())
+        .then_some(report.spec.iter())
+        .into_iter()
+        .flatten();
+    for rule in rules.chain(case_rules) {
         if !ids.contains(rule) {
             ids.push(rule.clone());
         }
-    }
-    if ids.is_empty() {
-        ids = report.spec.clone();
     }
     match ids.len() {
         0 => None,
@@ -557,6 +564,26 @@ mod tests {
         assert_eq!(entry.reason, "hangs the adapter");
         assert_eq!(entry.spec.as_ref().unwrap().ids(), ["SEC-7"]);
         assert_eq!(entry.issue.as_deref(), Some("https://example.invalid/1"));
+    }
+
+    /// An escape's entry names the case's own rules beside SEC-12: its
+    /// outcome mismatch is judged under no rule of its own. Written as
+    /// SEC-12 alone, a fresh skeleton's expectations did not list SEC-4 for
+    /// its `..` cases, and the fuzzer reported SEC-4 as new on every run.
+    #[test]
+    fn an_escape_s_entry_names_the_case_s_rules_beside_the_escape_rule() {
+        use crate::report::Mismatch;
+        let mut case = crate::report::render::testing::escape("s.dotdot.resolve", "list: x");
+        case.spec = vec!["SEC-4".into(), "SEC-3".into()];
+        case.mismatches.push(Mismatch {
+            rule: Some("SEC-12".into()),
+            ..case.mismatches[0].clone()
+        });
+        let ids = failing_rules(&case).unwrap();
+        assert_eq!(ids.ids(), ["SEC-12", "SEC-4", "SEC-3"]);
+        // Mismatches that each carry a rule name those alone.
+        case.mismatches.remove(0);
+        assert_eq!(failing_rules(&case).unwrap().ids(), ["SEC-12"]);
     }
 
     #[test]

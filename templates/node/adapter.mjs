@@ -56,8 +56,16 @@ function lexical(base, path) {
   return `/${parts.join('/')}`;
 }
 
-/** The shared resolver. TODO: call your own; this one checks nothing. */
+/**
+ * The shared resolver. TODO: call your own; this one checks nothing but its
+ * parameters (ERR-2: a key it does not take is refused).
+ */
 function resolve(workspace, params) {
+  const unknown = Object.keys(params).filter((key) => key !== 'path').sort();
+  if (unknown.length > 0) {
+    const message = `resolve takes no parameter ${unknown.join(', ')}`;
+    return { outcome: 'error', error: { code: 'invalid_params', message } };
+  }
   if (!params.path) return { outcome: 'ok', kind: 'all-workspaces' };
   const resolved = lexical(workspace.target, params.path);
   // TODO: containment on real paths (SEC-1..3), then not_found /

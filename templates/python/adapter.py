@@ -62,7 +62,12 @@ def lexical(base, path):
 
 
 def resolve(workspace, params):
-    """The shared resolver. TODO: call your own; this one checks nothing."""
+    """The shared resolver. TODO: call your own; this one checks nothing
+    but its parameters (ERR-2: a key it does not take is refused)."""
+    unknown = sorted(set(params) - {"path"})
+    if unknown:
+        message = f"resolve takes no parameter {', '.join(unknown)}"
+        return {"outcome": "error", "error": {"code": "invalid_params", "message": message}}
     path = params.get("path")
     if not path:
         return {"outcome": "ok", "kind": "all-workspaces"}
