@@ -3,7 +3,7 @@
 //! file, its requirement IDs and a unified diff of expected against actual.
 //!
 //! Permission cases need a non-root observer; when the tests run as root the
-//! reference is run for them as user `nobody` through `toolpath serve`.
+//! reference is run for them as the run's own user through `toolpath serve`.
 //! Anything that still cannot run here is printed as SKIPPED, never passed
 //! silently; under `scripts/test` (TOOLPATH_REQUIRE_RUNNERS, as in CI) a
 //! skip is a failure.

@@ -1089,7 +1089,7 @@ fn keep_fixtures_leaves_a_failing_workspace_on_disk() {
 fn permission_cases_are_observed_not_passed_silently() {
     let (_, report) = run_json(&["--cases", MINI, "--filter", "mini.resolve.permission"]);
     let status = status_of(&report, "mini.resolve.permission");
-    // As root the case runs as `nobody`; otherwise it runs directly.
+    // As root the case runs as the run's own user; otherwise it runs directly.
     assert_eq!(status, "pass");
     let (_, report) = run_json(&[
         "--cases",
@@ -1168,7 +1168,7 @@ fn strict_runs_of_the_whole_selection_reject_stale_expectations() {
 
 /// Fixtures go where `--fixture-dir` (or `TOOLPATH_FIXTURE_DIR`) says, the
 /// report header names the place, and permission cases still run there (as
-/// `nobody` when the harness is root). Fails if the option or the variable is
+/// the run's own user when the harness is root). Fails if the option or the variable is
 /// ignored (the kept fixture or the header would name the default).
 #[test]
 fn fixtures_go_where_fixture_dir_says_and_the_header_names_it() {
@@ -1177,7 +1177,7 @@ fn fixtures_go_where_fixture_dir_says_and_the_header_names_it() {
         .prefix("fixture-dir-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
         .unwrap();
-    // `nobody` must pass through to reach its fixtures.
+    // The run's user must pass through to reach its fixtures.
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let dir_path = dir.path().canonicalize().unwrap();
     let d = dir_path.to_str().unwrap();

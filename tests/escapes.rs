@@ -10,7 +10,7 @@
 //! fixture directory, nor a write after the answer, nor an owner was
 //! looked at. The two writes outside the fixture directory land only for
 //! a subject that runs as the harness's user: of a root harness, a subject
-//! runs as `nobody` and they are denied (one test proves the denial), so
+//! runs as the run's own user and they are denied (one test proves the denial), so
 //! their escapes are proven on a subject run with `--subject-as-root`.
 //!
 //! The subjects are `tests/adapters/escaper.py`'s modes, over the
@@ -255,7 +255,7 @@ fn only(report: &Value) -> (String, String, String) {
     )
 }
 
-/// A private directory `nobody` may pass through, and a log in it every
+/// A private directory the run's user may pass through, and a log in it every
 /// user may append to, for `ESCAPER_LOG`.
 fn open_log() -> (tempfile::TempDir, std::path::PathBuf) {
     use std::os::unix::fs::PermissionsExt;
@@ -268,7 +268,7 @@ fn open_log() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 /// A subject that writes above its fixture directory. Of a root harness
-/// it runs as `nobody` and owns its fixture directory alone: the write is
+/// it runs as the run's own user and owns its fixture directory alone: the write is
 /// denied (`spec/protocol.md`, "The subject's user"), and the case passes
 /// as refused. What the box lets through is still watched: run as root
 /// (`--subject-as-root`, and every run of a harness that is not root,
@@ -366,7 +366,7 @@ fn a_write_after_the_answer_is_charged_to_its_call() {
     // Refused, answered, and written 0.3 s later, after the fixture was
     // removed: the fixture directory made again belongs to this instance
     // alone, watched until the subject has ended. (Of a root harness, a
-    // subject run as `nobody` cannot make it again: the watch is proven
+    // subject run as the run's own user cannot make it again: the watch is proven
     // on a subject run as root.)
     let report = run_with("write-late", &["file.write.dotdot-out"], &as_root());
     assert_eq!(

@@ -44,7 +44,7 @@ fn run_watched(adapter: &str, selection: &[&str]) -> (Value, Vec<String>) {
         std::fs::create_dir(path(dir)).unwrap();
     }
     let (place, log, report) = (path("place"), path("forged.txt"), path("report.json"));
-    // The forger logs what it forged: as root the subject runs as `nobody`,
+    // The forger logs what it forged: as root the subject runs as the run's own user,
     // so the log is one it may write, in a directory it may pass through.
     {
         use std::os::unix::fs::PermissionsExt;

@@ -277,7 +277,7 @@ fn append(file: &Path, text: &str) {
 /// A directory of its own, as a checkout holds it: `scripts/certify`,
 /// the Python port's runner, a page for the `python` and `reference` rows
 /// made here (a few instances each: what is checked is the record, not
-/// the verdicts), and two case files. The subject runs as `nobody` when
+/// the verdicts), and two case files. The subject runs as the run's own user when
 /// the tests run as root, so the directory is open to it.
 fn scene() -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt;
