@@ -558,13 +558,15 @@ fn permission_cases_report_the_unprivileged_copy_s_scratch_and_stderr() {
 
 /// Starts a run whose adapter hangs on `mini.search.file@grep`; returns
 /// once the adapter is hanging (it says so through a FIFO: no sleeping).
-fn start_hanging_run(scene: &Scene) -> (Child, Instant) {
+fn start_hanging_run(scene: &Scene, extra: &[&str]) -> (Child, Instant) {
     let fifo = scene.dir.path().join("ready");
     // Open to the adapter, which runs as the run's own user when the
     // harness is root.
     toolpath::sys::mkfifo(&fifo, 0o600).unwrap();
     open(&fifo, 0o666);
-    let mut cmd = scene.run("hang", "mini.search.file@grep", &["--timeout-ms", "600000"]);
+    let mut args = vec!["--timeout-ms", "600000"];
+    args.extend(extra);
+    let mut cmd = scene.run("hang", "mini.search.file@grep", &args);
     cmd.env("BROKEN_READY", &fifo);
     let started = Instant::now();
     let child = cmd.spawn().unwrap();
@@ -594,7 +596,16 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
     use toolpath::sys::Signal;
     for (signal, code) in [(Signal::INT, 130), (Signal::TERM, 143)] {
         let scene = Scene::new();
-        let (child, started) = start_hanging_run(&scene);
+        // Expectations written by hand, which a cancelled run saw only
+        // part of the suite for: they must stay as they were.
+        let expectations = scene.out("expectations.yaml");
+        let written = "mini.shell.subpath:\n  status: xfail\n  reason: by hand\n";
+        std::fs::write(&expectations, written).unwrap();
+        let file = expectations.to_str().unwrap();
+        let (child, started) = start_hanging_run(
+            &scene,
+            &["--expectations", file, "--write-expectations", file],
+        );
         // `toolpath clean` never touches a live run's directory.
         let clean = run_to_end({
             let mut c = scene.toolpath();
@@ -621,6 +632,8 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
         assert_eq!(case(&report, "mini.shell.subpath")["status"], "not_run");
         let junit = std::fs::read_to_string(scene.out("report.xml")).unwrap();
         assert!(junit.contains("not_run"), "{junit}");
+        assert_eq!(std::fs::read_to_string(&expectations).unwrap(), written);
+        assert!(end.stderr.contains("left as it was"), "{}", end.stderr);
         scene.assert_clean();
     }
 }
@@ -628,7 +641,7 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
 #[test]
 fn after_sigkill_the_event_log_is_a_partial_report_and_clean_removes_the_rest() {
     let scene = Scene::new();
-    let (mut child, _) = start_hanging_run(&scene);
+    let (mut child, _) = start_hanging_run(&scene, &[]);
     child.kill().unwrap();
     child.wait().unwrap();
     // The adapter dies with the harness (PR_SET_PDEATHSIG)...

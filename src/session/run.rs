@@ -327,7 +327,17 @@ fn deliver_reports(
     if plan.targets.iter().all(|t| t.path.is_some()) {
         let _ = deliver::print_out(&crate::report::render::human::closing_lines(head));
     }
-    if let Some(file) = &plan.write_expectations {
+    // A cancelled run saw only part of the suite: its failures written as
+    // the expectations would drop every entry of the part it never ran
+    // (and their reasons, written by hand). The file is left as it was.
+    if let Some(file) = &plan.write_expectations
+        && session.cancelled().is_some()
+    {
+        eprintln!(
+            "toolpath: {} left as it was: the run was cancelled",
+            file.display()
+        );
+    } else if let Some(file) = &plan.write_expectations {
         let written = baseline::write_from(cases, &plan.baseline)
             .and_then(|text| std::fs::write(file, &text).map(|()| text));
         let text = match written {
