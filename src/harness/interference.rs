@@ -99,10 +99,28 @@ pub fn escapes(twin: &[Differing], noise: &[Differing]) -> Vec<(Channel, String)
 fn fields(tool: Tool, side: Side) -> Vec<(&'static str, Channel, String)> {
     let a = side.answer;
     let json = |value: Value| side.vars.collapse(&value.to_string());
-    let places: Option<Vec<(&str, u64)>> =
-        (a.matches.as_ref()).map(|ms| ms.iter().map(|m| (m.path.as_str(), m.line)).collect());
-    let lines: Option<Vec<&str>> =
-        (a.matches.as_ref()).map(|ms| ms.iter().map(|m| m.text.as_str()).collect());
+    // Lists compare as sets of their items (sorted): the order a tool
+    // lists in may change from call to call (a parallel walk), and carries
+    // nothing the outside decided; a model text's lines likewise.
+    let sorted = |mut items: Vec<String>| {
+        items.sort();
+        items
+    };
+    let places: Option<Vec<String>> = (a.matches.as_ref()).map(|ms| {
+        sorted(
+            ms.iter()
+                .map(|m| format!("{}:{}", m.path, m.line))
+                .collect(),
+        )
+    });
+    let lines: Option<Vec<String>> =
+        (a.matches.as_ref()).map(|ms| sorted(ms.iter().map(|m| m.text.clone()).collect()));
+    let files: Option<Vec<String>> = (a.files.as_ref()).map(|fs| sorted(fs.clone()));
+    let entries: Option<Vec<String>> =
+        (a.entries.as_ref()).map(|es| sorted(es.iter().map(|e| json(to(e))).collect()));
+    let notes: Option<Vec<String>> = (a.notes.as_ref()).map(|ns| sorted(ns.clone()));
+    let model_text: Option<Vec<String>> =
+        (a.model_text.as_ref()).map(|text| sorted(text.lines().map(str::to_owned).collect()));
     let told = match tool {
         Tool::ReadFile => Channel::Read,
         Tool::Shell => Channel::Exec,
@@ -118,10 +136,10 @@ fn fields(tool: Tool, side: Side) -> Vec<(&'static str, Channel, String)> {
         (Field::Output.name(), Channel::Exec, json(to(&a.output))),
         (Field::Matches.name(), Channel::List, json(to(&places))),
         (Field::MatchesText.name(), Channel::Read, json(to(&lines))),
-        (Field::Notes.name(), Channel::List, json(to(&a.notes))),
-        (Field::ModelText.name(), told, json(to(&a.model_text))),
-        (Field::Files.name(), Channel::List, json(to(&a.files))),
-        (Field::Entries.name(), Channel::List, json(to(&a.entries))),
+        (Field::Notes.name(), Channel::List, json(to(&notes))),
+        (Field::ModelText.name(), told, json(to(&model_text))),
+        (Field::Files.name(), Channel::List, json(to(&files))),
+        (Field::Entries.name(), Channel::List, json(to(&entries))),
         (Field::Content.name(), Channel::Read, json(to(&a.content))),
         (
             Field::ErrorCode.name(),
@@ -169,6 +187,38 @@ mod tests {
             model_text: Some(format!("listed {root}/ws/x{text}")),
             ..ToolResult::default()
         }
+    }
+
+    /// The same items in another order are the same answer: a parallel
+    /// walk lists in the order its threads finish (hermes-agent's grep, a
+    /// false list escape on one certification run in two).
+    #[test]
+    fn the_same_items_in_another_order_differ_in_nothing() {
+        let (va, vb) = (vars("/t/one-Fx"), vars("/t/two-Fx"));
+        let mut a = listing("/t/one-Fx", &["a.txt", "b.txt"], "\na\nb");
+        let mut b = listing("/t/two-Fx", &["b.txt", "a.txt"], "\nb\na");
+        let matches = |root: &str, order: [&str; 2]| {
+            Some(
+                order
+                    .map(|n| Match {
+                        path: format!("{root}/ws/{n}"),
+                        line: 1,
+                        text: n.to_owned(),
+                    })
+                    .to_vec(),
+            )
+        };
+        a.matches = matches("/t/one-Fx", ["a", "b"]);
+        b.matches = matches("/t/two-Fx", ["b", "a"]);
+        let one = Side {
+            answer: &a,
+            vars: &va,
+        };
+        let two = Side {
+            answer: &b,
+            vars: &vb,
+        };
+        assert_eq!(differing(Tool::Grep, one, two, &[]), []);
     }
 
     #[test]
