@@ -342,21 +342,7 @@ pub fn spawn_boxed(
 /// status to `status_fd` and exits with the same code (or 128 and the
 /// signal). Only raw system calls, no allocation: async-signal-safe.
 fn be_first_process(status_fd: RawFd) -> io::Result<()> {
-    // SAFETY: clone with SIGCHLD alone and no new stack is fork(2); the
-    // child continues on a copy of this stack, as after fork.
-    let child = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-        )
-    };
-    if child < 0 {
-        return Err(io::Error::last_os_error());
-    }
+    let child = fork_raw()?;
     if child == 0 {
         return Ok(());
     }
@@ -387,6 +373,28 @@ fn be_first_process(status_fd: RawFd) -> io::Result<()> {
             128 + libc::WTERMSIG(status)
         };
         libc::_exit(code)
+    }
+}
+
+/// fork(2) as a raw `clone` with SIGCHLD alone and no new stack: no fork
+/// handlers run (a child of a threaded harness between fork and exec may
+/// take no lock), and the child continues on a copy of this stack. The
+/// child's pid, or 0 in the child.
+fn fork_raw() -> io::Result<libc::c_long> {
+    // SAFETY: see above; the caller's child makes only raw system calls.
+    let child = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            libc::SIGCHLD as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+            0 as libc::c_long,
+        )
+    };
+    match child {
+        -1 => Err(io::Error::last_os_error()),
+        child => Ok(child),
     }
 }
 
@@ -459,22 +467,9 @@ pub enum SysvObject {
 /// subject's user could: nothing of another user's is touched, whatever
 /// `ipc` names. Waits for it; `Err` when it could not start.
 pub fn end_user(user: (u32, u32), ipc: &[SysvObject]) -> io::Result<()> {
-    // SAFETY: clone with SIGCHLD alone and no new stack is fork(2); the
-    // child makes raw system calls only (no allocation, no lock) and ends
-    // with `_exit`.
-    let child = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-            0 as libc::c_long,
-        )
-    };
-    if child < 0 {
-        return Err(io::Error::last_os_error());
-    }
+    // The child makes raw system calls only (no allocation, no lock) and
+    // ends with `_exit`.
+    let child = fork_raw()?;
     if child == 0 {
         let code = match as_user_end_all(user, ipc) {
             Ok(()) => 0,
