@@ -100,8 +100,8 @@ mod tests {
     /// What a value may be called in `--help`: what it is, not the name of
     /// its option (clap's default, `--expectations <EXPECTATIONS>`).
     const VALUE_NAMES: &[&str] = &[
-        "COMMAND", "DIR", "DURATION", "FILE", "FORMAT", "GLOB", "K/N", "LANG", "MS", "N", "NEW",
-        "OLD", "PROFILE", "REPORT", "REQ", "TAG", "TOOL",
+        "COMMAND", "DIR", "DURATION", "FILE", "FORMAT", "GLOB", "JSON", "K/N", "LANG", "MS", "N",
+        "NEW", "OLD", "PROFILE", "REPORT", "REQ", "TAG", "TOOL",
     ];
 
     /// Every option that takes a value names it by what it is

@@ -1361,7 +1361,7 @@ fn call_prints_one_answer_as_sent_and_the_text_the_rules_read() {
     );
     let out = call(&["info", "[1]"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ARGUMENTS must be a JSON object"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the arguments must be a JSON object"));
 }
 
 /// `roots: {via: none}`: a server with no allowed directories (the fake in

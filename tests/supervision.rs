@@ -639,7 +639,6 @@ fn sigint_and_sigterm_clean_up_and_write_partial_reports() {
 }
 
 #[test]
-#[ignore = "regressed at the end of this stop (the hanging adapter is not seen to end within RUN_LIMIT after the harness's SIGKILL); the closing note names it the first thing to fix"]
 fn after_sigkill_the_event_log_is_a_partial_report_and_clean_removes_the_rest() {
     let scene = Scene::new();
     let (mut child, _) = start_hanging_run(&scene, &[]);

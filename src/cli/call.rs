@@ -1,4 +1,4 @@
-//! `toolpath call --mcp PROFILE TOOL [ARGUMENTS]`: starts the profile's
+//! `toolpath call --mcp PROFILE TOOL [JSON]`: starts the profile's
 //! server as a run would, calls one of its tools with the arguments as
 //! given (a JSON object, sent untouched: no rename, template or constant of
 //! the profile applies), and prints the answer as the server sent it, then
@@ -30,7 +30,7 @@ pub struct CallRequest {
     #[arg(value_name = "TOOL")]
     pub tool: String,
     /// Its arguments: a JSON object, sent as it is.
-    #[arg(value_name = "ARGUMENTS", default_value = "{}")]
+    #[arg(value_name = "JSON", default_value = "{}")]
     pub arguments: String,
     /// A directory the server is given as its allowed directory, as a run
     /// gives a case's roots (repeatable; default: an empty directory of
@@ -53,8 +53,8 @@ pub struct CallRequest {
 pub fn call(request: CallRequest) -> ExitCode {
     let arguments = match serde_json::from_str::<Value>(&request.arguments) {
         Ok(Value::Object(arguments)) => arguments,
-        Ok(_) => return usage("ARGUMENTS must be a JSON object (`{\"path\": \"/tmp\"}`)"),
-        Err(e) => return usage(format!("ARGUMENTS are not JSON: {e}")),
+        Ok(_) => return usage("the arguments must be a JSON object (`{\"path\": \"/tmp\"}`)"),
+        Err(e) => return usage(format!("the arguments are not JSON: {e}")),
     };
     let mut roots = Vec::new();
     for root in &request.roots {

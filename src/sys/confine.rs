@@ -14,14 +14,17 @@
 //!    `TIOCSTI` cannot type into the terminal of the shell that started
 //!    the harness (a session leader acquires a terminal only by opening
 //!    one no session holds, and the user it runs as can open none);
-//! 3. it dies with the harness's spawning thread (`PR_SET_PDEATHSIG`);
-//! 4. where the harness may (`CAP_SYS_ADMIN`), it gets an IPC namespace
+//! 3. where the harness may (`CAP_SYS_ADMIN`), it gets an IPC namespace
 //!    of its own: SysV shared memory, message queues, semaphores and
 //!    POSIX message queues it makes go when its last process does;
-//! 5. its [`LIMITS`] (processes of its user, data, file size, open
+//! 4. its [`LIMITS`] (processes of its user, data, file size, open
 //!    files, no core files);
-//! 6. every capability leaves it, it becomes the run's user when given,
+//! 5. every capability leaves it, it becomes the run's user when given,
 //!    and no_new_privs is set ([`give_up_privileges`]);
+//! 6. it dies with the harness's spawning thread (`PR_SET_PDEATHSIG`),
+//!    armed only now: the kernel clears the death signal when a
+//!    process's user changes, so armed before step 5 it was gone and a
+//!    SIGKILLed harness left its subject running;
 //! 7. a seccomp filter ([`no_user_namespaces`]) refuses it a user
 //!    namespace (`unshare` or `clone` with `CLONE_NEWUSER`; `clone3`,
 //!    whose flags a filter cannot read, answers `ENOSYS`, so the C
@@ -161,20 +164,6 @@ fn enter(entry: Entry) -> Result<(), Errno> {
         return Err(Errno::from_raw_os_error(errno()));
     }
     rustix::process::setsid()?;
-    if let Some(parent) = entry.parent {
-        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-        // In a PID namespace of its own (`spawn_boxed`) the parent is
-        // outside it and `getppid` says 0: the harness is there as long
-        // as the namespace's first process lives, which a dead harness's
-        // death signal or `PR_SET_PDEATHSIG` itself ends.
-        match rustix::process::getppid().map(Pid::as_raw_pid) {
-            None => {}
-            Some(p) if p == parent as i32 => {}
-            Some(_) => {
-                let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
-            }
-        }
-    }
     if entry.private_ipc {
         // SAFETY: CLONE_NEWIPC changes only this (single-threaded) child.
         unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWIPC) }?;
@@ -191,6 +180,21 @@ fn enter(entry: Entry) -> Result<(), Errno> {
         limit(Resource::Msgqueue, 0)?;
     }
     give_up_privileges(entry.user)?;
+    // After the change of user, which clears it (see the module doc).
+    if let Some(parent) = entry.parent {
+        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+        // In a PID namespace of its own (`spawn_boxed`) the parent is
+        // outside it and `getppid` says 0: the harness is there as long
+        // as the namespace's first process lives, which a dead harness's
+        // death signal or `PR_SET_PDEATHSIG` itself ends.
+        match rustix::process::getppid().map(Pid::as_raw_pid) {
+            None => {}
+            Some(p) if p == parent as i32 => {}
+            Some(_) => {
+                let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
+            }
+        }
+    }
     for filter in entry.filters.unwrap_or_default() {
         seccompiler::apply_filter(filter).map_err(|_| Errno::from_raw_os_error(errno()))?;
     }
