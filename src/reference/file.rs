@@ -37,6 +37,7 @@ pub fn absolute_path(
             "file_path is required: the absolute path of one file",
         ));
     };
+    resolve::refuse_uri(&path)?;
     if !path.starts_with('/') {
         // Purely lexical: the meant path is computed from text, so the
         // message reveals nothing about the file system.
@@ -201,6 +202,18 @@ mod tests {
             assert!(err.message.contains("absolute"), "{}", err.message);
             assert!(err.message.contains(meant), "{given}: {}", err.message);
         }
+    }
+
+    /// RES-16: a `file:` URI is refused as what it is, not joined onto
+    /// the target as a relative name (`/w/ws/src/file:/w/ws/a.txt`).
+    #[test]
+    fn a_file_uri_is_refused_as_a_uri() {
+        let uri = "file:///w/ws/a%20b.txt";
+        let err = path_of(json!({"file_path": uri})).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert!(err.message.contains(uri), "{}", err.message);
+        assert!(err.message.contains("URI"), "{}", err.message);
+        assert!(!err.message.contains("/w/ws/src/file:"), "{}", err.message);
     }
 
     #[test]

@@ -60,13 +60,37 @@ pub fn lexical_resolve(base: &str, path: &str) -> String {
 pub const NAME_MAX: usize = 255;
 pub const PATH_MAX: usize = 4095;
 
+/// Refuses a `file:` URI given as a path (RES-16): `file:` in any letter
+/// case, then `/`. A URI is never decoded into the path it stands for (a
+/// path is never decoded, RES-15), and taken as a relative name it would
+/// look for a directory called `file:`, which tells a model nothing; the
+/// message says what it is. Text alone, so every tool checks it first,
+/// the file tools before they refuse a relative path (FILE-3).
+pub fn refuse_uri(path: &str) -> Result<(), ToolError> {
+    let scheme = path
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"));
+    if scheme && path[5..].starts_with('/') {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "{path:?} is a `file:` URI, not a path: URIs are not decoded; give the path \
+                 itself, with any `%XX` written as the character it stands for"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A path given, read as text alone, before any file system access
-/// (ERR-2): refused when it begins with `~` (RES-12: never expanded, and a
-/// model that meant its home directory must learn so rather than find no
-/// directory named `~`), joined and normalised (RES-3), and refused when
-/// the result could name no file (RES-13: a name longer than [`NAME_MAX`]
-/// or a path longer than [`PATH_MAX`]).
+/// (ERR-2): refused when it is a `file:` URI ([`refuse_uri`]) or begins
+/// with `~` (RES-12: never expanded, and a model that meant its home
+/// directory must learn so rather than find no directory named `~`),
+/// joined and normalised (RES-3), and refused when the result could name
+/// no file (RES-13: a name longer than [`NAME_MAX`] or a path longer than
+/// [`PATH_MAX`]).
 pub fn lexical_checked(workspace: &Workspace, path: &str) -> Result<String, ToolError> {
+    refuse_uri(path)?;
     if path.starts_with('~') {
         return Err(ToolError::new(
             ErrorCode::InvalidParams,
@@ -416,6 +440,36 @@ mod tests {
         assert_eq!(lexical_resolve(t, "~"), "/w/ws/~");
         // Trailing slash on the base does not double.
         assert_eq!(lexical_resolve("/w/ws/", "a"), "/w/ws/a");
+    }
+
+    /// RES-16: a `file:` URI is refused with the text as given, whatever
+    /// the letter case of its scheme; a name that only looks like one
+    /// further in, or without the `/`, is an ordinary name (RES-6).
+    #[test]
+    fn a_file_uri_is_refused_never_decoded() {
+        let ws = Workspace {
+            roots: vec!["/w/ws".into()],
+            target: "/w/ws".into(),
+        };
+        for uri in [
+            "file:///w/ws/a%20b.txt",
+            "FILE://localhost/w/ws",
+            "File:/w/ws",
+        ] {
+            let err = lexical_checked(&ws, uri).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{uri}");
+            assert!(err.message.contains(uri), "{uri}: {}", err.message);
+        }
+        for name in [
+            "./file:/x",
+            "file:",
+            "file:x",
+            "files/x",
+            "a/file:/x",
+            "fil",
+        ] {
+            assert!(lexical_checked(&ws, name).is_ok(), "{name}");
+        }
     }
 
     #[test]

@@ -35,6 +35,18 @@ class FileToolsTest(FixtureTestCase):
         with open(self.fx.p("ws/a.txt")) as f:
             self.assertEqual(f.read(), "hello\n")
 
+    def test_a_file_uri_is_refused_as_a_uri_and_changes_nothing(self):
+        uri = "file://" + self.fx.p("ws/a.txt")
+        for tool, extra in (("read_file", {}), ("write_file", {"content": "x"}),
+                            ("edit", {"old_string": "hello", "new_string": "x"})):
+            with self.subTest(tool=tool):
+                result = self.call(tool, file_path=uri, **extra)
+                self.assertEqual(result["error"]["code"], "invalid_params")
+                self.assertIn(uri, result["error"]["message"])
+                self.assertIn("URI", result["error"]["message"])
+        with open(self.fx.p("ws/a.txt")) as f:
+            self.assertEqual(f.read(), "hello\n")
+
     def test_read_gives_text_exactly_or_a_binary_note(self):
         result = self.call("read_file", file_path=self.fx.p("ws/src//b.txt"))
         self.assertEqual((result["path"], result["content"], result["notes"]),

@@ -70,6 +70,21 @@ class CheckedLexicalTest(unittest.TestCase):
         self.assertEqual(checked_lexical("/w/ws", "./~/src"), "/w/ws/~/src")
         self.assertEqual(checked_lexical("/w/ws", "~/x", tilde=False), "/w/ws/~/x")
 
+    def test_a_file_uri_is_refused_and_only_at_the_start(self):
+        """RES-16: a `file:` URI (any letter case, then `/`) is refused with
+        the text as given; `file:` further in or without `/` is a name."""
+        from toolpath_port.errors import ToolError
+        from toolpath_port.resolve import checked_lexical
+
+        for given in ("file:///w/ws/a%20b.txt", "FILE://localhost/w/ws", "File:/w/ws"):
+            with self.subTest(given=given):
+                with self.assertRaises(ToolError) as caught:
+                    checked_lexical("/w/ws", given)
+                self.assertIn(given, str(caught.exception))
+        for given in ("./file:/x", "file:", "file:x", "a/file:/x"):
+            with self.subTest(given=given):
+                self.assertTrue(checked_lexical("/w/ws", given).startswith("/w/ws/"))
+
     def test_names_and_paths_past_the_limits_are_refused(self):
         from toolpath_port.errors import ToolError
         from toolpath_port.resolve import checked_lexical

@@ -23,7 +23,8 @@ from typing import Any, List, Mapping, Optional
 
 from .errors import INVALID_PARAMS, UNSUPPORTED_FILE_TYPE, ToolError, invalid
 from .params import one_path, only, required_string
-from .resolve import Workspace, checked_lexical, error_for_os_error, lexical, lexical_path_type, parent
+from .resolve import (Workspace, checked_lexical, error_for_os_error, lexical, lexical_path_type,
+                      parent, refuse_uri)
 
 PATH = "file_path"
 ALIAS = "absolute_path"
@@ -53,6 +54,7 @@ def absolute_path(workspace: Workspace, params: Mapping[str, Any]) -> str:
     given = one_path(params, PATH, ALIAS)
     if given is None:
         raise invalid(f"parameter '{PATH}' is required: the absolute path of one file")
+    refuse_uri(given)
     if not given.startswith("/"):
         meant = lexical(workspace.target, given)
         raise invalid(

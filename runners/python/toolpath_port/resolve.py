@@ -76,12 +76,26 @@ NAME_MAX = 255
 PATH_MAX = 4095
 
 
+def refuse_uri(given: str) -> None:
+    """RES-16: a ``file:`` URI (the scheme in any letter case, then ``/``) is
+    not a path. It is never decoded into the path it stands for (RES-15),
+    and taken as a relative name it would look for a directory called
+    ``file:``; the refusal says what it is."""
+    if given[:5].lower() == "file:" and given[5:6] == "/":
+        raise invalid(
+            f"{given!r} is a file: URI, not a path; URIs are not decoded: give the path "
+            f"itself, with any %XX written as the character it stands for"
+        )
+
+
 def checked_lexical(target: str, given: str, tilde: bool = True) -> str:
     """``lexical``, after the checks that read the text alone (ERR-2):
-    RES-12, a leading ``~`` is refused, never expanded nor taken as a name
-    (``tilde=False`` for a file tool, which refuses every relative path
-    itself, FILE-3); RES-13, a resolved path no file system can hold (a
+    RES-16, a ``file:`` URI is refused (``refuse_uri``); RES-12, a leading
+    ``~`` is refused, never expanded nor taken as a name (``tilde=False``
+    for a file tool, which refuses every relative path itself, FILE-3);
+    RES-13, a resolved path no file system can hold (a
     name over NAME_MAX bytes, a path over PATH_MAX) is refused."""
+    refuse_uri(given)
     if tilde and given.startswith("~"):
         raise invalid(
             f"{given!r} begins with '~', which is not expanded: give an absolute path "
