@@ -124,7 +124,7 @@ impl Automaton for DotSegment {
     }
 }
 
-/// Whether some alternative of a pattern has an empty segment (GLOB-10):
+/// Whether some alternative of a pattern has an empty segment (GLOB-11):
 /// a `/` right after another, or a `/` that ends it. A leading `/` is
 /// GLOB-6's climb, refused before; the automaton's state is whether the
 /// current segment is still empty, and whether it follows a `/`.

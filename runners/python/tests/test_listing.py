@@ -52,7 +52,7 @@ class PathPatternTest(unittest.TestCase):
             compile_pattern(good)
 
     def test_empty_segments_are_invalid(self):
-        # GLOB-10: no path below a directory has an empty segment.
+        # GLOB-11: no path below a directory has an empty segment.
         for bad in ["src//*.ts", "src/", "**//*.ts", "src/{lib,}/*.ts", "a{/,b}/c"]:
             with self.subTest(bad=bad), self.assertRaises(ToolError) as caught:
                 compile_pattern(bad)

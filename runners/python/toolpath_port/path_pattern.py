@@ -1,10 +1,10 @@
-"""The ``glob`` tool's pattern (spec GLOB-5, GLOB-6, GLOB-10).
+"""The ``glob`` tool's pattern (spec GLOB-5, GLOB-6, GLOB-11).
 
 A pattern is matched against a file's path relative to the searched
 directory. It is first expanded into its brace alternatives; each
 alternative is checked for a climb out (a leading ``/`` or a ``..``
 segment), for a ``.`` segment (both ``invalid_params``, GLOB-6) and for
-an empty segment (GLOB-10), which no path below a directory has, and then
+an empty segment (GLOB-11), which no path below a directory has, and then
 translated, segment by segment, into an anchored regular expression:
 
 - ``*`` is ``[^/]*`` and ``?`` is ``[^/]``: neither crosses a ``/``;
@@ -114,7 +114,7 @@ def compile_pattern(pattern: str) -> Callable[[str], bool]:
                 "searched directory has; write it relative to that directory without './'"
             )
     for alternative in alternatives:
-        # GLOB-10: no path below a directory has an empty segment (`//`,
+        # GLOB-11: no path below a directory has an empty segment (`//`,
         # or a final `/`), so the pattern could only match nothing.
         if "" in alternative.split("/")[1:]:
             raise invalid(
