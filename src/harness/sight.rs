@@ -36,6 +36,12 @@ use toolpath_suite::protocol::{Field, Outcome, Tool, ToolResult};
 /// The most links followed resolving one path, as the kernel's limit.
 const MAX_LINKS: usize = 40;
 
+/// The most names of a path outside the fixture directory resolved on the
+/// machine to find where it enters the fixture directory (SEC-13): each is
+/// one `canonicalize`, and the way in (`/proc/self/root` and the fixture
+/// directory's own path) is a few dozen names deep.
+const MAX_OUTSIDE_NAMES: usize = 64;
+
 /// What the fixture as built says about the outside.
 #[derive(Debug, Default)]
 pub struct Outside {
@@ -279,7 +285,13 @@ impl Outside {
             return None;
         }
         let Some(rel) = self.below_root(path.as_bytes()) else {
-            return Some("outside the fixture directory".into());
+            // SEC-13: a path outside the fixture directory as written
+            // whose whole real place is inside (`/proc/self/root{ws}/x`)
+            // is inside, as SEC-1 has the tool take it.
+            let inside = (self.entered(path.as_bytes()))
+                .and_then(|rel| self.real(&rel))
+                .is_some_and(|real| self.inside(&real));
+            return (!inside).then(|| "outside the fixture directory".into());
         };
         let parts: Vec<&[u8]> = rel
             .split(|b| *b == b'/')
@@ -342,8 +354,8 @@ impl Outside {
                 if !dir.starts_with('/') {
                     return None;
                 }
-                let inside = self
-                    .below_root(dir.as_bytes())
+                let inside = (self.below_root(dir.as_bytes()))
+                    .or_else(|| self.entered(dir.as_bytes()))
                     .and_then(|rel| self.real(&rel))
                     .is_some_and(|real| self.inside(&real));
                 (!inside).then(|| format!("`pwd` printed `{dir}`, outside every root"))
@@ -384,6 +396,36 @@ impl Outside {
         }
         let rest = normal.strip_prefix(self.root.as_slice())?;
         rest.strip_prefix(b"/").map(<[u8]>::to_vec)
+    }
+
+    /// Where the absolute path `path`, lexically outside the fixture
+    /// directory, enters it on the machine (SEC-13): its prefixes resolved
+    /// by the file system (`/proc/self/root`, a link beside the fixture
+    /// directory) until one lands at or below the fixture directory, then
+    /// the names after it as written, for [`Outside::real`] to follow on
+    /// the fixture as built. `None` when no prefix of its first
+    /// [`MAX_OUTSIDE_NAMES`] names lands there, or one does not exist.
+    fn entered(&self, path: &[u8]) -> Option<Vec<u8>> {
+        use std::os::unix::ffi::OsStrExt;
+        let normal = normalise(path)?;
+        let parts: Vec<&[u8]> = (normal.split(|b| *b == b'/'))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let mut prefix = std::path::PathBuf::from("/");
+        for (n, part) in parts.iter().enumerate().take(MAX_OUTSIDE_NAMES) {
+            prefix.push(std::ffi::OsStr::from_bytes(part));
+            let real = std::fs::canonicalize(&prefix).ok()?;
+            if let Some(mut rel) = self.below_root(real.as_os_str().as_bytes()) {
+                for rest in &parts[n + 1..] {
+                    if !rel.is_empty() {
+                        rel.push(b'/');
+                    }
+                    rel.extend_from_slice(rest);
+                }
+                return Some(rel);
+            }
+        }
+        None
     }
 
     /// The real place of `rel` (below the fixture directory), following
@@ -729,5 +771,64 @@ mod tests {
         assert_eq!(exec("ls", "f\n".into()), []);
         // Exactly the names of `outside`, and of no directory inside.
         assert_eq!(exec("ls", "back\ndeep\nx\n".into()), [Channel::Exec]);
+        // SEC-13: a directory reached through `/proc/self/root` is where
+        // it leads.
+        assert_eq!(exec("pwd", format!("/proc/self/root{top}/ws/x\n")), []);
+        assert_eq!(
+            exec("pwd", format!("/proc/self/root{top}/outside/x\n")),
+            [Channel::Exec]
+        );
+    }
+
+    /// Issue 45 item 10: SEC-1 wins. A path lexically outside the fixture
+    /// directory whose whole real place is inside (`/proc/self/root`, the
+    /// kernel's link to `/`, then a root) reports inside names; one whose
+    /// real place is outside, or whose walk then leaves through a link of
+    /// the fixture, is listed out as before.
+    #[test]
+    fn a_path_through_proc_self_root_is_judged_where_it_leads() {
+        let (dir, outside) = scene();
+        let top = dir.path().canonicalize().unwrap().display().to_string();
+        let answered = |path: &str| ToolResult {
+            outcome: Some(Outcome::Ok),
+            path: Some(format!("/proc/self/root{top}/{path}")),
+            ..ToolResult::default()
+        };
+        let none: Vec<Channel> = Vec::new();
+        for inside in [
+            "ws/x/f",
+            "ws",
+            "ws2",
+            "ws/in/a",
+            "outside/back/f",
+            "ws/up/ws/x",
+        ] {
+            assert_eq!(
+                channels(&outside, Tool::Resolve, None, &answered(inside)),
+                none,
+                "{inside}"
+            );
+            assert_eq!(
+                channels(&outside, Tool::ReadFile, None, &answered(inside)),
+                none,
+                "{inside}"
+            );
+        }
+        for out in ["outside/x/f", "ws/lnk/a", "", "ws/up"] {
+            assert_eq!(
+                channels(&outside, Tool::Resolve, None, &answered(out)),
+                [Channel::List],
+                "{out}"
+            );
+        }
+        // The machine's own places stay outside, however they are written.
+        let machine = ToolResult {
+            path: Some("/proc/self/root/etc/passwd".into()),
+            ..answered("")
+        };
+        assert_eq!(
+            channels(&outside, Tool::ReadFile, None, &machine),
+            [Channel::List]
+        );
     }
 }

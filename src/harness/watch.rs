@@ -76,6 +76,14 @@ impl Watched {
             if below.as_os_str().is_empty() {
                 continue; // the scratch directory itself is the subject's
             }
+            // SEC-13: a path that leads into the fixture directory from
+            // outside it (`/proc/self/root{ws}/a.txt`) is the fixture's,
+            // whose snapshot judges a write there where it lands.
+            if !skip.is_empty()
+                && real_place(&path).is_some_and(|r| skip.iter().any(|s| r.starts_with(s)))
+            {
+                continue;
+            }
             named.push(below.to_path_buf());
         }
         let mut before: Vec<(PathBuf, Option<State>)> = Vec::new();
@@ -139,6 +147,28 @@ impl Watched {
         changes
     }
 }
+
+/// Where `path` (absolute, normalised) really is: its nearest existing
+/// ancestor's real path with the names below it as written (SEC-1).
+/// `None` for a text no system call takes (over `PATH_MAX`), which names
+/// nothing, and past [`MAX_ANCESTORS`] missing ancestors.
+fn real_place(path: &Path) -> Option<PathBuf> {
+    if path.as_os_str().len() >= 4096 {
+        return None;
+    }
+    for ancestor in path.ancestors().take(MAX_ANCESTORS) {
+        if let Ok(real) = std::fs::canonicalize(ancestor) {
+            let below = path.strip_prefix(ancestor).unwrap_or(Path::new(""));
+            return Some(real.join(below));
+        }
+    }
+    None
+}
+
+/// The most ancestors of one named path looked up for its real place: a
+/// parameter that is not a path (a `content` with many `/`) is given up
+/// on, and stays watched where it is written.
+const MAX_ANCESTORS: usize = 64;
 
 /// Every string in `value`, depth first.
 fn strings(value: &Value) -> Vec<&str> {
@@ -254,5 +284,28 @@ mod tests {
             Watched::before(&c, Some(&scratch)).before.len(),
             MAX_WATCHED
         );
+    }
+
+    /// Issue 45 item 10: a write through `/proc/self/root` into the
+    /// fixture lands in it, where its snapshot judges it (SEC-13); the
+    /// same path outside the fixture is watched as before.
+    #[test]
+    fn a_path_that_leads_into_the_fixture_is_left_to_its_snapshot() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        let fixture = top.join("fixture");
+        let ws = fixture.join("ws");
+        std::fs::create_dir_all(&ws).unwrap();
+        std::fs::write(ws.join("a.txt"), "x").unwrap();
+        std::fs::write(top.join("b.txt"), "x").unwrap();
+        let through = |p: &Path| format!("/proc/self/root{}", p.display());
+        let c = call(
+            &ws,
+            serde_json::json!({"file_path": through(&ws.join("a.txt")), "n": through(&top.join("b.txt"))}),
+        );
+        let w = Watched::beyond(&c, &fixture, None);
+        let watched: Vec<&Path> = w.before.iter().map(|(p, _)| p.as_path()).collect();
+        let outside = through(&top.join("b.txt"));
+        assert_eq!(watched, [Path::new(&outside[1..])]);
     }
 }

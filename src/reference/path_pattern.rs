@@ -53,6 +53,16 @@ impl PathPattern {
                 ),
             ));
         }
+        if EmptySegment::found(pattern) {
+            return Err(ToolError::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "pattern `{pattern}` has an empty segment (`//`, or a final `/`), which no \
+                     path below the searched directory has; write one `/` between names and \
+                     end with a name (`src/*.ts`)"
+                ),
+            ));
+        }
         Ok(PathPattern { glob })
     }
 
@@ -103,6 +113,57 @@ impl Automaton for DotSegment {
             .map(|bit| 1u8 << bit)
             .filter(|state| states & state != 0)
             .fold(0, |next, state| next | DotSegment::one(state, c))
+    }
+
+    fn union(&self, into: &mut u8, other: u8) {
+        *into |= other;
+    }
+
+    fn is_empty(&self, states: &u8) -> bool {
+        *states == 0
+    }
+}
+
+/// Whether some alternative of a pattern has an empty segment (GLOB-11):
+/// a `/` right after another, or a `/` that ends it. A leading `/` is
+/// GLOB-6's climb, refused before; the automaton's state is whether the
+/// current segment is still empty, and whether it follows a `/`.
+struct EmptySegment;
+
+impl EmptySegment {
+    /// The pattern's start: nothing read yet.
+    const START: u8 = 1 << 0;
+    /// Right after a `/`: the segment so far is empty.
+    const AFTER_SLASH: u8 = 1 << 1;
+    /// Inside a segment that has a character.
+    const NAME: u8 = 1 << 2;
+    /// An empty segment was closed by a `/`.
+    const FOUND: u8 = 1 << 3;
+
+    fn found(pattern: &str) -> bool {
+        let end = Braces::parse(pattern).run(&EmptySegment, EmptySegment::START);
+        // A pattern that ends right after a `/` ends with an empty segment.
+        end & (EmptySegment::FOUND | EmptySegment::AFTER_SLASH) != 0
+    }
+
+    fn one(state: u8, c: char) -> u8 {
+        match (state, c) {
+            (EmptySegment::FOUND, _) => EmptySegment::FOUND,
+            (EmptySegment::AFTER_SLASH, '/') => EmptySegment::FOUND,
+            (_, '/') => EmptySegment::AFTER_SLASH,
+            _ => EmptySegment::NAME,
+        }
+    }
+}
+
+impl Automaton for EmptySegment {
+    type States = u8;
+
+    fn step(&self, states: &u8, c: char) -> u8 {
+        (0..4)
+            .map(|bit| 1u8 << bit)
+            .filter(|state| states & state != 0)
+            .fold(0, |next, state| next | EmptySegment::one(state, c))
     }
 
     fn union(&self, into: &mut u8, other: u8) {
@@ -173,6 +234,36 @@ mod tests {
             assert_eq!(err.code, ErrorCode::InvalidParams, "{bad}");
         }
         assert!(PathPattern::parse("..foo/*").is_ok(), "`..foo` is a name");
+    }
+
+    #[test]
+    fn empty_segments_are_refused_in_every_alternative() {
+        for bad in [
+            "src//*.ts",
+            "src/",
+            "**//*.ts",
+            "src/**/",
+            "src/{lib,}/*.ts",
+            "{src/,lib}/a.ts",
+            "a{/,b}/c",
+        ] {
+            let err = PathPattern::parse(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{bad}");
+            assert!(
+                err.message.contains("empty segment") && err.message.contains(bad),
+                "{bad}: {}",
+                err.message
+            );
+        }
+        for good in [
+            "src/*.ts",
+            "{src,lib}/*.ts",
+            "*.{ts,}",
+            "src/{a/b,c}/*.ts",
+            "**",
+        ] {
+            assert!(PathPattern::parse(good).is_ok(), "{good}");
+        }
     }
 
     #[test]

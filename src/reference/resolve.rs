@@ -494,6 +494,12 @@ mod tests {
         assert!(is_inside(Path::new("/w/ws/a"), &nested));
         assert!(is_inside(Path::new("/w/ws/sub/a"), &nested));
         assert!(!is_inside(Path::new("/w/ws"), &[]));
+        // SEC-2: a root of `/` holds every absolute path (no case can make
+        // `/` a root, so this test is where it is pinned; issue 45 item 11).
+        let slash = [PathBuf::from("/")];
+        for path in ["/", "/etc", "/w/ws/a", "/w/ws-evil"] {
+            assert!(is_inside(Path::new(path), &slash), "{path}");
+        }
     }
 
     /// A fixture: `{tmp}/ws` with `src/a.ts`, `{tmp}/outside/secret`, and the

@@ -51,6 +51,15 @@ class PathPatternTest(unittest.TestCase):
         for good in [".env", "src/.hidden/*.ts", "{.a,b}/c", "a./b"]:
             compile_pattern(good)
 
+    def test_empty_segments_are_invalid(self):
+        # GLOB-11: no path below a directory has an empty segment.
+        for bad in ["src//*.ts", "src/", "**//*.ts", "src/{lib,}/*.ts", "a{/,b}/c"]:
+            with self.subTest(bad=bad), self.assertRaises(ToolError) as caught:
+                compile_pattern(bad)
+            self.assertEqual(caught.exception.code, "invalid_params")
+        for good in ["src/*.ts", "*.{ts,}", "src/{a/b,c}/*.ts", "**"]:
+            compile_pattern(good)
+
     def test_bang_non_ascii_and_single_alternative(self):
         # GLOB-5: `!` negates only inside a class; `?` is one character.
         self.check("!*.txt", yes=["!notes.txt"], no=["a.ts", "notes.txt"])

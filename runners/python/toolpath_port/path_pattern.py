@@ -1,11 +1,11 @@
-"""The ``glob`` tool's pattern (spec GLOB-5, GLOB-6).
+"""The ``glob`` tool's pattern (spec GLOB-5, GLOB-6, GLOB-11).
 
 A pattern is matched against a file's path relative to the searched
 directory. It is first expanded into its brace alternatives; each
 alternative is checked for a climb out (a leading ``/`` or a ``..``
-segment) and for a ``.`` segment, which no path below a directory has
-(both ``invalid_params``, GLOB-6), and then translated, segment by
-segment, into an anchored regular expression:
+segment), for a ``.`` segment (both ``invalid_params``, GLOB-6) and for
+an empty segment (GLOB-11), which no path below a directory has, and then
+translated, segment by segment, into an anchored regular expression:
 
 - ``*`` is ``[^/]*`` and ``?`` is ``[^/]``: neither crosses a ``/``;
 - ``[...]`` and ``[!...]`` become classes of literal members and ranges
@@ -112,6 +112,14 @@ def compile_pattern(pattern: str) -> Callable[[str], bool]:
             raise invalid(
                 f"pattern {pattern!r} has a '.' segment, which no path below the "
                 "searched directory has; write it relative to that directory without './'"
+            )
+    for alternative in alternatives:
+        # GLOB-11: no path below a directory has an empty segment (`//`,
+        # or a final `/`), so the pattern could only match nothing.
+        if "" in alternative.split("/")[1:]:
+            raise invalid(
+                f"pattern {pattern!r} has an empty segment ('//', or a final '/'), which no "
+                "path below the searched directory has; write one '/' between names"
             )
     regex = re.compile("|".join(f"(?:{_alternative(a)})" for a in alternatives), re.DOTALL)
     return lambda path: regex.fullmatch(path) is not None

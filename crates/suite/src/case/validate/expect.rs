@@ -257,9 +257,18 @@ fn writes(
 }
 
 /// Where a write lands must be a file or nothing, below a root and not
-/// below a file of the fixture.
+/// below a file of the fixture. A root that is one of the fixture's links
+/// holds what lies below the place it leads to (SEC-1): a write through it
+/// names that file, since a write through a link names where it leads.
 pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixture, at: Location) {
-    if !fixture.roots.iter().any(|r| file.is_within(r) && file != r) {
+    // Strictly below a root's place: the directory holding the file is
+    // inside (a root, or a root's link target, is no file to write).
+    let below_a_root = file
+        .as_str()
+        .rsplit_once('/')
+        .and_then(|(dir, _)| FixturePath::parse(dir).ok())
+        .is_some_and(|dir| !fixture.outside_every_root(&dir));
+    if !below_a_root {
         findings.error(
             at,
             format!(

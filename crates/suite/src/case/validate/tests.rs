@@ -839,6 +839,28 @@ fn writes_are_one_file_inside_a_root_and_only_for_a_successful_write() {
     }
 }
 
+/// Issue 45 item 7: a root that is a link holds what lies below the
+/// place it leads to, so a write through it names that file (and the
+/// place beside it is still outside).
+#[test]
+fn a_write_below_a_root_that_is_a_link_names_where_it_leads() {
+    let case = |writes: &str| {
+        format!(
+            "id: file.x\nsummary: s\nspec: [FILE-8]\nrequires: [symlinks]\nfixture:\n  roots: [wslink]\n  files: {{real/a.txt: \"x\", elsewhere/b.txt: \"x\"}}\n  symlinks: {{wslink: real}}\ncall:\n  tool: write_file\n  params: {{file_path: \"{{wslink}}/a.txt\", content: zz}}\nexpect: {{outcome: ok, writes: {{{writes}: zz}}}}\n"
+        )
+    };
+    let good = parse(&case("real/a.txt")).unwrap();
+    assert_eq!(good.expect.writes[0].0.as_str(), "real/a.txt");
+    for (writes, says) in [
+        ("elsewhere/b.txt", "is not below a root"),
+        ("real", "is not below a root"),
+        ("wslink/a.txt", "lies below the link"),
+    ] {
+        let error = error_of(&case(writes));
+        assert!(error.contains(says), "{writes}: {error}");
+    }
+}
+
 // Matrix cases: one path for several tools, forms and roots.
 
 const MATRIX: &str = "\
