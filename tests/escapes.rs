@@ -533,3 +533,98 @@ fn what_a_subject_reaches_in_its_own_temporary_directory_is_an_escape() {
     let grep = evidence("security.scratch.adapter-tmp-canary-search");
     assert!(grep.contains("holds an outside file's canary"), "{grep}");
 }
+
+/// The skeleton `toolpath new-adapter` writes declares one tool,
+/// `resolve`, which checks nothing: it answers `ok` for every path
+/// outside. What got out is the resolved path, handed back as one to act
+/// on: nothing was listed, so every such escape is filed under
+/// *resolve*, never *list* (before, all of them were list escapes). Every
+/// format a run writes counts it there, and so do both forms of the
+/// certification page made from its JSON report.
+#[test]
+fn a_skeleton_s_resolve_escapes_are_filed_under_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton = dir.path().join("skeleton");
+    let made = Command::cargo_bin("toolpath")
+        .unwrap()
+        .args(["new-adapter", "--lang", "python"])
+        .arg(&skeleton)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let out = Command::cargo_bin("toolpath")
+        .unwrap()
+        .current_dir(&skeleton)
+        .args(["run", "--jobs", "2", "--adapter", "python3 adapter.py"])
+        .args(["--format", "json", "--output", &at("run.json")])
+        .args(["--format", "junit", "--output", &at("run.xml")])
+        .args(["--format", "markdown", "--output", &at("run.md")])
+        .args(["--format", "human"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let human = String::from_utf8(out.stdout).unwrap();
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(at("run.json")).unwrap()).unwrap();
+
+    let found = escapes(&report);
+    assert!(found.len() > 20, "{found:?}");
+    for (id, channels) in &found {
+        assert_eq!(channels, &["resolve"], "{id}");
+    }
+    let tools: Vec<&Value> = (report["cases"].as_array().unwrap().iter())
+        .filter(|c| c["containment"]["class"] == "escape")
+        .map(|c| &c["tool"])
+        .collect();
+    assert!(tools.iter().all(|t| *t == "resolve"), "{tools:?}");
+    let n = found.len();
+    let counts = &report["containment"]["escapes_by_channel"];
+    assert_eq!(counts["resolve"], n, "{counts}");
+    assert_eq!(by_channel(&report), [0, 0, 0, 0], "{counts}");
+
+    let line = format!("read 0, list 0, resolve {n}, exec 0, write 0");
+    assert!(human.contains(&line), "human: {line}\n{human}");
+    let junit = std::fs::read_to_string(at("run.xml")).unwrap();
+    let property = format!("<property name=\"containment.escapes.resolve\" value=\"{n}\"/>");
+    assert!(junit.contains(&property), "junit: {property}");
+    assert!(junit.contains("<property name=\"containment.escapes.list\" value=\"0\"/>"));
+    // Markdown's containment table: a `resolve` column holding n.
+    let markdown = std::fs::read_to_string(at("run.md")).unwrap();
+    assert_eq!(column(&markdown, "resolve"), n.to_string(), "{markdown}");
+    assert_eq!(column(&markdown, "list"), "0", "{markdown}");
+
+    let page = |format: &str| {
+        let out = Command::cargo_bin("toolpath")
+            .unwrap()
+            .args(["certification", "--format", format, &at("run.json")])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = page("markdown");
+    assert_eq!(column(&table, "resolve"), n.to_string(), "{table}");
+    assert_eq!(column(&table, "list"), "0", "{table}");
+    let html = page("html");
+    assert!(html.contains(">resolve</th>"), "html: no resolve column");
+}
+
+/// The cell under the heading `name` in the first Markdown table whose
+/// heading row has it.
+fn column(markdown: &str, name: &str) -> String {
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect()
+    };
+    let lines: Vec<&str> = markdown.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with('|') && cells(l).iter().any(|c| c == name))
+        .unwrap_or_else(|| panic!("no table with a `{name}` column"));
+    let i = cells(lines[at]).iter().position(|c| c == name).unwrap();
+    cells(lines[at + 2])[i].clone()
+}

@@ -45,7 +45,9 @@ fn conforming_subjects_speak_the_protocol_and_pass_every_chosen_instance() {
         assert_eq!(code, 0, "{adapter}:\n{out}");
         assert_eq!(
             last(&out),
-            "smoke: speaks the protocol. No chosen instance it supports fails; next: the whole suite, toolpath run.",
+            format!(
+                "smoke: speaks the protocol. No chosen instance it supports fails; next: the whole suite, toolpath run --adapter '{adapter}'."
+            ),
             "{adapter}:\n{out}"
         );
         // A dozen instances, each a line of the table, each a pass.
@@ -119,6 +121,13 @@ fn a_skeleton_speaks_and_is_told_its_first_wrong_answer() {
         last(&out).starts_with(
             "smoke: speaks the protocol. Fix first: `security.dotdot.many` (SEC-4, RES-3; fail, cases/security/dotdot-many.yaml:2): outcome: expected error, got ok."
         ),
+        "{out}"
+    );
+    // The next step runs the whole suite against this adapter, not
+    // against the built-in reference (`toolpath run` alone).
+    assert!(
+        last(&out)
+            .contains("Then run the whole suite: toolpath run --adapter 'python3 adapter.py'. "),
         "{out}"
     );
     // An npm or pip user has no cases/ or spec/ on disk: the advice says

@@ -49,19 +49,70 @@ pub fn new_adapter(request: NewAdapterRequest) -> ExitCode {
     let (files, command) = skeleton(lang);
     match write_all(dir, &files) {
         Ok(()) => {
-            println!(
-                "Wrote a skeleton adapter to {}. Run the suite against it:",
-                dir.display()
-            );
-            println!(
-                "  cd {} && {} run --adapter '{command}'",
-                dir.display(),
-                invocation(dir)
-            );
+            for line in hint(dir, lang, command, crate::sys::is_root()) {
+                println!("{line}");
+            }
             ExitCode::Ok
         }
         Err(e) => usage(e),
     }
+}
+
+/// What to run next. As root, a run starts the adapter as a user of its
+/// own (`session::run_user`), which must be able to read the file
+/// `command` runs in `dir`:
+/// under `/root` (`0700`) it cannot, and the hint's run would only stop at
+/// its start with that news. Then the hint says so at once and names a
+/// place that user can read instead, rather than a command that fails.
+fn hint(dir: &Path, lang: Lang, command: &str, root: bool) -> Vec<String> {
+    let file = command.rsplit(' ').next().unwrap_or(command);
+    let run = |at: &Path| {
+        format!(
+            "  cd {} && {} run --adapter '{command}'",
+            at.display(),
+            invocation(at)
+        )
+    };
+    let first = *crate::session::run_user::IDS.start();
+    let unreachable = root
+        .then(|| {
+            crate::session::reach::check(
+                &dir.join(file),
+                (first, first),
+                crate::session::reach::READ,
+            )
+            .err()
+        })
+        .flatten();
+    let Some(why) = unreachable else {
+        return vec![
+            format!(
+                "Wrote a skeleton adapter to {}. Run the suite against it:",
+                dir.display()
+            ),
+            run(dir),
+        ];
+    };
+    let name = dir
+        .file_name()
+        .unwrap_or(std::ffi::OsStr::new("my-adapter"));
+    let elsewhere = std::env::temp_dir().join(name);
+    let lang = match lang {
+        Lang::Python => "python",
+        Lang::Node => "node",
+    };
+    vec![
+        format!(
+            "Wrote a skeleton adapter to {}. As root, a run starts the adapter as a user of \
+             its own, which cannot read it there ({why}); write it where other users can read:",
+            dir.display()
+        ),
+        format!(
+            "  toolpath new-adapter --lang {lang} {}",
+            elsewhere.display()
+        ),
+        run(&elsewhere),
+    ]
 }
 
 /// How the hint calls toolpath from `dir`: `npx toolpath` when `dir` is in
@@ -177,6 +228,43 @@ mod tests {
         std::fs::write(bin.join("toolpath"), "").unwrap();
         assert_eq!(invocation(&adapter), "npx toolpath");
         assert_eq!(invocation(&adapter.join("deeper")), "npx toolpath");
+    }
+
+    /// As root, a skeleton written where the run's own user cannot read it
+    /// (a `0700` directory, as `/root` is) gets a hint that says so and
+    /// names a place it can read; written where it can, or by a harness
+    /// that is not root, the hint runs it where it is.
+    #[test]
+    fn as_root_the_hint_names_a_place_the_run_user_can_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let private = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let dir = private.path().join("my-adapter");
+        let (files, command) = skeleton(Lang::Python);
+        write_all(&dir, &files).unwrap();
+        let said = hint(&dir, Lang::Python, command, true);
+        assert!(said[0].contains("is not searchable by it"), "{said:?}");
+        let elsewhere = std::env::temp_dir().join("my-adapter");
+        assert_eq!(
+            said[1..],
+            [
+                format!(
+                    "  toolpath new-adapter --lang python {}",
+                    elsewhere.display()
+                ),
+                format!(
+                    "  cd {} && toolpath run --adapter 'python3 adapter.py'",
+                    elsewhere.display()
+                ),
+            ]
+        );
+        let plain = [format!(
+            "  cd {} && toolpath run --adapter 'python3 adapter.py'",
+            dir.display()
+        )];
+        assert_eq!(hint(&dir, Lang::Python, command, false)[1..], plain);
+        std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(hint(&dir, Lang::Python, command, true)[1..], plain);
     }
 
     /// The MCP profile skeleton is a valid profile: a maintainer edits

@@ -79,6 +79,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         Err(e) => return usage(format!("cannot make a temporary directory: {e}")),
     };
     let output = dir.path().join("smoke.json");
+    let whole = whole_suite(request.adapter.as_deref(), request.mcp.as_deref());
     let run = RunRequest {
         select: SelectArgs {
             filter: INSTANCES.iter().map(|id| (*id).to_owned()).collect(),
@@ -118,7 +119,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
     // Reasons and answers are the subject's text: each shown on its own
     // line of the table or the verdict, never able to start one.
     print!("{}", table(&report));
-    let verdict = verdict(&report);
+    let verdict = verdict(&report, &whole);
     let said = if verdict.speaks {
         "speaks the protocol"
     } else {
@@ -171,12 +172,25 @@ fn ordered(report: &Report) -> Vec<&CaseReport> {
 const EXPORT: &str =
     "Not on disk? `toolpath export DIR` writes the case files and the spec into DIR.";
 
+/// The command that runs the whole suite against the subject smoke ran:
+/// `toolpath run` alone would run the built-in reference, which passes.
+fn whole_suite(adapter: Option<&str>, mcp: Option<&std::path::Path>) -> String {
+    let quoted = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    match (adapter, mcp) {
+        (Some(adapter), _) => format!("toolpath run --adapter {}", quoted(adapter)),
+        (None, Some(profile)) => {
+            format!("toolpath run --mcp {}", quoted(&profile.to_string_lossy()))
+        }
+        (None, None) => "toolpath run".to_owned(),
+    }
+}
+
 /// Reads the advice off the report: a protocol breach first (the first
 /// instance, in the order asked, on which the subject crashed, hung or
 /// sent something that is not an answer, or that was not run because it
 /// was given up on), then no tool to ask at all, then the first wrong
-/// answer, else the next step.
-pub fn verdict(report: &Report) -> Verdict {
+/// answer, else the next step, the whole suite run as `whole` says.
+pub fn verdict(report: &Report, whole: &str) -> Verdict {
     let cases = ordered(report);
     let reason = |c: &CaseReport| c.reason.clone().unwrap_or_else(|| "no reason given".into());
     let broken = cases
@@ -219,7 +233,7 @@ pub fn verdict(report: &Report) -> Verdict {
         .find(|c| matches!(c.status, Status::Fail | Status::CaseError));
     let first = match wrong {
         Some(case) => format!(
-            "Fix first: `{}` ({}; {}, {}:{}): {}. Then run the whole suite: toolpath run. {EXPORT}",
+            "Fix first: `{}` ({}; {}, {}:{}): {}. Then run the whole suite: {whole}. {EXPORT}",
             case.id,
             case.spec.join(", "),
             case.status.name(),
@@ -227,7 +241,7 @@ pub fn verdict(report: &Report) -> Verdict {
             case.line,
             why(case)
         ),
-        None => "No chosen instance it supports fails; next: the whole suite, toolpath run.".into(),
+        None => format!("No chosen instance it supports fails; next: the whole suite, {whole}."),
     };
     Verdict {
         speaks: true,

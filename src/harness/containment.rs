@@ -86,12 +86,14 @@ pub struct Answered<'a> {
 
 /// The channel an `ok` to a path the case expects refused as
 /// `outside_workspace` took, by what the tool does with a path: a file is
-/// read or searched (read), a directory listed or globbed, a path resolved
-/// (list), a command run (exec), a file written or edited (write).
+/// read or searched (read), a directory listed or globbed (list), a path
+/// resolved (resolve: handed back to act on, nothing listed), a command
+/// run (exec), a file written or edited (write).
 pub fn channel_of(tool: Tool) -> Channel {
     match tool {
         Tool::Grep | Tool::Ripgrep | Tool::ReadFile => Channel::Read,
-        Tool::Resolve | Tool::Glob | Tool::Ls => Channel::List,
+        Tool::Glob | Tool::Ls => Channel::List,
+        Tool::Resolve => Channel::Resolve,
         Tool::Shell => Channel::Exec,
         Tool::WriteFile | Tool::Edit => Channel::Write,
     }

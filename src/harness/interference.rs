@@ -9,9 +9,10 @@
 //! placeholders collapsed (the two fixtures live in different
 //! directories), on its channel: `content` and a match's text are
 //! read; `outcome`, `kind`, `path`, `parent`, `cwd`, a match's place,
-//! `notes`, `files`, `entries` and the error are list; `output` is exec;
-//! `model_text` is the channel of what the tool does (`read_file` read,
-//! `shell` exec, every other tool list). A field the adapter did not
+//! `notes`, `files`, `entries` and the error are list (what `resolve`
+//! says of its one place is resolve); `output` is exec; `model_text` is
+//! the channel of what the tool does (`read_file` read, `shell` exec,
+//! `resolve` resolve, every other tool list). A field the adapter did not
 //! observe (`unobserved`) is not compared, as the judge does not read it.
 //!
 //! Noise is measured, not guessed: only when the twin's answer differs
@@ -121,18 +122,21 @@ fn fields(tool: Tool, side: Side) -> Vec<(&'static str, Channel, String)> {
     let notes: Option<Vec<String>> = (a.notes.as_ref()).map(|ns| sorted(ns.clone()));
     let model_text: Option<Vec<String>> =
         (a.model_text.as_ref()).map(|text| sorted(text.lines().map(str::to_owned).collect()));
+    // What the answer says of a place: names found (list), or, of
+    // `resolve`, the place it resolved (resolve).
+    let said = Channel::of_reported(tool);
     let told = match tool {
         Tool::ReadFile => Channel::Read,
         Tool::Shell => Channel::Exec,
-        _ => Channel::List,
+        _ => said,
     };
     let error = a.error.as_ref();
     vec![
-        ("outcome", Channel::List, json(to(&a.outcome))),
-        (Field::Kind.name(), Channel::List, json(to(&a.kind))),
-        (Field::Path.name(), Channel::List, json(to(&a.path))),
-        (Field::Parent.name(), Channel::List, json(to(&a.parent))),
-        (Field::Cwd.name(), Channel::List, json(to(&a.cwd))),
+        ("outcome", said, json(to(&a.outcome))),
+        (Field::Kind.name(), said, json(to(&a.kind))),
+        (Field::Path.name(), said, json(to(&a.path))),
+        (Field::Parent.name(), said, json(to(&a.parent))),
+        (Field::Cwd.name(), said, json(to(&a.cwd))),
         (Field::Output.name(), Channel::Exec, json(to(&a.output))),
         (Field::Matches.name(), Channel::List, json(to(&places))),
         (Field::MatchesText.name(), Channel::Read, json(to(&lines))),
@@ -143,12 +147,12 @@ fn fields(tool: Tool, side: Side) -> Vec<(&'static str, Channel, String)> {
         (Field::Content.name(), Channel::Read, json(to(&a.content))),
         (
             Field::ErrorCode.name(),
-            Channel::List,
+            said,
             json(to(&error.map(|e| e.code))),
         ),
         (
             Field::ErrorMessage.name(),
-            Channel::List,
+            said,
             json(to(&error.map(|e| e.message.as_str()))),
         ),
     ]

@@ -11,7 +11,8 @@
 //!   glob file, an `ls` entry) whose walk from its root passes through a
 //!   link leading outside every root, or whose directory is outside every
 //!   root; the last component is the entry itself (`{ws}/lnk`, a link
-//!   LS-5 reports as one), never a walk through it;
+//!   LS-5 reports as one), never a walk through it; of `resolve`, whose
+//!   paths are the one it resolved, not names it listed, **resolve**;
 //! - **read** and **write**, again: the path a tool read, searched,
 //!   edited or wrote (a match's path, the `path` of `read_file`, `grep`,
 //!   `ripgrep`, `write_file` and `edit`), last component included, since
@@ -136,7 +137,7 @@ impl Outside {
             found.push((Channel::Read, seen));
         }
         if let Some(seen) = self.list(answer, &observed) {
-            found.push((Channel::List, seen));
+            found.push((Channel::of_reported(tool), seen));
         }
         if let Some((channel, seen)) = self.through(tool, answer, &observed)
             && !found.iter().any(|(c, _)| *c == channel)
@@ -636,9 +637,15 @@ mod tests {
         };
         let back = resolved("outside/back", "outside");
         assert_eq!(channels(&outside, Tool::Resolve, None, &back), none);
+        // What `resolve` answered outside is the place it resolved, not a
+        // name it listed: resolve, where a listing's would be list.
         let elsewhere = resolved("ws/x/f", "outside/x");
         assert_eq!(
             channels(&outside, Tool::Resolve, None, &elsewhere),
+            [Channel::Resolve]
+        );
+        assert_eq!(
+            channels(&outside, Tool::Ls, None, &elsewhere),
             [Channel::List]
         );
         for out in [

@@ -19,7 +19,7 @@
 //! - any instance after whose call the fixture changed outside every root,
 //!   or whose answer carried something from outside or ran a command there
 //!   (SEC-12), is an escape, whatever it answered; an escape names its
-//!   [`Channel`]s (read, list, exec, write), counted per channel;
+//!   [`Channel`]s (read, list, resolve, exec, write), counted per channel;
 //! - an instance of either kind that was not judged (unsupported, skipped,
 //!   not run, an adapter error) or whose outcome the adapter could not
 //!   observe is **not observed**.
@@ -43,6 +43,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::report::{CaseReport, Status, Summary};
+use toolpath_suite::protocol::Tool;
 
 /// Where an instance stands on containment (see the module doc).
 #[derive(
@@ -138,6 +139,12 @@ pub enum Channel {
     /// An entry, file, match or path reported below a link to the
     /// outside, or outside every root: the outside's names got out.
     List,
+    /// A path outside every root resolved and handed back as one to act
+    /// on (the `resolve` tool's `ok`, its `path` or `parent`): nothing was
+    /// listed, and the names are the caller's own, but the tool vouched
+    /// for a place outside. Apart from *list*, so that a `resolve` that
+    /// checks nothing does not read as a listing that leaks names.
+    Resolve,
     /// A command ran in a directory whose real path is outside.
     Exec,
     /// Something outside was created, changed or removed.
@@ -147,6 +154,17 @@ pub enum Channel {
 impl Channel {
     pub fn name(self) -> &'static str {
         self.into()
+    }
+
+    /// The channel of a path `tool` reports (or of what its answer says
+    /// about one) when that path leads outside: for `resolve`, the path
+    /// it resolved ([`Channel::Resolve`]); for every other tool, a name
+    /// it found and listed ([`Channel::List`]).
+    pub fn of_reported(tool: Tool) -> Channel {
+        match tool {
+            Tool::Resolve => Channel::Resolve,
+            _ => Channel::List,
+        }
     }
 
     /// `read, list`: channels as reports list them, in their order.
@@ -347,10 +365,11 @@ pub enum ContainmentColumn {
 
 impl ContainmentColumn {
     /// Every column, in the order every format shows them.
-    pub const ALL: [ContainmentColumn; 12] = [
+    pub const ALL: [ContainmentColumn; 13] = [
         ContainmentColumn::Escapes,
         ContainmentColumn::Channel(Channel::Read),
         ContainmentColumn::Channel(Channel::List),
+        ContainmentColumn::Channel(Channel::Resolve),
         ContainmentColumn::Channel(Channel::Exec),
         ContainmentColumn::Channel(Channel::Write),
         ContainmentColumn::Refused,
@@ -440,6 +459,11 @@ impl ContainmentColumn {
 pub struct ChannelCounts {
     pub read: usize,
     pub list: usize,
+    /// Absent from reports written before the channel existed, whose
+    /// `resolve` escapes are under `list` ([`crate::report::upgrade`]
+    /// moves them).
+    #[serde(default)]
+    pub resolve: usize,
     pub exec: usize,
     pub write: usize,
     /// Escapes whose channels the report does not say: those of a report
@@ -459,6 +483,7 @@ impl ChannelCounts {
         match channel {
             Channel::Read => self.read,
             Channel::List => self.list,
+            Channel::Resolve => self.resolve,
             Channel::Exec => self.exec,
             Channel::Write => self.write,
         }
@@ -468,12 +493,13 @@ impl ChannelCounts {
         match channel {
             Channel::Read => &mut self.read,
             Channel::List => &mut self.list,
+            Channel::Resolve => &mut self.resolve,
             Channel::Exec => &mut self.exec,
             Channel::Write => &mut self.write,
         }
     }
 
-    /// `read 2, list 0, exec 0, write 1`: every channel named, in order;
+    /// `read 2, list 0, resolve 0, exec 0, write 1`: every channel named, in order;
     /// then `channel not recorded N` for escapes of a report that did not
     /// record them.
     pub fn line(&self) -> String {
@@ -1016,7 +1042,7 @@ mod tests {
         assert!(!counts.rules.contains_key("ERR-4"), "emptied rules go");
         assert_eq!(
             counts.containment.line(),
-            "1 escape (read 1, list 0, exec 0, write 1; 1 expected), 0 refused, \
+            "1 escape (read 1, list 0, resolve 0, exec 0, write 1; 1 expected), 0 refused, \
              0 refused with another code, \
              0 wording failures, 0 false refusals, 0 other errors, 0 accepted, 0 not observed"
         );

@@ -24,11 +24,19 @@
 //! - **0.4.x** and **0.5.x**: `waited_ms` (0), `workers` (1) and
 //!   `unprotected` (the run did not record whether its verdict was
 //!   protected from its subject) are absent: serde defaults on the fields.
+//! - **Before the resolve channel** (0.3.x to 0.5.x): an escape of the
+//!   `resolve` tool was filed under *list*, and
+//!   `escapes_by_channel.resolve` is absent. Each such escape reads as
+//!   taken through *resolve* instead, its counts and evidence with it
+//!   ([`resolve_filed_as_list`]): exact, not guessed, since nothing a
+//!   `resolve` answers is a listing, and a report of today files none of
+//!   them under *list*. So `compare` does not read a baseline's resolve
+//!   escape as one through a new channel.
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use super::Report;
+use super::{CaseReport, Channel, Report};
 
 /// Reads `text`, a JSON report of this release or an earlier one.
 pub fn json(text: &str) -> Result<Report, serde_json::Error> {
@@ -36,7 +44,45 @@ pub fn json(text: &str) -> Result<Report, serde_json::Error> {
     if channels_unrecorded(text)? {
         report.containment.escapes_by_channel.unrecorded = report.containment.escapes;
     }
+    let moved = report
+        .cases
+        .iter_mut()
+        .map(resolve_filed_as_list)
+        .filter(|moved| *moved)
+        .count();
+    let counts = &mut report.containment.escapes_by_channel;
+    counts.list = counts.list.saturating_sub(moved);
+    counts.resolve += moved;
     Ok(report)
+}
+
+/// Files an escape of `case`, a `resolve` instance, under *resolve* where
+/// a report written before that channel filed it under *list*; whether it
+/// did. A case of today's report is left as it is. The event log's
+/// reader calls it on every case, and counts them again afterwards.
+pub fn resolve_filed_as_list(case: &mut CaseReport) -> bool {
+    let Some(c) = case.containment.as_mut() else {
+        return false;
+    };
+    if case.tool != toolpath_suite::protocol::Tool::Resolve || !c.channels.contains(&Channel::List)
+    {
+        return false;
+    }
+    c.channels.retain(|channel| *channel != Channel::List);
+    c.channels.push(Channel::Resolve);
+    c.channels.sort();
+    c.channels.dedup();
+    let list = format!("{}: ", Channel::List.name());
+    if let Some(evidence) = c.evidence.as_mut() {
+        *evidence = (evidence.split("; "))
+            .map(|part| match part.strip_prefix(&list) {
+                Some(seen) => format!("{}: {seen}", Channel::Resolve.name()),
+                None => part.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+    }
+    true
 }
 
 /// Whether the report's containment counts (present) have no
@@ -81,9 +127,9 @@ mod tests {
         let channels = read.containment.escapes_by_channel;
         assert_eq!((channels.read, channels.unrecorded), (0, 2));
         assert!(
-            read.containment
-                .line()
-                .starts_with("2 escapes (read 0, list 0, exec 0, write 0, channel not recorded 2)"),
+            read.containment.line().starts_with(
+                "2 escapes (read 0, list 0, resolve 0, exec 0, write 0, channel not recorded 2)"
+            ),
             "{}",
             read.containment.line()
         );
@@ -91,5 +137,64 @@ mod tests {
         old.as_object_mut().unwrap().remove("containment");
         let read = json(&old.to_string()).unwrap();
         assert_eq!(read.containment, Default::default());
+    }
+
+    /// A report written before the resolve channel filed a `resolve`
+    /// escape under *list*: it reads as a resolve escape, its counts and
+    /// evidence moved with it; an escape of another tool through *list*
+    /// stays there, and a report of today reads as it was written.
+    #[test]
+    fn a_resolve_escape_filed_under_list_reads_as_resolve() {
+        use crate::report::render::testing::{escape, report};
+        use crate::report::{Containment, ContainmentCounts};
+        use toolpath_suite::protocol::Tool;
+        let listed = |id: &str, tool: Tool| {
+            let mut case = escape(id, "x");
+            case.tool = tool;
+            case.containment = Some(Containment::escape(
+                vec![Channel::List],
+                "list: answered ok; list: reported a path outside the fixture directory".into(),
+            ));
+            case
+        };
+        let mut old = report(
+            "x",
+            vec![listed("r", Tool::Resolve), listed("g", Tool::Glob)],
+        );
+        old.containment = ContainmentCounts::default();
+        for case in &old.cases {
+            old.containment.add(case);
+        }
+        let mut text: serde_json::Value = serde_json::to_value(&old).unwrap();
+        let counts = text["containment"]["escapes_by_channel"]
+            .as_object_mut()
+            .unwrap();
+        assert_eq!(counts.remove("resolve"), Some(0.into()));
+        assert_eq!(counts["list"], 2);
+
+        let read = json(&text.to_string()).unwrap();
+        let channels = read.containment.escapes_by_channel;
+        assert_eq!((channels.list, channels.resolve), (1, 1));
+        let r = read.cases[0].containment.as_ref().unwrap();
+        assert_eq!(r.channels, [Channel::Resolve]);
+        assert_eq!(
+            r.evidence.as_deref(),
+            Some("resolve: answered ok; resolve: reported a path outside the fixture directory")
+        );
+        assert_eq!(read.cases[1], old.cases[1]);
+
+        let mut today = old.clone();
+        for case in &mut today.cases {
+            resolve_filed_as_list(case);
+        }
+        today.containment = ContainmentCounts::default();
+        for case in &today.cases {
+            today.containment.add(case);
+        }
+        assert_eq!(
+            json(&serde_json::to_string(&today).unwrap()).unwrap(),
+            today
+        );
+        assert_eq!(read, today);
     }
 }

@@ -29,7 +29,7 @@ pub mod fuzz;
 pub mod place;
 pub mod progress;
 pub mod provenance;
-mod reach;
+pub mod reach;
 pub mod run;
 pub mod run_dir;
 pub mod run_user;

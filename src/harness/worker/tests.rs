@@ -320,11 +320,11 @@ fn containment_is_classed_on_what_was_observed() {
         (cases[0].status, class(&cases[0])),
         (Status::Fail, Some(Escape))
     );
-    // An `ok` to a path the case refuses: `resolve` lists (SEC-12); the
-    // path it reported is not observed, so not judged besides.
+    // An `ok` to a path the case refuses: `resolve` resolves (SEC-12);
+    // the path it reported is not observed, so not judged besides.
     let escaped = cases[0].containment.as_ref().unwrap();
-    assert_eq!(escaped.channels, [crate::report::Channel::List]);
-    assert_eq!(escaped.evidence.as_deref(), Some("list: answered ok"));
+    assert_eq!(escaped.channels, [crate::report::Channel::Resolve]);
+    assert_eq!(escaped.evidence.as_deref(), Some("resolve: answered ok"));
     assert_eq!(
         (cases[1].status, class(&cases[1])),
         (Status::Unobserved, Some(Accepted))
@@ -379,7 +379,7 @@ fn containment_is_classed_on_what_was_observed() {
         evidence.as_deref(),
         Some(
             "write: changed outside every root: + {tmp}/escaped (file); \
-             list: reported a path outside the fixture directory"
+             resolve: reported a path outside the fixture directory"
         )
     );
     let (_, cases) = run_kept(

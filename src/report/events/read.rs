@@ -32,7 +32,11 @@ pub fn read(text: &str) -> Result<Report, String> {
         match (event, report.as_mut()) {
             (start @ Event::Start { .. }, None) => report = Some(header(start)),
             (Event::Case(case), Some(_)) => {
-                let CaseEvent { position, report } = *case;
+                let CaseEvent {
+                    position,
+                    mut report,
+                } = *case;
+                crate::report::upgrade::resolve_filed_as_list(&mut report);
                 let key = position.ok_or_else(|| report.id.clone());
                 match seen.get(&key) {
                     Some(&at) => cases[at].1 = report,

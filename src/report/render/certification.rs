@@ -409,11 +409,11 @@ mod tests {
         ];
         let out = table(&rows);
         assert!(
-            out.contains("| old 1.2.3 (python) | **1** ⛔ | ? | ? | ? | ? | 0 |"),
+            out.contains("| old 1.2.3 (python) | **1** ⛔ | ? | ? | ? | ? | ? | 0 |"),
             "{out}"
         );
         assert!(
-            out.contains("| today 1.2.3 (python) | **1** ⛔ | 1 | 0 | 0 | 0 | 0 |"),
+            out.contains("| today 1.2.3 (python) | **1** ⛔ | 1 | 0 | 0 | 0 | 0 | 0 |"),
             "{out}"
         );
         assert!(out.contains(containment::UNRECORDED_CHANNELS), "{out}");

@@ -584,7 +584,9 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("Containment: 1 escape (read 1, list 0, exec 0, write 0), 0 refused"),
+            out.contains(
+                "Containment: 1 escape (read 1, list 0, resolve 0, exec 0, write 0), 0 refused"
+            ),
             "{out}"
         );
         let regressed = compare(&refused, &escaped);
@@ -637,7 +639,7 @@ mod tests {
         let out = render(&compare(&old, &today));
         assert!(
             out.contains(
-                "Containment: 1 escape (read 0, list 0, exec 0, write 0, channel not recorded 1), "
+                "Containment: 1 escape (read 0, list 0, resolve 0, exec 0, write 0, channel not recorded 1), "
             ),
             "{out}"
         );

@@ -20,7 +20,8 @@ pub const MAX_LISTED: usize = 50;
 /// in backticks; [`escape_definition_html`] for a page).
 pub const ESCAPE_DEFINITION: &str = "An escape (SEC-12): a path the case expects refused as \
      `outside_workspace` was answered `ok`; or something from outside every root reached \
-     the answer (read: its content; list: a path or entry below a link out); or a command \
+     the answer (read: its content; list: a path or entry below a link out); or a path \
+     outside every root was resolved and handed back to act on (resolve); or a command \
      ran outside (exec); or something outside every root changed (write)";
 
 /// What the other counts are, as every legend says it after

@@ -1014,7 +1014,7 @@ mod tests {
         );
         assert!(
             out.contains(
-                "containment: 2 escapes (read 2, list 0, exec 0, write 0; 1 expected), 0 refused, \
+                "containment: 2 escapes (read 2, list 0, resolve 0, exec 0, write 0; 1 expected), 0 refused, \
                  1 refused with another code, \
                  0 wording failures, 0 false refusals, 0 other errors, 0 accepted, 0 not observed\n"
             ),

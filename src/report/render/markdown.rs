@@ -541,7 +541,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("| 2 (1 expected) | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
+            out.contains("| 2 (1 expected) | 1 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n"),
             "{out}"
         );
         assert!(
