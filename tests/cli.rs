@@ -1414,3 +1414,22 @@ fn the_human_report_shows_a_few_failures_and_points_to_the_rest() {
     assert_eq!(blocks(&every), 10 + hidden, "{every}");
     assert!(!every.contains("not shown: `--every-failure`"));
 }
+
+/// A run records the day it was made and, when asked (`--control`), that
+/// it certifies a known-bad control and why: what the certification page
+/// shows beside the row.
+#[test]
+fn a_run_records_its_day_and_a_control_s_reason() {
+    let (code, report) = run_json(&["--cases", MINI, "--control", "the release before the fix"]);
+    assert_eq!(code, 0, "{report}");
+    let record = &report["run_against"];
+    assert_eq!(record["control"], "the release before the fix", "{record}");
+    let day = record["certified"].as_str().expect("a date");
+    assert_eq!(day.len(), 10, "{day}");
+    let (_, report) = run_json(&["--cases", MINI]);
+    assert_eq!(
+        report["run_against"].get("control"),
+        None,
+        "none unless asked"
+    );
+}

@@ -150,6 +150,9 @@ export const SEARCH_FAILURE =
  * `pattern` and `include` are the values sent, so that quotes inside them
  * cannot confuse the reading. Returns null when the text has neither form.
  */
+// ripgrep's `PATH:LINE:TEXT`, the path ending at the first `:N:`.
+const RG_LINE = /^(.+?):(\d+):(.*)$/;
+
 export function parseSearchOutput(llmContent, { pattern, include }) {
   const text = String(llmContent ?? '');
   const found = /^Found \d+ (match|matches) for pattern "/.exec(text);
@@ -190,10 +193,16 @@ export function parseSearchOutput(llmContent, { pattern, include }) {
     const hit = /^L(\d+)([:-]) ?(.*)$/.exec(line);
     if (hit && file !== null && hit[2] === ':') {
       entries.push({ file, line: Number(hit[1]), text: hit[3] });
+      continue;
     }
+    // Outside a `File:` block, ripgrep's own `PATH:LINE:TEXT` (qwen-code
+    // 0.24's RipGrepTool passes rg's lines through): the first `:N:` ends
+    // the path.
+    const rg = file === null ? RG_LINE.exec(line) : null;
+    if (rg) entries.push({ file: rg[1], line: Number(rg[2]), text: rg[3] });
   }
   // A note is prose from the tool, never a line of a searched file.
-  const prose = text.split('\n').filter((l) => !/^(L\d+[:-]|File: )/.test(l)).join('\n');
+  const prose = text.split('\n').filter((l) => !/^(L\d+[:-]|File: )/.test(l) && !RG_LINE.test(l)).join('\n');
   const notes = /include (filter |pattern )?(was |is )?ignored/i.test(prose) ? ['include_ignored'] : [];
   return { location, entries, notes };
 }

@@ -56,6 +56,19 @@ test('parseSearchOutput reads matches and skips context lines', () => {
   });
 });
 
+test('parseSearchOutput reads ripgrep\'s own PATH:LINE:TEXT lines (qwen-code 0.24)', () => {
+  const text = 'Found 2 matches for pattern "x" in path "src/a.ts":\n---\n' +
+    '/w/ws/src/a.ts:1:export const x = 1;\n/w/ws/src/b:c.ts:12: x: y';
+  assert.deepEqual(parseSearchOutput(text, { pattern: 'x' }), {
+    location: { kind: 'path', raw: 'src/a.ts' },
+    entries: [
+      { file: '/w/ws/src/a.ts', line: 1, text: 'export const x = 1;' },
+      { file: '/w/ws/src/b:c.ts', line: 12, text: ' x: y' },
+    ],
+    notes: [],
+  });
+});
+
 test('parseSearchOutput reads the other locations and no-match texts', () => {
   assert.deepEqual(
     parseSearchOutput('No matches found for pattern "x" across 2 workspace directories.', { pattern: 'x' }),

@@ -91,6 +91,11 @@ pub struct RunRequest {
     /// (`toolpath certification --check-fresh`).
     #[arg(long = "runner-dir", value_name = "DIR")]
     pub runner_dirs: Vec<String>,
+    /// Record this implementation as a known-bad control, for REASON (a
+    /// release from before a fix, certified to show what the suite
+    /// catches): certification pages mark its row so.
+    #[arg(long, value_name = "REASON")]
+    pub control: Option<String>,
 }
 
 /// `toolpath run`.
@@ -162,9 +167,10 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         (None, None) => Subjects::Reference,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);
-    let run_against =
+    let mut run_against =
         provenance::run_against(&source.cases, &source.add_cases, &request.runner_dirs)
             .map_err(usage)?;
+    run_against.control = request.control.filter(|reason| !reason.trim().is_empty());
     Ok(RunPlan {
         catalog,
         baseline,

@@ -104,6 +104,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         events: None,
         fixture_dir: None,
         runner_dirs: Vec::new(),
+        control: None,
     };
     let code = crate::cli::run::run(run);
     let report = match code {

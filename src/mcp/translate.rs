@@ -20,8 +20,8 @@ mod json;
 use serde_json::{Map, Value};
 
 use crate::mcp::profile::{
-    CodeRule, Errors, FilesRule, JsonItems, KindRule, MatchesRule, PathRule, Pattern, Profile,
-    RelativeNames, ResultMap, ServerTool, ToolMap,
+    CodeRule, ContentRule, Errors, FilesRule, JsonItems, KindRule, MatchesRule, PathRule, Pattern,
+    Profile, RelativeNames, ResultMap, ServerTool, ToolMap,
 };
 use crate::reference::resolve::{lexical_parent, lexical_resolve};
 use crate::report::profile_rules::RuleUse;
@@ -206,8 +206,15 @@ pub fn rules(profile: &Profile) -> Vec<RuleUse> {
                 rule(&format!("kind.lines[{i}]"), reads);
             }
         }
-        if let Some(PathRule::Line(line)) = &result.path {
-            rule("path", format!("line {}", pattern(line)));
+        match &result.path {
+            Some(PathRule::Line(line)) => rule("path", format!("line {}", pattern(line))),
+            Some(PathRule::Json(pointer)) => {
+                rule("path.json", format!("JSON string at `{pointer}`"))
+            }
+            Some(PathRule::Request) | None => {}
+        }
+        if let Some(ContentRule::Json(pointer)) = result.content.as_deref() {
+            rule("content.json", format!("JSON string at `{pointer}`"));
         }
         if let Some(entries) = &result.entries {
             match (&entries.line, &entries.json) {
@@ -258,6 +265,8 @@ pub fn reads_json(result: &ResultMap) -> bool {
     result.entries.as_ref().is_some_and(|e| e.json.is_some())
         || matches!(result.files, Some(FilesRule::Json(_)))
         || result.matches.as_ref().is_some_and(|m| m.json.is_some())
+        || matches!(result.path, Some(PathRule::Json(_)))
+        || matches!(result.content.as_deref(), Some(ContentRule::Json(_)))
 }
 
 /// The rules of one `errors` list at `place`, as [`rules`] lists them.
@@ -328,12 +337,12 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
     } else {
         text.lines().collect()
     };
-    read_kind(&mut answer, ctx, &lines, !empty);
-    read_path(&mut answer, ctx, &lines, !empty);
     let document = match reads_json(result) && !empty {
         true => json::parse(text),
         false => None,
     };
+    read_kind(&mut answer, ctx, &lines, !empty);
+    read_path(&mut answer, ctx, &lines, document.as_ref(), !empty);
     if let Some(rule) = result.entries.as_ref().filter(|_| !empty)
         && let Some(json) = &rule.json
     {
@@ -417,10 +426,18 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
         answer.notes = Some(Vec::new());
         answer.derived.push(Field::Notes.name().into());
     }
-    if result.content.is_some() {
-        // The whole text, exactly: a server that rewrites line endings,
-        // numbers lines or adds a header fails FILE-5 here.
-        answer.content = Some(text.to_owned());
+    if let Some(rule) = result.content.as_deref() {
+        // The whole text (or the string at the pointer), exactly: a server
+        // that rewrites line endings, numbers lines or adds a header fails
+        // FILE-5 here.
+        answer.content = match rule {
+            ContentRule::Text => Some(text.to_owned()),
+            ContentRule::Json(pointer) => {
+                let found = json::string(document.as_ref(), pointer);
+                ctx.tried(result_rule(ctx.tool, "content.json"), found.is_some());
+                found
+            }
+        };
         // FILE-5's note `binary` has no counterpart in a server's text:
         // never observed.
         answer.notes = Some(Vec::new());
@@ -459,10 +476,23 @@ fn read_kind(answer: &mut ToolResult, ctx: &mut Context, lines: &[&str], tried: 
     }
 }
 
-fn read_path(answer: &mut ToolResult, ctx: &mut Context, lines: &[&str], tried: bool) {
+fn read_path(
+    answer: &mut ToolResult,
+    ctx: &mut Context,
+    lines: &[&str],
+    document: Option<&Value>,
+    tried: bool,
+) {
     let map = ctx.map;
     let (path, composed) = match &map.result.path {
         Some(PathRule::Request) => (Some(ctx.requested.clone()), true),
+        Some(PathRule::Json(pointer)) => {
+            let found = json::string(document, pointer).map(|p| absolute(ctx.base, &p));
+            if tried {
+                ctx.tried(result_rule(ctx.tool, "path.json"), found.is_some());
+            }
+            (found, false)
+        }
         Some(PathRule::Line(line)) => {
             let found = lines
                 .iter()
@@ -962,6 +992,65 @@ tools:
             r.files.unwrap(),
             ["/w/ws/src/a.ts", "/w/x/b.ts", "/w/ws/src/3"]
         );
+    }
+
+    /// A read tool that answers its file as a JSON document (Claude
+    /// Code's `Read`: `{"file": {"filePath": …, "content": …}}`) is read
+    /// by pointer: the content exactly as the string at `content.json`,
+    /// the path at `path.json`; a text that is not JSON, or has no string
+    /// there, leaves each missing and its rule unmatched.
+    #[test]
+    fn a_read_answered_in_json_gives_its_content_and_path_by_pointer() {
+        let text = PROFILE.replace(
+            "result: {kind: {always: file}, path: request, content: text}",
+            "result: {kind: {always: file}, path: {json: /file/filePath}, content: {json: /file/content}}",
+        );
+        let p = Loaded::parse(std::path::Path::new("p.yaml"), &text).unwrap();
+        let mut c = ctx(&p, Tool::ReadFile, &params(json!({"file_path": "a.txt"})));
+        let answer = json!({"type": "text", "file": {"filePath": "a.txt", "content": "one\r\ntwo\n", "numLines": 3}});
+        let r = read(&mut c, &answer.to_string(), false);
+        assert_eq!(r.content.as_deref(), Some("one\r\ntwo\n"));
+        assert_eq!(
+            r.path.as_deref(),
+            Some("/w/ws/a.txt"),
+            "relative to the base"
+        );
+        assert_eq!(r.parent.as_deref(), Some("/w/ws"));
+        assert_eq!(
+            r.derived,
+            ["kind", "notes"],
+            "the path and its parent were read"
+        );
+        assert_eq!(r.model_text.as_deref(), Some(answer.to_string().as_str()));
+        let rules: Vec<_> = rules(&p).into_iter().map(|r| r.rule).collect();
+        for rule in [
+            "tools.read_file.result.path.json",
+            "tools.read_file.result.content.json",
+        ] {
+            assert!(rules.contains(&rule.to_owned()), "{rules:?}");
+            assert!(
+                c.tried.contains(&Trial {
+                    rule: rule.into(),
+                    matched: true
+                }),
+                "{:?}",
+                c.tried
+            );
+        }
+        for other in ["hi", r#"{"file": {"filePath": 3, "content": ["x"]}}"#] {
+            let mut c = ctx(&p, Tool::ReadFile, &params(json!({"file_path": "a.txt"})));
+            let r = read(&mut c, other, false);
+            assert_eq!((r.content, r.path), (None, None), "{other}");
+            assert!(
+                c.tried.contains(&Trial {
+                    rule: "tools.read_file.result.content.json".into(),
+                    matched: false
+                }),
+                "{:?}",
+                c.tried
+            );
+        }
+        assert!(reads_json(&tool(&p, Tool::ReadFile).result));
     }
 
     /// A line rule whose text group took no part in a match read no

@@ -3,7 +3,10 @@
 //! report shows it as one line, so a committed page can be found stale
 //! (its suite or its runner changed since) by reading that line alone,
 //! with nothing run again. The digests are computed from the files
-//! (`session::provenance`), never given by hand.
+//! (`session::provenance`), never given by hand. Beside them, what the
+//! line leaves out so that a page made again from the same files is the
+//! same page: the day the run was made, and whether it was made as a
+//! known-bad control (the certification page shows both).
 //!
 //! The line, here written and read back (one home for its syntax):
 //!
@@ -25,6 +28,16 @@ pub struct RunAgainst {
     /// run was given them (`--runner-dir`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runner: Option<Runner>,
+    /// The day the run started (UTC, `YYYY-MM-DD`): the date a page says
+    /// the row was certified. Not part of [`RunAgainst::markdown`], so a
+    /// page made again the next day from the same files is the same page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certified: Option<String>,
+    /// Why the row is a known-bad control (`toolpath run --control
+    /// REASON`): an implementation certified to show what the suite
+    /// catches, not one to choose. Not part of [`RunAgainst::markdown`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<String>,
 }
 
 /// A runner's directories, as given, and the digest of their files.
@@ -95,6 +108,8 @@ impl RunAgainst {
             Some(RunAgainst {
                 suite: suite.to_owned(),
                 runner,
+                certified: None,
+                control: None,
             }),
         ))
     }
@@ -119,6 +134,8 @@ mod tests {
                 dirs: vec!["runners/x".into(), "runners/common node".into()],
                 digest: "sha256:bb".into(),
             }),
+            certified: None,
+            control: None,
         }
     }
 
@@ -129,6 +146,8 @@ mod tests {
             RunAgainst {
                 suite: "sha256:cc".into(),
                 runner: None,
+                certified: None,
+                control: None,
             },
         ] {
             let line = format!("- **Run against:** {}", record.markdown());

@@ -160,12 +160,33 @@ pub fn run_against(
     Ok(RunAgainst {
         suite: suite_digest(cases, added)?,
         runner,
+        certified: Some(today()),
+        control: None,
     })
+}
+
+/// Today's date, UTC, as `YYYY-MM-DD`: the day a run was made.
+fn today() -> String {
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    now[..10].to_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run records the day it was made, as a page shows it
+    /// (`YYYY-MM-DD`, UTC), and no control unless asked.
+    #[test]
+    fn a_run_records_the_day_it_was_made() {
+        let record = run_against(&[], &[], &[]).unwrap();
+        let day = record.certified.expect("a date");
+        let shape: Vec<usize> = day.split('-').map(str::len).collect();
+        assert_eq!(shape, [4, 2, 2], "{day}");
+        assert!(day.chars().all(|c| c.is_ascii_digit() || c == '-'), "{day}");
+        assert!(day.as_str() >= "2026-01-01", "{day}");
+        assert_eq!(record.control, None);
+    }
 
     /// The embedded suite and `--cases` over the directory it was built
     /// from are one suite: one digest. A case changed, added, or added

@@ -769,7 +769,7 @@ tools:
         };
         assert!(matches!(
             reading.result.content.as_deref(),
-            Some(WholeText::Text)
+            Some(ContentRule::Text)
         ));
         parse(&read(
             "  read_file: {tool: read, unobservable: [content, kind, path], result: {}}",

@@ -516,11 +516,12 @@ pub struct ResultMap {
     /// directory the request's (`request`, composed).
     #[serde(default)]
     pub output: Option<WholeText>,
-    /// `read_file`: the file's content is the whole text (`text`),
-    /// exactly as the server answered it; the suite's note `binary` has
-    /// no counterpart in a server's text, so `notes` is composed (`[]`).
+    /// `read_file`: the file's content is the whole text (`text`) or a
+    /// string of it parsed as JSON (`{json: POINTER}`), exactly as the
+    /// server answered it; the suite's note `binary` has no counterpart in
+    /// a server's text, so `notes` is composed (`[]`).
     #[serde(default)]
-    pub content: Option<At<WholeText>>,
+    pub content: Option<At<ContentRule>>,
     /// Where in a successful answer's `structuredContent` the text these
     /// rules read is: a JSON Pointer (RFC 6901, `/report`); a string is
     /// read as it is, another value as its JSON. The model is still shown
@@ -588,13 +589,37 @@ pub struct KindLine {
     pub kind: Kind,
 }
 
-/// How the echoed path is found: `request` (composed) or `{line: '…'}`.
+/// How the echoed path is found: `request` (composed), `{line: '…'}` or
+/// `{json: POINTER}`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PathRule {
     Request,
     /// A line pattern with a `path` group.
     Line(Pattern),
+    /// The string at this JSON Pointer of the text parsed as JSON, for a
+    /// server that answers a document (`/file/filePath`).
+    Json(
+        #[serde(deserialize_with = "required_pointer")]
+        #[schemars(regex(pattern = "^(/.*)?$"))]
+        String,
+    ),
+}
+
+/// How `read_file`'s content is read: the whole text (`text`), or the
+/// string at a JSON Pointer of the text parsed as JSON (`{json:
+/// /file/content}`), for a read tool that answers its file inside a
+/// document with the path and line counts beside it. Either way the
+/// content is taken exactly as the server gave it.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentRule {
+    Text,
+    Json(
+        #[serde(deserialize_with = "required_pointer")]
+        #[schemars(regex(pattern = "^(/.*)?$"))]
+        String,
+    ),
 }
 
 /// The word `text`.

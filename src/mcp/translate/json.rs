@@ -1,6 +1,8 @@
-//! The JSON form of the list rules (`entries`, `files`, `matches`): the
-//! answer's text parsed as JSON, the list found at the rule's `items`
-//! pointer, and each field of an item read at its own pointer. A server
+//! The JSON form of the result rules: for the lists (`entries`, `files`,
+//! `matches`), the answer's text parsed as JSON, the list found at the
+//! rule's `items` pointer, and each field of an item read at its own
+//! pointer; for one value (`path`, `content`), the string at a pointer,
+//! for a read tool that answers its file inside a document. A server
 //! that answers in JSON puts an entry's name and type, or a match's line
 //! number and text, in one object; a line pattern cannot join them, a
 //! pointer per field of the same item can.
@@ -24,6 +26,13 @@ use toolpath_suite::protocol::{Entry, EntryType, Field, Match};
 pub(super) fn parse(text: &str) -> Option<Value> {
     budget::json_items(text.as_bytes(), MAX_ITEMS).ok()?;
     serde_json::from_str(text).ok()
+}
+
+/// The string at `pointer` of the document, if there is one there: a
+/// single value (`content.json`, `path.json`), never a number or an object
+/// read as its JSON, since a file's content or a path is text.
+pub(super) fn string(document: Option<&Value>, pointer: &str) -> Option<String> {
+    document?.pointer(pointer)?.as_str().map(str::to_owned)
 }
 
 /// The list at the rule's `items`, if the document has one there.

@@ -60,15 +60,28 @@ pub fn table(reports: &[Report]) -> String {
     out
 }
 
-/// What each row's run cost, one line each ([`Report::timing`]): its wall
-/// time and the share its workers spent waiting on calls that got no
+/// When each row was certified and what its run cost, one line each
+/// ([`Report::timing`]): its wall time and the share its workers spent
+/// waiting on calls that got no
 /// answer in time and on restarts. Shown, never compared: each line ends
 /// with [`TIMING_WORDS`](crate::report::TIMING_WORDS), which a comparison
 /// of pages leaves out.
 fn cost(out: &mut String, rows: &[&Report]) {
     out.push_str("\n## What each run cost\n\n");
     for report in rows {
-        out.push_str(&format!("- {}: {}\n", row_name(report), report.timing()));
+        let certified = match report
+            .run_against
+            .as_ref()
+            .and_then(|r| r.certified.as_ref())
+        {
+            Some(day) => format!("certified {}", markdown::text(day)),
+            None => "date not recorded".to_owned(),
+        };
+        out.push_str(&format!(
+            "- {}: {certified}, {}\n",
+            row_name(report),
+            report.timing()
+        ));
     }
 }
 
@@ -325,8 +338,9 @@ mod tests {
         assert_eq!(table(&reversed), out, "order of the input does not matter");
     }
 
-    /// Each row says what its run cost (wall time, and the share of its
-    /// workers' time spent waiting on timeouts and restarts), on a line
+    /// Each row says when it was certified and what its run cost (wall
+    /// time, and the share of its workers' time spent waiting on timeouts
+    /// and restarts), on a line
     /// of its own that a comparison of pages leaves out: two runs that
     /// differ only in their time give the same page but for those lines.
     #[test]
@@ -334,13 +348,14 @@ mod tests {
         let mut slow = report("slow", vec![case("a", Status::Fail, &["RES-10"])]);
         slow.duration_ms = 861_000.0;
         slow.waited_ms = 772_000.0;
+        slow.run_against = Some(crate::report::render::testing::run_against());
         let fast = report("fast", vec![case("a", Status::Pass, &["RES-10"])]);
         let out = table(&[slow.clone(), fast.clone()]);
         assert!(
             out.contains(
                 "\n## What each run cost\n\n\
-                 - fast 1.2.3 (python): 0.4 s, 0.0 s (0%) waiting on timeouts and restarts\n\
-                 - slow 1.2.3 (python): 861.0 s, 772.0 s (90%) waiting on timeouts and restarts\n"
+                 - fast 1.2.3 (python): date not recorded, 0.4 s, 0.0 s (0%) waiting on timeouts and restarts\n\
+                 - slow 1.2.3 (python): certified 2026-12-06, 861.0 s, 772.0 s (90%) waiting on timeouts and restarts\n"
             ),
             "{out}"
         );

@@ -11,7 +11,7 @@ use std::io;
 
 use crate::report::counts::ContainmentColumn;
 use crate::report::view::{CaseSource, View};
-use crate::report::{CaseReport, ContainmentCounts, Report, Status};
+use crate::report::{CaseReport, Channel, ContainmentCounts, MCP_LABEL_PREFIX, Report, Status};
 
 /// Escapes listed by id; past this the JSON report has them all.
 pub const MAX_LISTED: usize = 50;
@@ -209,6 +209,57 @@ pub fn listing(report: &Report) -> Option<Listing> {
         count: format!("{total} escape{}", if total == 1 { "" } else { "s" }),
         lines,
     })
+}
+
+/// Per channel its escapes took, in the channels' order, the id of the
+/// first escape that took it: one instance a maintainer can run alone to
+/// see that way out ([`reproduce`]).
+pub fn first_per_channel(report: &Report) -> Vec<(Channel, String)> {
+    let mut first: Vec<(Channel, String)> = Vec::new();
+    for case in &report.cases {
+        let Some(containment) = case.containment.as_ref().filter(|c| c.is_escape()) else {
+            continue;
+        };
+        for channel in &containment.channels {
+            if !first.iter().any(|(c, _)| c == channel) {
+                first.push((*channel, case.id.clone()));
+            }
+        }
+    }
+    first.sort_by_key(|(channel, _)| *channel);
+    first
+}
+
+/// The command that runs instance `id` alone against the report's
+/// subject, from the checkout the run was made in: `toolpath run
+/// --filter ID` for the reference, with `--adapter 'COMMAND'` or `--mcp
+/// FILE` as the run was given them. Raw text, each word quoted for a POSIX
+/// shell where it needs it.
+pub fn reproduce(report: &Report, id: &str) -> String {
+    let mut words = vec!["toolpath".to_owned(), "run".to_owned()];
+    match report.adapter.as_deref() {
+        None => {}
+        Some(label) => match label.strip_prefix(MCP_LABEL_PREFIX) {
+            Some(profile) => words.extend(["--mcp".to_owned(), shell_word(profile)]),
+            None => words.extend(["--adapter".to_owned(), shell_word(label)]),
+        },
+    }
+    words.extend(["--filter".to_owned(), shell_word(id)]);
+    words.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds only
+/// characters no shell treats specially, else in single quotes (a quote
+/// inside written `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./@:+=,-%".contains(c));
+    match plain {
+        true => word.to_owned(),
+        false => format!("'{}'", word.replace('\'', "'\\''")),
+    }
 }
 
 /// `… and N more escapes; the JSON report has them all.`, when some were

@@ -19,12 +19,17 @@
 //! characters, as every other renderer does.
 //!
 //! Like the Markdown report, the page depends on nothing but verdicts (no
-//! dates, durations, fixture paths or stderr), so regenerating it for
-//! unchanged implementations gives the same bytes.
+//! fixture paths or stderr), so regenerating it for unchanged
+//! implementations gives the same bytes, but for each row's run: the day
+//! it was certified and what it cost, on lines that end with the timing
+//! words a comparison of pages leaves out.
 //!
 //! Above the matrix, the containment table: per implementation, its
 //! escapes, refusals (of either code), wording failures and false
-//! refusals, and every escape by id: the first thing a maintainer sees.
+//! refusals, and every escape by id, with a command per channel that
+//! reproduces one: the first thing a maintainer sees. Beside each name,
+//! what its run covered, when it was made and what it cost, and whether
+//! it is a known-bad control.
 //! An implementation certified from a run whose subject could reach its
 //! verdict is marked *not protected* there and in the matrix, and its
 //! reasons are listed under the containment table.
@@ -86,7 +91,7 @@ pub fn render_with(reports: &[Report], requirements: &[Requirement]) -> String {
 fn containment_table(out: &mut String, columns: &[&Report]) {
     out.push_str(
         "<section id=\"containment\"><h2>Containment</h2>\n<table>\n<thead><tr>\
-         <th>implementation</th>",
+         <th>implementation</th><th>run</th>",
     );
     for column in ContainmentColumn::ALL {
         out.push_str(&format!("<th>{}</th>", column.label()));
@@ -101,8 +106,10 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
             n => format!(" <small>({n} expected)</small>"),
         };
         out.push_str(&format!(
-            "<tr><th scope=\"row\">{label}{}</th>",
-            mark(report)
+            "<tr><th scope=\"row\">{label}{}{}</th>{}",
+            mark(report),
+            control_mark(report),
+            run_cell(report)
         ));
         for column in ContainmentColumn::ALL {
             let n = column.count(&c);
@@ -131,11 +138,26 @@ fn containment_table(out: &mut String, columns: &[&Report]) {
                 listed.push_str(&format!("<li>{}</li>\n", esc(line)));
             }
             listed.push_str("</ul>\n");
+            let commands: Vec<String> = containment::first_per_channel(report)
+                .into_iter()
+                .map(|(channel, id)| {
+                    format!(
+                        "{}: <code>{}</code>",
+                        channel.name(),
+                        esc(&containment::reproduce(report, &id))
+                    )
+                })
+                .collect();
+            listed.push_str(&format!(
+                "<p class=\"repro\">Reproduce each channel: {}</p>\n",
+                commands.join("; ")
+            ));
         }
     }
     out.push_str("</tbody>\n</table>\n");
     out.push_str(&listed);
     not_protected(out, columns);
+    controls(out, columns);
     let counts: Vec<_> = columns.iter().map(|r| containment::counted(r)).collect();
     out.push_str(&format!(
         "<p class=\"note\">{} (at most {MAX_LISTED} listed per implementation). {}{}</p>\n\
@@ -152,6 +174,62 @@ fn mark(report: &Report) -> &'static str {
     match report.unprotected.is_empty() {
         true => "",
         false => "<br><strong class=\"unprotected\">not protected</strong>",
+    }
+}
+
+/// What a row's run was, in the cell beside its name: the part of the
+/// suite it covers, the day it was certified, and what it cost (wall
+/// time, and the workers' share spent waiting on calls that got no answer
+/// and on restarts). The cost varies from run to run and the day from
+/// day to day: both are a line of the page's source of their own, which
+/// holds [`TIMING_WORDS`](crate::report::TIMING_WORDS) and nothing else
+/// of the row, and which a comparison of pages leaves out.
+fn run_cell(report: &Report) -> String {
+    let covers = match report.selection.describe() {
+        Some(part) => format!("only {}", esc(&part)),
+        None => "whole suite".to_owned(),
+    };
+    let certified = match report
+        .run_against
+        .as_ref()
+        .and_then(|r| r.certified.as_ref())
+    {
+        Some(day) => format!("certified {}", esc(day)),
+        None => "date not recorded".to_owned(),
+    };
+    format!(
+        "<td class=\"run\">{covers}<br>\n<small>{certified}:</small> <small>{}</small></td>\n",
+        esc(&report.timing())
+    )
+}
+
+/// The mark of a known-bad control (`toolpath run --control`), its
+/// reason in the tooltip; empty for any other row.
+fn control_mark(report: &Report) -> String {
+    match control(report) {
+        Some(reason) => format!(
+            "<br><strong class=\"control\" title=\"{}\">known-bad control</strong>",
+            esc(reason)
+        ),
+        None => String::new(),
+    }
+}
+
+fn control(report: &Report) -> Option<&str> {
+    report.run_against.as_ref()?.control.as_deref()
+}
+
+/// Each known-bad control with its reason, under the containment table,
+/// where a touch screen or a printout shows it (a tooltip is not).
+fn controls(out: &mut String, columns: &[&Report]) {
+    for report in columns {
+        if let Some(reason) = control(report) {
+            out.push_str(&format!(
+                "<p class=\"control\"><b>{}: known-bad control</b>: {}</p>\n",
+                esc(&text::implementation(&report.implementation)),
+                esc(reason)
+            ));
+        }
     }
 }
 
@@ -524,6 +602,10 @@ td.selected { outline: 3px solid #1a4fd0 !important; outline-offset: -3px; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .xfail { background: var(--xfail); }
 .unobserved { background: var(--unobserved); } .unsupported { background: var(--unsupported); } .none { background: var(--none); color: #888; }
 .partial, .unprotected { color: #a00; }
+.control { color: #6a3fb5; }
+#containment td.run { text-align: left; white-space: nowrap; font-size: 12px; }
+p.repro { margin: 0 0 6px; font-size: 12px; } p.repro code { font-size: 11px; }
+body.picture header { max-height: none; }
 .finding { color: #850; }
 #containment h2 { font-size: 15px; margin: 8px 0 4px; }
 #containment td { text-align: right; }
@@ -556,6 +638,9 @@ adapter errors count as not passed; unsupported and skipped ones are not applica
 const SCRIPT: &str = r#"
 (function () {
   "use strict";
+  // The README's picture (scripts/page-picture) draws the page as
+  // `index.html#picture`: the whole containment table, uncapped.
+  if (location.hash.slice(1) === "picture") document.body.classList.add("picture");
   var data = JSON.parse(document.getElementById("toolpath-data").textContent);
   var detail = document.getElementById("detail");
   var selected = null;
@@ -730,7 +815,7 @@ mod tests {
         let table = out.find("<section id=\"containment\">").unwrap();
         assert!(table < out.find("<table id=\"matrix\">").unwrap(), "{out}");
         assert!(
-            out.contains("<th scope=\"row\">zeta 1.2.3 (python)</th><td class=\"fail\">1</td>"),
+            out.contains("<small>0.4 s, 0.0 s (0%) waiting on timeouts and restarts</small></td>\n<td class=\"fail\">1</td>"),
             "{out}"
         );
         assert!(
@@ -744,6 +829,84 @@ mod tests {
                  <small>1 unsupported</small></td>"
             ),
             "{out}"
+        );
+    }
+
+    /// Each row of the containment table says what its run was: the
+    /// part of the suite it covers, the day it was certified, its wall
+    /// time and waiting share (on a line of its own that ends with the
+    /// timing words, so a comparison of pages leaves it out), and, for a
+    /// known-bad control, that it is one and why; a report that recorded
+    /// no date says so.
+    #[test]
+    fn each_row_says_what_its_run_covered_when_and_at_what_cost() {
+        use crate::report::render::testing::run_against;
+        let mut control = report("old", vec![case("a", Status::Pass, &["RES-1"])]);
+        control.duration_ms = 118_000.0;
+        control.waited_ms = 19_400.0;
+        control.run_against = Some(crate::report::RunAgainst {
+            control: Some("the release before the <fix>".into()),
+            ..run_against()
+        });
+        let mut part = report("new", vec![case("b", Status::Pass, &["RES-1"])]);
+        part.selection.tools = vec!["read_file".into()];
+        let page = render_with(&[control, part], &reqs());
+        assert!(
+            page.contains(
+                "<th scope=\"row\">old 1.2.3 (python)<br><strong class=\"control\" \
+                 title=\"the release before the &lt;fix&gt;\">known-bad control</strong></th>\
+                 <td class=\"run\">whole suite<br>\n<small>certified 2026-12-06:</small> \
+                 <small>118.0 s, 19.4 s (16%) waiting on timeouts and restarts</small></td>\n"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<th scope=\"row\">new 1.2.3 (python)</th><td class=\"run\">only tools read_file\
+                 <br>\n<small>date not recorded:</small> \
+                 <small>0.4 s, 0.0 s (0%) waiting on timeouts and restarts</small></td>\n"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("<p class=\"control\"><b>old 1.2.3 (python): known-bad control</b>: the release before the &lt;fix&gt;</p>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<th>implementation</th><th>run</th>"),
+            "{page}"
+        );
+    }
+
+    /// Each channel an implementation's escapes took names one command
+    /// that reproduces it: the first escape of that channel, run alone
+    /// against the same subject (the adapter command quoted for a shell).
+    #[test]
+    fn each_escape_channel_names_a_command_that_reproduces_it() {
+        use crate::report::render::testing::escape;
+        let mut r = report(
+            "leaky",
+            vec![
+                escape("a@grep", "answered ok"),
+                escape("b", "changed outside every root: x"),
+                escape("c", "answered ok"),
+            ],
+        );
+        r.adapter = Some("node it's/adapter.mjs".into());
+        let mut mcp = report("served", vec![escape("d", "answered ok")]);
+        mcp.adapter = Some("--mcp runners/s/p.yaml".into());
+        let page = render_with(&[r, mcp], &reqs());
+        assert!(
+            page.contains(
+                "<p class=\"repro\">Reproduce each channel: \
+                 read: <code>toolpath run --adapter 'node it'\\''s/adapter.mjs' --filter a@grep</code>; \
+                 write: <code>toolpath run --adapter 'node it'\\''s/adapter.mjs' --filter b</code></p>"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("read: <code>toolpath run --mcp runners/s/p.yaml --filter d</code></p>"),
+            "{page}"
         );
     }
 
@@ -835,7 +998,12 @@ mod tests {
         other.cases[0].stderr = Some("/tmp/secret".into());
         other.cases[0].fixture = Some("/tmp/fixture".into());
         let again = render(&[other]);
-        assert_eq!(again, out, "deterministic");
+        assert_ne!(again, out, "the run's time is shown");
+        assert_eq!(
+            crate::report::without_timing(&again),
+            crate::report::without_timing(&out),
+            "nothing else varies"
+        );
     }
 
     #[test]

@@ -134,6 +134,8 @@ pub fn run_against() -> crate::report::RunAgainst {
             dirs: vec!["runners/tool".into(), "runners/common-node".into()],
             digest: format!("sha256:{}", "b2".repeat(32)),
         }),
+        certified: Some("2026-12-06".into()),
+        control: None,
     }
 }
 
