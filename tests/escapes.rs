@@ -628,3 +628,75 @@ fn column(markdown: &str, name: &str) -> String {
     let i = cells(lines[at]).iter().position(|c| c == name).unwrap();
     cells(lines[at + 2])[i].clone()
 }
+
+/// A subject that allows its own `HOME` or its working directory beside
+/// the roots, as one MCP file server allows `$HOME` (and many tools their
+/// process's directory): an adapter kept the harness's `HOME` and ran in
+/// the directory `toolpath` was started in, where no canary is (or may
+/// be put: they are the user's), so neither showed anything. Each is
+/// private to the adapter process now (`{adapter-tmp}/home`,
+/// `{adapter-tmp}/work`), with a canary of the call's in each, and cases
+/// ask for them through every tool that reads or lists, the working
+/// directory by a relative path too: every one is an escape, and what
+/// was read holds the canary.
+#[test]
+fn what_a_subject_reaches_in_its_home_or_working_directory_is_an_escape() {
+    for (mode, filter) in [
+        ("allow-home", "security.scratch.adapter-tmp-home-canary*"),
+        ("allow-cwd", "security.scratch.adapter-*cwd*"),
+    ] {
+        let report = run(mode, &[filter]);
+        let cases = report["cases"].as_array().unwrap();
+        assert!(cases.len() >= 5, "{mode}: {report}");
+        let found = escapes(&report);
+        assert_eq!(found.len(), cases.len(), "{mode}: {found:?}");
+        for case in cases {
+            let id = case["id"].as_str().unwrap();
+            let evidence = case["containment"]["evidence"].as_str().unwrap_or_default();
+            // What a tool read holds the canary; what one listed is a path
+            // outside the fixture directory.
+            let listed = id.ends_with("-ls") || id.ends_with("-glob");
+            let expected = match listed {
+                true => "list: reported a path outside the fixture directory",
+                false => "holds an outside file's canary",
+            };
+            assert!(evidence.contains(expected), "{mode}: {id}: {evidence}");
+        }
+    }
+}
+
+/// A subject that refuses a file of its own temporary directory as
+/// outside, as it should, and then touches it, changes its mode or gives
+/// it an extended attribute. That file is outside the fixture directory,
+/// so no snapshot sees it; the watch of the paths a call names saw its
+/// type, bits, content and link target only, so the chmod alone was an
+/// escape. Now its owner, times and attributes are watched as the
+/// fixture's outside part is. (The canary there is the harness's: a
+/// subject of a root harness, run as the run's own user, may not touch
+/// it; the marks are proven on a subject run as root.)
+#[test]
+fn touching_chmodding_or_marking_a_named_file_beyond_the_fixture_is_a_write_escape() {
+    for (mode, how) in [
+        ("touch-tmp", "modification and change time"),
+        ("chmod-tmp", "mode 0644 -> 0600"),
+        ("xattr-tmp", "extended attributes"),
+    ] {
+        let report = run_with(
+            mode,
+            &["security.scratch.adapter-tmp-canary-read_file"],
+            &as_root(),
+        );
+        assert_eq!(
+            only(&report),
+            (
+                "fail".into(),
+                "escape".into(),
+                format!(
+                    "write: changed outside every root: ~ {{adapter-tmp}}/toolpath-canary.txt ({how})"
+                )
+            ),
+            "{mode}"
+        );
+        assert_eq!(by_channel(&report), [0, 0, 0, 1], "{mode}");
+    }
+}

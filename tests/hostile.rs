@@ -1042,9 +1042,10 @@ fn a_stale_answer_under_a_guessed_seq_is_a_wrong_seq_never_an_answer() {
 }
 
 /// The surroundings snapshot can fail: an adapter that writes a file into
-/// `$HOME` and takes a permission bit off a file of the test's scratch
-/// directory (both outside the run's own directory) is caught, with the
-/// paths, while the fixture directory it was given is left out.
+/// the user's `HOME` (named to it: its own `HOME` is private to the run)
+/// and takes a permission bit off a file of the test's scratch directory
+/// (both outside the run's own directory) is caught, with the paths, while
+/// the fixture directory it was given is left out.
 #[test]
 fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
     use std::os::unix::fs::PermissionsExt;
@@ -1055,8 +1056,7 @@ fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
     std::fs::write(&mine, "the test's\n").unwrap();
     std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o644)).unwrap();
     let (watch, before) = scene.watch(&[&place]);
-    let adapter =
-        r#"sh -c 'echo planted > "$HOME/planted"; chmod 600 "$MINE"; exec "$TOOLPATH_BIN" serve'"#;
+    let adapter = r#"sh -c 'echo planted > "$USER_HOME/planted"; chmod 600 "$MINE"; exec "$TOOLPATH_BIN" serve'"#;
     let out = scene
         .toolpath()
         .args([
@@ -1071,6 +1071,7 @@ fn the_surroundings_snapshot_catches_an_adapter_writing_outside_the_run() {
         // As the harness's user (see `as_the_harness`).
         .args(as_the_harness())
         .env("MINE", &mine)
+        .env("USER_HOME", scene.path("home"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");

@@ -889,6 +889,34 @@ fn adapters_get_no_git_variable_and_no_git_configuration_of_the_harness() {
     scene.assert_clean();
 }
 
+/// Issue 42: an adapter ran in the directory `toolpath` was started in,
+/// with the harness's `HOME`: places of the user's, where no canary may
+/// be put, so a tool that allows them beside the roots showed nothing.
+/// Each process gets a working directory and a `HOME` of its own now,
+/// below its `TMPDIR`; the command's relative words that name files
+/// (`tests/adapters/broken.py`) are taken from where `toolpath` was
+/// started, so the adapter still runs and finds itself by its own path,
+/// and a word naming nothing (the mode) is passed as it is.
+#[test]
+fn an_adapter_runs_in_a_working_directory_and_home_of_its_own() {
+    let scene = Scene::new();
+    let seen = scene.dir.path().join("env.json");
+    scene.open_file(&seen);
+    let mut cmd = scene.run("report-env", "mini.resolve.outside", &[]);
+    cmd.env("BROKEN_ENV", &seen).env("HOME", scene.dir.path());
+    let end = run_to_end(cmd);
+    assert_eq!(end.code, Some(0), "{}", end.stderr);
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    let tmp = seen["env"]["TMPDIR"].as_str().unwrap();
+    assert!(Path::new(tmp).starts_with(scene.tmp()), "{tmp}");
+    assert_eq!(seen["env"]["HOME"], format!("{tmp}/home"));
+    assert_eq!(seen["cwd"], format!("{tmp}/work"));
+    assert_eq!(seen["env"]["PWD"], format!("{tmp}/work"));
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/broken.py");
+    assert_eq!(seen["file"], own.display().to_string());
+    scene.assert_clean();
+}
+
 /// Issue 30 item 5: a call of 200 KiB (a lint-valid `write_file` case; 100
 /// KiB here, more than a pipe's buffer) to
 /// an adapter that stopped reading its input held the harness in the

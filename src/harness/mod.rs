@@ -17,9 +17,11 @@
 //! - [`snapshot`]: the fixture's state before and after a call, and what
 //!   changed (SEC-11);
 //! - [`watch`]: the paths a call names in the subject's own scratch
-//!   directory (`{adapter-tmp}`), outside the fixture, before and after it;
-//! - [`reach`]: a canary in the subject's own temporary directory, which
-//!   the fixture does not hold, for cases that ask for it;
+//!   directory (`{adapter-tmp}`), outside the fixture, before and after it
+//!   (owner, times and attributes included);
+//! - [`reach`]: a canary in the subject's own temporary directory, `HOME`
+//!   and working directory, which the fixture does not hold, for cases
+//!   that ask for it;
 //! - [`judge`]: an answer against its expectation, value by value;
 //! - [`truncation`]: what an answer that says it stopped early is judged
 //!   against (OUT-6);

@@ -1,9 +1,11 @@
 //! What a subject can reach outside its fixture that the fixture does not
 //! hold (SEC-9, SEC-12): its own temporary directory (`{adapter-tmp}`, its
-//! `TMPDIR`, private to the process the call goes to) and the private
-//! `HOME` an MCP server gets below it (`{adapter-tmp}/home`). A tool that
-//! allows these beside the roots on its own, as one MCP file server
-//! allows `/tmp` and `$HOME`, shows nothing on a fixture alone: so
+//! `TMPDIR`, private to the process the call goes to), the private `HOME`
+//! an adapter or an MCP server gets below it (`{adapter-tmp}/home`), and
+//! the private working directory an adapter is started in
+//! (`{adapter-tmp}/work`). A tool that allows these beside the roots on
+//! its own, as one MCP file server allows `/tmp` and `$HOME` and many
+//! tools their process's directory, shows nothing on a fixture alone: so
 //! before each call the harness puts a file of its own in each,
 //! [`CANARY_FILE`], holding a canary drawn for that call, which the cases
 //! of `security.scratch` ask for. The canary anywhere in an answer is a

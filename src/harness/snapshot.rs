@@ -274,6 +274,41 @@ fn times(stat: &rustix::fs::Stat) -> [(i64, i64); 2] {
     ]
 }
 
+/// The marks of `name` in `dir`, examined as `stat`; its times only if
+/// `with_times` (not for a directory whose contents are not looked at:
+/// what changes inside it moves them).
+fn marks(dir: &DirHandle, name: &CStr, stat: &rustix::fs::Stat, with_times: bool) -> Marks {
+    Marks {
+        owner: (stat.st_uid, stat.st_gid),
+        times: with_times.then(|| times(stat)),
+        xattrs: xattrs(dir, name),
+    }
+}
+
+/// What changed in an entry's marks alone, the first that applies: its
+/// owner, its extended attributes, then, when `with_times`, its
+/// modification and change times (when both sides recorded them).
+fn marks_changed(was: &Marks, now: &Marks, with_times: bool) -> Option<ChangeKind> {
+    if now.owner != was.owner {
+        return Some(ChangeKind::Owner {
+            before: was.owner,
+            after: now.owner,
+        });
+    }
+    if now.xattrs != was.xattrs {
+        return Some(ChangeKind::Xattrs);
+    }
+    match (was.times, now.times) {
+        (Some([m0, c0]), Some([m1, c1])) if with_times && (m0, c0) != (m1, c1) => {
+            Some(ChangeKind::Times {
+                modified: m0 != m1,
+                changed: c0 != c1,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The keyed hash of the extended attributes of `name` in `dir`; none
 /// when it has none or they cannot be read.
 fn xattrs(dir: &impl std::os::fd::AsFd, name: &CStr) -> Option<u64> {
@@ -343,11 +378,8 @@ impl Walk<'_> {
             Ok(stat) => stat,
             Err(e) => return unreadable(e),
         };
-        let marks = Marks {
-            owner: (stat.st_uid, stat.st_gid),
-            times: (!self.skip.iter().any(|s| s == path)).then(|| times(&stat)),
-            xattrs: xattrs(dir, name),
-        };
+        let looked_into = !self.skip.iter().any(|s| s == path);
+        let marks = marks(dir, name, &stat, looked_into);
         self.snapshot.marks.insert(path.to_vec(), marks);
         if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
             return self.state(dir, name, &stat);
@@ -446,33 +478,67 @@ impl Walk<'_> {
     }
 }
 
-/// The state of the one entry at `path`, as [`take`] records it (its last
-/// component not followed, a directory not looked into), or `None` when
-/// nothing is there. For paths outside the fixture directory that a call
-/// names (`harness::watch`).
-pub fn state_at(path: &Path) -> Option<State> {
+/// One entry outside the fixture directory, as [`entry_at`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub state: State,
+    /// None when it could not be examined.
+    marks: Option<Marks>,
+}
+
+impl Entry {
+    /// What changed from `self` to `now`, as [`diff`] says it of an entry
+    /// outside every root: its state, else its owner, its extended
+    /// attributes or its times (a directory's never: see [`entry_at`]).
+    pub fn change_to(&self, now: Entry) -> Option<ChangeKind> {
+        if self.state != now.state {
+            return Some(ChangeKind::Changed {
+                before: self.state.clone(),
+                after: now.state,
+            });
+        }
+        marks_changed(self.marks.as_ref()?, now.marks.as_ref()?, true)
+    }
+}
+
+/// The one entry at `path`, as [`take`] records it (its last component
+/// not followed, a directory not looked into, and so not its times
+/// either), or `None` when nothing is there. For paths outside the
+/// fixture directory that a call names (`harness::watch`).
+pub fn entry_at(path: &Path) -> Option<Entry> {
     use std::os::unix::ffi::OsStrExt;
     let (parent, name) = (path.parent()?, path.file_name()?);
     let missing =
         |e: rustix::io::Errno| e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR;
+    let unexamined = |e| {
+        Some(Entry {
+            state: unreadable(e),
+            marks: None,
+        })
+    };
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let dir = match rustix::fs::open(parent, flags, Mode::empty()) {
         Ok(dir) => DirHandle::from(dir),
         Err(e) if missing(e) => return None,
-        Err(e) => return Some(unreadable(e)),
+        Err(e) => return unexamined(e),
     };
     let name = std::ffi::CString::new(name.as_bytes()).ok()?;
     let stat = match rustix::fs::statat(&dir, &name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat) => stat,
         Err(e) if missing(e) => return None,
-        Err(e) => return Some(unreadable(e)),
+        Err(e) => return unexamined(e),
     };
     let mut walk = Walk {
         snapshot: Snapshot::default(),
         skip: &[],
         hashed: 0,
     };
-    Some(walk.state(&dir, &name, &stat))
+    let state = walk.state(&dir, &name, &stat);
+    let is_dir = matches!(state, State::Directory { .. });
+    Some(Entry {
+        marks: Some(marks(&dir, &name, &stat, !is_dir)),
+        state,
+    })
 }
 
 /// What differs between `before` and `after`, except the `expected`
@@ -572,25 +638,9 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
         let Some(now) = after.marks.get(path).filter(|_| same_entry) else {
             continue;
         };
-        let kind = if now.owner != was.owner {
-            ChangeKind::Owner {
-                before: was.owner,
-                after: now.owner,
-            }
-        } else if now.xattrs != was.xattrs {
-            ChangeKind::Xattrs
-        } else if let (Some([m0, c0]), Some([m1, c1])) = (was.times, now.times)
-            && (m0, c0) != (m1, c1)
-            && !renamed.contains(path)
-        {
-            ChangeKind::Times {
-                modified: m0 != m1,
-                changed: c0 != c1,
-            }
-        } else {
-            continue;
-        };
-        note(path, kind);
+        if let Some(kind) = marks_changed(was, now, !renamed.contains(path)) {
+            note(path, kind);
+        }
     }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
     if let Some(why) = &after.overflow {

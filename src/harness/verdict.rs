@@ -15,7 +15,8 @@
 //! back for the caller to charge.
 //!
 //! Around the call: where the roots are, a canary of the call's in the
-//! subject's own temporary directory ([`reach`]), the fixture's snapshot
+//! subject's own temporary directory, `HOME` and working directory
+//! ([`reach`]), the fixture's snapshot
 //! (its own `.git` directories and what the subject prepared left out), the paths
 //! the call names in the subject's scratch directory and beyond the
 //! fixture ([`Watched`]), and what the fixture says about the outside
@@ -191,7 +192,11 @@ pub fn call_on<E>(
         unobservable: subject.hello().unobservable_for(call.tool),
         prepared: &prepared,
         scratch: scratch.as_deref(),
-        homes: subject.homes(),
+        own: subject
+            .homes()
+            .into_iter()
+            .chain(subject.workdir())
+            .collect(),
     };
     let mut violation = None;
     let judged = call_and_judge(judging, expected, relax, |call| {
@@ -282,8 +287,9 @@ struct Judging<'a> {
     prepared: &'a [PathBuf],
     /// The subject's own scratch directory (`{adapter-tmp}`), if any.
     scratch: Option<&'a Path>,
-    /// The private `HOME` directories the subject was given.
-    homes: Vec<PathBuf>,
+    /// The private `HOME` directories and working directory the subject
+    /// was given.
+    own: Vec<PathBuf>,
 }
 
 /// What became of one call that was answered.
@@ -332,17 +338,17 @@ fn call_and_judge(
         unobservable,
         prepared,
         scratch,
-        homes,
+        own,
     } = judging;
     let git_dirs = git_dirs(fixture, built, prepared);
     // Where the roots are, read before the call like everything else the
     // call is judged on.
     let roots = containment::root_places(&built.root, &call.workspace.roots);
-    // A canary of this call's in the subject's own temporary directory
-    // and private `HOME`, put there before anything the call is judged on
-    // is read.
+    // A canary of this call's in the subject's own temporary directory,
+    // private `HOME` and working directory, put there before anything the
+    // call is judged on is read (the paths the call names there included).
     let reached: Vec<String> = (scratch.map(Path::to_path_buf).into_iter())
-        .chain(homes)
+        .chain(own)
         .filter_map(|dir| reach::plant(&dir))
         .collect();
     // What the call names in the subject's own scratch directory is

@@ -12,11 +12,25 @@
 //! (RES-2, RES-3), is recorded before the call, with each of its
 //! ancestors below the scratch directory that does not exist yet. After
 //! the call, any of them created, removed or changed is a change outside
-//! every root: an escape, whatever the answer.
+//! every root: an escape, whatever the answer. Changed is what it is
+//! beside the roots ([`snapshot::diff`]): its type, permission bits,
+//! content or link target, and its owner, extended attributes and
+//! modification and change times (a `chown`, a `setxattr`, a `touch`).
 //!
 //! Nothing else in the scratch directory is looked at, and a directory is
 //! not looked into: what the subject keeps there is its own business.
 //! At most [`MAX_WATCHED`] paths are recorded per call.
+//!
+//! What is noise and what is not is decided by what moves a mark without
+//! anyone writing the entry: a named directory's times move with every
+//! name made or removed inside it (the subject's caches in its own
+//! `TMPDIR`), so they are not compared, as they are not for a directory
+//! the fixture's snapshot does not look into; access times move with
+//! every read, so they are never recorded; and a file's change time moves
+//! only with its content, bits, owner, links or attributes, which no read
+//! touches. What the harness itself does to a named path, the canaries it
+//! makes anew before each call ([`crate::harness::reach`]), is done
+//! before the paths are recorded.
 //!
 //! [`snapshot`]: crate::harness::snapshot
 
@@ -24,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::harness::snapshot::{self, Change, ChangeKind, State};
+use crate::harness::snapshot::{self, Change, ChangeKind, Entry};
 use crate::reference::resolve::lexical_resolve;
 use toolpath_suite::protocol::Call;
 
@@ -36,7 +50,7 @@ pub const MAX_WATCHED: usize = 64;
 pub struct Watched {
     scratch: PathBuf,
     /// Each path, relative to `scratch` (`/`-joined), and what was there.
-    before: Vec<(PathBuf, Option<State>)>,
+    before: Vec<(PathBuf, Option<Entry>)>,
 }
 
 impl Watched {
@@ -86,7 +100,7 @@ impl Watched {
             }
             named.push(below.to_path_buf());
         }
-        let mut before: Vec<(PathBuf, Option<State>)> = Vec::new();
+        let mut before: Vec<(PathBuf, Option<Entry>)> = Vec::new();
         for below in named {
             let mut first = true;
             for place in below.ancestors().filter(|p| !p.as_os_str().is_empty()) {
@@ -100,10 +114,10 @@ impl Watched {
                 {
                     break; // the fixture's, or an ancestor the run made
                 }
-                let state = snapshot::state_at(&full);
+                let entry = snapshot::entry_at(&full);
                 // The named path whatever it is; an ancestor only if missing.
-                if (first || state.is_none()) && !before.iter().any(|(p, _)| p == place) {
-                    before.push((place.to_path_buf(), state));
+                if (first || entry.is_none()) && !before.iter().any(|(p, _)| p == place) {
+                    before.push((place.to_path_buf(), entry));
                 }
                 first = false;
             }
@@ -126,16 +140,12 @@ impl Watched {
             .before
             .iter()
             .filter_map(|(place, was)| {
-                let now = snapshot::state_at(&self.scratch.join(place));
+                let now = snapshot::entry_at(&self.scratch.join(place));
                 let kind = match (was, now) {
                     (None, None) => return None,
-                    (Some(was), Some(now)) if *was == now => return None,
-                    (None, Some(now)) => ChangeKind::Added(now),
-                    (Some(was), None) => ChangeKind::Removed(was.clone()),
-                    (Some(was), Some(now)) => ChangeKind::Changed {
-                        before: was.clone(),
-                        after: now,
-                    },
+                    (None, Some(now)) => ChangeKind::Added(now.state),
+                    (Some(was), None) => ChangeKind::Removed(was.state.clone()),
+                    (Some(was), Some(now)) => was.change_to(now)?,
                 };
                 Some(Change {
                     path: place.as_os_str().as_encoded_bytes().to_vec(),
@@ -272,6 +282,49 @@ mod tests {
             described(&w),
             ["~ {adapter-tmp}/a (content)", "- {adapter-tmp}/b (file)"]
         );
+    }
+
+    /// Outside the fixture directory as beside the roots: a named file
+    /// touched, given an attribute or handed to another owner is a change;
+    /// a named directory's times, moved by what is made inside it (the
+    /// subject's own, not looked into), are not, nor is a read.
+    #[test]
+    fn a_named_entry_touched_marked_or_handed_over_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().to_path_buf();
+        for name in ["t", "x", "o", "r"] {
+            std::fs::write(scratch.join(name), "one").unwrap();
+        }
+        std::fs::create_dir(scratch.join("d")).unwrap();
+        let named = |name: &str| format!("{}/{name}", scratch.display());
+        let c = call(
+            &scratch,
+            serde_json::json!({"t": named("t"), "x": named("x"), "o": named("o"),
+                "r": named("r"), "d": named("d")}),
+        );
+        let w = Watched::before(&c, Some(&scratch));
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        let t = std::fs::File::options()
+            .write(true)
+            .open(scratch.join("t"))
+            .unwrap();
+        t.set_modified(old).unwrap();
+        let x = std::fs::File::open(scratch.join("x")).unwrap();
+        rustix::fs::fsetxattr(&x, "user.toolpath", b"v", rustix::fs::XattrFlags::empty()).unwrap();
+        let root = crate::sys::is_root();
+        if root {
+            std::os::unix::fs::lchown(scratch.join("o"), Some(65534), None).unwrap();
+        }
+        std::fs::read(scratch.join("r")).unwrap();
+        std::fs::write(scratch.join("d/cache"), "mine").unwrap();
+        let mut expected = vec![
+            "~ {adapter-tmp}/t (modification and change time)",
+            "~ {adapter-tmp}/x (extended attributes)",
+        ];
+        if root {
+            expected.insert(0, "~ {adapter-tmp}/o (owner 0:0 -> 65534:0)");
+        }
+        assert_eq!(described(&w), expected);
     }
 
     #[test]

@@ -34,13 +34,25 @@
 //! written ahead of a call can guess it and pass for its answer.
 //!
 //! The adapter gets a fixed environment (`LC_ALL`, `TZ`, its own `TMPDIR`)
-//! and a clean one for git: every `GIT_*` variable of the harness's
+//! and places of its own below that `TMPDIR`, made anew for each process:
+//! its `HOME` ([`HOME_DIR`]) and its working directory ([`WORK_DIR`]).
+//! Both were the harness's (the user's own `HOME`, the directory `toolpath`
+//! was started in), where nothing of the run's may be put: a tool that
+//! allows them beside the roots showed nothing. Private, they get a canary
+//! before each call (`harness::reach`) like the `TMPDIR`. The command's
+//! words that name a path where `toolpath` was started are made absolute
+//! first ([`anchored`]), so `python3 adapter.py` still runs that file, and
+//! an adapter finds its own files by its own path (`__file__`,
+//! `import.meta.url`), never by its working directory.
+//!
+//! Git's environment is a clean one: every `GIT_*` variable of the harness's
 //! environment is removed (`GIT_CONFIG_COUNT`/`GIT_CONFIG_PARAMETERS` can
 //! run code, and a `GIT_INDEX_FILE` inherited from a pre-commit hook made a
 //! tool's `git status` rewrite the user's index), and git reads no system
 //! or global configuration (`GIT_CONFIG_NOSYSTEM=1`,
 //! `GIT_CONFIG_GLOBAL=/dev/null`).
 
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -66,6 +78,12 @@ pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long standard error may stay open after the group was killed (a
 /// grandchild that left the group may hold it) before the tail is taken.
 pub const STDERR_GRACE: Duration = Duration::from_secs(1);
+/// The adapter's `HOME`, below its `TMPDIR`: `{adapter-tmp}/home`, as an
+/// MCP server's.
+pub const HOME_DIR: &str = "home";
+/// The adapter's working directory, below its `TMPDIR`:
+/// `{adapter-tmp}/work`.
+pub const WORK_DIR: &str = "work";
 /// The environment variable that carries the run's id to the adapter.
 pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.
@@ -202,27 +220,44 @@ impl Adapter {
         greeted
     }
 
-    /// Starts the process with its own `TMPDIR`, in its own process group.
+    /// Starts the process with its own `TMPDIR`, `HOME` and working
+    /// directory, in its own process group.
     fn launch(&self) -> Result<Running, AdapterFailure> {
-        let (program, args) = self
-            .config
-            .argv
+        let argv = match std::env::current_dir() {
+            Ok(from) => anchored(&self.config.argv, &from),
+            Err(_) => self.config.argv.clone(),
+        };
+        let (program, args) = argv
             .split_first()
             .ok_or_else(|| failure(FailureKind::Start, "empty adapter command".into()))?;
+        let cannot_make = |e: std::io::Error| {
+            failure(
+                FailureKind::Crash,
+                format!("cannot create the adapter's temporary directory: {e}"),
+            )
+        };
         let scratch = tempfile::Builder::new()
             .prefix("adapter-")
             .tempdir_in(&self.config.tmpdir)
-            .map_err(|e| {
-                failure(
-                    FailureKind::Crash,
-                    format!("cannot create the adapter's temporary directory: {e}"),
-                )
-            })?;
+            .map_err(cannot_make)?;
+        let (home, work) = (scratch.path().join(HOME_DIR), scratch.path().join(WORK_DIR));
+        for dir in [&home, &work] {
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(dir)
+                .map_err(cannot_make)?;
+        }
         let mut command = Command::new(program);
         command.args(args);
         environment(&mut command, scratch.path(), self.config.run_id.as_deref());
+        command
+            .current_dir(&work)
+            .env("PWD", &work)
+            .env("HOME", &home);
         if let Some(user) = self.config.user {
-            let _ = crate::sys::chown(scratch.path(), user);
+            for dir in [scratch.path(), &home, &work] {
+                let _ = crate::sys::chown(dir, user);
+            }
         }
         let cannot_start = |e: std::io::Error| {
             let argv = self.config.argv.join(" ");
@@ -535,6 +570,16 @@ impl Subject for Adapter {
         self.running.as_ref().map(|r| r.scratch.path())
     }
 
+    fn homes(&self) -> Vec<PathBuf> {
+        (self.running.iter())
+            .map(|r| r.scratch.path().join(HOME_DIR))
+            .collect()
+    }
+
+    fn workdir(&self) -> Option<PathBuf> {
+        (self.running.as_ref()).map(|r| r.scratch.path().join(WORK_DIR))
+    }
+
     fn take_violation(&mut self) -> Option<AdapterFailure> {
         self.violation.take()
     }
@@ -578,6 +623,30 @@ pub fn environment(command: &mut Command, tmpdir: &std::path::Path, run_id: Opti
     command
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null");
+}
+
+/// `argv` with the words that name a path relative to `from` (where
+/// `toolpath` was started) made absolute: the program when it names a
+/// path (`./adapter`, `venv/bin/python`), and each argument that names a
+/// file or directory existing there (`adapter.py`, `runners/x/adapter.mjs`,
+/// `.`), as the session's start check reads them. The adapter runs
+/// in a directory of its own ([`WORK_DIR`]), where they would name
+/// nothing. A word that names nothing there (a mode, a glob, an option)
+/// is passed as it is, and so is one that cannot be made absolute as text.
+pub fn anchored(argv: &[String], from: &Path) -> Vec<String> {
+    let word = |(i, word): (usize, &String)| {
+        let path = Path::new(word);
+        let names = match i {
+            0 => word.contains('/'),
+            _ => !word.starts_with('-') && from.join(path).exists(),
+        };
+        if word.is_empty() || path.is_absolute() || !names {
+            return word.clone();
+        }
+        let absolute = from.join(path).into_os_string().into_string();
+        absolute.unwrap_or_else(|_| word.clone())
+    };
+    argv.iter().enumerate().map(word).collect()
 }
 
 /// Splits an adapter command line into words as a POSIX shell would, but
@@ -661,6 +730,31 @@ mod tests {
         assert_eq!(split_command("echo $HOME").unwrap(), ["echo", "$HOME"]);
         assert!(split_command("a 'b").is_err());
         assert!(split_command("  ").is_err());
+    }
+
+    #[test]
+    fn words_naming_paths_where_toolpath_started_are_made_absolute() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path();
+        std::fs::create_dir_all(from.join("runners/x/venv/bin")).unwrap();
+        std::fs::write(from.join("adapter.py"), "").unwrap();
+        let words = |line: &str| anchored(&split_command(line).unwrap(), from);
+        let at = |rel: &str| from.join(rel).display().to_string();
+        assert_eq!(
+            words("python3 adapter.py report-env '*.ts' -u"),
+            ["python3", &at("adapter.py"), "report-env", "*.ts", "-u"]
+        );
+        // The program when it names a path, whether it exists or not (the
+        // start says why it cannot run); an absolute word as it is.
+        assert_eq!(
+            words("runners/x/venv/bin/python ./runners /abs/a.py"),
+            [
+                &at("runners/x/venv/bin/python"),
+                &at("./runners"),
+                "/abs/a.py"
+            ]
+        );
+        assert_eq!(words("node ."), ["node", &at(".")]);
     }
 
     #[test]

@@ -163,11 +163,20 @@ pub trait Subject {
         None
     }
     /// The `HOME` directories the harness gave the subject's processes,
-    /// private to it (an MCP server's, below its `TMPDIR`): where the
-    /// harness puts a canary before each call, as in its `TMPDIR`
-    /// (`harness::reach`). None for a subject that keeps the harness's.
+    /// private to it (an adapter's or an MCP server's, below its
+    /// `TMPDIR`): where the harness puts a canary before each call, as in
+    /// its `TMPDIR` (`harness::reach`). None for a subject that keeps the
+    /// harness's.
     fn homes(&self) -> Vec<std::path::PathBuf> {
         Vec::new()
+    }
+    /// The working directory the harness started the subject's process in,
+    /// private to it (an adapter's, below its `TMPDIR`): a canary goes
+    /// there before each call too. None for a subject whose working
+    /// directory is not its own alone (in-process, an MCP server started
+    /// in a case's target directory).
+    fn workdir(&self) -> Option<std::path::PathBuf> {
+        None
     }
     /// A protocol violation found since the last look that belongs to the
     /// case answered before the last call (output written while no call was

@@ -32,7 +32,8 @@ modes, on a matching call:
                       group that sleeps too
   report-uid          answers with an error whose message names its uid
                       and TMPDIR, and says its uid on stderr
-  report-env          answers, after writing its environment and what
+  report-env          answers, after writing its environment, its working
+                      directory, its own path and what
                       `git config --list --show-origin` says, as JSON, to
                       the file BROKEN_ENV names
   hang-term           stops answering; on SIGTERM says so on stderr and exits
@@ -157,7 +158,8 @@ def misbehave(mode, message, result):
                              capture_output=True, text=True)
         with open(os.environ["BROKEN_ENV"], "w") as f:
             json.dump({"env": dict(os.environ), "git_config": git.stdout,
-                       "git_status": git.returncode}, f)
+                       "git_status": git.returncode, "cwd": os.getcwd(),
+                       "file": os.path.abspath(__file__)}, f)
     elif mode in ("hang-term", "hang-ignore-term"):
         if mode == "hang-term":
             def on_term(signum, frame):

@@ -35,16 +35,27 @@ breaks the answers of one tool family in the way named on its command line:
                   of their path, as the kernel resolves it (following
                   links, dangling ones too), before asking the reference,
                   which refuses a path outside: they are left (write)
-  allow-tmp       `read_file`, `grep`, `ripgrep` and `ls` allow the
-                  subject's own temporary directory ($TMPDIR) beside the
+  allow-tmp       `read_file`, `grep`, `ripgrep`, `glob` and `ls` allow
+                  the subject's own temporary directory ($TMPDIR) beside the
                   roots, as an MCP file server allows /tmp: a path there the
                   reference refuses is answered from the disk (read, list)
+  allow-home      the same for the subject's $HOME, as that server allows
+                  $HOME (read, list)
+  allow-cwd       the same for the subject's working directory, a relative
+                  path the reference refuses or does not find included,
+                  resolved there rather than in the target (read, list)
   touch-refused   `write_file` refuses a path outside, and sets the file's
                   modification time there to the epoch (write)
   chmod-refused   `write_file` refuses a path outside, and makes the file
                   there private, mode 0600 (write)
   xattr-refused   `write_file` refuses a path outside, and gives the file
                   there an extended attribute `user.toolpath` (write)
+  touch-tmp       `read_file` refuses a file in its own temporary directory
+                  ($TMPDIR) as outside, and sets its modification time to
+                  the epoch: a file outside the fixture directory (write)
+  chmod-tmp       the same, making the file private, mode 0600 (write)
+  xattr-tmp       the same, giving the file an extended attribute
+                  `user.toolpath` (write)
   names-oracle    `ls` of a path the kernel resolves elsewhere (`lnk/../x`,
                   `lnk` leading out) lists the directory the kernel
                   reaches, keeps only the names that also exist at the
@@ -85,9 +96,14 @@ MODES = {
     "write-late",
     "mkdirs-first",
     "allow-tmp",
+    "allow-home",
+    "allow-cwd",
     "touch-refused",
     "chmod-refused",
     "xattr-refused",
+    "touch-tmp",
+    "chmod-tmp",
+    "xattr-tmp",
     "names-oracle",
     "list-physical",
     "noisy",
@@ -268,47 +284,96 @@ def mkdirs_first(call):
         pass
 
 
-def allow_tmp(call, result):
-    if result.get("outcome") != "error":
-        return result
+def below(path, place):
+    return bool(place) and (path == place or path.startswith(place + "/"))
+
+
+def allowing(place_of, relative=False):
+    """A mode whose tools allow the directory `place_of()` names beside
+    the roots: a path there the reference refuses (and, with `relative`,
+    a relative path it refuses or does not find, resolved there) is
+    answered from the disk."""
+
+    def broken(call, result):
+        if result.get("outcome") != "error":
+            return result
+        place = place_of()
+        params = call["params"]
+        path = params.get("file_path") or params.get("dir_path")
+        if not isinstance(path, str) or not path:
+            return result
+        if relative and not path.startswith("/"):
+            path = os.path.join(place, path)
+        if not below(path, place):
+            return result
+        return from_disk(call, result, path)
+
+    return broken
+
+
+def from_disk(call, result, path):
     tool, params = call["tool"], call["params"]
-    path = params.get("file_path") or params.get("dir_path")
-    tmp = os.environ.get("TMPDIR", "")
-    if not isinstance(path, str) or not tmp or not (path == tmp or path.startswith(tmp + "/")):
-        return result
     answer = {"type": "result", "seq": result["seq"], "outcome": "ok", "path": path}
     if tool == "read_file" and os.path.isfile(path):
         with open(path, encoding="utf-8", errors="replace") as f:
             answer.update(kind="file", content=f.read())
-    elif tool in ("grep", "ripgrep", "ls") and os.path.isdir(path):
-        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
-        answer["kind"] = "directory"
-        if tool == "ls":
-            answer["entries"] = [
-                {"path": path + "/" + n, "type": "directory" if os.path.isdir(path + "/" + n) else "file"}
-                for n in names
-            ]
-        else:
-            try:
-                pattern = re.compile(params.get("pattern", ""))
-            except (re.error, TypeError):
-                return result
-            matches = []
-            for n in names:
-                try:
-                    with open(path + "/" + n, encoding="utf-8") as f:
-                        lines = f.read().splitlines()
-                except (OSError, UnicodeDecodeError):
-                    continue
-                matches += [
-                    {"path": path + "/" + n, "line": i, "text": line}
-                    for i, line in enumerate(lines, 1)
-                    if pattern.search(line)
-                ]
-            answer["matches"] = matches
-    else:
+        return answer
+    if tool not in ("grep", "ripgrep", "ls", "glob") or not os.path.exists(path):
         return result
+    files = [path] if os.path.isfile(path) else [
+        path + "/" + n for n in sorted(os.listdir(path)) if not n.startswith(".")
+    ]
+    answer["kind"] = "file" if os.path.isfile(path) else "directory"
+    if tool == "ls":
+        answer["entries"] = [
+            {"path": f, "type": "directory" if os.path.isdir(f) else "file"} for f in files
+        ]
+    elif tool == "glob":
+        pattern = params.get("pattern")
+        answer["files"] = [
+            f for f in files
+            if os.path.isfile(f) and isinstance(pattern, str)
+            and fnmatch.fnmatch(os.path.basename(f), pattern)
+        ]
+    else:
+        try:
+            pattern = re.compile(params.get("pattern", ""))
+        except (re.error, TypeError):
+            return result
+        matches = []
+        for f in files:
+            try:
+                with open(f, encoding="utf-8") as opened:
+                    lines = opened.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            matches += [
+                {"path": f, "line": i, "text": line}
+                for i, line in enumerate(lines, 1)
+                if pattern.search(line)
+            ]
+        answer["matches"] = matches
     return answer
+
+
+def mark_own_tmp(mark):
+    """`read_file` refusing a file of the subject's own temporary
+    directory as outside, then `mark`ing it (nothing the fixture holds:
+    only the watch of the paths a call names sees it)."""
+
+    def broken(call, result):
+        if call["tool"] != "read_file" or result.get("error", {}).get("code") != "outside_workspace":
+            return result
+        path = call["params"].get("file_path")
+        if isinstance(path, str) and below(path, os.environ.get("TMPDIR", "")) \
+                and os.path.isfile(path) and not os.path.islink(path):
+            try:
+                mark(path)
+            except OSError as e:
+                print(f"escaper: cannot mark {path}: {e}", file=sys.stderr)
+        return result
+
+    return broken
 
 
 def mark_refused(mark):
@@ -388,10 +453,15 @@ BREAK = {
     "chown-refused": chown_refused,
     "write-late": write_late,
     "mkdirs-first": lambda call, result: result,
-    "allow-tmp": allow_tmp,
+    "allow-tmp": allowing(lambda: os.environ.get("TMPDIR", "")),
+    "allow-home": allowing(lambda: os.environ.get("HOME", "")),
+    "allow-cwd": allowing(os.getcwd, relative=True),
     "touch-refused": mark_refused(lambda path: os.utime(path, (0, 0))),
     "chmod-refused": mark_refused(lambda path: os.chmod(path, 0o600)),
     "xattr-refused": mark_refused(lambda path: os.setxattr(path, "user.toolpath", b"out")),
+    "touch-tmp": mark_own_tmp(lambda path: os.utime(path, (0, 0))),
+    "chmod-tmp": mark_own_tmp(lambda path: os.chmod(path, 0o600)),
+    "xattr-tmp": mark_own_tmp(lambda path: os.setxattr(path, "user.toolpath", b"out")),
     "names-oracle": names_oracle,
     "list-physical": list_physical,
     "noisy": noisy,
