@@ -134,7 +134,7 @@ impl Verdict {
 struct Judging<'a> {
     verdict: Verdict,
     vars: &'a Placeholders,
-    unobservable: &'a [String],
+    unobservable: &'a [Field],
     /// Every check and context line, raw, in order: rendered into the
     /// diff's lines (placeholders collapsed) only if the verdict fails.
     /// Collapsing every value of every passing instance was a fifth of a
@@ -158,7 +158,7 @@ enum Entry {
 }
 
 impl<'a> Judging<'a> {
-    fn new(vars: &'a Placeholders, unobservable: &'a [String]) -> Self {
+    fn new(vars: &'a Placeholders, unobservable: &'a [Field]) -> Self {
         Judging {
             verdict: Verdict::default(),
             vars,
@@ -169,7 +169,7 @@ impl<'a> Judging<'a> {
 
     /// Whether `field` is declared unobservable (or derived) for this answer.
     fn unobserved(&self, field: Field) -> bool {
-        self.unobservable.iter().any(|u| u == field.name())
+        self.unobservable.contains(&field)
     }
 
     /// Whether `field` can be checked; records it as unchecked if not.
@@ -323,7 +323,7 @@ fn expected_outcome_name(outcome: ExpectedOutcome) -> &'static str {
 pub fn judge(
     expected: &Expected,
     result: &ToolResult,
-    unobservable: &[String],
+    unobservable: &[Field],
     vars: &Placeholders,
 ) -> Verdict {
     let mut j = Judging::new(vars, unobservable);
@@ -1033,7 +1033,7 @@ mod tests {
         r.matches.as_mut().unwrap()[0].text = "hello ".into();
         let v = judge(&expected_ok(), &r, &[], &vars());
         assert_eq!(fields(&v), ["matches.text \"{ws}/a.ts:1\""]);
-        let v = judge(&expected_ok(), &r, &["matches.text".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::MatchesText], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["matches.text"]);
     }
@@ -1094,7 +1094,7 @@ mod tests {
         assert!(v.diff().contains("{ws}/l file"), "{}", v.diff());
         r.entries = Some(vec![entry("/t/ws/a.ts", EntryType::File)]);
         assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
-        let v = judge(&expected, &r, &["entries".into()], &vars());
+        let v = judge(&expected, &r, &[Field::Entries], &vars());
         assert_eq!(
             (v.passed(), v.unchecked),
             (true, vec!["entries".to_owned()])
@@ -1124,7 +1124,7 @@ mod tests {
             entry("l", EntryType::Symlink),
             entry("a.ts", EntryType::File),
         ]);
-        let unobservable = ["entries.path".to_owned()];
+        let unobservable = [Field::EntriesPath];
         let v = judge(&expected, &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["entries.path"], "never a pass");
@@ -1165,7 +1165,7 @@ mod tests {
         r.matches = None;
         r.notes = None;
         r.files = Some(vec!["b.ts".into(), "src/a.ts".into()]);
-        let unobservable = ["files.path".to_owned()];
+        let unobservable = [Field::FilesPath];
         let v = judge(&expected, &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["files.path"], "never a pass");
@@ -1183,7 +1183,7 @@ mod tests {
     fn matches_without_their_directory_compare_by_base_name_and_line() {
         let mut r = result_ok();
         r.matches.as_mut().unwrap()[0].path = "a.ts".into();
-        let unobservable = ["matches.path".to_owned()];
+        let unobservable = [Field::MatchesPath];
         let v = judge(&expected_ok(), &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["matches.path"]);
@@ -1209,7 +1209,7 @@ mod tests {
 
     #[test]
     fn an_unobserved_outcome_is_unchecked_and_the_rest_still_judged() {
-        let unobservable = ["outcome".to_owned()];
+        let unobservable = [Field::Outcome];
         let v = judge(&expected_ok(), &result_ok(), &unobservable, &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["outcome"]);
@@ -1223,11 +1223,11 @@ mod tests {
     fn a_derived_code_or_an_unobservable_message_is_unchecked() {
         let expect = expected_error();
         let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
-        let v = judge(&expect, &vague, &["error.message".to_owned()], &vars());
+        let v = judge(&expect, &vague, &[Field::ErrorMessage], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["error.message"]);
         let good = ToolResult::error(ErrorCode::PermissionDenied, "no such path: /t/ws/x");
-        let v = judge(&expect, &good, &["error.code".to_owned()], &vars());
+        let v = judge(&expect, &good, &[Field::ErrorCode], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["error.code"]);
     }
@@ -1260,7 +1260,7 @@ mod tests {
             ["output"]
         );
         assert_eq!(fields(&judge(&e, &ran(None), &[], &vars())), ["output"]);
-        let v = judge(&e, &ran(None), &["output".into()], &vars());
+        let v = judge(&e, &ran(None), &[Field::Output], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["output"]);
         // `ls`: the same names in any order, nothing more or less.
@@ -1333,15 +1333,7 @@ mod tests {
         assert!(judge(&e, &said("Listing:\nfile a.ts\n"), &[], &vars()).passed());
         let counted = judge(&e, &said("Listed /t/ws/sub (1 entry)"), &[], &vars());
         assert_eq!(fields(&counted), ["model_text-entries"]);
-        assert!(
-            judge(
-                &e,
-                &said("Listed (1 entry)"),
-                &["model_text".into()],
-                &vars()
-            )
-            .passed()
-        );
+        assert!(judge(&e, &said("Listed (1 entry)"), &[Field::ModelText], &vars()).passed());
     }
 
     /// RES-11: a result without `parent` did not show it (not observed,
@@ -1376,7 +1368,7 @@ mod tests {
             fields(&judge(&expected_ok(), &r, &[], &vars())),
             ["model_text contains"]
         );
-        let v = judge(&expected_ok(), &r, &["model_text".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::ModelText], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["model_text"]);
     }
@@ -1407,7 +1399,7 @@ mod tests {
         assert!(judge(&binary, &r, &[], &vars()).passed());
         r.content = Some("text\u{0}more".into());
         assert_eq!(fields(&judge(&binary, &r, &[], &vars())), ["content"]);
-        let v = judge(&binary, &r, &["content".into()], &vars());
+        let v = judge(&binary, &r, &[Field::Content], &vars());
         assert_eq!(
             (v.passed(), v.unchecked),
             (true, vec!["content".to_owned()])
@@ -1440,7 +1432,7 @@ mod tests {
     fn unobservable_fields_are_unchecked_not_passed() {
         let mut r = result_ok();
         r.kind = None;
-        let v = judge(&expected_ok(), &r, &["kind".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::Kind], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["kind"]);
     }
