@@ -17,6 +17,7 @@
 use std::collections::HashMap;
 
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
+use crate::harness::path_fold::{base_name, folded};
 use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
 use crate::report::{Check, Mismatch, OwnCheck};
@@ -281,15 +282,6 @@ impl<'a> Judging<'a> {
 
 const MISSING: &str = "(missing)";
 
-/// The last component of a path: what a listing or a match names when the
-/// directory it is in cannot be observed.
-pub(crate) fn base_name(path: &str) -> &str {
-    path.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(path)
-}
-
 fn or_missing(value: Option<String>) -> String {
     value.unwrap_or_else(|| MISSING.to_owned())
 }
@@ -413,7 +405,7 @@ fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         && !j.observable(Field::FilesPath);
     let sorted = |files: &[String]| {
         let mut shown: Vec<String> = (files.iter())
-            .map(|f| quoted(if by_name { base_name(f) } else { f }))
+            .map(|f| quoted(folded(f, !by_name)))
             .collect();
         shown.sort();
         list(shown)
@@ -578,19 +570,16 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     // An empty list names no path: nothing goes unchecked.
     let whole_paths =
         want.is_empty() || j.unobserved(Field::Matches) || j.observable(Field::MatchesPath);
-    fn named(path: &str, whole: bool) -> &str {
-        if whole { path } else { base_name(path) }
-    }
     if j.observable(Field::Matches) {
         let mut expected_at: Vec<_> = want
             .iter()
-            .map(|m| (named(&m.path, whole_paths), m.line))
+            .map(|m| (folded(&m.path, whole_paths), m.line))
             .collect();
         let mut actual_at: Vec<_> = result
             .matches
             .iter()
             .flatten()
-            .map(|m| (named(&m.path, whole_paths), m.line))
+            .map(|m| (folded(&m.path, whole_paths), m.line))
             .collect();
         expected_at.sort();
         actual_at.sort();
@@ -614,11 +603,11 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let mut answered_at = HashMap::new();
     for m in result.matches.iter().flatten() {
         answered_at
-            .entry((named(&m.path, whole_paths), m.line))
+            .entry((folded(&m.path, whole_paths), m.line))
             .or_insert(m);
     }
     for ((path, line), text) in texts {
-        let Some(answered) = answered_at.get(&(named(path, whole_paths), line)) else {
+        let Some(answered) = answered_at.get(&(folded(path, whole_paths), line)) else {
             continue; // a missing line is the `matches` check's to report
         };
         let field = Field::MatchesText;

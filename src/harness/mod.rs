@@ -52,6 +52,7 @@ pub mod containment;
 pub mod expected;
 pub mod interference;
 pub mod judge;
+pub mod path_fold;
 pub mod reach;
 pub mod route;
 pub mod run;
