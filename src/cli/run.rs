@@ -16,8 +16,8 @@ use crate::report::ExitCode;
 use crate::report::render::human::Detail;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
-use crate::session::provenance;
 use crate::session::run::{RunPlan, Subjects};
+use crate::session::run_against;
 use crate::subject::adapter::split_command;
 use toolpath_suite::case::Instance;
 
@@ -162,9 +162,8 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
         (None, None) => Subjects::Reference,
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);
-    let run_against =
-        provenance::run_against(&source.cases, &source.add_cases, &request.runner_dirs)
-            .map_err(usage)?;
+    let run_against = run_against::record(&source.cases, &source.add_cases, &request.runner_dirs)
+        .map_err(usage)?;
     Ok(RunPlan {
         catalog,
         baseline,

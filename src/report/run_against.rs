@@ -3,7 +3,7 @@
 //! report shows it as one line, so a committed page can be found stale
 //! (its suite or its runner changed since) by reading that line alone,
 //! with nothing run again. The digests are computed from the files
-//! (`session::provenance`), never given by hand.
+//! (`session::run_against`), never given by hand.
 //!
 //! The line, here written and read back (one home for its syntax):
 //!
@@ -32,7 +32,7 @@ pub struct RunAgainst {
 pub struct Runner {
     pub dirs: Vec<String>,
     /// `sha256:HEX` of every file below `dirs` that can change a verdict
-    /// (what `session::provenance::runner_files` lists).
+    /// (what `session::run_against::runner_files` lists).
     pub digest: String,
 }
 

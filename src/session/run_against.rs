@@ -145,7 +145,7 @@ pub fn runner_digest(dirs: &[String]) -> Result<String, String> {
 
 /// What a run of these case directories and runner directories is made
 /// against.
-pub fn run_against(
+pub fn record(
     cases: &[PathBuf],
     added: &[PathBuf],
     runner_dirs: &[String],
