@@ -65,7 +65,7 @@ pub struct SmokeRequest {
 
 /// What smoke concluded from the run.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Conclusion {
     /// Whether the subject speaks the protocol.
     pub speaks: bool,
     /// The one thing to fix first, or the next step.
@@ -176,7 +176,7 @@ const EXPORT: &str =
 /// sent something that is not an answer, or that was not run because it
 /// was given up on), then no tool to ask at all, then the first wrong
 /// answer, else the next step.
-pub fn verdict(report: &Report) -> Verdict {
+pub fn verdict(report: &Report) -> Conclusion {
     let cases = ordered(report);
     let reason = |c: &CaseReport| c.reason.clone().unwrap_or_else(|| "no reason given".into());
     let broken = cases
@@ -196,7 +196,7 @@ pub fn verdict(report: &Report) -> Verdict {
                 reason(case)
             )
         };
-        return Verdict {
+        return Conclusion {
             speaks: false,
             first,
         };
@@ -206,7 +206,7 @@ pub fn verdict(report: &Report) -> Verdict {
         .filter(|c| !matches!(c.status, Status::Unsupported | Status::Skip))
         .count();
     if judged == 0 {
-        return Verdict {
+        return Conclusion {
             speaks: false,
             first: "It answered `hello` but declares none of the tools these instances use \
                     (resolve, grep, ripgrep, shell, glob, ls, read_file, write_file, edit): \
@@ -229,7 +229,7 @@ pub fn verdict(report: &Report) -> Verdict {
         ),
         None => "No chosen instance it supports fails; next: the whole suite, toolpath run.".into(),
     };
-    Verdict {
+    Conclusion {
         speaks: true,
         first,
     }
