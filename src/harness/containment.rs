@@ -80,7 +80,7 @@ pub struct Answered<'a> {
     pub mismatches: &'a [Mismatch],
     /// Every channel the harness saw something get out through, with what
     /// showed it: the first change outside every root (write), and what
-    /// the answer carried ([`crate::harness::sight`]).
+    /// the answer carried ([`crate::harness::outside`]).
     pub escapes: Vec<(Channel, String)>,
 }
 

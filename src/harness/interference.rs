@@ -22,7 +22,7 @@
 
 use serde_json::Value;
 
-use crate::harness::stored::cap;
+use crate::harness::caps::cap;
 use crate::report::Channel;
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Field, Tool, ToolResult};

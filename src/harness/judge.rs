@@ -16,9 +16,9 @@
 
 use std::collections::HashMap;
 
+use crate::harness::caps::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::path_fold::{base_name, folded};
-use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
 use crate::report::{Check, Mismatch, OwnCheck};
 use toolpath_suite::case::Expect;
@@ -291,7 +291,7 @@ fn quoted(text: &str) -> String {
 }
 
 fn list(items: Vec<String>) -> String {
-    crate::harness::stored::list(items)
+    crate::harness::caps::list(items)
 }
 
 fn outcome_name(outcome: Option<Outcome>) -> &'static str {
