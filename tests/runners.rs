@@ -868,7 +868,7 @@ fn a_runner_digest_covers_its_tracked_files() {
             .collect();
         want.sort();
         let absolute = root().join(&dir).to_string_lossy().into_owned();
-        let mut got: Vec<PathBuf> = toolpath::session::provenance::runner_files(&[absolute])
+        let mut got: Vec<PathBuf> = toolpath::session::run_against::runner_files(&[absolute])
             .unwrap()
             .into_iter()
             .map(|(_, f)| f)

@@ -338,6 +338,50 @@ fn adapters_that_cannot_start_still_get_every_report() {
     }
 }
 
+/// Issue 46: the names of `hello`'s lists and of a result's `derived`
+/// are typed. A typo in any of them is refused, naming the typo and the
+/// names it could have been, where it was once silently ignored (a field
+/// misspelt in `unobservable` was judged as observed).
+#[test]
+fn a_typo_in_hello_s_lists_or_in_derived_is_refused_by_name() {
+    for (mode, typo, known) in [
+        ("typo-features", "`fifo`", "`fifos`"),
+        ("typo-unobservable", "`parnet`", "`parent`"),
+        ("typo-by-tool", "`entries.paht`", "`entries.path`"),
+        ("typo-by-tool-name", "`read-file`", "`read_file`"),
+    ] {
+        let scene = Scene::new();
+        let end = run_to_end(scene.run(mode, "*", &[]));
+        assert_eq!(end.code, Some(3), "{mode}: {}", end.stderr);
+        let report = scene.report();
+        for (id, status) in statuses(&report) {
+            assert_eq!(status, "not_run", "{mode}: {id}");
+            let reason = case(&report, &id)["reason"].as_str().unwrap().to_owned();
+            assert!(
+                reason.starts_with("the adapter could not be started: bad output")
+                    && reason.contains(typo)
+                    && reason.contains(known),
+                "{mode}: {reason}"
+            );
+        }
+        scene.assert_clean();
+    }
+    let scene = Scene::new();
+    let end = run_to_end(scene.run("typo-derived", "mini.resolve.outside", &[]));
+    assert_eq!(end.code, Some(1), "{}", end.stderr);
+    let report = scene.report();
+    let broken = case(&report, "mini.resolve.outside");
+    assert_eq!(broken["status"], "adapter_error", "{broken}");
+    let reason = broken["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("bad output")
+            && reason.contains("`error.cod`")
+            && reason.contains("`error.code`"),
+        "{reason}"
+    );
+    scene.assert_clean();
+}
+
 /// Issue 41 item 2: a subject whose restarts never answer `hello` cost a
 /// hello timeout per instance, since restarts for one case file are free
 /// (and `--max-restarts` files of them then). Starts that never got as far

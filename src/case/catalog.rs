@@ -5,9 +5,11 @@
 //! memory). So every file is validated once, before anything runs (a bad
 //! case is still found first, with its file, line and column), and then
 //! its place is kept: directory, path, id, line, selected tools and (for a
-//! matrix) which of its cells, about fifty bytes, and the file's bytes as
-//! they were read (a few hundred bytes a case). Those bytes are validated
-//! again when its turn comes: a case file is read once.
+//! matrix) which of its cells, about fifty bytes. The file's bytes as
+//! they were read go to a file of the run's own ([`Kept`]: unnamed, so
+//! nothing but this process can reach it), not to memory: a run's memory
+//! stays flat however large its suite (issue 46). Those bytes are read
+//! back and validated again when its turn comes: a case file is read once.
 //!
 //! Reading the file again at its turn let a subject rewrite the
 //! expectations of the cases still to come (issue 30, item 3): the file
@@ -38,12 +40,12 @@ pub struct Catalog {
     /// Each file's path (relative to its directory) and then its id.
     text: String,
     /// The bytes of every selected file, as read when it was validated.
-    bytes: Vec<u8>,
+    kept: Kept,
     /// The cases of the file validated last (by where its bytes start):
     /// a matrix's instances come one after another, and each would
     /// otherwise validate and expand the whole matrix again (24 instances
     /// of a large one took 216 s, issue 30 item 7).
-    last: std::sync::Mutex<Option<(usize, std::sync::Arc<Vec<Case>>)>>,
+    last: std::sync::Mutex<Option<(u64, std::sync::Arc<Vec<Case>>)>>,
     total: usize,
 }
 
@@ -62,9 +64,43 @@ struct FileEntry {
     tools: ToolBits,
     /// Whether the case runs against several tools (its instance ids are `ID@TOOL`).
     several: bool,
-    /// Where its file's bytes start in `bytes`, and how many there are.
-    bytes_at: usize,
+    /// Where its file's bytes start in `kept`, and how many there are.
+    bytes_at: u64,
     bytes_len: u32,
+}
+
+/// The bytes of the selected case files, as they were read, in a file
+/// without a name in the temporary directory, owned by this process:
+/// written once, read back at each file's turn.
+#[derive(Default)]
+struct Kept {
+    file: Option<std::fs::File>,
+    len: u64,
+}
+
+impl Kept {
+    /// Appends `bytes`; where they start.
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<u64> {
+        use std::os::unix::fs::FileExt;
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
+        let at = self.len;
+        file.write_all_at(bytes, at)?;
+        self.len += bytes.len() as u64;
+        Ok(at)
+    }
+
+    /// The `len` bytes kept at `at`.
+    fn read(&self, at: u64, len: u32) -> std::io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0; len as usize];
+        if let Some(file) = &self.file {
+            file.read_exact_at(&mut bytes, at)?;
+        }
+        Ok(bytes)
+    }
 }
 
 /// An instance whose case file's bytes, kept from its validation, no
@@ -102,7 +138,7 @@ impl Catalog {
             files: Vec::new(),
             starts: Vec::new(),
             text: String::new(),
-            bytes: Vec::new(),
+            kept: Kept::default(),
             last: std::sync::Mutex::new(None),
             total: 0,
         };
@@ -127,10 +163,20 @@ impl Catalog {
                 .and_then(|bytes| Ok((suite::load_bytes(&file, &bytes)?, bytes)));
             match loaded {
                 Ok((cases, bytes)) => {
-                    let at = self.bytes.len();
-                    self.bytes.extend_from_slice(&bytes);
+                    let first = self.files.len();
+                    let at = self.kept.len;
                     for (nth, case) in cases.iter().enumerate() {
                         self.remember(dir, &root, &file, case, nth, (at, bytes.len()));
+                    }
+                    // Only the selected files' bytes are kept (a matrix's
+                    // cells share their file's).
+                    if self.files[first..].iter().any(|f| f.tools != 0)
+                        && let Err(e) = self.kept.append(&bytes)
+                    {
+                        found.push(CaseError {
+                            message: format!("cannot keep its bytes for the run: {e}"),
+                            ..CaseError::unreadable(&file, &e)
+                        });
                     }
                 }
                 Err(e) => found.extend(e),
@@ -159,7 +205,7 @@ impl Catalog {
         file: &Path,
         case: &Case,
         nth: usize,
-        (bytes_at, bytes_len): (usize, usize),
+        (bytes_at, bytes_len): (u64, usize),
     ) {
         let relative = file.strip_prefix(root).unwrap_or(file).to_string_lossy();
         let entry = FileEntry {
@@ -220,23 +266,6 @@ impl Catalog {
             .collect();
         self.files.retain(|f| f.tools != 0);
         self.files.shrink_to_fit();
-        // Only the selected files' bytes are kept (a matrix's cells share
-        // their file's).
-        let mut kept = Vec::new();
-        let mut last: Option<(usize, usize)> = None;
-        for f in &mut self.files {
-            let from = f.bytes_at;
-            match last {
-                Some((old, new)) if old == from => f.bytes_at = new,
-                _ => {
-                    let new = kept.len();
-                    kept.extend_from_slice(&self.bytes[from..][..f.bytes_len as usize]);
-                    last = Some((from, new));
-                    f.bytes_at = new;
-                }
-            }
-        }
-        self.bytes = kept;
         let mut next = self.embedded_instances.len();
         self.starts = self
             .files
@@ -291,8 +320,15 @@ impl Catalog {
             match &*last {
                 Some((at, cases)) if *at == entry.bytes_at => cases.clone(),
                 _ => {
-                    let bytes = &self.bytes[entry.bytes_at..][..entry.bytes_len as usize];
-                    let cases = std::sync::Arc::new(suite::load_bytes(&file, bytes).map_err(|e| {
+                    let bytes = self
+                        .kept
+                        .read(entry.bytes_at, entry.bytes_len)
+                        .map_err(|e| {
+                            unreadable(format!(
+                                "the case file's bytes kept for the run cannot be read: {e}"
+                            ))
+                        })?;
+                    let cases = std::sync::Arc::new(suite::load_bytes(&file, &bytes).map_err(|e| {
                         unreadable(format!(
                             "the case file's bytes no longer load as they did when validated: {e}"
                         ))
@@ -316,6 +352,15 @@ impl Catalog {
             ));
         }
         Ok((Cow::Owned(case), selected[nth]))
+    }
+
+    /// The bytes this catalog holds in memory for its case files: their
+    /// places, their paths and ids.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.files.capacity() * size_of::<FileEntry>()
+            + self.starts.capacity() * size_of::<usize>()
+            + self.text.capacity()
     }
 
     fn file_path(&self, entry: &FileEntry) -> PathBuf {
@@ -497,6 +542,27 @@ mod tests {
         for (i, case) in cases.iter().enumerate() {
             assert_eq!(&*catalog.get(i).unwrap().0, case);
         }
+    }
+
+    /// Issue 46 item 5: what the catalog holds in memory is its places,
+    /// a few dozen bytes a case, whatever its files' size: a run's memory
+    /// stays flat as its suite grows, and each file is still read once
+    /// (the test above).
+    #[test]
+    fn memory_holds_each_case_s_place_not_its_file_s_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = "x".repeat(4000);
+        for i in 0..200 {
+            let text = case_text(&format!("resolve.c{i}"), "resolve")
+                .replace("summary: x", &format!("summary: {long}"));
+            write(dir.path(), &format!("c{i}.yaml"), &text);
+        }
+        let dirs = [dir.path().to_owned()];
+        let catalog = Catalog::open(&dirs, &[], &Selection::default()).unwrap();
+        assert_eq!(catalog.len(), 200);
+        let held = catalog.held();
+        assert!(held < 200 * 100, "{held} bytes held for 200 cases");
+        assert!(catalog.get(199).unwrap().0.summary.starts_with("xxxx"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use clap::Args;
 use crate::cli::compare::read_report;
 use crate::cli::{SourceArgs, print_out, usage};
 use crate::report::{ExitCode, Report, RunAgainst};
-use crate::session::provenance;
+use crate::session::run_against;
 
 /// What `toolpath certification` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -139,7 +139,7 @@ fn records(file: &Path) -> Result<Vec<(String, Option<RunAgainst>)>, String> {
 /// `toolpath certification --check-fresh FILE...`: each record against
 /// the digests of today's files, computed as `toolpath run` computed them.
 fn check_fresh(files: &[PathBuf], source: &SourceArgs) -> ExitCode {
-    let suite = match provenance::suite_digest(&source.cases, &source.add_cases) {
+    let suite = match run_against::suite_digest(&source.cases, &source.add_cases) {
         Ok(digest) => digest,
         Err(e) => return usage(e),
     };
@@ -174,7 +174,7 @@ fn check_fresh(files: &[PathBuf], source: &SourceArgs) -> ExitCode {
             if let Some(runner) = &record.runner {
                 let now = runners
                     .entry(runner.dirs.clone())
-                    .or_insert_with(|| provenance::runner_digest(&runner.dirs));
+                    .or_insert_with(|| run_against::runner_digest(&runner.dirs));
                 match now {
                     Ok(now) if *now == runner.digest => {}
                     Ok(now) => changed.push(format!(

@@ -16,8 +16,8 @@ use crate::report::ExitCode;
 use crate::report::render::human::Detail;
 use crate::session::Supervision;
 use crate::session::deliver::{self, Format};
-use crate::session::provenance;
 use crate::session::run::{RunPlan, Subjects};
+use crate::session::run_against;
 use crate::subject::adapter::split_command;
 use toolpath_suite::case::Instance;
 
@@ -168,7 +168,7 @@ fn plan(request: RunRequest) -> Result<RunPlan, ExitCode> {
     };
     let events = deliver::events_path(request.events.as_deref(), &targets);
     let mut run_against =
-        provenance::run_against(&source.cases, &source.add_cases, &request.runner_dirs)
+        run_against::record(&source.cases, &source.add_cases, &request.runner_dirs)
             .map_err(usage)?;
     run_against.control = request.control.filter(|reason| !reason.trim().is_empty());
     Ok(RunPlan {

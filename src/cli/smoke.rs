@@ -65,7 +65,7 @@ pub struct SmokeRequest {
 
 /// What smoke concluded from the run.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Conclusion {
     /// Whether the subject speaks the protocol.
     pub speaks: bool,
     /// The one thing to fix first, or the next step.
@@ -191,7 +191,7 @@ fn whole_suite(adapter: Option<&str>, mcp: Option<&std::path::Path>) -> String {
 /// sent something that is not an answer, or that was not run because it
 /// was given up on), then no tool to ask at all, then the first wrong
 /// answer, else the next step, the whole suite run as `whole` says.
-pub fn verdict(report: &Report, whole: &str) -> Verdict {
+pub fn verdict(report: &Report, whole: &str) -> Conclusion {
     let cases = ordered(report);
     let reason = |c: &CaseReport| c.reason.clone().unwrap_or_else(|| "no reason given".into());
     let broken = cases
@@ -211,7 +211,7 @@ pub fn verdict(report: &Report, whole: &str) -> Verdict {
                 reason(case)
             )
         };
-        return Verdict {
+        return Conclusion {
             speaks: false,
             first,
         };
@@ -221,7 +221,7 @@ pub fn verdict(report: &Report, whole: &str) -> Verdict {
         .filter(|c| !matches!(c.status, Status::Unsupported | Status::Skip))
         .count();
     if judged == 0 {
-        return Verdict {
+        return Conclusion {
             speaks: false,
             first: "It answered `hello` but declares none of the tools these instances use \
                     (resolve, grep, ripgrep, shell, glob, ls, read_file, write_file, edit): \
@@ -244,7 +244,7 @@ pub fn verdict(report: &Report, whole: &str) -> Verdict {
         ),
         None => format!("No chosen instance it supports fails; next: the whole suite, {whole}."),
     };
-    Verdict {
+    Conclusion {
         speaks: true,
         first,
     }

@@ -75,12 +75,12 @@ pub struct Answered<'a> {
     pub answer: &'a ToolResult,
     /// Fields not observed for this answer: the adapter's `unobservable`
     /// for its tool and the answer's own `derived`.
-    pub unobserved: &'a [String],
+    pub unobserved: &'a [Field],
     /// The checks that disagreed (the wording is read from them).
     pub mismatches: &'a [Mismatch],
     /// Every channel the harness saw something get out through, with what
     /// showed it: the first change outside every root (write), and what
-    /// the answer carried ([`crate::harness::sight`]).
+    /// the answer carried ([`crate::harness::outside`]).
     pub escapes: Vec<(Channel, String)>,
 }
 
@@ -103,7 +103,7 @@ pub fn channel_of(tool: Tool) -> Channel {
 pub fn classify(a: &Answered) -> Option<Containment> {
     let mut escapes = a.escapes.clone();
     if population(a.case) == Some(Population::Outside)
-        && !a.unobserved.iter().any(|u| u == Field::Outcome.name())
+        && !a.unobserved.contains(&Field::Outcome)
         && a.answer.outcome == Some(Outcome::Ok)
     {
         escapes.insert(0, (channel_of(a.tool), "answered ok".to_owned()));
@@ -116,7 +116,7 @@ pub fn classify(a: &Answered) -> Option<Containment> {
         let channels = escapes.iter().map(|(c, _)| *c).collect();
         return Some(Containment::escape(channels, evidence.join("; ")));
     }
-    let observed = |field: Field| !a.unobserved.iter().any(|u| u == field.name());
+    let observed = |field: Field| !a.unobserved.contains(&field);
     let Some(population) = population(a.case) else {
         // Outside the population, only an observed `outside_workspace`
         // refusal of a path the case expects `ok` has a class.
@@ -249,7 +249,7 @@ mod tests {
     fn answered<'a>(
         case: &'a Case,
         answer: &'a ToolResult,
-        unobserved: &'a [String],
+        unobserved: &'a [Field],
         mismatches: &'a [Mismatch],
     ) -> Option<ContainmentClass> {
         classify(&Answered {
@@ -306,9 +306,9 @@ mod tests {
             ..ToolResult::default()
         };
         assert_eq!(answered(&c, &unsupported, &[], &[]), Some(NotObserved));
-        let derived = [Field::Outcome.name().to_owned()];
+        let derived = [Field::Outcome];
         assert_eq!(answered(&c, &ok(), &derived, &[]), Some(NotObserved));
-        let code = [Field::ErrorCode.name().to_owned()];
+        let code = [Field::ErrorCode];
         assert_eq!(answered(&c, &other, &code, &[]), Some(NotObserved));
         assert_eq!(
             answered(&c, &ok(), &code, &[]),
@@ -331,7 +331,7 @@ mod tests {
             Some(OtherError),
             "no claim that the path is outside"
         );
-        let code = [Field::ErrorCode.name().to_owned()];
+        let code = [Field::ErrorCode];
         assert_eq!(answered(&c, &refused, &code, &[]), Some(NotObserved));
         // Not in the population: no class before the answer, and none
         // for an `ok` or another code; refused as outside, a false refusal.
@@ -342,9 +342,9 @@ mod tests {
         assert_eq!(answered(&plain, &other, &[], &[]), None);
         assert_eq!(answered(&plain, &refused, &[], &[]), Some(FalseRefusal));
         // ... as long as the code was read from the tool.
-        let code = [Field::ErrorCode.name().to_owned()];
+        let code = [Field::ErrorCode];
         assert_eq!(answered(&plain, &refused, &code, &[]), None);
-        let outcome = [Field::Outcome.name().to_owned()];
+        let outcome = [Field::Outcome];
         assert_eq!(answered(&plain, &refused, &outcome, &[]), None);
         // A case expecting another error never has a false refusal.
         let missing = case(

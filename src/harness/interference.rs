@@ -23,7 +23,7 @@
 
 use serde_json::Value;
 
-use crate::harness::stored::cap;
+use crate::harness::caps::cap;
 use crate::report::Channel;
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Field, Tool, ToolResult};
@@ -52,10 +52,10 @@ pub struct Differing {
 /// Every field the judge reads that differs between `first` and `second`
 /// (the same call of `tool`), placeholders collapsed; `unobserved` names
 /// the fields not compared.
-pub fn differing(tool: Tool, first: Side, second: Side, unobserved: &[String]) -> Vec<Differing> {
+pub fn differing(tool: Tool, first: Side, second: Side, unobserved: &[Field]) -> Vec<Differing> {
     let one = fields(tool, first);
     let other = fields(tool, second);
-    let observed = |field: &str| !unobserved.iter().any(|u| u == field);
+    let observed = |field: &str| !unobserved.iter().any(|u| u.name() == field);
     one.into_iter()
         .zip(other)
         .filter(|((field, _, a), (_, _, b))| observed(field) && a != b)
@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(escapes[0].0, Channel::List);
         assert!(escapes[0].1.contains("(1 ignored)") && escapes[0].1.contains("(2 ignored)"));
         // Not observed, not compared.
-        assert_eq!(differing(Tool::Ls, one, two, &["model_text".into()]), []);
+        assert_eq!(differing(Tool::Ls, one, two, &[Field::ModelText]), []);
         let c = listing("/t/two-Fx", &["out.txt"], "");
         let named = Side {
             answer: &c,

@@ -16,8 +16,9 @@
 
 use std::collections::HashMap;
 
+use crate::harness::caps::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
-use crate::harness::stored::{MAX_DIFF_BYTES, MAX_VALUE_BYTES, cap};
+use crate::harness::path_fold::{base_name, folded};
 use crate::harness::truncation::{self, Cut, FLOOR, READ_FLOOR};
 use crate::report::{Check, Mismatch, OwnCheck};
 use toolpath_suite::case::Expect;
@@ -134,7 +135,7 @@ impl Verdict {
 struct Judging<'a> {
     verdict: Verdict,
     vars: &'a Placeholders,
-    unobservable: &'a [String],
+    unobservable: &'a [Field],
     /// Every check and context line, raw, in order: rendered into the
     /// diff's lines (placeholders collapsed) only if the verdict fails.
     /// Collapsing every value of every passing instance was a fifth of a
@@ -158,7 +159,7 @@ enum Entry {
 }
 
 impl<'a> Judging<'a> {
-    fn new(vars: &'a Placeholders, unobservable: &'a [String]) -> Self {
+    fn new(vars: &'a Placeholders, unobservable: &'a [Field]) -> Self {
         Judging {
             verdict: Verdict::default(),
             vars,
@@ -169,7 +170,7 @@ impl<'a> Judging<'a> {
 
     /// Whether `field` is declared unobservable (or derived) for this answer.
     fn unobserved(&self, field: Field) -> bool {
-        self.unobservable.iter().any(|u| u == field.name())
+        self.unobservable.contains(&field)
     }
 
     /// Whether `field` can be checked; records it as unchecked if not.
@@ -281,15 +282,6 @@ impl<'a> Judging<'a> {
 
 const MISSING: &str = "(missing)";
 
-/// The last component of a path: what a listing or a match names when the
-/// directory it is in cannot be observed.
-pub(crate) fn base_name(path: &str) -> &str {
-    path.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(path)
-}
-
 fn or_missing(value: Option<String>) -> String {
     value.unwrap_or_else(|| MISSING.to_owned())
 }
@@ -299,7 +291,7 @@ fn quoted(text: &str) -> String {
 }
 
 fn list(items: Vec<String>) -> String {
-    crate::harness::stored::list(items)
+    crate::harness::caps::list(items)
 }
 
 fn outcome_name(outcome: Option<Outcome>) -> &'static str {
@@ -323,7 +315,7 @@ fn expected_outcome_name(outcome: ExpectedOutcome) -> &'static str {
 pub fn judge(
     expected: &Expected,
     result: &ToolResult,
-    unobservable: &[String],
+    unobservable: &[Field],
     vars: &Placeholders,
 ) -> Verdict {
     let mut j = Judging::new(vars, unobservable);
@@ -413,7 +405,7 @@ fn files(j: &mut Judging, expected: &Expected, result: &ToolResult) {
         && !j.observable(Field::FilesPath);
     let sorted = |files: &[String]| {
         let mut shown: Vec<String> = (files.iter())
-            .map(|f| quoted(if by_name { base_name(f) } else { f }))
+            .map(|f| quoted(folded(f, !by_name)))
             .collect();
         shown.sort();
         list(shown)
@@ -578,19 +570,16 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     // An empty list names no path: nothing goes unchecked.
     let whole_paths =
         want.is_empty() || j.unobserved(Field::Matches) || j.observable(Field::MatchesPath);
-    fn named(path: &str, whole: bool) -> &str {
-        if whole { path } else { base_name(path) }
-    }
     if j.observable(Field::Matches) {
         let mut expected_at: Vec<_> = want
             .iter()
-            .map(|m| (named(&m.path, whole_paths), m.line))
+            .map(|m| (folded(&m.path, whole_paths), m.line))
             .collect();
         let mut actual_at: Vec<_> = result
             .matches
             .iter()
             .flatten()
-            .map(|m| (named(&m.path, whole_paths), m.line))
+            .map(|m| (folded(&m.path, whole_paths), m.line))
             .collect();
         expected_at.sort();
         actual_at.sort();
@@ -614,11 +603,11 @@ fn matches(j: &mut Judging, expected: &Expected, result: &ToolResult) {
     let mut answered_at = HashMap::new();
     for m in result.matches.iter().flatten() {
         answered_at
-            .entry((named(&m.path, whole_paths), m.line))
+            .entry((folded(&m.path, whole_paths), m.line))
             .or_insert(m);
     }
     for ((path, line), text) in texts {
-        let Some(answered) = answered_at.get(&(named(path, whole_paths), line)) else {
+        let Some(answered) = answered_at.get(&(folded(path, whole_paths), line)) else {
             continue; // a missing line is the `matches` check's to report
         };
         let field = Field::MatchesText;
@@ -1033,7 +1022,7 @@ mod tests {
         r.matches.as_mut().unwrap()[0].text = "hello ".into();
         let v = judge(&expected_ok(), &r, &[], &vars());
         assert_eq!(fields(&v), ["matches.text \"{ws}/a.ts:1\""]);
-        let v = judge(&expected_ok(), &r, &["matches.text".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::MatchesText], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["matches.text"]);
     }
@@ -1094,7 +1083,7 @@ mod tests {
         assert!(v.diff().contains("{ws}/l file"), "{}", v.diff());
         r.entries = Some(vec![entry("/t/ws/a.ts", EntryType::File)]);
         assert_eq!(fields(&judge(&expected, &r, &[], &vars())), ["entries"]);
-        let v = judge(&expected, &r, &["entries".into()], &vars());
+        let v = judge(&expected, &r, &[Field::Entries], &vars());
         assert_eq!(
             (v.passed(), v.unchecked),
             (true, vec!["entries".to_owned()])
@@ -1124,7 +1113,7 @@ mod tests {
             entry("l", EntryType::Symlink),
             entry("a.ts", EntryType::File),
         ]);
-        let unobservable = ["entries.path".to_owned()];
+        let unobservable = [Field::EntriesPath];
         let v = judge(&expected, &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["entries.path"], "never a pass");
@@ -1165,7 +1154,7 @@ mod tests {
         r.matches = None;
         r.notes = None;
         r.files = Some(vec!["b.ts".into(), "src/a.ts".into()]);
-        let unobservable = ["files.path".to_owned()];
+        let unobservable = [Field::FilesPath];
         let v = judge(&expected, &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["files.path"], "never a pass");
@@ -1183,7 +1172,7 @@ mod tests {
     fn matches_without_their_directory_compare_by_base_name_and_line() {
         let mut r = result_ok();
         r.matches.as_mut().unwrap()[0].path = "a.ts".into();
-        let unobservable = ["matches.path".to_owned()];
+        let unobservable = [Field::MatchesPath];
         let v = judge(&expected_ok(), &r, &unobservable, &vars());
         assert!(v.passed(), "{:?}", v.mismatches);
         assert_eq!(v.unchecked, ["matches.path"]);
@@ -1209,7 +1198,7 @@ mod tests {
 
     #[test]
     fn an_unobserved_outcome_is_unchecked_and_the_rest_still_judged() {
-        let unobservable = ["outcome".to_owned()];
+        let unobservable = [Field::Outcome];
         let v = judge(&expected_ok(), &result_ok(), &unobservable, &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["outcome"]);
@@ -1223,11 +1212,11 @@ mod tests {
     fn a_derived_code_or_an_unobservable_message_is_unchecked() {
         let expect = expected_error();
         let vague = ToolResult::error(ErrorCode::NotFound, "no such path");
-        let v = judge(&expect, &vague, &["error.message".to_owned()], &vars());
+        let v = judge(&expect, &vague, &[Field::ErrorMessage], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["error.message"]);
         let good = ToolResult::error(ErrorCode::PermissionDenied, "no such path: /t/ws/x");
-        let v = judge(&expect, &good, &["error.code".to_owned()], &vars());
+        let v = judge(&expect, &good, &[Field::ErrorCode], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["error.code"]);
     }
@@ -1260,7 +1249,7 @@ mod tests {
             ["output"]
         );
         assert_eq!(fields(&judge(&e, &ran(None), &[], &vars())), ["output"]);
-        let v = judge(&e, &ran(None), &["output".into()], &vars());
+        let v = judge(&e, &ran(None), &[Field::Output], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["output"]);
         // `ls`: the same names in any order, nothing more or less.
@@ -1333,15 +1322,7 @@ mod tests {
         assert!(judge(&e, &said("Listing:\nfile a.ts\n"), &[], &vars()).passed());
         let counted = judge(&e, &said("Listed /t/ws/sub (1 entry)"), &[], &vars());
         assert_eq!(fields(&counted), ["model_text-entries"]);
-        assert!(
-            judge(
-                &e,
-                &said("Listed (1 entry)"),
-                &["model_text".into()],
-                &vars()
-            )
-            .passed()
-        );
+        assert!(judge(&e, &said("Listed (1 entry)"), &[Field::ModelText], &vars()).passed());
     }
 
     /// RES-11: a result without `parent` did not show it (not observed,
@@ -1376,7 +1357,7 @@ mod tests {
             fields(&judge(&expected_ok(), &r, &[], &vars())),
             ["model_text contains"]
         );
-        let v = judge(&expected_ok(), &r, &["model_text".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::ModelText], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["model_text"]);
     }
@@ -1407,7 +1388,7 @@ mod tests {
         assert!(judge(&binary, &r, &[], &vars()).passed());
         r.content = Some("text\u{0}more".into());
         assert_eq!(fields(&judge(&binary, &r, &[], &vars())), ["content"]);
-        let v = judge(&binary, &r, &["content".into()], &vars());
+        let v = judge(&binary, &r, &[Field::Content], &vars());
         assert_eq!(
             (v.passed(), v.unchecked),
             (true, vec!["content".to_owned()])
@@ -1440,7 +1421,7 @@ mod tests {
     fn unobservable_fields_are_unchecked_not_passed() {
         let mut r = result_ok();
         r.kind = None;
-        let v = judge(&expected_ok(), &r, &["kind".into()], &vars());
+        let v = judge(&expected_ok(), &r, &[Field::Kind], &vars());
         assert!(v.passed());
         assert_eq!(v.unchecked, ["kind"]);
     }

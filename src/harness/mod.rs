@@ -27,7 +27,7 @@
 //!   against (OUT-6);
 //! - [`containment`]: whether anything got out of the workspace (escape,
 //!   refusal, false refusal), apart from how the answer was worded;
-//! - [`sight`]: what an answer carried out of the workspace, judged on
+//! - [`outside`]: what an answer carried out of the workspace, judged on
 //!   the fixture as built (SEC-12's read, list and exec channels);
 //! - [`interference`]: an answer against the answer on the fixture's
 //!   twin, which differs only outside every root (SEC-12's
@@ -36,7 +36,7 @@
 //!   verdict (the fixture handed to the subject's user, the FIFO bound,
 //!   the fixture's changes and SEC-12 included): the one path the worker
 //!   and the fuzzer both take;
-//! - [`stored`]: the caps on what one instance keeps in the report;
+//! - [`caps`]: the caps on what one instance keeps in the report;
 //! - [`baseline`]: known failures (`xfail`) and skips per implementation;
 //! - [`config`]: how a run is configured and what it finds around it
 //!   (the machine, whether it was cancelled), shared by run and worker;
@@ -49,17 +49,18 @@
 
 pub mod baseline;
 pub mod call;
+pub mod caps;
 pub mod config;
 pub mod containment;
 pub mod expected;
 pub mod interference;
 pub mod judge;
+pub mod outside;
+pub mod path_fold;
 pub mod reach;
 pub mod route;
 pub mod run;
-pub mod sight;
 pub mod snapshot;
-pub mod stored;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod truncation;

@@ -9,7 +9,7 @@
 //! before each call the harness puts a file of its own in each,
 //! [`CANARY_FILE`], holding a canary drawn for that call, which the cases
 //! of `security.scratch` ask for. The canary anywhere in an answer is a
-//! read escape ([`crate::harness::sight`]), as an outside file's is.
+//! read escape ([`crate::harness::outside`]), as an outside file's is.
 //!
 //! The directory is the subject's, which may have put anything at that
 //! name (a link to a file of the harness's user, a FIFO): the name is

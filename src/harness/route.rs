@@ -96,9 +96,7 @@ pub fn route(
     }
     for feature in &case.requires {
         let reason = match feature {
-            Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
-                if !hello.features.iter().any(|f| f == feature.name()) =>
-            {
+            &declared if Feature::DECLARED.contains(&declared) && !hello.declares(declared) => {
                 format!(
                     "the {subject} does not declare the `{}` feature",
                     feature.name()
@@ -163,11 +161,11 @@ mod tests {
         case
     }
 
-    fn hello(tools: &[Tool], features: &[&str]) -> AdapterHello {
+    fn hello(tools: &[Tool], features: &[Feature]) -> AdapterHello {
         AdapterHello {
             protocol: 1,
             tools: tools.to_vec(),
-            features: features.iter().map(|f| f.to_string()).collect(),
+            features: features.to_vec(),
             ..AdapterHello::default()
         }
     }
@@ -202,7 +200,7 @@ mod tests {
                 "the adapter does not declare the `symlinks` feature"
             )
         );
-        let linked = hello(&[Tool::Resolve], &["symlinks"]);
+        let linked = hello(&[Tool::Resolve], &[Feature::Symlinks]);
         assert_eq!(decide("symlinks", &linked, &PLAIN), Ok(Route::Normal));
         let refused = decide("schemas", &resolve, &PLAIN).unwrap_err();
         assert_eq!(
@@ -221,7 +219,7 @@ mod tests {
 
     #[test]
     fn what_this_machine_cannot_observe_is_skipped_with_the_reason() {
-        let h = hello(&[Tool::Resolve], &["devices"]);
+        let h = hello(&[Tool::Resolve], &[Feature::Devices]);
         // Fixture repositories are written in-process: no `git` is needed.
         assert_eq!(decide("git", &h, &PLAIN), Ok(Route::Normal));
         let refused = decide("devices", &h, &PLAIN).unwrap_err();

@@ -25,10 +25,10 @@ use crate::report::findings::Findings;
 use crate::report::profile_rules::RuleUses;
 use crate::report::sink::Sink;
 use crate::report::subject_noun;
-use crate::report::{CaseReport, REPORT_FORMAT, Report, Status, Summary};
+use crate::report::{CaseReport, Report, Status};
 use crate::subject::AdapterFailure;
 use toolpath_suite::case::{Case, Instance};
-use toolpath_suite::protocol::{AdapterHello, PROTOCOL_VERSION, Tool};
+use toolpath_suite::protocol::{AdapterHello, Tool};
 
 /// The instances of a run, fetched one at a time when their turn comes, so
 /// a run need not hold them all.
@@ -131,28 +131,14 @@ impl Shared<'_, '_> {
 
 /// A report's header fields for this run, with no cases and no counts yet.
 fn head(config: &RunConfig, implementation: &toolpath_suite::protocol::Implementation) -> Report {
-    Report {
-        format: REPORT_FORMAT,
-        suite: crate::SUITE_VERSION.to_owned(),
-        protocol: PROTOCOL_VERSION,
-        implementation: implementation.clone(),
-        adapter: config.adapter_label.clone(),
-        partial: false,
-        strict: config.strict,
-        duration_ms: 0.0,
-        waited_ms: 0.0,
-        workers: 1,
-        fixture_dir: None,
-        unprotected: config.unprotected.clone(),
-        selection: config.selection.clone(),
-        run_against: config.run_against.clone(),
-        summary: Summary::default(),
-        findings: Vec::new(),
-        profile_rules: Vec::new(),
-        containment: Default::default(),
-        rules: Default::default(),
-        cases: Vec::new(),
-    }
+    Report::head(
+        implementation.clone(),
+        config.adapter_label.clone(),
+        config.strict,
+        config.selection.clone(),
+        config.run_against.clone(),
+        config.unprotected.clone(),
+    )
 }
 
 /// Runs `instances` and returns the report with every case in it, in the
@@ -360,6 +346,7 @@ mod tests {
     use super::*;
     use crate::harness::baseline::Baseline;
     use crate::harness::testing::{MACHINE, cases, hello, never_cancelled, right, wrong};
+    use crate::report::Summary;
     use crate::subject::scripted::{Scripted, Step};
     use crate::subject::{FailureKind, Subject};
 

@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use crate::harness::expected::{Expected, ExpectedContent};
-use crate::harness::judge::base_name;
+use crate::harness::path_fold::folded;
 use toolpath_suite::protocol::{Field, ToolResult};
 
 /// The fewest results a cut answer may give (OUT-6).
@@ -59,9 +59,8 @@ pub fn judge<'a>(
     // The list the case expects, and which of its items the answer gave
     // (an item it does not have stays out of the cut expectation, so the
     // comparison shows it).
-    let same_path = |field: Field, want: &str, got: &str| match observable(field) {
-        true => want == got,
-        false => base_name(want) == base_name(got),
+    let same_path = |field: Field, want: &str, got: &str| {
+        folded(want, observable(field)) == folded(got, observable(field))
     };
     let (full, kept) = if let (Some(want), Some(got)) = (&mut cut.matches, &result.matches)
         && observable(Field::Matches)

@@ -50,8 +50,8 @@ use crate::harness::containment;
 use crate::harness::expected::Expected;
 use crate::harness::interference;
 use crate::harness::judge::{Verdict, judge};
+use crate::harness::outside::Outside;
 use crate::harness::reach;
-use crate::harness::sight::Outside;
 use crate::harness::snapshot::{self, Change};
 use crate::harness::watch::Watched;
 use crate::report::{Channel, OwnCheck};
@@ -59,7 +59,7 @@ use crate::subject::hang::HangProne;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Fixture;
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::{Call, Outcome, Tool, ToolResult};
+use toolpath_suite::protocol::{Call, Field, Outcome, Tool, ToolResult};
 
 /// Where one call on a subject is made.
 pub struct OnSubject<'a> {
@@ -281,7 +281,7 @@ struct Judging<'a> {
     call: &'a Call,
     vars: &'a Placeholders,
     /// The fields the subject cannot observe for this call's tool.
-    unobservable: Vec<String>,
+    unobservable: Vec<Field>,
     /// Directories the subject made before the call (`Subject::prepare`),
     /// below the fixture: bookkeeping the snapshot leaves out.
     prepared: &'a [PathBuf],
@@ -314,7 +314,7 @@ pub struct Answer {
     pub escapes: Vec<(Channel, String)>,
     /// The fields not observed in this answer: the subject's
     /// `unobservable` for the tool and the answer's own `derived`.
-    pub unobserved: Vec<String>,
+    pub unobserved: Vec<Field>,
     /// Why the snapshot before the call stopped early, if it did: then no
     /// change to the fixture could be seen.
     pub unwatched: Option<String>,
@@ -401,9 +401,9 @@ fn call_and_judge(
     // Not observed in this answer: what the subject cannot observe for
     // this tool, and what it says it composed itself.
     let mut unobserved = unobservable;
-    for field in &answer.derived {
-        if !unobserved.contains(field) {
-            unobserved.push(field.clone());
+    for &field in &answer.derived {
+        if !unobserved.contains(&field) {
+            unobserved.push(field);
         }
     }
     // What the answer carried out (SEC-12), judged on the fixture as

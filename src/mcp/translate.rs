@@ -353,7 +353,7 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
         ctx.tried(result_rule(ctx.tool, "entries.json"), found);
         if let Some((entries, typed)) = read {
             if !typed {
-                answer.derived.push(Field::Entries.name().into());
+                answer.derived.push(Field::Entries);
             }
             answer.entries = Some(entries);
         }
@@ -387,7 +387,7 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
             entries.push(Entry { path, entry_type });
         }
         if !typed {
-            answer.derived.push(Field::Entries.name().into());
+            answer.derived.push(Field::Entries);
         }
         ctx.tried(result_rule(ctx.tool, "entries"), !entries.is_empty());
         answer.entries = Some(entries);
@@ -424,7 +424,7 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
         // The suite's only note (SEARCH-6) has no counterpart in a
         // server's text: never observed.
         answer.notes = Some(Vec::new());
-        answer.derived.push(Field::Notes.name().into());
+        answer.derived.push(Field::Notes);
     }
     if let Some(rule) = result.content.as_deref() {
         // The whole text (or the string at the pointer), exactly: a server
@@ -441,12 +441,12 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
         // FILE-5's note `binary` has no counterpart in a server's text:
         // never observed.
         answer.notes = Some(Vec::new());
-        answer.derived.push(Field::Notes.name().into());
+        answer.derived.push(Field::Notes);
     }
     if result.output.is_some() {
         answer.output = Some(text.to_owned());
         answer.cwd = Some(ctx.requested.clone());
-        answer.derived.push(Field::Cwd.name().into());
+        answer.derived.push(Field::Cwd);
     }
     answer
 }
@@ -459,7 +459,7 @@ fn read_kind(answer: &mut ToolResult, ctx: &mut Context, lines: &[&str], tried: 
     match &map.result.kind {
         Some(KindRule::Always(always)) => {
             answer.kind = Some(*always);
-            answer.derived.push(Field::Kind.name().into());
+            answer.derived.push(Field::Kind);
         }
         Some(KindRule::Lines(rules)) => {
             for (i, r) in rules.iter().enumerate() {
@@ -512,12 +512,12 @@ fn read_path(
         if answer.kind == Some(Kind::File) {
             answer.parent = Some(lexical_parent(&path));
             if composed {
-                answer.derived.push(Field::Parent.name().into());
+                answer.derived.push(Field::Parent);
             }
         }
         answer.path = Some(path);
         if composed {
-            answer.derived.push(Field::Path.name().into());
+            answer.derived.push(Field::Path);
         }
     }
 }
@@ -529,7 +529,7 @@ fn read_matches(
     rule: &MatchesRule,
     ctx: &mut Context,
     lines: &[&str],
-    derived: &mut Vec<String>,
+    derived: &mut Vec<Field>,
 ) -> Vec<Match> {
     let mut matches = Vec::new();
     if let Some(requested) = rule.requested_file.as_ref().filter(|_| ctx.requested_file) {
@@ -547,10 +547,10 @@ fn read_matches(
             });
         }
         if !matches.is_empty() {
-            derived.push(Field::MatchesPath.name().into());
+            derived.push(Field::MatchesPath);
         }
         if !texts {
-            derived.push(Field::MatchesText.name().into());
+            derived.push(Field::MatchesText);
         }
         let rule = result_rule(ctx.tool, "matches.requested_file");
         ctx.tried(rule, !matches.is_empty());
@@ -595,7 +595,7 @@ fn read_matches(
         });
     }
     if !texts {
-        derived.push(Field::MatchesText.name().into());
+        derived.push(Field::MatchesText);
     }
     if rule.file.is_some() {
         ctx.tried(result_rule(ctx.tool, "matches.file"), files_named);
@@ -635,7 +635,7 @@ pub fn error(ctx: &mut Context, text: &str) -> ToolResult {
         }),
         model_text: Some(text.to_owned()),
         derived: if derived {
-            vec![Field::ErrorCode.name().into()]
+            vec![Field::ErrorCode]
         } else {
             Vec::new()
         },
@@ -851,7 +851,10 @@ tools:
         assert_eq!(r.content.as_deref(), Some(text));
         assert_eq!(r.notes, Some(vec![]));
         assert_eq!(r.kind, Some(Kind::File));
-        assert_eq!(r.derived, ["kind", "parent", "path", "notes"]);
+        assert_eq!(
+            r.derived,
+            [Field::Kind, Field::Parent, Field::Path, Field::Notes]
+        );
         let r = read(
             &mut c,
             "ENOENT: no such file or directory, open '/w/ws/a.txt'",
@@ -867,7 +870,7 @@ tools:
             "read, not composed"
         );
         assert_eq!(r.content, None, "only a content rule gives content");
-        assert_eq!(r.derived, ["kind"]);
+        assert_eq!(r.derived, [Field::Kind]);
     }
 
     fn ctx<'a>(p: &'a Profile, t: Tool, params: &Map<String, Value>) -> Context<'a> {
@@ -882,7 +885,7 @@ tools:
         assert_eq!(r.kind, Some(Kind::File));
         assert_eq!(r.path.as_deref(), Some("/w/ws/a.ts"));
         assert_eq!(r.parent.as_deref(), Some("/w/ws"));
-        assert_eq!(r.derived, ["parent", "path"]);
+        assert_eq!(r.derived, [Field::Parent, Field::Path]);
         assert_eq!(
             r.model_text.as_deref(),
             Some("size: 1\nisDirectory: false\nisFile: true")
@@ -890,7 +893,7 @@ tools:
         let mut c = ctx(&p, Tool::Ls, &params(json!({"dir_path": "/w/ws/src"})));
         let r = read(&mut c, "[FILE] a.ts\n[DIR] sub\n[LINK] odd", false);
         assert_eq!(r.kind, Some(Kind::Directory));
-        assert_eq!(r.derived, ["kind", "path"]);
+        assert_eq!(r.derived, [Field::Kind, Field::Path]);
         let entries: Vec<_> = r
             .entries
             .unwrap()
@@ -944,10 +947,10 @@ tools:
                 ("/w/ws/src/sub".to_owned(), EntryType::Directory)
             ]
         );
-        assert_eq!(r.derived, ["kind", "path"], "every type read");
+        assert_eq!(r.derived, [Field::Kind, Field::Path], "every type read");
         let untyped = json!({"entries": [{"name": "a.ts", "isDir": false}, {"name": "b"}]});
         let r = read(&mut c, &untyped.to_string(), false);
-        assert!(r.derived.contains(&"entries".to_owned()), "{:?}", r.derived);
+        assert!(r.derived.contains(&Field::Entries), "{:?}", r.derived);
         let r = read(&mut c, "[FILE] a.ts", false);
         assert_eq!(r.entries, None, "not JSON: nothing read");
         assert_eq!(
@@ -971,12 +974,12 @@ tools:
             found,
             [("/w/ws/a.ts", 3, "x = 1"), ("/w/ws/b.ts", 7, "  x")]
         );
-        assert!(!r.derived.contains(&"matches.text".to_owned()));
+        assert!(!r.derived.contains(&Field::MatchesText));
         let textless = json!({"hits": [{"file": "/w/ws/a.ts", "at": {"line": 3}}]});
         let r = read(&mut c, &textless.to_string(), false);
         assert_eq!(r.matches.as_ref().unwrap()[0].text, "");
         assert!(
-            r.derived.contains(&"matches.text".to_owned()),
+            r.derived.contains(&Field::MatchesText),
             "a text not there is unobserved, not empty: {:?}",
             r.derived
         );
@@ -1018,7 +1021,7 @@ tools:
         assert_eq!(r.parent.as_deref(), Some("/w/ws"));
         assert_eq!(
             r.derived,
-            ["kind", "notes"],
+            [Field::Kind, Field::Notes],
             "the path and its parent were read"
         );
         assert_eq!(r.model_text.as_deref(), Some(answer.to_string().as_str()));
@@ -1064,14 +1067,10 @@ tools:
         let p = Loaded::parse(std::path::Path::new("p.yaml"), &text).unwrap();
         let mut c = ctx(&p, Tool::Grep, &params(json!({"pattern": "x"})));
         let r = read(&mut c, "/w/ws/a.ts\n  3:1: x = 1", false);
-        assert!(!r.derived.contains(&"matches.text".to_owned()));
+        assert!(!r.derived.contains(&Field::MatchesText));
         let r = read(&mut c, "/w/ws/a.ts\n  3:1: x = 1\n  4:1", false);
         assert_eq!(r.matches.as_ref().unwrap().len(), 2);
-        assert!(
-            r.derived.contains(&"matches.text".to_owned()),
-            "{:?}",
-            r.derived
-        );
+        assert!(r.derived.contains(&Field::MatchesText), "{:?}", r.derived);
     }
 
     #[test]
@@ -1093,7 +1092,7 @@ tools:
             (m[1].path.as_str(), m[1].line, m[1].text.as_str()),
             ("/w/ws/src/a.ts", 3, " h i")
         );
-        assert!(r.derived.contains(&"notes".to_owned()));
+        assert!(r.derived.contains(&Field::Notes));
         let none = read(&mut c, "No matches found", true);
         assert_eq!(none.outcome, Some(Outcome::Ok), "a success flagged isError");
         assert_eq!(none.matches, Some(vec![]));
@@ -1133,7 +1132,7 @@ tools:
             r.error.as_ref().unwrap().rule.as_deref(),
             Some("errors.default")
         );
-        assert_eq!(r.derived, ["error.code"]);
+        assert_eq!(r.derived, [Field::ErrorCode]);
         let r = read(&mut c, "[NOT_FOUND] /w/ws/x", false);
         assert_eq!(
             r.outcome,
@@ -1197,16 +1196,12 @@ tools:
                 ("/w/ws/src/a.ts", 3, "  h i")
             ]
         );
-        assert!(
-            r.derived.contains(&"matches.path".to_owned()),
-            "{:?}",
-            r.derived
-        );
+        assert!(r.derived.contains(&Field::MatchesPath), "{:?}", r.derived);
         // Not a file before the call: the same lines name no file.
         let mut c = Context::new(Tool::Grep, grep, &p.errors, "/w/ws", &one_file);
         let r = read(&mut c, "1:hello", false);
         assert_eq!(r.matches.unwrap(), []);
-        assert!(!r.derived.contains(&"matches.path".to_owned()));
+        assert!(!r.derived.contains(&Field::MatchesPath));
         let dir = params(json!({"pattern": "h", "dir_path": "src"}));
         let mut c = Context::new(Tool::Grep, grep, &p.errors, "/w/ws", &dir);
         let r = read(&mut c, "src/a.ts:1:hello\n/w/x/b.ts:2:h", false);
@@ -1216,7 +1211,7 @@ tools:
             ["/w/ws/src/a.ts", "/w/x/b.ts"],
             "onto the base, not /w/ws/src"
         );
-        assert!(!r.derived.contains(&"matches.path".to_owned()));
+        assert!(!r.derived.contains(&Field::MatchesPath));
     }
 
     /// Issue 34 item 2: every rule tried on an answer is recorded, matched

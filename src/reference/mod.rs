@@ -38,8 +38,8 @@ use serde_json::{Map, Value, json};
 
 use resolve::Target;
 use toolpath_suite::protocol::{
-    AdapterHello, ErrorCode, Implementation, Kind, Outcome, PROTOCOL_VERSION, Tool, ToolResult,
-    Workspace,
+    AdapterHello, ErrorCode, Feature, Implementation, Kind, Outcome, PROTOCOL_VERSION, Tool,
+    ToolResult, Workspace,
 };
 
 /// An error a tool reports: a spec code (ERR-1) and a message for humans.
@@ -79,9 +79,7 @@ pub fn hello() -> AdapterHello {
             language: "rust".to_owned(),
         },
         tools: Tool::ALL.to_vec(),
-        features: ["symlinks", "fifos", "sockets", "devices"]
-            .map(String::from)
-            .to_vec(),
+        features: Feature::DECLARED.to_vec(),
         unobservable: Vec::new(),
         unobservable_by_tool: Default::default(),
         schemas,

@@ -470,6 +470,42 @@ pub fn without_timing(page: &str) -> String {
 }
 
 impl Report {
+    /// The header of a report of this build's suite and protocol: who
+    /// answered, what was asked of it and what it was run against, with
+    /// no case and no count yet. The one place a header is built, for a
+    /// run and for a report read back from its event log alike.
+    pub fn head(
+        implementation: Implementation,
+        adapter: Option<String>,
+        strict: bool,
+        selection: Selected,
+        run_against: Option<RunAgainst>,
+        unprotected: Vec<String>,
+    ) -> Report {
+        Report {
+            format: REPORT_FORMAT,
+            suite: crate::SUITE_VERSION.to_owned(),
+            protocol: toolpath_suite::protocol::PROTOCOL_VERSION,
+            implementation,
+            adapter,
+            partial: false,
+            strict,
+            duration_ms: 0.0,
+            waited_ms: 0.0,
+            workers: 1,
+            fixture_dir: None,
+            unprotected,
+            selection,
+            run_against,
+            summary: Summary::default(),
+            findings: Vec::new(),
+            profile_rules: Vec::new(),
+            containment: Default::default(),
+            rules: Default::default(),
+            cases: Vec::new(),
+        }
+    }
+
     /// The share of the workers' time spent waiting (`waited_ms` over
     /// `duration_ms` times `workers`), from 0 to 1.
     pub fn waiting_share(&self) -> f64 {

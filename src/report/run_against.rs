@@ -3,7 +3,7 @@
 //! report shows it as one line, so a committed page can be found stale
 //! (its suite or its runner changed since) by reading that line alone,
 //! with nothing run again. The digests are computed from the files
-//! (`session::provenance`), never given by hand. Beside them, what the
+//! (`session::run_against`), never given by hand. Beside them, what the
 //! line leaves out so that a page made again from the same files is the
 //! same page: the day the run was made, and whether it was made as a
 //! known-bad control (the certification page shows both).
@@ -45,7 +45,7 @@ pub struct RunAgainst {
 pub struct Runner {
     pub dirs: Vec<String>,
     /// `sha256:HEX` of every file below `dirs` that can change a verdict
-    /// (what `session::provenance::runner_files` lists).
+    /// (what `session::run_against::runner_files` lists).
     pub digest: String,
 }
 

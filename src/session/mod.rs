@@ -16,7 +16,7 @@
 //! (report files, replaced whole), [`run`] (a suite run), [`fuzz`] (a
 //! fuzzing run), [`progress`] (how far a run has got, on standard error),
 //! [`tools`] (an MCP server started to list its tools or answer one call),
-//! [`provenance`] (the digests of what a run is made against: its suite
+//! [`run_against`] (the digests of what a run is made against: its suite
 //! and its runner's files).
 //!
 //! May import the floors below (ARCHITECTURE.md): `fuzz`, `harness`,
@@ -28,9 +28,9 @@ pub mod deliver;
 pub mod fuzz;
 pub mod place;
 pub mod progress;
-pub mod provenance;
 pub mod reach;
 pub mod run;
+pub mod run_against;
 pub mod run_dir;
 pub mod run_user;
 pub mod tools;

@@ -45,6 +45,14 @@ modes for `hello`:
   huge-hello          answers `hello` with a line of 16 MiB minus a byte:
                       about 4.2 million features
   many-features       answers `hello` with 1000 features (a short line)
+  typo-features       answers `hello` declaring the feature `fifo`
+  typo-unobservable   answers `hello` with `parnet` in `unobservable`
+  typo-by-tool        answers `hello` with `entries.paht` in
+                      `unobservable_by_tool` for `ls`
+  typo-by-tool-name   answers `hello` with `unobservable_by_tool` for the
+                      tool `read-file`
+mode on a matching call:
+  typo-derived        answers, naming `error.cod` in the result's `derived`
 """
 
 import fnmatch
@@ -179,6 +187,8 @@ def misbehave(mode, message, result):
               "kind": result.get("kind", "file"), "path": path,
               "matches": [match] * count, "notes": [], "model_text": path})
         return False
+    elif mode == "typo-derived":
+        result["derived"] = ["error.cod"]
     elif mode == "report-uid":
         uid = os.getuid()
         print(f"broken.py: answering as uid {uid}", file=sys.stderr, flush=True)
@@ -193,11 +203,24 @@ def call_root(message):
     return message["workspace"]["roots"][0]
 
 
+def typo(mode, answer):
+    """Misspells one name of `hello`'s typed lists, as the mode says."""
+    if mode == "typo-features":
+        answer["features"] = ["symlinks", "fifo"]
+    elif mode == "typo-unobservable":
+        answer["unobservable"] = ["parnet"]
+    elif mode == "typo-by-tool":
+        answer["unobservable_by_tool"] = {"ls": ["entries.paht"]}
+    elif mode == "typo-by-tool-name":
+        answer["unobservable_by_tool"] = {"read-file": ["content"]}
+
+
 def huge_hello(answer, mode):
     """Writes the `hello` line of a huge-hello or many-features mode. The
     huge one is written in pieces, so this script stays small itself."""
     if mode == "many-features":
-        answer["features"] = [f"f{i}" for i in range(1000)]
+        # Known names, so it is the count that is refused.
+        answer["features"] = ["symlinks"] * 1000
         send(answer)
         return
     # `"",` per feature: 3 bytes, so a line of 16 MiB less a byte holds
@@ -234,6 +257,7 @@ def main():
         if message["type"] == "hello":
             if mode == "protocol-2":
                 answer["protocol"] = 2
+            typo(mode, answer)
             if mode in ("huge-hello", "many-features"):
                 huge_hello(answer, mode)
                 continue

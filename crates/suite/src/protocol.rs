@@ -110,6 +110,67 @@ pub mod notes {
     pub const ALL: [&str; 3] = [INCLUDE_IGNORED, BINARY, TRUNCATED];
 }
 
+/// Something a case needs that not every adapter or machine has.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Deserialize,
+    Serialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Feature {
+    /// Symbolic links in the fixture (adapter feature).
+    Symlinks,
+    /// Named pipes in the fixture (adapter feature).
+    Fifos,
+    /// Unix sockets in the fixture (adapter feature).
+    Sockets,
+    /// Character devices in the fixture (adapter feature; creating them needs root).
+    Devices,
+    /// Permission bits that deny access; root ignores them, so such cases
+    /// cannot be observed when the harness runs as root.
+    Permissions,
+    /// Parameter schemas published in the adapter's `hello` (Change C).
+    Schemas,
+    /// Roots that are git repositories (`fixture.git`); needs `git` on the
+    /// harness's PATH, so such cases are skipped, with the reason, without it.
+    Git,
+}
+
+impl Feature {
+    /// The features an adapter declares in its `hello` (and an MCP profile
+    /// in `features`): what its tools can face. The others are the
+    /// harness's or the machine's to have.
+    pub const DECLARED: [Feature; 4] = [
+        Feature::Symlinks,
+        Feature::Fifos,
+        Feature::Sockets,
+        Feature::Devices,
+    ];
+
+    pub fn name(self) -> &'static str {
+        // The wire name, from the serde attribute's twin: one spelling, no list.
+        self.into()
+    }
+}
+
+/// A feature is its wire name, for a reader that only has the name.
+impl PartialEq<str> for Feature {
+    fn eq(&self, name: &str) -> bool {
+        self.name() == name
+    }
+}
+
 /// What a search target resolved to (spec RES-7, SEARCH-3).
 #[derive(
     Debug,
@@ -210,19 +271,20 @@ pub struct AdapterHello {
     pub protocol: u32,
     pub implementation: Implementation,
     pub tools: Vec<Tool>,
+    /// The fixture features its tools can face ([`Feature::DECLARED`]).
     #[serde(default)]
-    pub features: Vec<String>,
+    pub features: Vec<Feature>,
     /// Result fields the implementation cannot observe, for every tool
     /// (the names of spec/protocol.md, "What is observed": [`Field`]);
     /// never counted as passed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unobservable: Vec<String>,
+    pub unobservable: Vec<Field>,
     /// Tool name to the fields the implementation cannot observe for that
     /// tool alone, on top of `unobservable` (an adapter whose `ls` cannot
     /// see what its `grep` can). Added in suite 0.x without a new protocol
     /// version: an adapter that does not send it means what it meant before.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub unobservable_by_tool: BTreeMap<String, Vec<String>>,
+    pub unobservable_by_tool: BTreeMap<Tool, Vec<Field>>,
     /// Tool name to that tool's parameter JSON Schema, as a model sees it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schemas: BTreeMap<String, Value>,
@@ -243,10 +305,14 @@ pub struct AdapterHello {
     PartialEq,
     Eq,
     Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
     strum::IntoStaticStr,
     strum::EnumString,
     strum::VariantArray,
 )]
+#[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Field {
     Outcome,
@@ -258,26 +324,32 @@ pub enum Field {
     Matches,
     /// Where each matched file is: without it a match is compared by its
     /// file's base name and its line.
+    #[serde(rename = "matches.path")]
     #[strum(serialize = "matches.path")]
     MatchesPath,
     /// What each matched line says.
+    #[serde(rename = "matches.text")]
     #[strum(serialize = "matches.text")]
     MatchesText,
     Notes,
     Files,
     /// Where each found file is: without it a file is compared by its
     /// base name.
+    #[serde(rename = "files.path")]
     #[strum(serialize = "files.path")]
     FilesPath,
     Entries,
     /// Where each listed entry is: without it an entry is compared by its
     /// base name and its type.
+    #[serde(rename = "entries.path")]
     #[strum(serialize = "entries.path")]
     EntriesPath,
     Content,
     ModelText,
+    #[serde(rename = "error.code")]
     #[strum(serialize = "error.code")]
     ErrorCode,
+    #[serde(rename = "error.message")]
     #[strum(serialize = "error.message")]
     ErrorMessage,
 }
@@ -353,19 +425,19 @@ impl std::fmt::Display for Field {
 impl AdapterHello {
     /// The fields not observed for `tool`: `unobservable`, then that
     /// tool's `unobservable_by_tool`.
-    pub fn unobservable_for(&self, tool: Tool) -> Vec<String> {
+    pub fn unobservable_for(&self, tool: Tool) -> Vec<Field> {
         let mut fields = self.unobservable.clone();
-        for field in self
-            .unobservable_by_tool
-            .get(tool.name())
-            .into_iter()
-            .flatten()
-        {
-            if !fields.contains(field) {
-                fields.push(field.clone());
+        for &field in self.unobservable_by_tool.get(&tool).into_iter().flatten() {
+            if !fields.contains(&field) {
+                fields.push(field);
             }
         }
         fields
+    }
+
+    /// Whether it declares `feature` ([`Feature::DECLARED`]).
+    pub fn declares(&self, feature: Feature) -> bool {
+        self.features.contains(&feature)
     }
 }
 
@@ -490,7 +562,7 @@ pub struct ToolResult {
     /// chosen by a default rule). They count as not observed for this
     /// answer: never a pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub derived: Vec<String>,
+    pub derived: Vec<Field>,
 }
 
 impl ToolResult {
@@ -542,13 +614,13 @@ mod tests {
         let hello: AdapterHello = serde_json::from_str(
             r#"{"protocol":1,"implementation":{"name":"x","version":"1","language":"py"},
                 "tools":["grep","ls"],"unobservable":["model_text"],
-                "unobservable_by_tool":{"ls":["entries.path","model_text"],"nope":["x"]}}"#,
+                "unobservable_by_tool":{"ls":["entries.path","model_text"]}}"#,
         )
         .unwrap();
-        assert_eq!(hello.unobservable_for(Tool::Grep), ["model_text"]);
+        assert_eq!(hello.unobservable_for(Tool::Grep), [Field::ModelText]);
         assert_eq!(
             hello.unobservable_for(Tool::Ls),
-            ["model_text", "entries.path"],
+            [Field::ModelText, Field::EntriesPath],
             "added once, after the list for every tool"
         );
         // An adapter that sends neither, or a result without `derived`,
@@ -560,7 +632,7 @@ mod tests {
         assert!(old.unobservable_for(Tool::Ls).is_empty());
         let result: ToolResult =
             serde_json::from_str(r#"{"seq":1,"outcome":"ok","derived":["error.code"]}"#).unwrap();
-        assert_eq!(result.derived, ["error.code"]);
+        assert_eq!(result.derived, [Field::ErrorCode]);
         assert!(
             !serde_json::to_string(&ToolResult::default())
                 .unwrap()
@@ -601,12 +673,60 @@ mod tests {
         assert_eq!(Field::from_wire("matches_path"), None, "one spelling");
     }
 
+    /// A misspelt name in `hello` is refused with the names it could have
+    /// been (issue 46), where it was once silently ignored.
+    #[test]
+    fn a_misspelt_name_in_hello_is_refused_with_the_known_ones() {
+        let hello = |lists: &str| {
+            serde_json::from_str::<AdapterHello>(&format!(
+                r#"{{"protocol": 1, "implementation": {{"name": "a", "version": "1", "language": "x"}},
+                    "tools": ["ls"], {lists}}}"#
+            ))
+        };
+        let fine = hello(
+            r#""features": ["fifos"], "unobservable": ["parent"], "unobservable_by_tool": {"ls": ["entries.path"]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            fine.unobservable_for(Tool::Ls),
+            [Field::Parent, Field::EntriesPath]
+        );
+        assert!(fine.declares(Feature::Fifos));
+        for (lists, typo, known) in [
+            (r#""features": ["fifo"]"#, "`fifo`", "`fifos`"),
+            (r#""unobservable": ["parnet"]"#, "`parnet`", "`parent`"),
+            (
+                r#""unobservable_by_tool": {"ls": ["entries.paht"]}"#,
+                "`entries.paht`",
+                "`entries.path`",
+            ),
+            (
+                r#""unobservable_by_tool": {"read-file": []}"#,
+                "`read-file`",
+                "`read_file`",
+            ),
+        ] {
+            let e = hello(lists).unwrap_err().to_string();
+            assert!(e.contains(typo) && e.contains(known), "{lists}: {e}");
+        }
+        let e =
+            serde_json::from_str::<ToolResult>(r#"{"outcome": "ok", "derived": ["error.cod"]}"#)
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("`error.cod`") && e.contains("`error.code`"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn names_are_the_wire_names() {
         agree(Tool::VARIANTS, |v| v.name());
         agree(Kind::VARIANTS, |v| v.name());
         agree(EntryType::VARIANTS, |v| v.name());
         agree(ErrorCode::VARIANTS, |v| v.name());
+        agree(Field::VARIANTS, |v| v.name());
+        agree(Feature::VARIANTS, |v| v.name());
         assert_eq!(Tool::ALL, Tool::VARIANTS);
         for (i, tool) in Tool::ALL.into_iter().enumerate() {
             assert_eq!(tool.index(), i);

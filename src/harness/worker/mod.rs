@@ -33,12 +33,12 @@ use serde_json::{Map, Value};
 use crate::case::fixture::{self, BuiltFixture, Deadline};
 use crate::harness::baseline::{self, BaselineStatus};
 use crate::harness::call;
+use crate::harness::caps::{MAX_VALUE_BYTES, cap};
 use crate::harness::config::{Environment, RunConfig, cancelled};
 use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge_description};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::stored::{MAX_VALUE_BYTES, cap};
 use crate::harness::verdict::{Answer, Judged, OnSubject, Planned, call_on};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
@@ -51,7 +51,7 @@ use crate::subject::hang;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
 use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
-use toolpath_suite::protocol::AdapterHello;
+use toolpath_suite::protocol::{AdapterHello, Field};
 
 /// A report replaced after it was recorded: a violation charged to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -480,7 +480,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         instance: &Instance,
         verdict: Verdict,
         stderr: Option<String>,
-        derived: &[String],
+        derived: &[Field],
     ) -> CaseReport {
         let passed = verdict.passed();
         let status = match (passed, verdict.unchecked.is_empty()) {
@@ -494,7 +494,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             let named: Vec<String> = verdict
                 .unchecked
                 .iter()
-                .map(|f| match derived.contains(f) {
+                .map(|f| match derived.iter().any(|d| d.name() == f) {
                     true => format!("{f} (derived by {composer})"),
                     false => f.clone(),
                 })

@@ -13,7 +13,7 @@ use crate::report::{OwnCheck, Status, Summary};
 use crate::subject::scripted::{Scripted, Step};
 use toolpath_suite::case::Case;
 use toolpath_suite::case::validate::parse_case;
-use toolpath_suite::protocol::{AdapterHello, Call, ErrorCode, ToolResult};
+use toolpath_suite::protocol::{AdapterHello, Call, ErrorCode, Tool, ToolResult};
 
 /// Everything one worker recorded: each report in order (position,
 /// report, whether it amends one recorded before), as the run's sink
@@ -310,7 +310,7 @@ fn containment_is_classed_on_what_was_observed() {
     let mut by_tool = hello();
     by_tool
         .unobservable_by_tool
-        .insert("resolve".into(), vec!["path".into()]);
+        .insert(Tool::Resolve, vec![Field::Path]);
     let (report, cases) = run_kept(
         &containment_cases(),
         by_tool,
@@ -339,9 +339,9 @@ fn containment_is_classed_on_what_was_observed() {
     // A code the adapter says it derived: no class; the SEC case's
     // answer names its derived path: unobserved, and the reason says so.
     let mut derived_code = ToolResult::error(ErrorCode::NotFound, "{ws} no");
-    derived_code.derived = vec!["error.code".into()];
+    derived_code.derived = vec![Field::ErrorCode];
     let mut derived_path = ok("/nowhere");
-    derived_path.derived = vec!["path".into()];
+    derived_path.derived = vec![Field::Path];
     let (report, cases) = run_kept(
         &containment_cases(),
         hello(),

@@ -7,12 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use toolpath_suite::case::{CaseError, CaseErrors};
-use toolpath_suite::protocol::{Field, Tool};
+use toolpath_suite::protocol::{Feature, Field, Tool};
 
 use super::*;
-
-/// Fixture features a profile may declare.
-const FEATURES: &[&str] = &["symlinks", "fifos", "sockets", "devices"];
 
 /// A loaded profile and where it is (its directory is `{profile}`).
 #[derive(Debug, Clone)]
@@ -159,14 +156,15 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
         error(max.place, "`roots.max` must be at least 1".into());
     }
     check_codes(&profile.errors, "errors", &mut error);
+    let known = Feature::DECLARED.map(Feature::name);
     for feature in &profile.features {
-        if !FEATURES.contains(&feature.as_str()) {
+        if !known.contains(&feature.as_str()) {
             error(
                 feature.place,
                 format!(
                     "`features`: unknown feature `{}` (known: {})",
                     feature.value,
-                    FEATURES.join(", ")
+                    known.join(", ")
                 ),
             );
         }

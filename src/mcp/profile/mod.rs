@@ -30,7 +30,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::mcp::template::Template;
-use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Tool};
+use toolpath_suite::protocol::{EntryType, ErrorCode, Feature, Field, Kind, Tool};
 
 mod check;
 
@@ -379,14 +379,24 @@ pub enum ToolMap {
 pub struct ServerTool {
     pub tool: String,
     pub arguments: Arguments,
-    pub unobservable: Vec<String>,
+    pub unobservable: Vec<Field>,
     pub result: ResultMap,
     pub errors: Errors,
 }
 
-/// The words of `list`, without their places.
-pub fn names(list: &[At<String>]) -> Vec<String> {
-    list.iter().map(|f| f.value.clone()).collect()
+/// The fields `list` names, without their places: every name was
+/// checked when the profile was loaded ([`check`]).
+pub fn fields(list: &[At<String>]) -> Vec<Field> {
+    list.iter().filter_map(|f| Field::from_wire(f)).collect()
+}
+
+/// The features `list` declares, without their places (checked when the
+/// profile was loaded, as [`fields`] are).
+pub fn features(list: &[At<String>]) -> Vec<Feature> {
+    Feature::DECLARED
+        .into_iter()
+        .filter(|d| list.iter().any(|f| d.name() == f.as_str()))
+        .collect()
 }
 
 impl ToolEntry {
@@ -419,7 +429,7 @@ impl ToolEntry {
             (Some(name), Some(result)) => Ok(ToolMap::Tool(Box::new(ServerTool {
                 tool: name.value,
                 arguments: self.arguments.map(|a| a.value).unwrap_or_default(),
-                unobservable: names(&self.unobservable),
+                unobservable: fields(&self.unobservable),
                 result: result.value,
                 errors: self.errors.map(|e| e.value).unwrap_or_default(),
             }))),

@@ -538,8 +538,8 @@ impl McpServer {
                 language: profile.implementation.language.clone(),
             },
             tools,
-            features: crate::mcp::profile::names(&profile.features),
-            unobservable: crate::mcp::profile::names(&profile.unobservable),
+            features: crate::mcp::profile::features(&profile.features),
+            unobservable: crate::mcp::profile::fields(&profile.unobservable),
             // A profile states what it cannot observe for every tool at once;
             // a field one translation cannot read is marked `derived` in
             // the answer itself.
@@ -719,9 +719,9 @@ impl McpServer {
         if let Some(all) = shown {
             read.model_text = Some(all);
         }
-        for field in &map.unobservable {
-            if !read.derived.contains(field) {
-                read.derived.push(field.clone());
+        for &field in &map.unobservable {
+            if !read.derived.contains(&field) {
+                read.derived.push(field);
             }
         }
         Ok(read)
@@ -878,10 +878,7 @@ impl Subject for McpServer {
         // "the adapter does not declare" it.
         for feature in &instance.case.requires {
             let name = feature.name();
-            let fixture_feature = matches!(
-                feature,
-                Feature::Symlinks | Feature::Fifos | Feature::Sockets | Feature::Devices
-            );
+            let fixture_feature = Feature::DECLARED.contains(feature);
             if fixture_feature && !profile.features.iter().any(|f| f.as_str() == name) {
                 return Some(format!(
                     "the profile does not declare the `{name}` feature (the server's tools are not given such fixtures)"

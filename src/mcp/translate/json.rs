@@ -116,7 +116,7 @@ pub(super) fn matches(
     ctx: &Context,
     rule: &JsonItems,
     document: Option<&Value>,
-    derived: &mut Vec<String>,
+    derived: &mut Vec<Field>,
 ) -> Option<Vec<Match>> {
     let items = items(document, rule)?;
     let mut matches = Vec::new();
@@ -137,7 +137,7 @@ pub(super) fn matches(
         });
     }
     if !texts {
-        derived.push(Field::MatchesText.name().into());
+        derived.push(Field::MatchesText);
     }
     Some(matches)
 }

@@ -3,7 +3,7 @@
 //! a JSON report).
 
 use super::{CaseEvent, Event};
-use crate::report::{CaseReport, Report, Summary};
+use crate::report::{CaseReport, Report};
 
 /// Whether `text` looks like an event log rather than a JSON report.
 pub fn is_event_log(text: &str) -> bool {
@@ -93,34 +93,27 @@ fn header(start: Event) -> Report {
     else {
         unreachable!("called with a start event")
     };
+    // The log's own versions, whatever this build's are.
     Report {
         format,
         suite,
         protocol,
-        implementation,
-        adapter,
         partial: true,
-        strict,
-        duration_ms: 0.0,
-        waited_ms: 0.0,
-        workers: 1,
-        fixture_dir: None,
-        unprotected,
-        selection,
-        run_against,
-        summary: Summary::default(),
-        findings: Vec::new(),
-        profile_rules: Vec::new(),
-        containment: Default::default(),
-        rules: Default::default(),
-        cases: Vec::new(),
+        ..Report::head(
+            implementation,
+            adapter,
+            strict,
+            selection,
+            run_against,
+            unprotected,
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{ContainmentCounts, Status};
+    use crate::report::{ContainmentCounts, Status, Summary};
     use toolpath_suite::protocol::{Implementation, Tool};
 
     fn case(id: &str, status: Status) -> String {

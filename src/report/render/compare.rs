@@ -32,7 +32,7 @@ use toolpath_suite::sanitize::markdown;
 /// One instance whose status differs between the reports (or that is in
 /// only one of them).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub struct StatusChange {
     pub id: String,
     /// Where the case is, from the newer report when it has the instance.
     pub file: String,
@@ -82,18 +82,18 @@ pub struct Comparison {
     /// observed).
     pub containment_changed: Vec<ClassChange>,
     /// Was not a pass and now is; or an expected failure that now passes.
-    pub fixed: Vec<Change>,
+    pub fixed: Vec<StatusChange>,
     /// Was fine for the run (not unexpected) and now makes it unsuccessful:
     /// a pass that now fails, errors or crashes, and also a skipped or
     /// unsupported instance that now runs and fails.
-    pub broke: Vec<Change>,
+    pub broke: Vec<StatusChange>,
     /// Only in the new report.
-    pub added: Vec<Change>,
+    pub added: Vec<StatusChange>,
     /// Only in the old report.
-    pub removed: Vec<Change>,
+    pub removed: Vec<StatusChange>,
     /// Every other change of status (say, pass to skip, or fail to adapter
     /// error): worth a look, not a regression.
-    pub changed: Vec<Change>,
+    pub changed: Vec<StatusChange>,
     /// Instances with the same status and containment class in both.
     pub unchanged: usize,
 }
@@ -237,9 +237,9 @@ fn index(report: &Report) -> BTreeMap<&str, &CaseReport> {
     map
 }
 
-fn change(old: Option<&CaseReport>, new: Option<&CaseReport>) -> Change {
+fn change(old: Option<&CaseReport>, new: Option<&CaseReport>) -> StatusChange {
     let shown = new.or(old).expect("an instance is in at least one report");
-    Change {
+    StatusChange {
         id: shown.id.clone(),
         file: shown.file.clone(),
         line: shown.line,
@@ -378,7 +378,7 @@ fn class_line(out: &mut String, change: &ClassChange) {
     out.push('\n');
 }
 
-fn line(out: &mut String, change: &Change) {
+fn line(out: &mut String, change: &StatusChange) {
     let status = |s: Option<Status>| s.map_or("—", Status::name);
     let transition = match (change.old, change.new) {
         (Some(_), Some(_)) => format!("{} → {}", status(change.old), status(change.new)),
@@ -424,7 +424,7 @@ mod tests {
         assert!(out.contains("‹U+202E›exe.txt"), "{out}");
     }
 
-    fn ids(changes: &[Change]) -> Vec<&str> {
+    fn ids(changes: &[StatusChange]) -> Vec<&str> {
         changes.iter().map(|c| c.id.as_str()).collect()
     }
 

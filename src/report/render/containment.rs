@@ -276,7 +276,7 @@ pub fn more(listed: usize, total: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{Spool, case, escape, head, report};
+    use crate::report::render::testing::{CountedSpool, case, escape, head, report};
     use crate::report::{Containment, ContainmentClass};
 
     #[test]
@@ -313,7 +313,7 @@ mod tests {
     #[test]
     fn no_escape_no_pass_and_a_long_list_is_cut() {
         let r = report("x", vec![case("a", Status::Pass, &[])]);
-        let spool = Spool::new(r.cases.clone());
+        let spool = CountedSpool::new(r.cases.clone());
         let header = head(&r);
         assert_eq!(escapes(View::streamed(&header, &spool)).unwrap().1, 0);
         assert_eq!(spool.passes.get(), 0);

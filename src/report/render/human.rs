@@ -734,7 +734,7 @@ impl Paint {
 mod tests {
     use super::*;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
     use toolpath_suite::protocol::Field;
@@ -1202,7 +1202,7 @@ mod tests {
     fn streamed_cases_render_as_in_memory_ones_in_one_pass() {
         for report in variations() {
             for color in [false, true] {
-                let spool = Spool::new(report.cases.clone());
+                let spool = CountedSpool::new(report.cases.clone());
                 let header = head(&report);
                 let streamed = written(View::streamed(&header, &spool), color).unwrap();
                 assert_eq!(
@@ -1228,7 +1228,7 @@ mod tests {
     fn a_spool_that_cannot_be_read_is_an_error() {
         let report = varied();
         let header = head(&report);
-        let spool = Spool::failing(report.cases.clone(), 1, 20);
+        let spool = CountedSpool::failing(report.cases.clone(), 1, 20);
         let err = written(View::streamed(&header, &spool), false).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
     }

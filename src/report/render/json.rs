@@ -164,7 +164,7 @@ impl Serialize for Cases<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{Spool, head, report, varied};
+    use crate::report::render::testing::{CountedSpool, head, report, varied};
 
     fn written(view: View) -> io::Result<String> {
         super::super::written(|out| write(view, out))
@@ -178,7 +178,7 @@ mod tests {
         bare.partial = false;
         for report in [varied(), bare, report("empty", Vec::new())] {
             let whole = serde_json::to_string_pretty(&report).unwrap() + "\n";
-            let spool = Spool::new(report.cases.clone());
+            let spool = CountedSpool::new(report.cases.clone());
             let header = head(&report);
             assert_eq!(written(View::streamed(&header, &spool)).unwrap(), whole);
             assert_eq!(spool.passes.get(), 1);
@@ -194,7 +194,7 @@ mod tests {
         let report = varied();
         let header = head(&report);
         for at in [0, 40] {
-            let spool = Spool::failing(report.cases.clone(), 1, at);
+            let spool = CountedSpool::failing(report.cases.clone(), 1, at);
             let err = written(View::streamed(&header, &spool)).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "at {at}");
             assert_eq!(err.to_string(), "spool cut short");

@@ -405,7 +405,7 @@ impl Counts {
 mod tests {
     use super::*;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
@@ -595,7 +595,7 @@ mod tests {
             (strict, 2 + Tool::ALL.len()),
             (one_tool, 2),
         ] {
-            let spool = Spool::new(report.cases.clone());
+            let spool = CountedSpool::new(report.cases.clone());
             let header = head(&report);
             let streamed = written(View::streamed(&header, &spool)).unwrap();
             assert_eq!(streamed, render(&report), "{}", report.implementation.name);
@@ -607,7 +607,11 @@ mod tests {
         }
         let empty = report("empty", Vec::new());
         assert_eq!(
-            written(View::streamed(&head(&empty), &Spool::new(Vec::new()))).unwrap(),
+            written(View::streamed(
+                &head(&empty),
+                &CountedSpool::new(Vec::new())
+            ))
+            .unwrap(),
             render(&empty)
         );
     }
@@ -617,7 +621,7 @@ mod tests {
         let report = varied();
         let header = head(&report);
         for pass in [1, 2, 4] {
-            let spool = Spool::failing(report.cases.clone(), pass, 30);
+            let spool = CountedSpool::failing(report.cases.clone(), pass, 30);
             let err = written(View::streamed(&header, &spool)).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "pass {pass}");
         }

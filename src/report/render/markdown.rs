@@ -412,7 +412,7 @@ mod tests {
     use super::*;
     use crate::report::Status;
     use crate::report::render::testing::{
-        Spool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
+        CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
@@ -672,7 +672,7 @@ mod tests {
         for partial in [true, false] {
             let mut report = varied();
             report.partial = partial;
-            let spool = Spool::new(report.cases.clone());
+            let spool = CountedSpool::new(report.cases.clone());
             let header = head(&report);
             let streamed = written(View::streamed(&header, &spool)).unwrap();
             assert_eq!(streamed, render_with(&report, &reqs()));
@@ -684,7 +684,7 @@ mod tests {
             );
         }
         let passing = report("fake", vec![case("a", Status::Pass, &["RES-1"])]);
-        let spool = Spool::new(passing.cases.clone());
+        let spool = CountedSpool::new(passing.cases.clone());
         let header = head(&passing);
         let streamed = written(View::streamed(&header, &spool)).unwrap();
         assert_eq!(streamed, render_with(&passing, &reqs()));
@@ -696,7 +696,7 @@ mod tests {
         let report = varied();
         let header = head(&report);
         for pass in [1, 2] {
-            let spool = Spool::failing(report.cases.clone(), pass, 3);
+            let spool = CountedSpool::failing(report.cases.clone(), pass, 3);
             let err = written(View::streamed(&header, &spool)).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "pass {pass}");
         }

@@ -333,7 +333,7 @@ pub fn head(report: &Report) -> Report {
 /// Cases held where only [`CaseSource::each`] reaches them, counting how
 /// often they are read, and failing like an unreadable spool when
 /// `fail_at` says so.
-pub struct Spool {
+pub struct CountedSpool {
     cases: Vec<CaseReport>,
     pub passes: std::cell::Cell<usize>,
     /// (pass, case): the read fails on that pass (1 for the first) in
@@ -341,9 +341,9 @@ pub struct Spool {
     pub fail_at: Option<(usize, usize)>,
 }
 
-impl Spool {
-    pub fn new(cases: Vec<CaseReport>) -> Spool {
-        Spool {
+impl CountedSpool {
+    pub fn new(cases: Vec<CaseReport>) -> CountedSpool {
+        CountedSpool {
             cases,
             passes: std::cell::Cell::new(0),
             fail_at: None,
@@ -351,15 +351,15 @@ impl Spool {
     }
 
     /// A spool whose `pass`th read fails after `n` cases.
-    pub fn failing(cases: Vec<CaseReport>, pass: usize, n: usize) -> Spool {
-        Spool {
+    pub fn failing(cases: Vec<CaseReport>, pass: usize, n: usize) -> CountedSpool {
+        CountedSpool {
             fail_at: Some((pass, n)),
-            ..Spool::new(cases)
+            ..CountedSpool::new(cases)
         }
     }
 }
 
-impl CaseSource for Spool {
+impl CaseSource for CountedSpool {
     fn each(&self, visit: &mut dyn FnMut(&CaseReport) -> io::Result<()>) -> io::Result<()> {
         let pass = self.passes.get() + 1;
         self.passes.set(pass);

@@ -20,6 +20,9 @@ use crate::case::error::quote;
 use crate::case::shape::Form;
 use crate::protocol::{EntryType, ErrorCode, Kind, Tool};
 
+/// The features a case `requires` are the protocol's: one list for both.
+pub use crate::protocol::Feature;
+
 /// The tags a case may carry (documented in `cases/README.md`).
 pub const KNOWN_TAGS: &[&str] = &[
     "change-a",
@@ -98,50 +101,6 @@ fn tags_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         "type": "array",
         "items": {"type": "string", "enum": KNOWN_TAGS},
     })
-}
-
-/// Something a case needs that not every adapter or machine has.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Deserialize,
-    Serialize,
-    JsonSchema,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
-pub enum Feature {
-    /// Symbolic links in the fixture (adapter feature).
-    Symlinks,
-    /// Named pipes in the fixture (adapter feature).
-    Fifos,
-    /// Unix sockets in the fixture (adapter feature).
-    Sockets,
-    /// Character devices in the fixture (adapter feature; creating them needs root).
-    Devices,
-    /// Permission bits that deny access; root ignores them, so such cases
-    /// cannot be observed when the harness runs as root.
-    Permissions,
-    /// Parameter schemas published in the adapter's `hello` (Change C).
-    Schemas,
-    /// Roots that are git repositories (`fixture.git`); needs `git` on the
-    /// harness's PATH, so such cases are skipped, with the reason, without it.
-    Git,
-}
-
-impl Feature {
-    pub fn name(self) -> &'static str {
-        // The wire name, from the serde attribute's twin: one spelling, no list.
-        self.into()
-    }
 }
 
 /// The workspace to build on disk, relative to a fresh temporary directory.

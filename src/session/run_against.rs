@@ -145,7 +145,7 @@ pub fn runner_digest(dirs: &[String]) -> Result<String, String> {
 
 /// What a run of these case directories and runner directories is made
 /// against.
-pub fn run_against(
+pub fn record(
     cases: &[PathBuf],
     added: &[PathBuf],
     runner_dirs: &[String],
@@ -179,7 +179,7 @@ mod tests {
     /// (`YYYY-MM-DD`, UTC), and no control unless asked.
     #[test]
     fn a_run_records_the_day_it_was_made() {
-        let record = run_against(&[], &[], &[]).unwrap();
+        let record = record(&[], &[], &[]).unwrap();
         let day = record.certified.expect("a date");
         let shape: Vec<usize> = day.split('-').map(str::len).collect();
         assert_eq!(shape, [4, 2, 2], "{day}");

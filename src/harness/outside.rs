@@ -129,9 +129,9 @@ impl Outside {
         tool: Tool,
         command: Option<&str>,
         answer: &ToolResult,
-        unobserved: &[String],
+        unobserved: &[Field],
     ) -> Vec<(Channel, String)> {
-        let observed = |field: Field| !unobserved.iter().any(|u| u == field.name());
+        let observed = |field: Field| !unobserved.contains(&field);
         let mut found = Vec::new();
         if let Some(seen) = self.read(answer, &observed) {
             found.push((Channel::Read, seen));
@@ -684,7 +684,7 @@ mod tests {
         };
         let read = |a: &ToolResult| {
             (outside
-                .escapes(Tool::Grep, None, a, &["matches.path".into()])
+                .escapes(Tool::Grep, None, a, &[Field::MatchesPath])
                 .into_iter())
             .map(|(c, _)| c)
             .collect::<Vec<_>>()
@@ -694,7 +694,7 @@ mod tests {
         assert_eq!(read(&with("inside\n", "secret")), [Channel::Read]);
         // A line the adapter says it did not observe is not held against
         // the tool; a canary is, wherever it is.
-        let unobserved = ["matches.text".to_owned(), "matches.path".to_owned()];
+        let unobserved = [Field::MatchesText, Field::MatchesPath];
         let lines = outside.escapes(Tool::Grep, None, &with("", "secret"), &unobserved);
         assert!(lines.is_empty(), "{lines:?}");
         let canary = outside.escapes(Tool::Grep, None, &with("", "canary-1"), &unobserved);
