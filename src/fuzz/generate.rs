@@ -14,23 +14,29 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
+use std::collections::BTreeSet;
+
 use crate::fuzz::pools::*;
 use crate::fuzz::sample::*;
+use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::Tool;
 
-/// What the adapter under test can take: only its tools and fixture
-/// features are generated, so every sample can be answered.
+/// What the adapter under test can take: only its tools and the fixture
+/// features it has (the cases' own [`Feature`]s) are generated, so every
+/// sample can be answered.
 #[derive(Debug, Clone)]
 pub struct Capabilities {
     pub tools: Vec<Tool>,
-    pub symlinks: bool,
-    pub fifos: bool,
-    pub sockets: bool,
-    /// Restrictive modes; false as root, which ignores them.
-    pub permissions: bool,
-    /// Git repositories (`git` on PATH: the harness makes them, not the
-    /// adapter).
-    pub git: bool,
+    /// [`Feature::Permissions`] only where restrictive modes can be
+    /// observed (not as root); [`Feature::Git`] where the harness makes
+    /// repositories (always: they are written in-process).
+    pub features: BTreeSet<Feature>,
+}
+
+impl Capabilities {
+    fn has(&self, feature: Feature) -> bool {
+        self.features.contains(&feature)
+    }
 }
 
 fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
@@ -125,26 +131,26 @@ fn kind(caps: &Capabilities) -> BoxedStrategy<EntryKind> {
     let file = content().prop_map(EntryKind::File);
     let mut kinds: Vec<(u32, BoxedStrategy<EntryKind>)> =
         vec![(6, file.boxed()), (2, Just(EntryKind::Dir).boxed())];
-    if caps.symlinks {
+    if caps.has(Feature::Symlinks) {
         kinds.push((4, link_target().prop_map(EntryKind::Link).boxed()));
     }
-    if caps.fifos {
+    if caps.has(Feature::Fifos) {
         kinds.push((1, Just(EntryKind::Fifo).boxed()));
     }
-    if caps.sockets {
+    if caps.has(Feature::Sockets) {
         kinds.push((1, Just(EntryKind::Socket).boxed()));
     }
     proptest::strategy::Union::new_weighted(kinds).boxed()
 }
 
-fn entry(caps: &Capabilities) -> BoxedStrategy<Entry> {
-    let locked = if caps.permissions {
+fn entry(caps: &Capabilities) -> BoxedStrategy<SampleEntry> {
+    let locked = if caps.has(Feature::Permissions) {
         proptest::bool::weighted(0.1).boxed()
     } else {
         Just(false).boxed()
     };
     (base(), vec(name(), 0..3), name(), kind(caps), locked)
-        .prop_map(|(base, dirs, name, kind, locked)| Entry {
+        .prop_map(|(base, dirs, name, kind, locked)| SampleEntry {
             base,
             dirs,
             name,
@@ -210,11 +216,11 @@ fn file_path_text() -> impl Strategy<Value = PathText> {
 
 /// `file_path` and its alias `absolute_path` (FILE-1): usually the first
 /// alone, sometimes the alias alone or both.
-fn file_path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
-    let alias = prop_oneof![14 => Just(Param::Absent), 2 => param(file_path_text(), 0)];
+fn file_path_and_alias() -> BoxedStrategy<(Arg<PathText>, Arg<PathText>)> {
+    let alias = prop_oneof![14 => Just(Arg::Absent), 2 => param(file_path_text(), 0)];
     (param(file_path_text(), 1), alias)
         .prop_map(|(file_path, alias)| match alias {
-            Param::Given(p) if file_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            Arg::Given(p) if file_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
             other => (file_path, other),
         })
         .boxed()
@@ -224,29 +230,29 @@ fn file_path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
 fn param<T: std::fmt::Debug + Clone + 'static>(
     given: impl Strategy<Value = T> + 'static,
     absent: u32,
-) -> BoxedStrategy<Param<T>> {
+) -> BoxedStrategy<Arg<T>> {
     prop_oneof![
-        absent => Just(Param::Absent),
-        24 => given.prop_map(Param::Given),
-        1 => Just(Param::Empty),
-        1 => Just(Param::Nul),
-        1 => (0..4usize).prop_map(Param::WrongType),
+        absent => Just(Arg::Absent),
+        24 => given.prop_map(Arg::Given),
+        1 => Just(Arg::Empty),
+        1 => Just(Arg::Nul),
+        1 => (0..4usize).prop_map(Arg::WrongType),
     ]
     .boxed()
 }
 
 /// The alias of a path parameter: usually absent, so the main name is
 /// exercised, sometimes given alone or together with it.
-fn alias() -> BoxedStrategy<Param<PathText>> {
-    prop_oneof![14 => Just(Param::Absent), 2 => param(path_text(), 0)].boxed()
+fn alias() -> BoxedStrategy<Arg<PathText>> {
+    prop_oneof![14 => Just(Arg::Absent), 2 => param(path_text(), 0)].boxed()
 }
 
 /// A path and its alias, as for the search tools: half the time the alias
 /// carries the path alone.
-fn path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
+fn path_and_alias() -> BoxedStrategy<(Arg<PathText>, Arg<PathText>)> {
     (param(path_text(), 2), alias())
         .prop_map(|(dir_path, path)| match path {
-            Param::Given(p) if dir_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
             other => (dir_path, other),
         })
         .boxed()
@@ -262,7 +268,7 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             .boxed(),
         Tool::WriteFile => {
             let content = prop_oneof![
-                12 => index(WRITE_CONTENTS).prop_map(Param::Given),
+                12 => index(WRITE_CONTENTS).prop_map(Arg::Given),
                 1 => param(index(WRITE_CONTENTS), 1),
             ];
             (file_path_and_alias(), content)
@@ -277,11 +283,11 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         }
         Tool::Edit => {
             let old = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Param::Given),
+                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Arg::Given),
                 1 => param(index(OLD_STRINGS), 1),
             ];
             let new = prop_oneof![
-                12 => index(NEW_STRINGS).prop_map(Param::Given),
+                12 => index(NEW_STRINGS).prop_map(Arg::Given),
                 1 => param(index(NEW_STRINGS), 1),
             ];
             (file_path_and_alias(), old, new)
@@ -297,7 +303,7 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         }
         Tool::Glob => {
             let pattern = prop_oneof![
-                12 => drawn(&GLOB_PATTERNS).prop_map(Param::Given),
+                12 => drawn(&GLOB_PATTERNS).prop_map(Arg::Given),
                 1 => param(drawn(&GLOB_PATTERNS), 1),
             ];
             (pattern, path_and_alias())
@@ -316,21 +322,19 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             .boxed(),
         Tool::Grep | Tool::Ripgrep => {
             let include = prop_oneof![
-                3 => Just(Param::Absent),
-                2 => drawn(&INCLUDES).prop_map(Param::Given),
+                3 => Just(Arg::Absent),
+                2 => drawn(&INCLUDES).prop_map(Arg::Given),
                 1 => param(drawn(&INCLUDES), 0),
             ];
             let pattern = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Param::Given),
+                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Arg::Given),
                 1 => param(drawn(&PATTERNS), 1),
             ];
             (pattern, param(path_text(), 6), alias(), include)
                 .prop_map(move |(pattern, dir_path, path, include)| {
                     let (dir_path, path) = match path {
                         // Half the time the alias carries the path alone.
-                        Param::Given(p) if dir_path == Param::Absent => {
-                            (Param::Absent, Param::Given(p))
-                        }
+                        Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
                         other => (dir_path, other),
                     };
                     CallSpec::Search {
@@ -348,10 +352,10 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             // sends `pwd` then, cases/README.md), so a finding without one
             // would not reproduce as a case.
             let command = prop_oneof![
-                20 => Just(Param::Given(())),
-                1 => Just(Param::Empty),
-                1 => Just(Param::Nul),
-                1 => (0..4usize).prop_map(Param::WrongType),
+                20 => Just(Arg::Given(())),
+                1 => Just(Arg::Empty),
+                1 => Just(Arg::Nul),
+                1 => (0..4usize).prop_map(Arg::WrongType),
             ];
             (command, param(path_text(), 2), alias())
                 .prop_map(|(command, dir_path, directory)| CallSpec::Shell {
@@ -407,7 +411,7 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
                 .boxed(),
         ),
     ];
-    if caps.symlinks {
+    if caps.has(Feature::Symlinks) {
         let chain = (0..8usize, name(), name()).prop_map(|(to, out, back)| Echo::OutAndBack {
             to,
             out,
@@ -422,7 +426,7 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
 }
 
 impl Echo {
-    fn apply(self, mut entries: Vec<Entry>) -> Vec<Entry> {
+    fn apply(self, mut entries: Vec<SampleEntry>) -> Vec<SampleEntry> {
         let n = entries.len();
         match self {
             Echo::None => {}
@@ -437,7 +441,7 @@ impl Echo {
                 }
                 for (base, dirs) in places {
                     for name in [0, 1] {
-                        entries.push(Entry {
+                        entries.push(SampleEntry {
                             base,
                             dirs: dirs.clone(),
                             name,
@@ -454,7 +458,7 @@ impl Echo {
                 entries.push(deeper);
             }
             Echo::OutAndBack { to, out, back } => {
-                let link = |base, name, to| Entry {
+                let link = |base, name, to| SampleEntry {
                     base,
                     dirs: Vec::new(),
                     name,
@@ -469,7 +473,7 @@ impl Echo {
                 // links of the chain collide.
                 for i in 0..len {
                     let next = if i + 1 == len { to % n } else { n + i + 1 };
-                    entries.push(Entry {
+                    entries.push(SampleEntry {
                         base: Base::First,
                         dirs: vec![dir],
                         name: i,
@@ -498,7 +502,7 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let target = prop_oneof![4 => Just(None), 1 => name().prop_map(Some)];
     let outside = proptest::bool::weighted(0.8);
     // `git init` and a commit cost a few processes: not every sample.
-    let git = proptest::bool::weighted(if caps.git { 0.1 } else { 0.0 });
+    let git = proptest::bool::weighted(if caps.has(Feature::Git) { 0.1 } else { 0.0 });
     let extra = prop_oneof![
         20 => Just(None),
         1 => (index(UNKNOWN_KEYS), param(path_text(), 0)).prop_map(Some),
@@ -513,7 +517,7 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let entries = (vec(entry(caps), 0..8), echo(caps), bulk).prop_map(|(e, echo, bulk)| {
         let mut entries = echo.apply(e);
         if let Some((name, count)) = bulk {
-            entries.push(Entry {
+            entries.push(SampleEntry {
                 base: Base::First,
                 dirs: Vec::new(),
                 name,
@@ -569,16 +573,16 @@ mod tests {
     /// Every tool and kind of entry; modes off, since tests may run as root,
     /// which ignores them.
     fn every_kind_but_modes(git: bool) -> Capabilities {
+        let mut features = BTreeSet::from([Feature::Symlinks, Feature::Fifos, Feature::Sockets]);
+        if git {
+            features.insert(Feature::Git);
+        }
         Capabilities {
             tools: Tool::ALL
                 .into_iter()
                 .filter(|t| !t.is_file_tool())
                 .collect(),
-            symlinks: true,
-            fifos: true,
-            sockets: true,
-            permissions: false,
-            git,
+            features,
         }
     }
 
