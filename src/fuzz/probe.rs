@@ -11,15 +11,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::case::fixture::{self, BuiltFixture};
+use crate::case::fixture::BuiltFixture;
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
-use crate::harness::call;
 use crate::harness::expected::Expected;
 use crate::harness::snapshot::{self, ChangeKind, State};
-use crate::harness::verdict::{self, Judged, OnSubject, Planned, call_on};
+use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
 use crate::report::{Check, Mismatch};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
@@ -111,6 +110,9 @@ pub struct Env {
     /// How long a call on a fixture with FIFOs is waited for before they
     /// are released, as in a suite run ([`crate::subject::hang`]).
     pub hang_timeout: std::time::Duration,
+    /// The call's time limit: what a fixture's build gets, as in a suite
+    /// run ([`verdict::build`]).
+    pub fixture_timeout: std::time::Duration,
 }
 
 impl Default for Env {
@@ -119,6 +121,7 @@ impl Default for Env {
             permissions: false,
             fixtures: None,
             hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
         }
     }
 }
@@ -164,7 +167,8 @@ pub fn probe(
     adapter: &mut dyn Subject,
 ) -> Probe {
     let rendered = sample.render(env.permissions);
-    let built = match fixture::build(&rendered.fixture, env.fixtures.as_deref()) {
+    let fixtures = env.fixtures.as_deref();
+    let built = match verdict::build(&rendered.fixture, fixtures, env.fixture_timeout) {
         Ok(built) => built,
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
@@ -178,24 +182,13 @@ pub fn probe(
     // rendered (a shell call without `command` is one of its inputs).
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
-    let mut plan = |vars: Placeholders, scratch: Option<&Path>| {
-        let call = call::build(
-            rendered.tool,
-            "fuzz".into(),
-            &rendered.params,
-            &vars,
-            &built.workspace,
-        );
+    let mut expect = |call: &Call, vars: &mut Placeholders, scratch: Option<&Path>| {
         let (answer, writes) =
-            reference_answer(&rendered, env, reference, (&built, &call, &vars), scratch)?;
-        let lexical = Exchange {
-            call: &call,
-            actual: None,
-        }
-        .lexical();
+            reference_answer(&rendered, env, reference, (&built, call, vars), scratch)?;
+        let lexical = Exchange { call, actual: None }.lexical();
         let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
         let (needles, written_needles): (Vec<String>, Vec<String>) =
-            portable_needles(&needles, &vars).into_iter().unzip();
+            portable_needles(&needles, vars).into_iter().unzip();
         let expected = Expected::derive(
             &Expect {
                 writes: writes.clone(),
@@ -204,7 +197,7 @@ pub fn probe(
             &rendered.fixture,
             rendered.tool,
             None,
-            &vars,
+            vars,
             &built.root,
         );
         asked = Some(Asked {
@@ -212,16 +205,18 @@ pub fn probe(
             writes,
             written_needles,
         });
-        Ok::<_, String>(Planned {
-            call,
-            vars,
-            expected,
-        })
+        Ok::<_, String>(expected)
+    };
+    let ask = Ask {
+        name: "fuzz",
+        tool: rendered.tool,
+        params: &rendered.params,
     };
     let on = OnSubject {
         file: Path::new("fuzz"),
         fixture: &rendered.fixture,
         built: &built,
+        ask,
         hang_timeout: env.hang_timeout,
         twin: None,
     };
@@ -234,7 +229,7 @@ pub fn probe(
         }
         allow_hidden(expected, actual, roots);
     };
-    let called = match call_on(adapter, on, &mut plan, relax) {
+    let called = match call_on(adapter, on, &mut expect, relax) {
         Ok(called) => called,
         Err(why) => return Probe::Skipped(why),
     };
@@ -243,9 +238,9 @@ pub fn probe(
     let (call, vars) = match called.planned {
         Some(planned) => planned,
         None => {
-            let vars = call::placeholders(&built.vars, stand_in.as_deref());
-            match plan(vars, stand_in.as_deref()) {
-                Ok(planned) => (planned.call, planned.vars),
+            let (call, mut vars) = verdict::plan(ask, &built, stand_in.as_deref());
+            match expect(&call, &mut vars, stand_in.as_deref()) {
+                Ok(_) => (call, vars),
                 Err(why) => return Probe::Skipped(why),
             }
         }
@@ -355,16 +350,18 @@ fn reference_answer(
     if !rendered.tool.writes() {
         return Ok((answer(reference, call, built)?, Vec::new()));
     }
-    let own = fixture::build(&rendered.fixture, env.fixtures.as_deref())
-        .map_err(|e| format!("fixture: {e}"))?;
-    let own_vars = call::placeholders(&own.vars, scratch);
-    let own_call = call::build(
-        rendered.tool,
-        call.case.clone(),
-        &rendered.params,
-        &own_vars,
-        &own.workspace,
-    );
+    let own = verdict::build(
+        &rendered.fixture,
+        env.fixtures.as_deref(),
+        env.fixture_timeout,
+    )
+    .map_err(|e| format!("fixture: {e}"))?;
+    let ask = Ask {
+        name: &call.case,
+        tool: rendered.tool,
+        params: &rendered.params,
+    };
+    let (own_call, own_vars) = verdict::plan(ask, &own, scratch);
     let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
         .collect();

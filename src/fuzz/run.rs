@@ -64,6 +64,9 @@ pub struct FuzzConfig<'a> {
     /// are released ([`crate::subject::hang`]): the adapter blocked on one
     /// is a finding after this bound, not after the call's timeout.
     pub hang_timeout: Duration,
+    /// The call's time limit, which each fixture's build gets too, as in
+    /// a suite run.
+    pub fixture_timeout: Duration,
     /// Stop once this many new findings are kept.
     pub max_findings: Option<usize>,
     /// Called after every iteration (progress display).
@@ -388,6 +391,7 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Fuzzed, Adapte
             permissions: caps.features.contains(&Feature::Permissions),
             fixtures: config.fixtures.clone(),
             hang_timeout: config.hang_timeout,
+            fixture_timeout: config.fixture_timeout,
         },
         caps,
         config,
@@ -488,6 +492,7 @@ mod tests {
             fixtures: Some(fixtures.path().to_owned()),
             reference_scratch: Some(fixtures.path().to_owned()),
             hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
             max_findings: None,
             on_iteration: Some(&progress),
             on_finding: None,

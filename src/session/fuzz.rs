@@ -105,6 +105,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         fixtures: Some(fixtures),
         reference_scratch: Some(reference),
         hang_timeout: supervision.hang_timeout,
+        fixture_timeout: plan.call_timeout,
         max_findings: plan.max_findings,
         on_iteration: Some(&progress),
         on_finding: Some(&on_finding),
