@@ -60,7 +60,7 @@ fn name() -> BoxedStrategy<usize> {
     prop_oneof![
         6 => 0..8usize,
         3 => 8..EXCLUDED_NAMES,
-        1 => EXCLUDED_NAMES..NAMES.len(),
+        1 => EXCLUDED_NAMES..DRAWN_NAMES,
     ]
     .boxed()
 }
@@ -487,6 +487,106 @@ impl Echo {
     }
 }
 
+/// Issue 45's generative dimensions: what a sample becomes once
+/// everything else is drawn. Drawn last, from the iteration's own RNG, so
+/// a sample with no twist is the very sample the generator made before
+/// them: the iterations earlier subjects are first found at keep their
+/// inputs unless a twist falls there.
+#[derive(Debug, Clone)]
+enum Twist {
+    None,
+    /// A file named `é` stored decomposed (NFD) beside entry `of`: a tool
+    /// that composes names (NFC) reports or asks another name.
+    Decomposed {
+        of: usize,
+    },
+    /// Entry `of` again under its name in upper case, when the pool has
+    /// that form (`a` and `A`): names that differ only in case, which a
+    /// tool that folds case takes for one another.
+    CaseSibling {
+        of: usize,
+    },
+    /// A file `file` in a directory `dir` below the first root, both of
+    /// [`ODD_NAMES`]: a newline, `%20`, a route group, an extended glob
+    /// in a name and in a directory path.
+    Odd {
+        dir: usize,
+        file: usize,
+    },
+    /// The root is a link ([`Sample::linked_root`]).
+    LinkedRoot,
+}
+
+fn twist(caps: &Capabilities) -> BoxedStrategy<Twist> {
+    let odd = || proptest::sample::select(ODD_NAMES);
+    let mut twists: Vec<(u32, BoxedStrategy<Twist>)> = vec![
+        (12, Just(Twist::None).boxed()),
+        (
+            1,
+            (0..8usize).prop_map(|of| Twist::Decomposed { of }).boxed(),
+        ),
+        (
+            1,
+            (0..8usize).prop_map(|of| Twist::CaseSibling { of }).boxed(),
+        ),
+        (
+            1,
+            (odd(), prop_oneof![Just(0usize), odd()])
+                .prop_map(|(dir, file)| Twist::Odd { dir, file })
+                .boxed(),
+        ),
+    ];
+    if caps.has(Feature::Symlinks) {
+        twists.push((1, Just(Twist::LinkedRoot).boxed()));
+    }
+    proptest::strategy::Union::new_weighted(twists).boxed()
+}
+
+impl Twist {
+    fn apply(self, mut sample: Sample) -> Sample {
+        let entries = &mut sample.entries;
+        let file = |base, dirs, name| SampleEntry {
+            base,
+            dirs,
+            name,
+            kind: EntryKind::File(vec![0, 1]),
+            locked: false,
+        };
+        let n = entries.len();
+        match self {
+            Twist::None => {}
+            Twist::Decomposed { of } => {
+                let (base, dirs) = match entries.get(of % n.max(1)) {
+                    Some(e) => (e.base, e.dirs.clone()),
+                    None => (Base::First, Vec::new()),
+                };
+                entries.push(file(base, dirs, DECOMPOSED));
+            }
+            Twist::CaseSibling { .. } if n == 0 => {
+                entries.push(file(Base::First, Vec::new(), 0));
+                entries.push(file(Base::First, Vec::new(), upper(0).expect("`A`")));
+            }
+            Twist::CaseSibling { of } => {
+                let entry = entries[of % n].clone();
+                if let Some(name) = upper(entry.name) {
+                    entries.push(SampleEntry { name, ..entry });
+                }
+            }
+            Twist::Odd { dir, file: name } => {
+                entries.push(file(Base::First, vec![dir], name));
+            }
+            Twist::LinkedRoot => sample.linked_root = true,
+        }
+        sample
+    }
+}
+
+/// The pool's name that is `name` in upper case, if there is one.
+fn upper(name: usize) -> Option<usize> {
+    let folded = NAMES[name].to_uppercase();
+    (NAMES.iter()).position(|n| *n != NAMES[name] && n.to_uppercase() == folded)
+}
+
 /// Samples for an adapter with these capabilities.
 pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let calls: Vec<(u32, BoxedStrategy<CallSpec>)> = caps
@@ -527,18 +627,20 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
         }
         entries
     });
-    (layout(), outside, target, entries, git, call, extra)
-        .prop_map(
-            |(layout, outside, target_below, entries, git, call, extra)| Sample {
-                layout,
-                outside,
-                target_below,
-                entries,
-                git,
-                call,
-                extra,
-            },
-        )
+    let sample = (layout(), outside, target, entries, git, call, extra).prop_map(
+        |(layout, outside, target_below, entries, git, call, extra)| Sample {
+            layout,
+            outside,
+            target_below,
+            entries,
+            git,
+            call,
+            linked_root: false,
+            extra,
+        },
+    );
+    (sample, twist(caps))
+        .prop_map(|(sample, twist)| twist.apply(sample))
         .boxed()
 }
 
@@ -657,7 +759,11 @@ mod tests {
                 .current()
                 .render(false);
             let f = &r.fixture;
-            let excluded = &NAMES[EXCLUDED_NAMES..];
+            let all: Vec<&str> = (f.files.iter().map(|(p, _)| p.as_str()))
+                .chain(f.dirs.iter().map(|d| d.as_str()))
+                .collect();
+            let paths_of = |_| all.iter().copied();
+            let excluded = &NAMES[EXCLUDED_NAMES..DRAWN_NAMES];
             let paths = f.files.iter().map(|(p, _)| p).chain(&f.dirs);
             let links: BTreeSet<&str> = f.symlinks.iter().map(|(p, _)| p.as_str()).collect();
             let late_nul = |t: &[u8]| t.iter().position(|b| *b == 0).is_some_and(|at| at >= 8192);
@@ -750,6 +856,29 @@ mod tests {
                         }),
                 ),
                 (
+                    "a name stored decomposed",
+                    paths_of(f).any(|p| p.contains("e\u{301}")),
+                ),
+                (
+                    "names that differ only in case",
+                    paths_of(f).any(|p| {
+                        paths_of(f).any(|q| q != p && q.to_lowercase() == p.to_lowercase())
+                    }),
+                ),
+                ("a newline in a name", paths_of(f).any(|p| p.contains('\n'))),
+                (
+                    "a route group or extended glob as a directory",
+                    f.files.iter().any(|(p, _)| {
+                        let dirs = p.as_str().rsplit_once('/').map_or("", |(d, _)| d);
+                        dirs.contains('(')
+                    }),
+                ),
+                ("`%20` in a name", paths_of(f).any(|p| p.contains("%20"))),
+                (
+                    "a root that is a link",
+                    f.symlinks.iter().any(|(p, _)| f.roots.contains(p)) && f.roots.len() == 1,
+                ),
+                (
                     "a glob class range over `b`",
                     r.tool == Tool::Glob
                         && r.params.get("pattern").and_then(Value::as_str) == Some("[a-c]*")
@@ -777,8 +906,16 @@ mod tests {
             "more than 2,000 lines",
             "a file that is not UTF-8",
             "more than 8 links",
+            "a name stored decomposed",
+            "names that differ only in case",
+            "a route group or extended glob as a directory",
+            "a root that is a link",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
+        }
+        // One odd name of eleven each, in a directory or as the file.
+        for what in ["a newline in a name", "`%20` in a name"] {
+            assert!(seen.get(what).is_some_and(|n| *n >= 5), "{what}: {seen:?}");
         }
         eprintln!("{seen:?}");
         for what in [

@@ -559,6 +559,7 @@ mod tests {
                 .collect(),
             git: false,
             call,
+            linked_root: false,
             extra: None,
         }
     }

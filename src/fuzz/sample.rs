@@ -223,6 +223,10 @@ pub struct Sample {
     /// backend that searches with `git grep` there is exercised.
     pub git: bool,
     pub call: CallSpec,
+    /// Whether the root of a [`Layout::Single`] workspace is a link to a
+    /// directory beside it (`ws` -> `ws.real`), with the target at the
+    /// root: the workspace as a user's symlinked checkout gives it.
+    pub linked_root: bool,
     /// A key the tool does not take (ERR-8), from [`UNKNOWN_KEYS`], and its
     /// value: a misspelt or borrowed parameter must be refused, not dropped.
     pub extra: Option<(usize, Arg<PathText>)>,
@@ -393,12 +397,43 @@ impl Sample {
                 params.insert(key.to_owned(), v);
             }
         }
+        if self.linked_root && self.layout == Layout::Single && self.target_below.is_none() {
+            link_root(&mut fixture);
+        }
         Rendered {
             fixture,
             tool,
             params,
         }
     }
+}
+
+/// Where a linked root's link leads ([`Sample::linked_root`]).
+const LINKED_ROOT: &str = "ws.real";
+
+/// `fixture`'s one root `ws` made a link to [`LINKED_ROOT`], where
+/// everything below it is written instead: the call's paths still name
+/// `ws`, the root as the workspace gives it.
+fn link_root(fixture: &mut Fixture) {
+    let moved = |p: &FixturePath| match p.as_str().strip_prefix("ws/") {
+        Some(rest) => fp(&format!("{LINKED_ROOT}/{rest}")),
+        None if p.as_str() == "ws" => fp(LINKED_ROOT),
+        None => p.clone(),
+    };
+    let f = fixture;
+    f.files = (f.files.iter())
+        .map(|(p, c)| (moved(p), c.clone()))
+        .collect();
+    f.dirs = f.dirs.iter().map(moved).collect();
+    f.symlinks = (f.symlinks.iter())
+        .map(|(p, t)| (moved(p), t.clone()))
+        .collect();
+    f.fifos = f.fifos.iter().map(moved).collect();
+    f.sockets = f.sockets.iter().map(moved).collect();
+    f.modes = f.modes.iter().map(|(p, m)| (moved(p), *m)).collect();
+    f.git = f.git.iter().map(moved).collect();
+    f.dirs.push(fp(LINKED_ROOT));
+    f.symlinks.push((fp("ws"), LINKED_ROOT.to_owned()));
 }
 
 fn ancestors(path: &str) -> impl Iterator<Item = &str> {
@@ -718,6 +753,7 @@ mod tests {
             outside: true,
             target_below: None,
             git: false,
+            linked_root: false,
             extra: None,
             entries: vec![
                 link,
@@ -748,6 +784,7 @@ mod tests {
             outside: true,
             target_below: Some(2),
             git: false,
+            linked_root: false,
             extra: None,
             entries: vec![file(Base::Second, &[0], 1)],
             call: resolve(PathText::Entry {

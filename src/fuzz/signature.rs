@@ -22,7 +22,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::fuzz::pools::{EXCLUDED_NAMES, LONG_LINE_PIECE, NAMES, PAD_PIECE, PIECES};
+use crate::fuzz::pools::{DRAWN_NAMES, EXCLUDED_NAMES, LONG_LINE_PIECE, NAMES, PAD_PIECE, PIECES};
 use crate::fuzz::sample::{EntryKind, Layout, Rendered, Sample};
 use crate::reference::resolve::lexical_resolve;
 use toolpath_suite::params;
@@ -98,6 +98,9 @@ impl Signature {
         if sample.outside {
             s.add("outside:dir");
         }
+        if sample.linked_root && sample.layout == Layout::Single {
+            s.add("roots:linked");
+        }
         if !rendered.fixture.modes.is_empty() {
             s.add("entry:unreadable");
         }
@@ -140,6 +143,13 @@ impl Signature {
                 names(&mut s, name);
             }
         }
+        // Two names of one directory that differ only in case.
+        let mut folded = BTreeSet::new();
+        for (path, _) in sample.kept_entries() {
+            if !folded.insert(path.to_lowercase()) {
+                s.add("entry:case-siblings");
+            }
+        }
         links(&mut s, rendered);
         params(&mut s, rendered, sample);
         Signature {
@@ -171,10 +181,20 @@ fn layout_name(layout: Layout) -> &'static str {
 
 /// The odd characters of one name, by what they mean to some layer.
 fn names(s: &mut Features, name: &str) {
-    if NAMES[EXCLUDED_NAMES..].contains(&name) {
+    if NAMES[EXCLUDED_NAMES..DRAWN_NAMES].contains(&name) {
         s.add("name:commonly-excluded");
     }
-    let checks: [(&str, bool); 14] = [
+    let checks: [(&str, bool); 18] = [
+        // Issue 45's: a combining mark (a name stored decomposed), a
+        // newline, a route group or an extended glob, a `%`-escape of a
+        // space.
+        (
+            "name:decomposed",
+            name.chars().any(|c| ('\u{300}'..='\u{36f}').contains(&c)),
+        ),
+        ("name:newline", name.contains('\n')),
+        ("name:group", name.contains('(')),
+        ("name:percent-space", name.contains("%20")),
         ("name:dot", name.starts_with('.')),
         ("name:colon", name.contains(':')),
         ("name:bang", name.starts_with('!')),
@@ -506,6 +526,7 @@ mod tests {
                 dir_path: Arg::Absent,
                 path: Arg::Absent,
             },
+            linked_root: false,
             extra: None,
         }
     }

@@ -150,6 +150,7 @@ impl Sample {
             entries: Vec::new(),
             git: false,
             call,
+            linked_root: false,
             extra: None,
         }
     }
@@ -173,7 +174,13 @@ impl Sample {
             out.push(with(&|s| s.outside = false));
         }
         if self.layout != Layout::Single {
-            out.push(with(&|s| s.layout = Layout::Single));
+            out.push(with(&|s| {
+                s.layout = Layout::Single;
+                s.linked_root = false;
+            }));
+        }
+        if self.linked_root {
+            out.push(with(&|s| s.linked_root = false));
         }
         if self.target_below.is_some() {
             out.push(with(&|s| s.target_below = None));
@@ -322,6 +329,7 @@ mod tests {
             }],
             git: false,
             call: CallSpec::Resolve { path: Arg::Absent },
+            linked_root: false,
             extra: None,
         };
         let steps = sample.simpler();
