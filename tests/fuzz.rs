@@ -155,7 +155,7 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("vague-messages", 1),
     ("parent-dir-include", 316),
     ("literal-placeholders", 0),
-    ("ran-elsewhere", 15),
+    ("ran-elsewhere", 81),
     ("trimmed-text", 169),
     ("raw-model-text", 0),
     ("option-injection", 1800),
