@@ -127,7 +127,7 @@ const BUDGET: u64 = 3_000;
 
 /// The iteration at which seed 1 first finds each wrong subject of this
 /// file (`mutant.py --list`, [`FILE_SUBJECTS`], [`DIMENSION_SUBJECTS`],
-/// `mutant.py --focused` on its own tool), measured 2026-11-29 by whole
+/// [`ISSUE_45_SUBJECTS`], `mutant.py --focused` on its own tool), measured 2026-11-29 by whole
 /// runs stopped at their first finding, on the generator whose pools take
 /// the cases' own values.
 ///
@@ -155,7 +155,7 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("vague-messages", 1),
     ("parent-dir-include", 316),
     ("literal-placeholders", 0),
-    ("ran-elsewhere", 15),
+    ("ran-elsewhere", 81),
     ("trimmed-text", 169),
     ("raw-model-text", 0),
     ("option-injection", 1800),
@@ -205,6 +205,13 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("link-limit-8", 73),
     ("undecodable-lines-dropped", 169),
     ("edit-replaces-invalid-bytes", 2462),
+    // ISSUE_45_SUBJECTS
+    ("composes-names", 212),
+    ("folds-case", 479),
+    ("names-split-at-newlines", 1485),
+    ("directory-as-pattern", 116),
+    ("percent-decoded", 28),
+    ("root-link-refused", 1067),
     // mutant.py --focused, each fuzzed on its own tool (`--tool`)
     ("question-optional", 42),
     ("braces-need-a-comma", 214),
@@ -379,6 +386,7 @@ fn first_found_names_only_subjects_fuzzed_here() {
         FILE_SUBJECTS
             .iter()
             .chain(&DIMENSION_SUBJECTS)
+            .chain(&ISSUE_45_SUBJECTS)
             .map(|(_, mode)| mode.to_string()),
     );
     subjects.extend(focused().into_iter().map(|(mode, _)| mode));
@@ -1033,6 +1041,30 @@ const DIMENSION_SUBJECTS: [(&str, &str); 3] = [
 #[test]
 fn every_generated_dimension_finds_its_wrong_subject() {
     found_within(&DIMENSION_SUBJECTS, FILE_BUDGET);
+}
+
+/// Issue 45's generated dimensions, each shown by the obvious bug of a
+/// tool that meets it (`tests/adapters/dimensions.py`): names composed
+/// (NFC) from a name stored decomposed (`composes-names`); a file tool
+/// that looks names up without case, beside a name that differs only in
+/// case (`folds-case`); names read back from lines, a name with a newline
+/// (`names-split-at-newlines`); a glob whose pattern is built from a
+/// directory named with glob syntax, `(dashboard)` or `@(a|b)`
+/// (`directory-as-pattern`); paths read as URLs, `a%20b`
+/// (`percent-decoded`); a file tool that compares a file's real path with
+/// a root that is a link (`root-link-refused`).
+const ISSUE_45_SUBJECTS: [(&str, &str); 6] = [
+    ("dimensions.py", "composes-names"),
+    ("dimensions.py", "folds-case"),
+    ("dimensions.py", "names-split-at-newlines"),
+    ("dimensions.py", "directory-as-pattern"),
+    ("dimensions.py", "percent-decoded"),
+    ("dimensions.py", "root-link-refused"),
+];
+
+#[test]
+fn every_issue_45_dimension_finds_its_wrong_subject() {
+    found_within(&ISSUE_45_SUBJECTS, FILE_BUDGET);
 }
 
 /// Iterations a pattern-syntax mutant may take, fuzzed on its own tool.

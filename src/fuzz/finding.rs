@@ -14,13 +14,13 @@ use toolpath_suite::protocol::Tool;
 
 /// A divergence found at one iteration of one seed.
 #[derive(Debug, Clone)]
-pub struct Finding {
+pub struct FuzzFinding {
     pub seed: u64,
     pub iteration: u64,
     pub divergence: Divergence,
 }
 
-impl Finding {
+impl FuzzFinding {
     /// The case id: the area, `fuzz`, the rule, the failed checks and the
     /// short name of the shrunk input's features, so one finding keeps one
     /// file name across runs, and two bugs that fail the same check on
@@ -35,7 +35,9 @@ impl Finding {
             Tool::Ls => "ls",
             Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
         };
-        let fields: Vec<String> = d.fields.iter().map(|f| f.replace('.', "-")).collect();
+        let fields: Vec<String> = (d.failed.names().iter())
+            .map(|f| f.replace('.', "-"))
+            .collect();
         let shape = d.signature.short();
         if d.adapter_failed() {
             // Named by the failure alone (see `Divergence::check`).
@@ -73,9 +75,7 @@ impl Finding {
             line: 0,
             summary: format!(
                 "Found by toolpath fuzz (seed {}, iteration {}): {} failed against the reference's answer; review and describe the rule.",
-                self.seed,
-                self.iteration,
-                d.fields.join(", ")
+                self.seed, self.iteration, d.failed
             ),
             spec: d.rules.clone(),
             tags: Vec::new(),
@@ -100,7 +100,7 @@ impl Finding {
              The adapter answered:\n  {}",
             self.seed,
             self.iteration,
-            d.fields.join(", "),
+            d.failed,
             d.signature,
             d.actual_text.replace('\n', "\n  ")
         );
@@ -141,7 +141,7 @@ mod tests {
         "x\rinjected: true\n\u{1b}]52;c;cm0=\u{7}\u{202e}\u{200d}\u{0}\u{2028}",
     ];
 
-    fn finding(hostile: &str) -> Finding {
+    fn finding(hostile: &str) -> FuzzFinding {
         let base = parse_case(
             Path::new("t.yaml"),
             "id: t.t\nsummary: s\nspec: [RES-1]\nfixture: {roots: [ws]}\n\
@@ -155,7 +155,7 @@ mod tests {
             message: hostile.into(),
             stderr: hostile.into(),
         };
-        Finding {
+        FuzzFinding {
             seed: 7,
             iteration: 3,
             divergence: Divergence {
@@ -164,7 +164,7 @@ mod tests {
                     tool: Tool::Resolve,
                     params,
                 },
-                fields: vec!["adapter.crash"],
+                failed: crate::fuzz::probe::Failed::Subject(FailureKind::Crash),
                 rules: vec!["RES-1".into()],
                 expect: crate::fuzz::expect::expect_of(
                     &ToolResult {

@@ -14,23 +14,29 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
+use std::collections::BTreeSet;
+
 use crate::fuzz::pools::*;
 use crate::fuzz::sample::*;
+use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::Tool;
 
-/// What the adapter under test can take: only its tools and fixture
-/// features are generated, so every sample can be answered.
+/// What the adapter under test can take: only its tools and the fixture
+/// features it has (the cases' own [`Feature`]s) are generated, so every
+/// sample can be answered.
 #[derive(Debug, Clone)]
 pub struct Capabilities {
     pub tools: Vec<Tool>,
-    pub symlinks: bool,
-    pub fifos: bool,
-    pub sockets: bool,
-    /// Restrictive modes; false as root, which ignores them.
-    pub permissions: bool,
-    /// Git repositories (`git` on PATH: the harness makes them, not the
-    /// adapter).
-    pub git: bool,
+    /// [`Feature::Permissions`] only where restrictive modes can be
+    /// observed (not as root); [`Feature::Git`] where the harness makes
+    /// repositories (always: they are written in-process).
+    pub features: BTreeSet<Feature>,
+}
+
+impl Capabilities {
+    fn has(&self, feature: Feature) -> bool {
+        self.features.contains(&feature)
+    }
 }
 
 fn index(pool: &[&str]) -> impl Strategy<Value = usize> + Clone + use<> {
@@ -54,7 +60,7 @@ fn name() -> BoxedStrategy<usize> {
     prop_oneof![
         6 => 0..8usize,
         3 => 8..EXCLUDED_NAMES,
-        1 => EXCLUDED_NAMES..NAMES.len(),
+        1 => EXCLUDED_NAMES..DRAWN_NAMES,
     ]
     .boxed()
 }
@@ -125,26 +131,26 @@ fn kind(caps: &Capabilities) -> BoxedStrategy<EntryKind> {
     let file = content().prop_map(EntryKind::File);
     let mut kinds: Vec<(u32, BoxedStrategy<EntryKind>)> =
         vec![(6, file.boxed()), (2, Just(EntryKind::Dir).boxed())];
-    if caps.symlinks {
+    if caps.has(Feature::Symlinks) {
         kinds.push((4, link_target().prop_map(EntryKind::Link).boxed()));
     }
-    if caps.fifos {
+    if caps.has(Feature::Fifos) {
         kinds.push((1, Just(EntryKind::Fifo).boxed()));
     }
-    if caps.sockets {
+    if caps.has(Feature::Sockets) {
         kinds.push((1, Just(EntryKind::Socket).boxed()));
     }
     proptest::strategy::Union::new_weighted(kinds).boxed()
 }
 
-fn entry(caps: &Capabilities) -> BoxedStrategy<Entry> {
-    let locked = if caps.permissions {
+fn entry(caps: &Capabilities) -> BoxedStrategy<SampleEntry> {
+    let locked = if caps.has(Feature::Permissions) {
         proptest::bool::weighted(0.1).boxed()
     } else {
         Just(false).boxed()
     };
     (base(), vec(name(), 0..3), name(), kind(caps), locked)
-        .prop_map(|(base, dirs, name, kind, locked)| Entry {
+        .prop_map(|(base, dirs, name, kind, locked)| SampleEntry {
             base,
             dirs,
             name,
@@ -210,11 +216,11 @@ fn file_path_text() -> impl Strategy<Value = PathText> {
 
 /// `file_path` and its alias `absolute_path` (FILE-1): usually the first
 /// alone, sometimes the alias alone or both.
-fn file_path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
-    let alias = prop_oneof![14 => Just(Param::Absent), 2 => param(file_path_text(), 0)];
+fn file_path_and_alias() -> BoxedStrategy<(Arg<PathText>, Arg<PathText>)> {
+    let alias = prop_oneof![14 => Just(Arg::Absent), 2 => param(file_path_text(), 0)];
     (param(file_path_text(), 1), alias)
         .prop_map(|(file_path, alias)| match alias {
-            Param::Given(p) if file_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            Arg::Given(p) if file_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
             other => (file_path, other),
         })
         .boxed()
@@ -224,29 +230,29 @@ fn file_path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
 fn param<T: std::fmt::Debug + Clone + 'static>(
     given: impl Strategy<Value = T> + 'static,
     absent: u32,
-) -> BoxedStrategy<Param<T>> {
+) -> BoxedStrategy<Arg<T>> {
     prop_oneof![
-        absent => Just(Param::Absent),
-        24 => given.prop_map(Param::Given),
-        1 => Just(Param::Empty),
-        1 => Just(Param::Nul),
-        1 => (0..4usize).prop_map(Param::WrongType),
+        absent => Just(Arg::Absent),
+        24 => given.prop_map(Arg::Given),
+        1 => Just(Arg::Empty),
+        1 => Just(Arg::Nul),
+        1 => (0..4usize).prop_map(Arg::WrongType),
     ]
     .boxed()
 }
 
 /// The alias of a path parameter: usually absent, so the main name is
 /// exercised, sometimes given alone or together with it.
-fn alias() -> BoxedStrategy<Param<PathText>> {
-    prop_oneof![14 => Just(Param::Absent), 2 => param(path_text(), 0)].boxed()
+fn alias() -> BoxedStrategy<Arg<PathText>> {
+    prop_oneof![14 => Just(Arg::Absent), 2 => param(path_text(), 0)].boxed()
 }
 
 /// A path and its alias, as for the search tools: half the time the alias
 /// carries the path alone.
-fn path_and_alias() -> BoxedStrategy<(Param<PathText>, Param<PathText>)> {
+fn path_and_alias() -> BoxedStrategy<(Arg<PathText>, Arg<PathText>)> {
     (param(path_text(), 2), alias())
         .prop_map(|(dir_path, path)| match path {
-            Param::Given(p) if dir_path == Param::Absent => (Param::Absent, Param::Given(p)),
+            Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
             other => (dir_path, other),
         })
         .boxed()
@@ -262,7 +268,7 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             .boxed(),
         Tool::WriteFile => {
             let content = prop_oneof![
-                12 => index(WRITE_CONTENTS).prop_map(Param::Given),
+                12 => index(WRITE_CONTENTS).prop_map(Arg::Given),
                 1 => param(index(WRITE_CONTENTS), 1),
             ];
             (file_path_and_alias(), content)
@@ -277,11 +283,11 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         }
         Tool::Edit => {
             let old = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Param::Given),
+                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Arg::Given),
                 1 => param(index(OLD_STRINGS), 1),
             ];
             let new = prop_oneof![
-                12 => index(NEW_STRINGS).prop_map(Param::Given),
+                12 => index(NEW_STRINGS).prop_map(Arg::Given),
                 1 => param(index(NEW_STRINGS), 1),
             ];
             (file_path_and_alias(), old, new)
@@ -297,7 +303,7 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
         }
         Tool::Glob => {
             let pattern = prop_oneof![
-                12 => drawn(&GLOB_PATTERNS).prop_map(Param::Given),
+                12 => drawn(&GLOB_PATTERNS).prop_map(Arg::Given),
                 1 => param(drawn(&GLOB_PATTERNS), 1),
             ];
             (pattern, path_and_alias())
@@ -316,21 +322,19 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             .boxed(),
         Tool::Grep | Tool::Ripgrep => {
             let include = prop_oneof![
-                3 => Just(Param::Absent),
-                2 => drawn(&INCLUDES).prop_map(Param::Given),
+                3 => Just(Arg::Absent),
+                2 => drawn(&INCLUDES).prop_map(Arg::Given),
                 1 => param(drawn(&INCLUDES), 0),
             ];
             let pattern = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Param::Given),
+                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Arg::Given),
                 1 => param(drawn(&PATTERNS), 1),
             ];
             (pattern, param(path_text(), 6), alias(), include)
                 .prop_map(move |(pattern, dir_path, path, include)| {
                     let (dir_path, path) = match path {
                         // Half the time the alias carries the path alone.
-                        Param::Given(p) if dir_path == Param::Absent => {
-                            (Param::Absent, Param::Given(p))
-                        }
+                        Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
                         other => (dir_path, other),
                     };
                     CallSpec::Search {
@@ -348,10 +352,10 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
             // sends `pwd` then, cases/README.md), so a finding without one
             // would not reproduce as a case.
             let command = prop_oneof![
-                20 => Just(Param::Given(())),
-                1 => Just(Param::Empty),
-                1 => Just(Param::Nul),
-                1 => (0..4usize).prop_map(Param::WrongType),
+                20 => Just(Arg::Given(())),
+                1 => Just(Arg::Empty),
+                1 => Just(Arg::Nul),
+                1 => (0..4usize).prop_map(Arg::WrongType),
             ];
             (command, param(path_text(), 2), alias())
                 .prop_map(|(command, dir_path, directory)| CallSpec::Shell {
@@ -407,7 +411,7 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
                 .boxed(),
         ),
     ];
-    if caps.symlinks {
+    if caps.has(Feature::Symlinks) {
         let chain = (0..8usize, name(), name()).prop_map(|(to, out, back)| Echo::OutAndBack {
             to,
             out,
@@ -422,7 +426,7 @@ fn echo(caps: &Capabilities) -> BoxedStrategy<Echo> {
 }
 
 impl Echo {
-    fn apply(self, mut entries: Vec<Entry>) -> Vec<Entry> {
+    fn apply(self, mut entries: Vec<SampleEntry>) -> Vec<SampleEntry> {
         let n = entries.len();
         match self {
             Echo::None => {}
@@ -437,7 +441,7 @@ impl Echo {
                 }
                 for (base, dirs) in places {
                     for name in [0, 1] {
-                        entries.push(Entry {
+                        entries.push(SampleEntry {
                             base,
                             dirs: dirs.clone(),
                             name,
@@ -454,7 +458,7 @@ impl Echo {
                 entries.push(deeper);
             }
             Echo::OutAndBack { to, out, back } => {
-                let link = |base, name, to| Entry {
+                let link = |base, name, to| SampleEntry {
                     base,
                     dirs: Vec::new(),
                     name,
@@ -469,7 +473,7 @@ impl Echo {
                 // links of the chain collide.
                 for i in 0..len {
                     let next = if i + 1 == len { to % n } else { n + i + 1 };
-                    entries.push(Entry {
+                    entries.push(SampleEntry {
                         base: Base::First,
                         dirs: vec![dir],
                         name: i,
@@ -481,6 +485,106 @@ impl Echo {
         }
         entries
     }
+}
+
+/// Issue 45's generative dimensions: what a sample becomes once
+/// everything else is drawn. Drawn last, from the iteration's own RNG, so
+/// a sample with no twist is the very sample the generator made before
+/// them: the iterations earlier subjects are first found at keep their
+/// inputs unless a twist falls there.
+#[derive(Debug, Clone)]
+enum Twist {
+    None,
+    /// A file named `é` stored decomposed (NFD) beside entry `of`: a tool
+    /// that composes names (NFC) reports or asks another name.
+    Decomposed {
+        of: usize,
+    },
+    /// Entry `of` again under its name in upper case, when the pool has
+    /// that form (`a` and `A`): names that differ only in case, which a
+    /// tool that folds case takes for one another.
+    CaseSibling {
+        of: usize,
+    },
+    /// A file `file` in a directory `dir` below the first root, both of
+    /// [`ODD_NAMES`]: a newline, `%20`, a route group, an extended glob
+    /// in a name and in a directory path.
+    Odd {
+        dir: usize,
+        file: usize,
+    },
+    /// The root is a link ([`Sample::linked_root`]).
+    LinkedRoot,
+}
+
+fn twist(caps: &Capabilities) -> BoxedStrategy<Twist> {
+    let odd = || proptest::sample::select(ODD_NAMES);
+    let mut twists: Vec<(u32, BoxedStrategy<Twist>)> = vec![
+        (12, Just(Twist::None).boxed()),
+        (
+            1,
+            (0..8usize).prop_map(|of| Twist::Decomposed { of }).boxed(),
+        ),
+        (
+            1,
+            (0..8usize).prop_map(|of| Twist::CaseSibling { of }).boxed(),
+        ),
+        (
+            1,
+            (odd(), prop_oneof![Just(0usize), odd()])
+                .prop_map(|(dir, file)| Twist::Odd { dir, file })
+                .boxed(),
+        ),
+    ];
+    if caps.has(Feature::Symlinks) {
+        twists.push((1, Just(Twist::LinkedRoot).boxed()));
+    }
+    proptest::strategy::Union::new_weighted(twists).boxed()
+}
+
+impl Twist {
+    fn apply(self, mut sample: Sample) -> Sample {
+        let entries = &mut sample.entries;
+        let file = |base, dirs, name| SampleEntry {
+            base,
+            dirs,
+            name,
+            kind: EntryKind::File(vec![0, 1]),
+            locked: false,
+        };
+        let n = entries.len();
+        match self {
+            Twist::None => {}
+            Twist::Decomposed { of } => {
+                let (base, dirs) = match entries.get(of % n.max(1)) {
+                    Some(e) => (e.base, e.dirs.clone()),
+                    None => (Base::First, Vec::new()),
+                };
+                entries.push(file(base, dirs, DECOMPOSED));
+            }
+            Twist::CaseSibling { .. } if n == 0 => {
+                entries.push(file(Base::First, Vec::new(), 0));
+                entries.push(file(Base::First, Vec::new(), upper(0).expect("`A`")));
+            }
+            Twist::CaseSibling { of } => {
+                let entry = entries[of % n].clone();
+                if let Some(name) = upper(entry.name) {
+                    entries.push(SampleEntry { name, ..entry });
+                }
+            }
+            Twist::Odd { dir, file: name } => {
+                entries.push(file(Base::First, vec![dir], name));
+            }
+            Twist::LinkedRoot => sample.linked_root = true,
+        }
+        sample
+    }
+}
+
+/// The pool's name that is `name` in upper case, if there is one.
+fn upper(name: usize) -> Option<usize> {
+    let folded = NAMES[name].to_uppercase();
+    (NAMES.iter()).position(|n| *n != NAMES[name] && n.to_uppercase() == folded)
 }
 
 /// Samples for an adapter with these capabilities.
@@ -498,7 +602,7 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let target = prop_oneof![4 => Just(None), 1 => name().prop_map(Some)];
     let outside = proptest::bool::weighted(0.8);
     // `git init` and a commit cost a few processes: not every sample.
-    let git = proptest::bool::weighted(if caps.git { 0.1 } else { 0.0 });
+    let git = proptest::bool::weighted(if caps.has(Feature::Git) { 0.1 } else { 0.0 });
     let extra = prop_oneof![
         20 => Just(None),
         1 => (index(UNKNOWN_KEYS), param(path_text(), 0)).prop_map(Some),
@@ -513,7 +617,7 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
     let entries = (vec(entry(caps), 0..8), echo(caps), bulk).prop_map(|(e, echo, bulk)| {
         let mut entries = echo.apply(e);
         if let Some((name, count)) = bulk {
-            entries.push(Entry {
+            entries.push(SampleEntry {
                 base: Base::First,
                 dirs: Vec::new(),
                 name,
@@ -523,18 +627,20 @@ pub fn samples(caps: &Capabilities) -> BoxedStrategy<Sample> {
         }
         entries
     });
-    (layout(), outside, target, entries, git, call, extra)
-        .prop_map(
-            |(layout, outside, target_below, entries, git, call, extra)| Sample {
-                layout,
-                outside,
-                target_below,
-                entries,
-                git,
-                call,
-                extra,
-            },
-        )
+    let sample = (layout(), outside, target, entries, git, call, extra).prop_map(
+        |(layout, outside, target_below, entries, git, call, extra)| Sample {
+            layout,
+            outside,
+            target_below,
+            entries,
+            git,
+            call,
+            linked_root: false,
+            extra,
+        },
+    );
+    (sample, twist(caps))
+        .prop_map(|(sample, twist)| twist.apply(sample))
         .boxed()
 }
 
@@ -569,16 +675,16 @@ mod tests {
     /// Every tool and kind of entry; modes off, since tests may run as root,
     /// which ignores them.
     fn every_kind_but_modes(git: bool) -> Capabilities {
+        let mut features = BTreeSet::from([Feature::Symlinks, Feature::Fifos, Feature::Sockets]);
+        if git {
+            features.insert(Feature::Git);
+        }
         Capabilities {
             tools: Tool::ALL
                 .into_iter()
                 .filter(|t| !t.is_file_tool())
                 .collect(),
-            symlinks: true,
-            fifos: true,
-            sockets: true,
-            permissions: false,
-            git,
+            features,
         }
     }
 
@@ -653,7 +759,11 @@ mod tests {
                 .current()
                 .render(false);
             let f = &r.fixture;
-            let excluded = &NAMES[EXCLUDED_NAMES..];
+            let all: Vec<&str> = (f.files.iter().map(|(p, _)| p.as_str()))
+                .chain(f.dirs.iter().map(|d| d.as_str()))
+                .collect();
+            let paths_of = |_| all.iter().copied();
+            let excluded = &NAMES[EXCLUDED_NAMES..DRAWN_NAMES];
             let paths = f.files.iter().map(|(p, _)| p).chain(&f.dirs);
             let links: BTreeSet<&str> = f.symlinks.iter().map(|(p, _)| p.as_str()).collect();
             let late_nul = |t: &[u8]| t.iter().position(|b| *b == 0).is_some_and(|at| at >= 8192);
@@ -746,6 +856,29 @@ mod tests {
                         }),
                 ),
                 (
+                    "a name stored decomposed",
+                    paths_of(f).any(|p| p.contains("e\u{301}")),
+                ),
+                (
+                    "names that differ only in case",
+                    paths_of(f).any(|p| {
+                        paths_of(f).any(|q| q != p && q.to_lowercase() == p.to_lowercase())
+                    }),
+                ),
+                ("a newline in a name", paths_of(f).any(|p| p.contains('\n'))),
+                (
+                    "a route group or extended glob as a directory",
+                    f.files.iter().any(|(p, _)| {
+                        let dirs = p.as_str().rsplit_once('/').map_or("", |(d, _)| d);
+                        dirs.contains('(')
+                    }),
+                ),
+                ("`%20` in a name", paths_of(f).any(|p| p.contains("%20"))),
+                (
+                    "a root that is a link",
+                    f.symlinks.iter().any(|(p, _)| f.roots.contains(p)) && f.roots.len() == 1,
+                ),
+                (
                     "a glob class range over `b`",
                     r.tool == Tool::Glob
                         && r.params.get("pattern").and_then(Value::as_str) == Some("[a-c]*")
@@ -773,8 +906,16 @@ mod tests {
             "more than 2,000 lines",
             "a file that is not UTF-8",
             "more than 8 links",
+            "a name stored decomposed",
+            "names that differ only in case",
+            "a route group or extended glob as a directory",
+            "a root that is a link",
         ] {
             assert!(seen.get(what).is_some_and(|n| *n >= 20), "{what}: {seen:?}");
+        }
+        // One odd name of eleven each, in a directory or as the file.
+        for what in ["a newline in a name", "`%20` in a name"] {
+            assert!(seen.get(what).is_some_and(|n| *n >= 5), "{what}: {seen:?}");
         }
         eprintln!("{seen:?}");
         for what in [

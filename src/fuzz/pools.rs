@@ -144,7 +144,35 @@ pub const NAMES: &[&str] = &[
     "target",
     "vendor",
     "a.log",
+    // Past DRAWN_NAMES: names only the generator's twists put in a
+    // fixture (issue 45), so the draws of every other name are as they
+    // were. A name stored decomposed (NFD `é`, `e` and U+0301); the
+    // upper-case forms of `a`, `a.ts` and `src`, for names that differ
+    // only in case; characters a layer between the model and the disk
+    // reads: a newline, a space written `%20`, a route group `(...)`, an
+    // extended glob `@(...)` and its negation `!(...)`.
+    "e\u{301}",
+    "A",
+    "A.ts",
+    "SRC",
+    "a\nb",
+    "a%20b",
+    "(dashboard)",
+    "@(a|b)",
+    "!(a)",
 ];
+
+/// How many of [`NAMES`] the generator draws for any entry or segment;
+/// the rest are the twists' ([`DECOMPOSED`], [`ODD_NAMES`], case siblings).
+pub const DRAWN_NAMES: usize = 34;
+
+/// The decomposed `é` of [`NAMES`].
+pub const DECOMPOSED: usize = DRAWN_NAMES;
+
+/// The names the odd-character twist puts in directory paths and names:
+/// the drawn ones a layer reads (a space, a backslash, `~`, braces, `!`)
+/// and the twists' own (a newline, `%20`, `(...)`, `@(...)`, `!(...)`).
+pub const ODD_NAMES: &[usize] = &[10, 11, 16, 19, 22, 24, 38, 39, 40, 41, 42];
 
 /// Where the names that common tools exclude begin in [`NAMES`]; the
 /// generator picks from them on purpose, as they are rare by chance.
@@ -353,6 +381,31 @@ pub const ABSOLUTE_TARGETS: &[&str] = &["{tmp}", "{tmp}/nonexistent-toolpath-fuz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The twists' names come after the drawn ones, and say what they are.
+    #[test]
+    fn the_twists_names_follow_the_drawn_ones() {
+        assert_eq!(NAMES[DRAWN_NAMES - 1], "a.log");
+        assert_eq!(NAMES[DECOMPOSED], "e\u{301}");
+        assert_ne!(NAMES[DECOMPOSED], "\u{e9}");
+        let odd: Vec<&str> = ODD_NAMES.iter().map(|&i| NAMES[i]).collect();
+        assert_eq!(
+            odd,
+            [
+                " ",
+                "a\\b",
+                "a b",
+                "{a,b}",
+                "!a",
+                "~",
+                "a\nb",
+                "a%20b",
+                "(dashboard)",
+                "@(a|b)",
+                "!(a)"
+            ]
+        );
+    }
 
     /// Each pool is its hand-picked values, then the cases' own: syntax
     /// only a case uses (a one-alternative group in a name, a range

@@ -11,37 +11,63 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::case::fixture::{self, BuiltFixture};
+use crate::case::fixture::BuiltFixture;
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
-use crate::fuzz::rules::{self, Call as RuleCall};
+use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
-use crate::harness::call;
 use crate::harness::expected::Expected;
 use crate::harness::snapshot::{self, ChangeKind, State};
-use crate::harness::verdict::{self, Judged, OnSubject, Planned, call_on};
-use crate::report::Mismatch;
+use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
+use crate::report::{Check, Mismatch};
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::{Call, ToolResult};
+use toolpath_suite::protocol::{Call, Field, ToolResult};
 
-/// A check that failed, as named in findings and their ids: a field of the
-/// judge (`files`, `matches.text`, `error.message`, `model_text`,
-/// `fixture`, ...), or `adapter.crash`, `adapter.timeout`, ... when the
-/// adapter failed instead of answering.
-pub type Field = &'static str;
+/// What a divergence failed: the judge's checks of the answer, or the
+/// subject's failure to give one. With the rule it is attributed to, it
+/// is half of what tells findings apart (the other half is the input's
+/// [`Signature`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failed {
+    /// The checks the judge failed, each in its general form
+    /// ([`Check::general`]: `matches.text` of any line), in the judge's
+    /// order, each once.
+    Checks(Vec<Check>),
+    /// No answer: the subject crashed, timed out, blocked on a FIFO, ...
+    Subject(FailureKind),
+}
 
-/// What failed and the rule it is attributed to: half of what tells
-/// findings apart (the other half is the input's [`Signature`]).
-pub type Check = (Vec<Field>, String);
+impl Failed {
+    /// The names findings and their ids give it: each check's head
+    /// (`files`, `error.message`, `fixture`), or the failure's
+    /// (`adapter.crash`, `adapter.timeout`, ...).
+    pub fn names(&self) -> Vec<&'static str> {
+        match self {
+            Failed::Checks(checks) => checks.iter().map(Check::head).collect(),
+            Failed::Subject(kind) => vec![failure_name(*kind)],
+        }
+    }
+
+    /// Whether the judge failed `field`'s own check.
+    pub fn field(&self, field: Field) -> bool {
+        matches!(self, Failed::Checks(checks) if checks.contains(&Check::Field(field)))
+    }
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.names().join(", "))
+    }
+}
 
 /// One call the adapter got wrong, by the judge's verdict.
 #[derive(Debug, Clone)]
 pub struct Divergence {
     pub rendered: Rendered,
-    /// The checks that failed, in the judge's order.
-    pub fields: Vec<Field>,
+    /// What failed.
+    pub failed: Failed,
     /// Requirement IDs, the finding's rule first.
     pub rules: Vec<String>,
     /// What the case written for it expects (placeholders, as in a case
@@ -59,13 +85,14 @@ pub struct Divergence {
 }
 
 impl Divergence {
-    /// What failed and its rule. An adapter failure is keyed by its kind
-    /// alone: which rule the crashing call was about says nothing.
-    pub fn check(&self) -> Check {
+    /// What failed and its rule: a divergence that shrinks must keep
+    /// both. An adapter failure is keyed by its kind alone: which rule the
+    /// crashing call was about says nothing.
+    pub fn check(&self) -> (Failed, String) {
         if self.adapter_failed() {
-            return (self.fields.clone(), String::new());
+            return (self.failed.clone(), String::new());
         }
-        (self.fields.clone(), self.rules[0].clone())
+        (self.failed.clone(), self.rules[0].clone())
     }
 
     pub fn adapter_failed(&self) -> bool {
@@ -83,6 +110,9 @@ pub struct Env {
     /// How long a call on a fixture with FIFOs is waited for before they
     /// are released, as in a suite run ([`crate::subject::hang`]).
     pub hang_timeout: std::time::Duration,
+    /// The call's time limit: what a fixture's build gets, as in a suite
+    /// run ([`verdict::build`]).
+    pub fixture_timeout: std::time::Duration,
 }
 
 impl Default for Env {
@@ -91,6 +121,7 @@ impl Default for Env {
             permissions: false,
             fixtures: None,
             hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
         }
     }
 }
@@ -136,7 +167,8 @@ pub fn probe(
     adapter: &mut dyn Subject,
 ) -> Probe {
     let rendered = sample.render(env.permissions);
-    let built = match fixture::build(&rendered.fixture, env.fixtures.as_deref()) {
+    let fixtures = env.fixtures.as_deref();
+    let built = match verdict::build(&rendered.fixture, fixtures, env.fixture_timeout) {
         Ok(built) => built,
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
@@ -150,26 +182,13 @@ pub fn probe(
     // rendered (a shell call without `command` is one of its inputs).
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
-    let mut plan = |vars: Placeholders, scratch: Option<&Path>| {
-        let call = call::build(
-            rendered.tool,
-            "fuzz".into(),
-            &rendered.params,
-            &vars,
-            &built.workspace,
-        );
+    let mut expect = |call: &Call, vars: &mut Placeholders, scratch: Option<&Path>| {
         let (answer, writes) =
-            reference_answer(&rendered, env, reference, (&built, &call, &vars), scratch)?;
-        let lexical = RuleCall {
-            tool: call.tool,
-            params: &call.params,
-            workspace: &call.workspace,
-            actual: None,
-        }
-        .lexical();
+            reference_answer(&rendered, env, reference, (&built, call, vars), scratch)?;
+        let lexical = Exchange { call, actual: None }.lexical();
         let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
         let (needles, written_needles): (Vec<String>, Vec<String>) =
-            portable_needles(&needles, &vars).into_iter().unzip();
+            portable_needles(&needles, vars).into_iter().unzip();
         let expected = Expected::derive(
             &Expect {
                 writes: writes.clone(),
@@ -178,7 +197,7 @@ pub fn probe(
             &rendered.fixture,
             rendered.tool,
             None,
-            &vars,
+            vars,
             &built.root,
         );
         asked = Some(Asked {
@@ -186,16 +205,18 @@ pub fn probe(
             writes,
             written_needles,
         });
-        Ok::<_, String>(Planned {
-            call,
-            vars,
-            expected,
-        })
+        Ok::<_, String>(expected)
+    };
+    let ask = Ask {
+        name: "fuzz",
+        tool: rendered.tool,
+        params: &rendered.params,
     };
     let on = OnSubject {
         file: Path::new("fuzz"),
         fixture: &rendered.fixture,
         built: &built,
+        ask,
         hang_timeout: env.hang_timeout,
         twin: None,
     };
@@ -208,7 +229,7 @@ pub fn probe(
         }
         allow_hidden(expected, actual, roots);
     };
-    let called = match call_on(adapter, on, &mut plan, relax) {
+    let called = match call_on(adapter, on, &mut expect, relax) {
         Ok(called) => called,
         Err(why) => return Probe::Skipped(why),
     };
@@ -217,9 +238,9 @@ pub fn probe(
     let (call, vars) = match called.planned {
         Some(planned) => planned,
         None => {
-            let vars = call::placeholders(&built.vars, stand_in.as_deref());
-            match plan(vars, stand_in.as_deref()) {
-                Ok(planned) => (planned.call, planned.vars),
+            let (call, mut vars) = verdict::plan(ask, &built, stand_in.as_deref());
+            match expect(&call, &mut vars, stand_in.as_deref()) {
+                Ok(_) => (call, vars),
                 Err(why) => return Probe::Skipped(why),
             }
         }
@@ -240,33 +261,30 @@ pub fn probe(
         Ok(Judged::Declined(reason)) => return Probe::Skipped(reason.unwrap_or_default()),
         Ok(Judged::Answered(judged)) => (Ok(judged.answer), Some(judged.verdict)),
     };
-    let fields = match (&actual, &verdict) {
-        (Err(failure), _) => vec![failure_field(failure.kind)],
+    let failed = match (&actual, &verdict) {
+        (Err(failure), _) => Failed::Subject(failure.kind),
         (Ok(_), Some(v)) => {
-            let mut fields: Vec<Field> = Vec::new();
-            for m in &v.mismatches {
-                let f = m.field.head();
-                if !fields.contains(&f) {
-                    fields.push(f);
+            let mut checks: Vec<Check> = Vec::new();
+            for check in v.mismatches.iter().map(|m| m.field.general()) {
+                if !checks.contains(&check) {
+                    checks.push(check);
                 }
             }
-            fields
+            if checks.is_empty() {
+                return Probe::Agree;
+            }
+            Failed::Checks(checks)
         }
         (Ok(_), None) => unreachable!("an answer is judged"),
     };
-    if fields.is_empty() {
-        return Probe::Agree;
-    }
-    let rule_call = RuleCall {
-        tool: call.tool,
-        params: &call.params,
-        workspace: &call.workspace,
+    let exchange = Exchange {
+        call: &call,
         actual: actual.as_ref().ok(),
     };
     let judged = (verdict.as_ref())
         .and_then(|v| v.mismatches.first())
         .and_then(|m| m.rule.as_deref());
-    let rules = rules::rules(&answer, &rule_call, &fields, judged);
+    let rules = rules::rules(&answer, &exchange, &failed, judged);
     let actual_text = describe(&actual, &vars);
     let signature = match &actual {
         Err(_) => Signature::of(sample, &rendered).without_tool(),
@@ -282,11 +300,11 @@ pub fn probe(
             ..expect_of(
                 &collapse_result(&answer, &vars),
                 &written_needles,
-                fields.contains(&"parent"),
+                failed.field(Field::Parent),
             )
         },
         rendered,
-        fields,
+        failed,
         rules,
         mismatches,
         diff,
@@ -332,16 +350,18 @@ fn reference_answer(
     if !rendered.tool.writes() {
         return Ok((answer(reference, call, built)?, Vec::new()));
     }
-    let own = fixture::build(&rendered.fixture, env.fixtures.as_deref())
-        .map_err(|e| format!("fixture: {e}"))?;
-    let own_vars = call::placeholders(&own.vars, scratch);
-    let own_call = call::build(
-        rendered.tool,
-        call.case.clone(),
-        &rendered.params,
-        &own_vars,
-        &own.workspace,
-    );
+    let own = verdict::build(
+        &rendered.fixture,
+        env.fixtures.as_deref(),
+        env.fixture_timeout,
+    )
+    .map_err(|e| format!("fixture: {e}"))?;
+    let ask = Ask {
+        name: &call.case,
+        tool: rendered.tool,
+        params: &rendered.params,
+    };
+    let (own_call, own_vars) = verdict::plan(ask, &own, scratch);
     let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
         .collect();
@@ -370,8 +390,9 @@ fn reference_answer(
     Ok((answer, writes))
 }
 
-/// The check an adapter failure is named by.
-fn failure_field(kind: FailureKind) -> Field {
+/// The name a finding gives a subject's failure to answer: its id's
+/// and its comment's, so stable across releases.
+fn failure_name(kind: FailureKind) -> &'static str {
     match kind {
         FailureKind::Timeout => "adapter.timeout",
         FailureKind::NeverAnswered => "server.never-answered",
@@ -437,7 +458,7 @@ fn describe(actual: &Result<ToolResult, AdapterFailure>, vars: &Placeholders) ->
 mod tests {
     use super::*;
     use crate::fuzz::pools::NAMES;
-    use crate::fuzz::sample::{Base, CallSpec, Entry, EntryKind, Layout, Param, PathText};
+    use crate::fuzz::sample::{Arg, Base, CallSpec, EntryKind, Layout, PathText, SampleEntry};
     use crate::subject::Reference;
     use toolpath_suite::protocol::{AdapterHello, Outcome};
 
@@ -528,7 +549,7 @@ mod tests {
             outside: false,
             target_below: None,
             entries: (names.iter())
-                .map(|n| Entry {
+                .map(|n| SampleEntry {
                     base: Base::First,
                     dirs: Vec::new(),
                     name: at(n),
@@ -538,6 +559,7 @@ mod tests {
                 .collect(),
             git: false,
             call,
+            linked_root: false,
             extra: None,
         }
     }
@@ -556,8 +578,8 @@ mod tests {
 
     fn ls() -> CallSpec {
         CallSpec::Ls {
-            dir_path: Param::Absent,
-            path: Param::Absent,
+            dir_path: Arg::Absent,
+            path: Arg::Absent,
         }
     }
 
@@ -592,7 +614,8 @@ mod tests {
             Probe::Diverge(d) => d,
             other => panic!("{other:?}"),
         };
-        assert_eq!(d.fields, ["adapter.bad-output"]);
+        assert_eq!(d.failed, Failed::Subject(FailureKind::BadOutput));
+        assert_eq!(d.failed.names(), ["adapter.bad-output"]);
         assert!(d.adapter_failed());
         assert_eq!(
             d.actual_text,
@@ -609,9 +632,9 @@ mod tests {
     #[test]
     fn a_shell_that_prints_the_real_path_is_no_finding() {
         let shell = CallSpec::Shell {
-            command: Param::Given(()),
-            dir_path: Param::Given(PathText::Literal("{tmp}/alias".into())),
-            directory: Param::Absent,
+            command: Arg::Given(()),
+            dir_path: Arg::Given(PathText::Literal("{tmp}/alias".into())),
+            directory: Arg::Absent,
         };
         let sample = sample(Layout::Aliased, &[], shell);
         let real = |_: &Call, mut r: ToolResult| {
@@ -645,8 +668,8 @@ mod tests {
     #[test]
     fn an_ls_that_skips_dot_names_is_no_finding() {
         let ls = CallSpec::Ls {
-            dir_path: Param::Absent,
-            path: Param::Absent,
+            dir_path: Arg::Absent,
+            path: Arg::Absent,
         };
         let sample = sample(Layout::Single, &[".hidden", "a"], ls);
         let skip = |_: &Call, mut r: ToolResult| {
@@ -665,8 +688,8 @@ mod tests {
         };
         let d = run(&sample, drop_a).expect("a name left out");
         assert_eq!(
-            (d.fields.as_slice(), d.rules[0].as_str()),
-            (&["entries"][..], "LS-3")
+            (d.failed.names(), d.rules[0].as_str()),
+            (vec!["entries"], "LS-3")
         );
         assert!(d.diff.contains("{ws}/a file"), "{}", d.diff);
     }
@@ -678,8 +701,8 @@ mod tests {
     #[test]
     fn an_answer_that_carries_an_outside_file_is_a_finding() {
         let ls = CallSpec::Ls {
-            dir_path: Param::Absent,
-            path: Param::Absent,
+            dir_path: Arg::Absent,
+            path: Arg::Absent,
         };
         let mut sample = sample(Layout::Single, &["a"], ls);
         sample.outside = true;
@@ -703,7 +726,7 @@ mod tests {
     #[test]
     fn a_refused_path_made_in_the_adapter_s_own_directory_is_a_finding() {
         let resolve = CallSpec::Resolve {
-            path: Param::Given(PathText::Literal("{adapter-tmp}/made/here".into())),
+            path: Arg::Given(PathText::Literal("{adapter-tmp}/made/here".into())),
         };
         let sample = sample(Layout::Single, &[], resolve);
         assert!(run(&sample, |_, r| r).is_none(), "refused, nothing made");

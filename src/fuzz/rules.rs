@@ -5,64 +5,61 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::fuzz::probe::Failed;
 use crate::reference::resolve::lexical_resolve;
-use toolpath_suite::protocol::{ErrorCode, Kind, Outcome, Tool, ToolResult, Workspace};
+use crate::report::Check;
+use crate::subject::FailureKind;
+use toolpath_suite::params;
+use toolpath_suite::protocol::{Call, ErrorCode, Field, Kind, Outcome, Tool, ToolResult};
 
-/// What the rules are judged from.
-pub struct Call<'a> {
-    pub tool: Tool,
-    pub params: &'a Map<String, Value>,
-    pub workspace: &'a Workspace,
-    /// The adapter's answer, when it gave one.
+/// What the rules are judged from: the call as sent, and the adapter's
+/// answer, when it gave one.
+pub struct Exchange<'a> {
+    pub call: &'a Call,
     pub actual: Option<&'a ToolResult>,
 }
 
-impl Call<'_> {
-    /// The path parameter's text when one is given (RES-1), by any name.
+impl Exchange<'_> {
+    /// The path parameter's text when one is given (RES-1), by its name
+    /// or its alias (the tool's table, [`params::path_names`]).
     pub fn path_given(&self) -> Option<&str> {
-        self.path_keys()
-            .iter()
-            .filter_map(|n| self.params.get(*n).and_then(Value::as_str))
-            .find(|s| !s.is_empty())
+        params::path_names(self.call.tool)
+            .filter_map(|n| self.given(n))
+            .next()
     }
 
-    /// The keys the tool takes a path by (FILE-1, RES-1).
-    fn path_keys(&self) -> &'static [&'static str] {
-        match self.tool.is_file_tool() {
-            true => &["file_path", "absolute_path"],
-            false => &["path", "dir_path", "directory"],
-        }
+    /// A parameter's text, when it is a string that is not empty.
+    fn given(&self, name: &str) -> Option<&str> {
+        (self.call.params.get(name))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
     }
 
     /// The resolved lexical path of the given path, if any.
     pub fn lexical(&self) -> Option<String> {
         self.path_given()
             .filter(|p| !p.contains('\0'))
-            .map(|p| lexical_resolve(&self.workspace.target, p))
+            .map(|p| lexical_resolve(&self.call.workspace.target, p))
     }
 
     fn has_nul(&self) -> bool {
-        self.params
-            .values()
-            .any(|v| v.as_str().is_some_and(|s| s.contains('\0')))
+        (self.call.params.values()).any(|v| v.as_str().is_some_and(|s| s.contains('\0')))
     }
 
     /// Whether a path key is present but counts as absent: JSON `null` or
     /// the empty string (RES-1).
     fn path_present_not_given(&self) -> bool {
-        self.path_keys().iter().any(|n| {
-            self.params
-                .get(*n)
-                .is_some_and(|v| v.is_null() || v.as_str() == Some(""))
+        params::path_names(self.call.tool).any(|n| {
+            (self.call.params.get(n)).is_some_and(|v| v.is_null() || v.as_str() == Some(""))
         })
     }
 
     /// Whether a key the tool does not take was given (ERR-8).
     fn unknown_key(&self) -> bool {
-        let known = crate::reference::keys(self.tool);
-        self.params.keys().any(|k| !known.contains(&k.as_str()))
+        let known = params::names(self.call.tool);
+        (self.call.params.keys()).any(|k| !known.contains(&k.as_str()))
     }
 
     /// Whether the adapter left out every match of a file the reference
@@ -75,14 +72,12 @@ impl Call<'_> {
             .is_some_and(|a| !files(reference).is_subset(&files(a)))
     }
 
+    /// Whether the path was given by its name and by an alias (RES-1,
+    /// FILE-1).
     fn both_aliases(&self) -> bool {
-        let given = |n: &str| {
-            self.params
-                .get(n)
-                .and_then(Value::as_str)
-                .is_some_and(|s| !s.is_empty())
-        };
-        given("dir_path") && (given("path") || given("directory"))
+        let mut names = params::path_names(self.call.tool);
+        let main = names.next().is_some_and(|n| self.given(n).is_some());
+        main && names.any(|n| self.given(n).is_some())
     }
 
     /// Whether a file target got matches from another file (SEARCH-5).
@@ -117,7 +112,7 @@ impl Call<'_> {
                 _ => false,
             })
         }
-        self.workspace.roots.iter().any(|r| walk(Path::new(r), 0))
+        (self.call.workspace.roots.iter()).any(|r| walk(Path::new(r), 0))
     }
 
     /// Whether the lexical path passes through a symbolic link on disk.
@@ -133,13 +128,33 @@ impl Call<'_> {
     }
 }
 
-/// The rule a differing field is about, if the field alone says it.
-fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'static str> {
+/// The rule a failed check is about, if the check alone says it: a
+/// field's (the ones [`Field::rule`] gives, and those whose rule the
+/// answer or the input tells), or a failure to answer on a fixture with a
+/// FIFO.
+fn rule_of(failed: &Failed, reference: &ToolResult, x: &Exchange) -> Option<&'static str> {
+    let check = match failed {
+        Failed::Subject(FailureKind::Timeout) if x.fifo_in_workspace() => return Some("RES-10"),
+        Failed::Subject(FailureKind::Blocked) => {
+            return Some(crate::subject::hang::rule(x.call.tool));
+        }
+        Failed::Subject(_) => return None,
+        Failed::Checks(checks) => checks,
+    };
+    check.iter().find_map(|c| rule_of_check(c, reference, x))
+}
+
+/// [`rule_of`] for one check the judge failed.
+fn rule_of_check(check: &Check, reference: &ToolResult, x: &Exchange) -> Option<&'static str> {
+    let Check::Field(field) = check else {
+        return None;
+    };
+    let tool = x.call.tool;
     Some(match field {
-        "path" if call.tool.is_file_tool() => "FILE-4",
-        "path" if call.through_link() => "RES-4",
-        "path"
-            if call.path_given().is_some_and(|p| {
+        Field::Path if tool.is_file_tool() => "FILE-4",
+        Field::Path if x.through_link() => "RES-4",
+        Field::Path
+            if x.path_given().is_some_and(|p| {
                 p.ends_with('/')
                     || p.split('/').skip(1).any(|s| matches!(s, "" | "." | ".."))
                     || p.starts_with("./")
@@ -148,28 +163,27 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
         {
             "RES-3"
         }
-        "path" => "RES-4",
-        "parent" => "RES-11",
-        "kind" => "RES-7",
-        "cwd" | "output" => "SHELL-6",
-        "notes" => "SEARCH-6",
-        "model_text" => "OUT-5",
-        "files" if reference.kind == Some(Kind::File) => "GLOB-4",
-        "entries" if reference.kind == Some(Kind::File) => "LS-4",
-        "files" | "entries" => listing_rule(field, reference, call),
-        "matches.text" => "SEARCH-10",
-        "adapter.timeout" if call.fifo_in_workspace() => "RES-10",
-        "subject.blocked-on-fifo" => crate::subject::hang::rule(call.tool),
-        "matches" if call.binary_match() => "SEARCH-8",
-        "matches" if call.match_outside_file_target(reference) => "SEARCH-5",
-        "matches" if call.file_skipped(reference) => "SEARCH-4",
+        Field::Path => "RES-4",
+        Field::Parent => "RES-11",
+        Field::Kind => "RES-7",
+        Field::Cwd => "SHELL-6",
+        Field::Notes => "SEARCH-6",
+        Field::Files if reference.kind == Some(Kind::File) => "GLOB-4",
+        Field::Entries if reference.kind == Some(Kind::File) => "LS-4",
+        Field::Files | Field::Entries => listing_rule(*field, reference, x),
+        Field::Matches if x.binary_match() => "SEARCH-8",
+        Field::Matches if x.match_outside_file_target(reference) => "SEARCH-5",
+        Field::Matches if x.file_skipped(reference) => "SEARCH-4",
         // Same files, other lines: how lines are split and reported.
-        "matches" => "SEARCH-10",
-        "error.message" => match reference.error.as_ref()?.code {
+        Field::Matches => "SEARCH-10",
+        Field::ErrorMessage => match reference.error.as_ref()?.code {
             ErrorCode::OutsideWorkspace => "ERR-4",
             ErrorCode::AmbiguousName => "ERR-6",
             _ => "ERR-3",
         },
+        // `output` (SHELL-6), `matches.text` (SEARCH-10), `model_text`
+        // (OUT-5); a read's `content` is left to the judge's rule.
+        Field::Output | Field::MatchesText | Field::ModelText => field.rule()?,
         _ => return None,
     })
 }
@@ -181,8 +195,8 @@ fn rule_of_field(field: &str, reference: &ToolResult, call: &Call) -> Option<&'s
 /// retyped entry is not what `lstat` sees (LS-5); a missing name was
 /// skipped (GLOB-3, LS-3); the same names, some twice: once each (GLOB-8,
 /// LS-6).
-fn listing_rule(field: &str, reference: &ToolResult, call: &Call) -> &'static str {
-    let glob = field == "files";
+fn listing_rule(field: Field, reference: &ToolResult, x: &Exchange) -> &'static str {
+    let glob = field == Field::Files;
     let names = |r: &ToolResult| -> Vec<String> {
         if glob {
             r.files.clone().unwrap_or_default()
@@ -194,7 +208,7 @@ fn listing_rule(field: &str, reference: &ToolResult, call: &Call) -> &'static st
         }
     };
     let want = names(reference);
-    let got = call.actual.map(names).unwrap_or_default();
+    let got = x.actual.map(names).unwrap_or_default();
     let extra: Vec<&String> = got.iter().filter(|n| !want.contains(n)).collect();
     let path_of = |n: &str| -> String {
         if glob {
@@ -206,7 +220,7 @@ fn listing_rule(field: &str, reference: &ToolResult, call: &Call) -> &'static st
     let below = reference.path.as_deref();
     let through_link = extra
         .iter()
-        .any(|n| link_between(below, &path_of(n), &call.workspace.roots, glob));
+        .any(|n| link_between(below, &path_of(n), &x.call.workspace.roots, glob));
     match (glob, extra.is_empty(), want.iter().all(|n| got.contains(n))) {
         (true, false, _) if through_link => "GLOB-7",
         (true, false, _) => "GLOB-5",
@@ -252,57 +266,56 @@ fn link_between(base: Option<&str>, path: &str, roots: &[String], itself: bool) 
 /// The rules the reference's answer to this call shows: RES-1 first when a
 /// path key is present but counts as absent, since that is what an
 /// implementation most often gets wrong about such a call.
-fn rules_of_answer(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
-    let mut rules = answer_rules(reference, call);
-    if reference.outcome == Some(Outcome::Ok) && call.path_present_not_given() {
+fn rules_of_answer(reference: &ToolResult, x: &Exchange) -> Vec<&'static str> {
+    let mut rules = answer_rules(reference, x);
+    if reference.outcome == Some(Outcome::Ok) && x.path_present_not_given() {
         rules.insert(0, "RES-1");
     }
     rules
 }
 
-fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
-    if call.tool.is_file_tool() {
-        return file_rules(reference, call);
+fn answer_rules(reference: &ToolResult, x: &Exchange) -> Vec<&'static str> {
+    if x.call.tool.is_file_tool() {
+        return file_rules(reference, x);
     }
-    let relative = call
+    let relative = x
         .path_given()
         .is_some_and(|p| !p.starts_with('/') && !p.starts_with('{'));
     if reference.outcome == Some(Outcome::Error) {
         let code = reference.error.as_ref().map(|e| e.code);
         return match code {
-            Some(ErrorCode::InvalidParams) if call.both_aliases() => match call.tool {
+            Some(ErrorCode::InvalidParams) if x.both_aliases() => match x.call.tool {
                 Tool::Shell => vec!["SHELL-1", "ERR-2"],
                 Tool::Glob => vec!["GLOB-1", "ERR-2"],
                 Tool::Ls => vec!["LS-1", "ERR-2"],
                 _ => vec!["SEARCH-1", "ERR-2"],
             },
-            Some(ErrorCode::InvalidParams) if call.unknown_key() => vec!["ERR-8", "ERR-2"],
-            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
-            Some(ErrorCode::InvalidParams) => match call.tool {
+            Some(ErrorCode::InvalidParams) if x.unknown_key() => vec!["ERR-8", "ERR-2"],
+            Some(ErrorCode::InvalidParams) if x.has_nul() => vec!["ERR-7", "ERR-2"],
+            Some(ErrorCode::InvalidParams) => match x.call.tool {
                 Tool::Shell => vec!["SHELL-1", "RES-1"],
                 Tool::Resolve => vec!["RES-1"],
                 Tool::Glob => vec!["GLOB-6", "GLOB-1", "RES-1"],
                 Tool::Ls => vec!["LS-1", "RES-1"],
                 _ => vec!["SEARCH-1", "SEARCH-7", "RES-1"],
             },
-            Some(ErrorCode::OutsideWorkspace) if call.through_link() => {
+            Some(ErrorCode::OutsideWorkspace) if x.through_link() => {
                 vec!["SEC-5", "SEC-1", "SEC-3"]
             }
             Some(ErrorCode::OutsideWorkspace)
                 if relative
-                    && call
-                        .path_given()
+                    && x.path_given()
                         .is_some_and(|p| p.split('/').any(|s| s == "..")) =>
             {
                 vec!["SEC-4", "SEC-3"]
             }
             Some(ErrorCode::OutsideWorkspace) if !relative => vec!["SEC-9", "SEC-2", "SEC-3"],
             Some(ErrorCode::OutsideWorkspace) => vec!["SEC-3", "SEC-2"],
-            Some(ErrorCode::NotFound) if call.tool == Tool::Shell => {
+            Some(ErrorCode::NotFound) if x.call.tool == Tool::Shell => {
                 vec!["SHELL-5", "RES-8", "ERR-5"]
             }
             Some(ErrorCode::NotFound) => vec!["RES-8", "ERR-5"],
-            Some(ErrorCode::PermissionDenied) => match call.tool {
+            Some(ErrorCode::PermissionDenied) => match x.call.tool {
                 Tool::Shell => vec!["SHELL-6", "RES-9", "ERR-5"],
                 Tool::Resolve => vec!["RES-9", "ERR-5"],
                 Tool::Glob => vec!["GLOB-9", "RES-9", "ERR-5"],
@@ -315,13 +328,9 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
             None => vec!["ERR-1"],
         };
     }
-    let include = call
-        .params
-        .get("include")
-        .and_then(Value::as_str)
-        .is_some_and(|s| !s.is_empty());
-    match (call.tool, reference.kind) {
-        (Tool::Shell, _) => match call.path_given() {
+    let include = x.given("include").is_some();
+    match (x.call.tool, reference.kind) {
+        (Tool::Shell, _) => match x.path_given() {
             None => vec!["SHELL-2", "OUT-2"],
             Some(_) if !relative => vec!["SHELL-3", "SHELL-6"],
             Some(p) if p.contains('/') => vec!["SHELL-4", "SHELL-6"],
@@ -344,27 +353,20 @@ fn answer_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
 }
 
 /// The rules a file tool's answer shows (FILE-1 to FILE-16).
-fn file_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
-    let given = |n: &str| {
-        (call.params.get(n))
-            .and_then(Value::as_str)
-            .is_some_and(|s| !s.is_empty())
-    };
+fn file_rules(reference: &ToolResult, x: &Exchange) -> Vec<&'static str> {
     if reference.outcome == Some(Outcome::Error) {
         let code = reference.error.as_ref().map(|e| e.code);
         return match code {
-            Some(ErrorCode::InvalidParams) if given("file_path") && given("absolute_path") => {
-                vec!["FILE-1", "ERR-2"]
-            }
-            Some(ErrorCode::InvalidParams) if call.unknown_key() => vec!["ERR-8", "ERR-2"],
-            Some(ErrorCode::InvalidParams) if call.has_nul() => vec!["ERR-7", "ERR-2"],
-            Some(ErrorCode::InvalidParams) => match call.path_given() {
+            Some(ErrorCode::InvalidParams) if x.both_aliases() => vec!["FILE-1", "ERR-2"],
+            Some(ErrorCode::InvalidParams) if x.unknown_key() => vec!["ERR-8", "ERR-2"],
+            Some(ErrorCode::InvalidParams) if x.has_nul() => vec!["ERR-7", "ERR-2"],
+            Some(ErrorCode::InvalidParams) => match x.path_given() {
                 None => vec!["FILE-2", "FILE-1"],
                 Some(p) if !p.starts_with('/') => vec!["FILE-3", "ERR-2"],
-                Some(_) if call.tool == Tool::Edit => vec!["FILE-10", "FILE-15", "FILE-1"],
+                Some(_) if x.call.tool == Tool::Edit => vec!["FILE-10", "FILE-15", "FILE-1"],
                 Some(_) => vec!["FILE-1"],
             },
-            Some(ErrorCode::OutsideWorkspace) if call.through_link() => {
+            Some(ErrorCode::OutsideWorkspace) if x.through_link() => {
                 vec!["FILE-9", "SEC-5", "FILE-4"]
             }
             Some(ErrorCode::OutsideWorkspace) => vec!["FILE-4", "SEC-3", "SEC-2"],
@@ -375,9 +377,9 @@ fn file_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
             None => vec!["ERR-1"],
         };
     }
-    match call.tool {
+    match x.call.tool {
         Tool::ReadFile => vec!["FILE-5", "FILE-13", "FILE-14", "FILE-12"],
-        Tool::WriteFile if call.through_link() => vec!["FILE-9", "FILE-8", "FILE-11"],
+        Tool::WriteFile if x.through_link() => vec!["FILE-9", "FILE-8", "FILE-11"],
         Tool::WriteFile => vec!["FILE-8", "FILE-14", "FILE-11"],
         _ => vec!["FILE-10", "FILE-15", "FILE-14", "FILE-11"],
     }
@@ -389,19 +391,13 @@ fn file_rules(reference: &ToolResult, call: &Call) -> Vec<&'static str> {
 /// SEC-11's or FILE-11's, what got out SEC-12's).
 pub fn rules(
     reference: &ToolResult,
-    call: &Call,
-    fields: &[&str],
+    x: &Exchange,
+    failed: &Failed,
     judged: Option<&str>,
 ) -> Vec<String> {
-    let mut out: Vec<&str> = fields
-        .iter()
-        .filter_map(|f| rule_of_field(f, reference, call))
-        .take(1)
-        .collect();
-    if out.is_empty() {
-        out.extend(judged);
-    }
-    out.extend(rules_of_answer(reference, call));
+    let mut out: Vec<&str> = Vec::new();
+    out.extend(rule_of(failed, reference, x).or(judged));
+    out.extend(rules_of_answer(reference, x));
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|r| seen.insert(*r));
     out.into_iter().map(str::to_owned).collect()

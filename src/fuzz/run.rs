@@ -22,15 +22,16 @@ use std::time::{Duration, Instant};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::fuzz::finding::Finding;
+use crate::fuzz::finding::FuzzFinding;
 use crate::fuzz::generate::{Capabilities, samples};
-use crate::fuzz::probe::{Check, Env, Probe, probe};
+use crate::fuzz::probe::{Env, Failed, Probe, probe};
 use crate::fuzz::shrink::{self, Budget};
 use crate::fuzz::signature::Signature;
 use crate::harness::baseline::{Baseline, BaselineStatus};
 use crate::harness::config::SubjectFactory;
 use crate::subject::{AdapterFailure, FailureKind, Reference, Subject};
 use crate::sys::is_root;
+use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::{AdapterHello, Tool};
 
 /// What to fuzz and for how long.
@@ -63,12 +64,15 @@ pub struct FuzzConfig<'a> {
     /// are released ([`crate::subject::hang`]): the adapter blocked on one
     /// is a finding after this bound, not after the call's timeout.
     pub hang_timeout: Duration,
+    /// The call's time limit, which each fixture's build gets too, as in
+    /// a suite run.
+    pub fixture_timeout: Duration,
     /// Stop once this many new findings are kept.
     pub max_findings: Option<usize>,
     /// Called after every iteration (progress display).
-    pub on_iteration: Option<&'a (dyn Fn(&Counts) + Sync)>,
+    pub on_iteration: Option<&'a (dyn Fn(&Tally) + Sync)>,
     /// Called with each new finding, once shrunk.
-    pub on_finding: Option<&'a (dyn Fn(&Finding) + Sync)>,
+    pub on_finding: Option<&'a (dyn Fn(&FuzzFinding) + Sync)>,
     /// Which signal cancelled the run, if one did (the session's): the run
     /// then ends between iterations, and a call it cut short is no finding.
     pub cancelled: &'a (dyn Fn() -> Option<i32> + Sync),
@@ -76,7 +80,7 @@ pub struct FuzzConfig<'a> {
 
 /// Running totals.
 #[derive(Debug, Default)]
-pub struct Counts {
+pub struct Tally {
     pub iterations: AtomicU64,
     pub skipped: AtomicU64,
     pub diverged: AtomicU64,
@@ -89,10 +93,10 @@ pub struct Counts {
 
 /// The result of a fuzzing run.
 #[derive(Debug)]
-pub struct Summary {
-    pub counts: Counts,
+pub struct Fuzzed {
+    pub counts: Tally,
     /// New findings, one per check and shape, lowest iteration first.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<FuzzFinding>,
     pub elapsed: Duration,
     pub implementation: String,
 }
@@ -111,7 +115,7 @@ pub(crate) fn rng(seed: u64, iteration: u64) -> TestRng {
 /// failure, a `skip` entry too: a case that must not be sent, usually
 /// because it hangs or crashes the adapter). Known by its rule, a
 /// divergence needs no shrinking to be set aside.
-fn known_rule(known: &[Baseline], finding: &Finding) -> bool {
+fn known_rule(known: &[Baseline], finding: &FuzzFinding) -> bool {
     let rule = finding.divergence.rules[0].as_str();
     let failed = finding.divergence.adapter_failed();
     known.iter().flat_map(Baseline::entries).any(|(_, e)| {
@@ -126,19 +130,19 @@ fn known_rule(known: &[Baseline], finding: &Finding) -> bool {
 /// What the adapter's `hello` says it can take, of the `chosen` tools
 /// (all when empty).
 fn capabilities(hello: &AdapterHello, chosen: &[Tool]) -> Capabilities {
-    let feature = |name: &str| hello.features.iter().any(|f| f == name);
+    let declared = [Feature::Symlinks, Feature::Fifos, Feature::Sockets]
+        .into_iter()
+        .filter(|f| hello.features.contains(f));
+    // Modes only where they can be observed; fixture repositories are
+    // written in-process: always possible.
+    let permissions = (!is_root()).then_some(Feature::Permissions);
     Capabilities {
         tools: Tool::ALL
             .into_iter()
             .filter(|t| hello.tools.contains(t))
             .filter(|t| chosen.is_empty() || chosen.contains(t))
             .collect(),
-        symlinks: feature("symlinks"),
-        fifos: feature("fifos"),
-        sockets: feature("sockets"),
-        permissions: !is_root(),
-        // Fixture repositories are written in-process: always possible.
-        git: true,
+        features: declared.chain(permissions).chain([Feature::Git]).collect(),
     }
 }
 
@@ -192,13 +196,13 @@ impl Drop for Turn<'_> {
 /// What the findings made so far explain: each one's check and the
 /// features of its shrunk input, known ones included.
 #[derive(Default)]
-struct Found {
-    explained: Vec<(Check, Signature)>,
-    findings: Vec<Finding>,
+struct Explained {
+    explained: Vec<((Failed, String), Signature)>,
+    findings: Vec<FuzzFinding>,
 }
 
-impl Found {
-    fn explains(&self, check: &Check, signature: &Signature) -> bool {
+impl Explained {
+    fn explains(&self, check: &(Failed, String), signature: &Signature) -> bool {
         self.explained
             .iter()
             .any(|(c, s)| c == check && s.explains(signature))
@@ -211,11 +215,11 @@ struct Shared<'a, 'b> {
     caps: Capabilities,
     env: Env,
     started: Instant,
-    counts: Counts,
+    counts: Tally,
     next: AtomicU64,
     order: Order,
     stop: AtomicBool,
-    found: Mutex<Found>,
+    found: Mutex<Explained>,
 }
 
 /// One worker's own subjects.
@@ -276,7 +280,7 @@ impl Shared<'_, '_> {
                 Probe::Diverge(_) if self.cancelled() => break,
                 Probe::Diverge(divergence) => {
                     self.counts.diverged.fetch_add(1, Ordering::SeqCst);
-                    let finding = Finding {
+                    let finding = FuzzFinding {
                         seed: self.config.seed,
                         iteration: i,
                         divergence: *divergence,
@@ -300,7 +304,7 @@ impl Shared<'_, '_> {
     /// known one whose id the expectations list. Called in iteration order.
     fn record(
         &self,
-        unshrunk: Finding,
+        unshrunk: FuzzFinding,
         tree: &mut dyn ValueTree<Value = crate::fuzz::sample::Sample>,
         s: &mut Subjects,
     ) {
@@ -333,7 +337,7 @@ impl Shared<'_, '_> {
             // last probes were cancelled calls. The next run finds it again.
             return;
         }
-        let finding = Finding {
+        let finding = FuzzFinding {
             divergence,
             ..unshrunk
         };
@@ -366,7 +370,7 @@ impl Shared<'_, '_> {
 }
 
 /// Fuzzes the adapter that `make` starts against the in-process reference.
-pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, AdapterFailure> {
+pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Fuzzed, AdapterFailure> {
     let started = Instant::now();
     let first = make()?;
     let hello = first.hello().clone();
@@ -384,18 +388,19 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
     }
     let shared = Shared {
         env: Env {
-            permissions: caps.permissions,
+            permissions: caps.features.contains(&Feature::Permissions),
             fixtures: config.fixtures.clone(),
             hang_timeout: config.hang_timeout,
+            fixture_timeout: config.fixture_timeout,
         },
         caps,
         config,
         started,
-        counts: Counts::default(),
+        counts: Tally::default(),
         next: AtomicU64::new(config.first_iteration),
         order: Order::starting_at(config.first_iteration),
         stop: AtomicBool::new(false),
-        found: Mutex::new(Found::default()),
+        found: Mutex::new(Explained::default()),
     };
     let first = Mutex::new(Some(first));
     let start_worker = || -> Result<(), AdapterFailure> {
@@ -424,7 +429,7 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Summary, Adapt
     });
     results.into_iter().collect::<Result<Vec<()>, _>>()?;
     let findings = shared.found.into_inner().expect("findings").findings;
-    Ok(Summary {
+    Ok(Fuzzed {
         counts: shared.counts,
         findings,
         elapsed: started.elapsed(),
@@ -469,7 +474,7 @@ mod tests {
     fn a_cancelled_run_stops_between_iterations() {
         let fixtures = tempfile::tempdir().unwrap();
         let three = AtomicBool::new(false);
-        let progress = |counts: &Counts| {
+        let progress = |counts: &Tally| {
             if counts.iterations.load(Ordering::SeqCst) == 3 {
                 three.store(true, Ordering::SeqCst);
             }
@@ -487,6 +492,7 @@ mod tests {
             fixtures: Some(fixtures.path().to_owned()),
             reference_scratch: Some(fixtures.path().to_owned()),
             hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
             max_findings: None,
             on_iteration: Some(&progress),
             on_finding: None,

@@ -86,7 +86,7 @@ pub const BULK_MIN: usize = 40;
 /// One fixture entry below a base: parent names, its name, what it is, and
 /// whether its permission bits deny everyone (only used when not root).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct SampleEntry {
     pub base: Base,
     pub dirs: Vec<usize>,
     pub name: usize,
@@ -153,7 +153,7 @@ pub enum Seg {
 /// A parameter value: absent, a string of some shape, or something that
 /// is not a valid value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Param<T> {
+pub enum Arg<T> {
     Absent,
     Given(T),
     Empty,
@@ -167,46 +167,46 @@ pub enum Param<T> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallSpec {
     Resolve {
-        path: Param<PathText>,
+        path: Arg<PathText>,
     },
     Search {
         ripgrep: bool,
-        pattern: Param<usize>,
-        dir_path: Param<PathText>,
-        path: Param<PathText>,
-        include: Param<usize>,
+        pattern: Arg<usize>,
+        dir_path: Arg<PathText>,
+        path: Arg<PathText>,
+        include: Arg<usize>,
     },
     Shell {
-        command: Param<()>,
-        dir_path: Param<PathText>,
-        directory: Param<PathText>,
+        command: Arg<()>,
+        dir_path: Arg<PathText>,
+        directory: Arg<PathText>,
     },
     Glob {
-        pattern: Param<usize>,
-        dir_path: Param<PathText>,
-        path: Param<PathText>,
+        pattern: Arg<usize>,
+        dir_path: Arg<PathText>,
+        path: Arg<PathText>,
     },
     Ls {
-        dir_path: Param<PathText>,
-        path: Param<PathText>,
+        dir_path: Arg<PathText>,
+        path: Arg<PathText>,
     },
     /// The file tools: `file_path` and its alias `absolute_path` (FILE-1).
     ReadFile {
-        file_path: Param<PathText>,
-        absolute_path: Param<PathText>,
+        file_path: Arg<PathText>,
+        absolute_path: Arg<PathText>,
     },
     /// `content` from [`WRITE_CONTENTS`].
     WriteFile {
-        file_path: Param<PathText>,
-        absolute_path: Param<PathText>,
-        content: Param<usize>,
+        file_path: Arg<PathText>,
+        absolute_path: Arg<PathText>,
+        content: Arg<usize>,
     },
     /// `old_string` from [`OLD_STRINGS`], `new_string` from [`NEW_STRINGS`].
     Edit {
-        file_path: Param<PathText>,
-        absolute_path: Param<PathText>,
-        old_string: Param<usize>,
-        new_string: Param<usize>,
+        file_path: Arg<PathText>,
+        absolute_path: Arg<PathText>,
+        old_string: Arg<usize>,
+        new_string: Arg<usize>,
     },
 }
 
@@ -218,14 +218,18 @@ pub struct Sample {
     pub outside: bool,
     /// The target is the first root, or a directory of this name below it.
     pub target_below: Option<usize>,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<SampleEntry>,
     /// Whether the first root is a git repository (`fixture.git`), so a
     /// backend that searches with `git grep` there is exercised.
     pub git: bool,
     pub call: CallSpec,
+    /// Whether the root of a [`Layout::Single`] workspace is a link to a
+    /// directory beside it (`ws` -> `ws.real`), with the target at the
+    /// root: the workspace as a user's symlinked checkout gives it.
+    pub linked_root: bool,
     /// A key the tool does not take (ERR-8), from [`UNKNOWN_KEYS`], and its
     /// value: a misspelt or borrowed parameter must be refused, not dropped.
-    pub extra: Option<(usize, Param<PathText>)>,
+    pub extra: Option<(usize, Arg<PathText>)>,
 }
 
 /// A sample made concrete: a valid fixture, the tool, and parameters with
@@ -285,7 +289,7 @@ impl Sample {
     }
 
     /// The fixture path an entry is written at, if it survives.
-    fn entry_path(&self, entry: &Entry) -> String {
+    fn entry_path(&self, entry: &SampleEntry) -> String {
         let mut path = self.layout.base_dir(entry.base).to_owned();
         for &d in &entry.dirs {
             path = format!("{path}/{}", NAMES[d]);
@@ -299,7 +303,7 @@ impl Sample {
     }
 
     /// The fixture paths of the entries that survive [`Sample::render`].
-    pub(crate) fn kept_entries(&self) -> Vec<(String, &Entry)> {
+    pub(crate) fn kept_entries(&self) -> Vec<(String, &SampleEntry)> {
         let (roots, _) = self.layout.roots();
         let mut dirs: BTreeSet<String> = BTreeSet::new();
         for dir in roots.iter().map(|r| r.to_string()).chain([self.target()]) {
@@ -393,12 +397,43 @@ impl Sample {
                 params.insert(key.to_owned(), v);
             }
         }
+        if self.linked_root && self.layout == Layout::Single && self.target_below.is_none() {
+            link_root(&mut fixture);
+        }
         Rendered {
             fixture,
             tool,
             params,
         }
     }
+}
+
+/// Where a linked root's link leads ([`Sample::linked_root`]).
+const LINKED_ROOT: &str = "ws.real";
+
+/// `fixture`'s one root `ws` made a link to [`LINKED_ROOT`], where
+/// everything below it is written instead: the call's paths still name
+/// `ws`, the root as the workspace gives it.
+fn link_root(fixture: &mut Fixture) {
+    let moved = |p: &FixturePath| match p.as_str().strip_prefix("ws/") {
+        Some(rest) => fp(&format!("{LINKED_ROOT}/{rest}")),
+        None if p.as_str() == "ws" => fp(LINKED_ROOT),
+        None => p.clone(),
+    };
+    let f = fixture;
+    f.files = (f.files.iter())
+        .map(|(p, c)| (moved(p), c.clone()))
+        .collect();
+    f.dirs = f.dirs.iter().map(moved).collect();
+    f.symlinks = (f.symlinks.iter())
+        .map(|(p, t)| (moved(p), t.clone()))
+        .collect();
+    f.fifos = f.fifos.iter().map(moved).collect();
+    f.sockets = f.sockets.iter().map(moved).collect();
+    f.modes = f.modes.iter().map(|(p, m)| (moved(p), *m)).collect();
+    f.git = f.git.iter().map(moved).collect();
+    f.dirs.push(fp(LINKED_ROOT));
+    f.symlinks.push((fp("ws"), LINKED_ROOT.to_owned()));
 }
 
 fn ancestors(path: &str) -> impl Iterator<Item = &str> {
@@ -569,14 +604,14 @@ impl Decoration {
     }
 }
 
-impl<T> Param<T> {
+impl<T> Arg<T> {
     fn render(&self, given: impl Fn(&T) -> String) -> Option<Value> {
         match self {
-            Param::Absent => None,
-            Param::Given(t) => Some(Value::String(given(t))),
-            Param::Empty => Some(Value::String(String::new())),
-            Param::Nul => Some(Value::String("a\0b".to_owned())),
-            Param::WrongType(i) => Some(match i % 4 {
+            Arg::Absent => None,
+            Arg::Given(t) => Some(Value::String(given(t))),
+            Arg::Empty => Some(Value::String(String::new())),
+            Arg::Nul => Some(Value::String("a\0b".to_owned())),
+            Arg::WrongType(i) => Some(match i % 4 {
                 0 => json!(1),
                 1 => Value::Null,
                 2 => json!(true),
@@ -688,8 +723,8 @@ impl CallSpec {
 mod tests {
     use super::*;
 
-    fn file(base: Base, dirs: &[usize], name: usize) -> Entry {
-        Entry {
+    fn file(base: Base, dirs: &[usize], name: usize) -> SampleEntry {
+        SampleEntry {
             base,
             dirs: dirs.to_vec(),
             name,
@@ -700,13 +735,13 @@ mod tests {
 
     fn resolve(path: PathText) -> CallSpec {
         CallSpec::Resolve {
-            path: Param::Given(path),
+            path: Arg::Given(path),
         }
     }
 
     #[test]
     fn entries_that_collide_or_pass_through_a_link_are_dropped() {
-        let link = Entry {
+        let link = SampleEntry {
             kind: EntryKind::Link(LinkTarget::Relative {
                 up: 9,
                 names: vec![8],
@@ -718,6 +753,7 @@ mod tests {
             outside: true,
             target_below: None,
             git: false,
+            linked_root: false,
             extra: None,
             entries: vec![
                 link,
@@ -748,6 +784,7 @@ mod tests {
             outside: true,
             target_below: Some(2),
             git: false,
+            linked_root: false,
             extra: None,
             entries: vec![file(Base::Second, &[0], 1)],
             call: resolve(PathText::Entry {

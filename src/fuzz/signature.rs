@@ -22,9 +22,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::fuzz::pools::{EXCLUDED_NAMES, LONG_LINE_PIECE, NAMES, PAD_PIECE, PIECES};
+use crate::fuzz::pools::{DRAWN_NAMES, EXCLUDED_NAMES, LONG_LINE_PIECE, NAMES, PAD_PIECE, PIECES};
 use crate::fuzz::sample::{EntryKind, Layout, Rendered, Sample};
 use crate::reference::resolve::lexical_resolve;
+use toolpath_suite::params;
 use toolpath_suite::protocol::Tool;
 
 /// The features of one input.
@@ -97,6 +98,9 @@ impl Signature {
         if sample.outside {
             s.add("outside:dir");
         }
+        if sample.linked_root && sample.layout == Layout::Single {
+            s.add("roots:linked");
+        }
         if !rendered.fixture.modes.is_empty() {
             s.add("entry:unreadable");
         }
@@ -139,6 +143,13 @@ impl Signature {
                 names(&mut s, name);
             }
         }
+        // Two names of one directory that differ only in case.
+        let mut folded = BTreeSet::new();
+        for (path, _) in sample.kept_entries() {
+            if !folded.insert(path.to_lowercase()) {
+                s.add("entry:case-siblings");
+            }
+        }
         links(&mut s, rendered);
         params(&mut s, rendered, sample);
         Signature {
@@ -170,10 +181,20 @@ fn layout_name(layout: Layout) -> &'static str {
 
 /// The odd characters of one name, by what they mean to some layer.
 fn names(s: &mut Features, name: &str) {
-    if NAMES[EXCLUDED_NAMES..].contains(&name) {
+    if NAMES[EXCLUDED_NAMES..DRAWN_NAMES].contains(&name) {
         s.add("name:commonly-excluded");
     }
-    let checks: [(&str, bool); 14] = [
+    let checks: [(&str, bool); 18] = [
+        // Issue 45's: a combining mark (a name stored decomposed), a
+        // newline, a route group or an extended glob, a `%`-escape of a
+        // space.
+        (
+            "name:decomposed",
+            name.chars().any(|c| ('\u{300}'..='\u{36f}').contains(&c)),
+        ),
+        ("name:newline", name.contains('\n')),
+        ("name:group", name.contains('(')),
+        ("name:percent-space", name.contains("%20")),
         ("name:dot", name.starts_with('.')),
         ("name:colon", name.contains(':')),
         ("name:bang", name.starts_with('!')),
@@ -305,20 +326,12 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
             _ => Some("wrong-type"),
         }
     };
-    let keys: &[&str] = match rendered.tool {
-        Tool::Shell => &["command", "dir_path", "directory"],
-        Tool::Resolve => &["path"],
-        Tool::Glob => &["pattern", "dir_path", "path"],
-        Tool::Ls => &["dir_path", "path"],
-        Tool::Grep | Tool::Ripgrep => &["pattern", "dir_path", "path", "include"],
-        Tool::ReadFile => &["file_path", "absolute_path"],
-        Tool::WriteFile => &["file_path", "absolute_path", "content"],
-        Tool::Edit => &["file_path", "absolute_path", "old_string", "new_string"],
-    };
-    for key in keys {
-        let Some(value) = p.get(*key) else {
-            if *key == "pattern" {
-                s.add("pattern:missing");
+    let table = params::of(rendered.tool);
+    for param in table {
+        let key = param.name;
+        let Some(value) = p.get(key) else {
+            if key == PATTERN {
+                s.add(format!("{key}:missing"));
             }
             continue;
         };
@@ -327,26 +340,36 @@ fn params(s: &mut Features, rendered: &Rendered, sample: &Sample) {
             continue;
         }
         let text = value.as_str().unwrap_or_default();
-        match (*key, rendered.tool) {
-            ("command", _) => {}
-            ("pattern", Tool::Glob) => glob_pattern(s, text),
-            ("pattern", _) => regex(s, text),
-            ("include", _) => include(s, text),
-            ("content" | "old_string" | "new_string", _) => written_text(s, key, text),
-            // The path itself; the alias key names a form of its own.
-            (key, tool) => {
-                let main = ["dir_path", "file_path"].contains(&key)
-                    || (key == "path" && tool == Tool::Resolve);
-                let alias = !main;
-                s.add(if alias { "path:by-alias" } else { "path:given" });
-                path_text(s, text, &rendered.fixture.roots);
-            }
+        if param.is_path {
+            // The path itself; the alias names a form of its own.
+            s.add(match param.alias_of {
+                Some(_) => "path:by-alias",
+                None => "path:given",
+            });
+            path_text(s, text, &rendered.fixture.roots);
+            continue;
+        }
+        // What the text means is the tool's: a command (only ever `pwd`),
+        // a pattern, an `include` glob, or text written to a file.
+        match (key, rendered.tool) {
+            (COMMAND, _) => {}
+            (PATTERN, Tool::Glob) => glob_pattern(s, text),
+            (PATTERN, _) => regex(s, text),
+            (INCLUDE, _) => include(s, text),
+            (key, _) => written_text(s, key, text),
         }
     }
-    if sample.extra.is_some() && p.keys().any(|k| !keys.contains(&k.as_str())) {
+    let unknown = p.keys().any(|k| table.iter().all(|t| t.name != k.as_str()));
+    if sample.extra.is_some() && unknown {
         s.add("param:unknown-key");
     }
 }
+
+/// The parameters whose text is not a path nor written to a file, by
+/// their names in the tool table ([`params::of`]).
+const COMMAND: &str = "command";
+const PATTERN: &str = "pattern";
+const INCLUDE: &str = "include";
 
 /// What a write's or an edit's text holds that a tool may rewrite on the
 /// way (FILE-14, FILE-15): line endings, a missing final newline, an
@@ -489,9 +512,9 @@ fn include(s: &mut Features, p: &str) {
 mod tests {
     use super::*;
     use crate::fuzz::pools::GLOB_PATTERNS;
-    use crate::fuzz::sample::{Base, CallSpec, Entry, LinkTarget, Param, PathText};
+    use crate::fuzz::sample::{Arg, Base, CallSpec, LinkTarget, PathText, SampleEntry};
 
-    fn glob(pattern: &str, entries: Vec<Entry>) -> Sample {
+    fn glob(pattern: &str, entries: Vec<SampleEntry>) -> Sample {
         Sample {
             layout: Layout::Single,
             outside: false,
@@ -499,17 +522,18 @@ mod tests {
             entries,
             git: false,
             call: CallSpec::Glob {
-                pattern: Param::Given(GLOB_PATTERNS.iter().position(|p| p == pattern).unwrap()),
-                dir_path: Param::Absent,
-                path: Param::Absent,
+                pattern: Arg::Given(GLOB_PATTERNS.iter().position(|p| p == pattern).unwrap()),
+                dir_path: Arg::Absent,
+                path: Arg::Absent,
             },
+            linked_root: false,
             extra: None,
         }
     }
 
-    fn entry(name: &str, dirs: &[&str], kind: EntryKind) -> Entry {
+    fn entry(name: &str, dirs: &[&str], kind: EntryKind) -> SampleEntry {
         let at = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
-        Entry {
+        SampleEntry {
             base: Base::First,
             dirs: dirs.iter().map(|d| at(d)).collect(),
             name: at(name),
@@ -558,8 +582,8 @@ mod tests {
     #[test]
     fn a_simpler_input_has_fewer_features_and_the_short_name_is_stable() {
         let path = |text: &str| CallSpec::Ls {
-            dir_path: Param::Given(PathText::Literal(text.into())),
-            path: Param::Absent,
+            dir_path: Arg::Given(PathText::Literal(text.into())),
+            path: Arg::Absent,
         };
         let mut sample = glob("**", vec![entry("a", &[], EntryKind::File(vec![0]))]);
         sample.call = path("{ws}/./a/");

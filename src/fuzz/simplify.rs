@@ -8,15 +8,15 @@
 use serde_json::Value;
 
 use crate::fuzz::pools::UNKNOWN_KEYS;
-use crate::fuzz::sample::{CallSpec, EntryKind, Layout, Param, PathText, Sample};
+use crate::fuzz::sample::{Arg, CallSpec, EntryKind, Layout, PathText, Sample};
 
 impl Sample {
     /// The same sample with every path parameter fixed as text, so entries
     /// can be removed without changing what the call names.
     pub fn pin(&self, permissions: bool) -> Sample {
         let rendered = self.render(permissions);
-        let text = |name: &str, p: &Param<PathText>| match (p, rendered.params.get(name)) {
-            (Param::Given(_), Some(Value::String(s))) => Param::Given(PathText::Literal(s.clone())),
+        let text = |name: &str, p: &Arg<PathText>| match (p, rendered.params.get(name)) {
+            (Arg::Given(_), Some(Value::String(s))) => Arg::Given(PathText::Literal(s.clone())),
             (other, _) => other.clone(),
         };
         let call = match &self.call {
@@ -103,46 +103,44 @@ impl Sample {
     /// then minimal after one probe instead of a whole walk.
     pub fn simplest(&self) -> Sample {
         let call = match &self.call {
-            CallSpec::Resolve { .. } => CallSpec::Resolve {
-                path: Param::Absent,
-            },
+            CallSpec::Resolve { .. } => CallSpec::Resolve { path: Arg::Absent },
             CallSpec::Search { ripgrep, .. } => CallSpec::Search {
                 ripgrep: *ripgrep,
-                pattern: Param::Given(0),
-                dir_path: Param::Absent,
-                path: Param::Absent,
-                include: Param::Absent,
+                pattern: Arg::Given(0),
+                dir_path: Arg::Absent,
+                path: Arg::Absent,
+                include: Arg::Absent,
             },
             CallSpec::Shell { .. } => CallSpec::Shell {
-                command: Param::Given(()),
-                dir_path: Param::Absent,
-                directory: Param::Absent,
+                command: Arg::Given(()),
+                dir_path: Arg::Absent,
+                directory: Arg::Absent,
             },
             CallSpec::Glob { .. } => CallSpec::Glob {
-                pattern: Param::Given(0),
-                dir_path: Param::Absent,
-                path: Param::Absent,
+                pattern: Arg::Given(0),
+                dir_path: Arg::Absent,
+                path: Arg::Absent,
             },
             CallSpec::Ls { .. } => CallSpec::Ls {
-                dir_path: Param::Absent,
-                path: Param::Absent,
+                dir_path: Arg::Absent,
+                path: Arg::Absent,
             },
             // A file tool's path is required (FILE-2): the simplest call
             // is the one refused for it.
             CallSpec::ReadFile { .. } => CallSpec::ReadFile {
-                file_path: Param::Absent,
-                absolute_path: Param::Absent,
+                file_path: Arg::Absent,
+                absolute_path: Arg::Absent,
             },
             CallSpec::WriteFile { .. } => CallSpec::WriteFile {
-                file_path: Param::Absent,
-                absolute_path: Param::Absent,
-                content: Param::Given(0),
+                file_path: Arg::Absent,
+                absolute_path: Arg::Absent,
+                content: Arg::Given(0),
             },
             CallSpec::Edit { .. } => CallSpec::Edit {
-                file_path: Param::Absent,
-                absolute_path: Param::Absent,
-                old_string: Param::Given(0),
-                new_string: Param::Given(0),
+                file_path: Arg::Absent,
+                absolute_path: Arg::Absent,
+                old_string: Arg::Given(0),
+                new_string: Arg::Given(0),
             },
         };
         Sample {
@@ -152,6 +150,7 @@ impl Sample {
             entries: Vec::new(),
             git: false,
             call,
+            linked_root: false,
             extra: None,
         }
     }
@@ -175,7 +174,13 @@ impl Sample {
             out.push(with(&|s| s.outside = false));
         }
         if self.layout != Layout::Single {
-            out.push(with(&|s| s.layout = Layout::Single));
+            out.push(with(&|s| {
+                s.layout = Layout::Single;
+                s.linked_root = false;
+            }));
+        }
+        if self.linked_root {
+            out.push(with(&|s| s.linked_root = false));
         }
         if self.target_below.is_some() {
             out.push(with(&|s| s.target_below = None));
@@ -266,19 +271,19 @@ impl CallSpec {
         let mut c = self.clone();
         let changed = match &mut c {
             CallSpec::Search { pattern, .. } => {
-                std::mem::replace(pattern, Param::Given(0)) != Param::Given(0)
+                std::mem::replace(pattern, Arg::Given(0)) != Arg::Given(0)
             }
             CallSpec::Shell { command, .. } => {
-                std::mem::replace(command, Param::Given(())) != Param::Given(())
+                std::mem::replace(command, Arg::Given(())) != Arg::Given(())
             }
             CallSpec::Glob { pattern, .. } => {
-                std::mem::replace(pattern, Param::Given(0)) != Param::Given(0)
+                std::mem::replace(pattern, Arg::Given(0)) != Arg::Given(0)
             }
             CallSpec::WriteFile { content, .. } => {
-                std::mem::replace(content, Param::Given(0)) != Param::Given(0)
+                std::mem::replace(content, Arg::Given(0)) != Arg::Given(0)
             }
             CallSpec::Edit { new_string, .. } => {
-                std::mem::replace(new_string, Param::Given(0)) != Param::Given(0)
+                std::mem::replace(new_string, Arg::Given(0)) != Arg::Given(0)
             }
             CallSpec::Resolve { .. } | CallSpec::Ls { .. } | CallSpec::ReadFile { .. } => false,
         };
@@ -295,16 +300,16 @@ trait Clearable {
     fn clear(&mut self) -> bool;
 }
 
-impl<T> Clearable for Param<T> {
+impl<T> Clearable for Arg<T> {
     fn clear(&mut self) -> bool {
-        !matches!(std::mem::replace(self, Param::Absent), Param::Absent)
+        !matches!(std::mem::replace(self, Arg::Absent), Arg::Absent)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::sample::{Base, Entry};
+    use crate::fuzz::sample::{Base, SampleEntry};
 
     /// A step that changes nothing would be taken forever: shrinking spent
     /// its whole probe budget (2000 probes, seconds per finding) on a file
@@ -315,7 +320,7 @@ mod tests {
             layout: Layout::Single,
             outside: false,
             target_below: None,
-            entries: vec![Entry {
+            entries: vec![SampleEntry {
                 base: Base::First,
                 dirs: Vec::new(),
                 name: 0,
@@ -323,9 +328,8 @@ mod tests {
                 locked: false,
             }],
             git: false,
-            call: CallSpec::Resolve {
-                path: Param::Absent,
-            },
+            call: CallSpec::Resolve { path: Arg::Absent },
+            linked_root: false,
             extra: None,
         };
         let steps = sample.simpler();

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::case::fixture::BuiltFixture;
 use toolpath_suite::case::Instance;
+
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Call, Tool, Workspace};
 
@@ -49,20 +50,32 @@ pub fn build(
     }
 }
 
-/// The call for one case instance: [`build`], plus `command: pwd` for a
-/// shell case that gives no command (SHELL-6 is judged on its output).
+/// The call for one case instance, as a run sends it: [`build`] with
+/// the parameters [`with_command`] gives.
 pub fn for_instance(
     instance: &Instance,
     params: &Map<String, Value>,
     vars: &Placeholders,
     built: &BuiltFixture,
 ) -> Call {
-    let mut call = build(instance.tool, instance.id(), params, vars, &built.workspace);
-    if instance.tool == Tool::Shell && !call.params.contains_key("command") {
-        call.params
-            .insert("command".into(), Value::String("pwd".into()));
+    let params = with_command(instance.tool, params);
+    build(
+        instance.tool,
+        instance.id(),
+        &params,
+        vars,
+        &built.workspace,
+    )
+}
+
+/// A case's parameters as they are sent: a shell case that gives no
+/// command runs `pwd` (SHELL-6 is judged on its output).
+pub fn with_command(tool: Tool, params: &Map<String, Value>) -> Map<String, Value> {
+    let mut params = params.clone();
+    if tool == Tool::Shell && !params.contains_key("command") {
+        params.insert("command".into(), Value::String("pwd".into()));
     }
-    call
+    params
 }
 
 #[cfg(test)]

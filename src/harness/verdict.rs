@@ -7,8 +7,9 @@
 //! On the subject, in this order: it is made ready (an adapter that
 //! crashed is started again; a failure to start is the call's failure),
 //! so that `{adapter-tmp}` names the scratch directory of the process the
-//! call goes to; the caller plans the call and derives what it is judged
-//! against on those placeholders ([`Planned`]); the fixture is handed to
+//! call goes to; the call is made from what is asked on those
+//! placeholders ([`plan`]), and the caller derives what it is judged
+//! against on them; the fixture (built within its bound, [`build`]) is handed to
 //! the user the subject runs as ([`Subject::user`]); the subject prepares
 //! it; a fixture with FIFOs gets the short hang bound ([`HangProne`]);
 //! the call is sent, and a protocol violation found on the way is handed
@@ -42,9 +43,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::case::fixture::{self, BuiltFixture, Deadline};
+use crate::case::fixture::{self, BuiltFixture, Deadline, FixtureError};
 use crate::harness::call;
 use crate::harness::containment;
 use crate::harness::expected::Expected;
@@ -68,8 +69,10 @@ pub struct OnSubject<'a> {
     pub file: &'a Path,
     /// The fixture as the case (or the sample) wrote it.
     pub fixture: &'a Fixture,
-    /// The same fixture, built.
+    /// The same fixture, built ([`build`]).
     pub built: &'a BuiltFixture,
+    /// What the call asks.
+    pub ask: Ask<'a>,
     /// How long a call on a fixture with FIFOs is waited for before they
     /// are released (`--hang-timeout-ms`, [`HangProne`]).
     pub hang_timeout: Duration,
@@ -81,15 +84,42 @@ pub struct OnSubject<'a> {
     pub twin: Option<Duration>,
 }
 
-/// A call planned on the placeholders of the subject that answers it, and
-/// everything it is judged against, derived before it is sent: the
-/// fixture belongs to the subject from then on.
-pub struct Planned {
-    pub call: Call,
-    /// The placeholders the call was built with (the caller may have added
-    /// some to show, as the worker does the run directory).
-    pub vars: Placeholders,
-    pub expected: Expected,
+/// What one call asks: the tool, its parameters as the case (or the
+/// sample) wrote them, placeholders and all, and the name it goes by in
+/// the subject's logs (the instance id, or `fuzz`).
+#[derive(Debug, Clone, Copy)]
+pub struct Ask<'a> {
+    pub name: &'a str,
+    pub tool: Tool,
+    pub params: &'a Map<String, Value>,
+}
+
+/// A fixture built for one call, within the bound a run gives each build:
+/// the call's time `limit`, and a little more for each entry
+/// ([`Deadline::for_build`]). Every fixture a call is made on (a case's,
+/// a probe's, the twin's) is built here.
+pub fn build(
+    fixture: &Fixture,
+    parent: Option<&Path>,
+    limit: Duration,
+) -> Result<BuiltFixture, FixtureError> {
+    let deadline = Deadline::for_build(limit, fixture.created().count());
+    fixture::build_until(fixture, parent, &deadline)
+}
+
+/// The call `ask` makes on `built`, for a subject whose scratch directory
+/// is `scratch` (`{adapter-tmp}`), and the placeholders it was made with:
+/// the ones its answer is judged with.
+pub fn plan(ask: Ask, built: &BuiltFixture, scratch: Option<&Path>) -> (Call, Placeholders) {
+    let vars = call::placeholders(&built.vars, scratch);
+    let call = call::build(
+        ask.tool,
+        ask.name.to_owned(),
+        ask.params,
+        &vars,
+        &built.workspace,
+    );
+    (call, vars)
 }
 
 /// What became of one call on a subject.
@@ -111,22 +141,26 @@ pub struct Called {
 }
 
 /// One call on `subject`, from making it ready to the verdict, in the
-/// order the module doc gives. `plan` builds the call and its expectation
-/// on the subject's placeholders (and its scratch directory, if it has
-/// one); its error ends the call before anything is sent, and is returned
-/// as it is. `relax` may loosen the expectation once the answer is known,
-/// by dropping what the answer's own shape says is not owed (the fuzzer's
+/// order the module doc gives: the one path from what a case (or a
+/// sample) asks to a judged answer. The call is made from `ask` on the
+/// subject's placeholders ([`plan`]); `expect` derives what it is judged
+/// against, on those placeholders (it may add some to show, as the worker
+/// does the run directory) and the subject's scratch directory, before
+/// anything is sent; its error ends the call there, and is returned as it
+/// is. `relax` may loosen the expectation once the answer is known, by
+/// dropping what the answer's own shape says is not owed (the fuzzer's
 /// latitude); it never reads the disk.
 pub fn call_on<E>(
     subject: &mut dyn Subject,
     on: OnSubject,
-    plan: impl FnOnce(Placeholders, Option<&Path>) -> Result<Planned, E>,
+    expect: impl FnOnce(&Call, &mut Placeholders, Option<&Path>) -> Result<Expected, E>,
     relax: impl FnOnce(&mut Expected, &ToolResult),
 ) -> Result<Called, E> {
     let OnSubject {
         file,
         fixture,
         built,
+        ask,
         hang_timeout,
         twin,
     } = on;
@@ -139,43 +173,21 @@ pub fn call_on<E>(
         });
     }
     let scratch = subject.scratch_dir().map(Path::to_path_buf);
-    let vars = call::placeholders(&built.vars, scratch.as_deref());
-    let Planned {
-        call,
-        vars,
-        expected,
-    } = plan(vars, scratch.as_deref())?;
+    let (call, mut vars) = plan(ask, built, scratch.as_deref());
+    let expected = expect(&call, &mut vars, scratch.as_deref())?;
     let unsent = |call, vars, failure| Called {
         planned: Some((call, vars)),
         judged: Err(failure),
         sent: false,
         violation: None,
     };
-    // The fixture belongs to whoever answers: a subject that runs as
-    // another user may then change its fixture and nothing above it.
-    if let Some((uid, gid)) = subject.user()
-        && let Err(e) = built.chown_all(uid, gid)
-    {
-        let failure = AdapterFailure {
-            kind: FailureKind::Crash,
-            message: format!("cannot hand the fixture to the subject's user: {e}"),
-            stderr: String::new(),
-        };
-        return Ok(unsent(call, vars, failure));
-    }
-    let prepared = match subject.prepare(&call) {
+    let prepared = match hand_over(subject, built, &call) {
         Ok(prepared) => prepared,
         Err(failure) => return Ok(unsent(call, vars, failure)),
     };
     // A FIFO blocks whoever opens it: a call on a fixture with one gets
     // the short bound, and the FIFOs are released when it passes.
-    let hang = (!fixture.fifos.is_empty()).then(|| HangProne {
-        bound: hang_timeout,
-        root: built.root.clone(),
-        fifos: (fixture.fifos.iter())
-            .map(|fifo| PathBuf::from(fifo.as_str()))
-            .collect(),
-    });
+    let hang = hang_bound(fixture, built, hang_timeout);
     // The names the call and the expectation mention keep their place in
     // the twin; a call that writes is not asked again (FILE-11 judges its
     // write, and a twin of a write would judge a second one).
@@ -200,11 +212,8 @@ pub fn call_on<E>(
     };
     let mut violation = None;
     let judged = call_and_judge(judging, expected, relax, |call| {
-        let answer = match &hang {
-            Some(hang) => subject.call_hang_prone(call, hang),
-            None => subject.call(call),
-        };
-        violation = subject.take_violation();
+        let (answer, found) = send(subject, call, hang.as_ref());
+        violation = found;
         answer
     });
     // Non-interference: the same call on the twin, then, if the answers
@@ -270,6 +279,54 @@ pub fn call_on<E>(
         sent: true,
         violation,
     })
+}
+
+/// The fixture handed to the user `subject` runs as ([`Subject::user`]):
+/// a subject that runs as another user may then change its fixture and
+/// nothing above it; then prepared by the subject for `call`. Returns the
+/// directories it made below the fixture (bookkeeping the snapshot leaves
+/// out), or the failure that ends the call unsent.
+fn hand_over(
+    subject: &mut dyn Subject,
+    built: &BuiltFixture,
+    call: &Call,
+) -> Result<Vec<PathBuf>, AdapterFailure> {
+    if let Some((uid, gid)) = subject.user()
+        && let Err(e) = built.chown_all(uid, gid)
+    {
+        return Err(AdapterFailure {
+            kind: FailureKind::Crash,
+            message: format!("cannot hand the fixture to the subject's user: {e}"),
+            stderr: String::new(),
+        });
+    }
+    subject.prepare(call)
+}
+
+/// A FIFO blocks whoever opens it: a call on a fixture with one gets the
+/// short bound, and the FIFOs are released when it passes.
+fn hang_bound(fixture: &Fixture, built: &BuiltFixture, bound: Duration) -> Option<HangProne> {
+    (!fixture.fifos.is_empty()).then(|| HangProne {
+        bound,
+        root: built.root.clone(),
+        fifos: (fixture.fifos.iter())
+            .map(|fifo| PathBuf::from(fifo.as_str()))
+            .collect(),
+    })
+}
+
+/// Sends `call` (under the hang bound, if any), and takes the output the
+/// subject wrote while no call was outstanding, found on the way.
+fn send(
+    subject: &mut dyn Subject,
+    call: &Call,
+    hang: Option<&HangProne>,
+) -> (Result<ToolResult, AdapterFailure>, Option<AdapterFailure>) {
+    let answer = match hang {
+        Some(hang) => subject.call_hang_prone(call, hang),
+        None => subject.call(call),
+    };
+    (answer, subject.take_violation())
 }
 
 /// What one call is judged on besides its expectation.
@@ -516,10 +573,12 @@ impl First<'_> {
         fixture: &Fixture,
         same: Option<&BuiltFixture>,
     ) -> Option<Again> {
-        let deadline = Deadline::for_build(self.limit, fixture.created().count());
         let built = match same {
-            Some(like) => fixture::build_again(fixture, like, &deadline),
-            None => fixture::build_until(fixture, self.built.root.parent(), &deadline),
+            Some(like) => {
+                let deadline = Deadline::for_build(self.limit, fixture.created().count());
+                fixture::build_again(fixture, like, &deadline)
+            }
+            None => build(fixture, self.built.root.parent(), self.limit),
         }
         .ok()?;
         subject.ready(self.file).ok()?;
@@ -532,27 +591,12 @@ impl First<'_> {
             moves.push((from, to));
         }
         let call = moved(self.call, &moves);
-        if let Some((uid, gid)) = subject.user() {
-            built.chown_all(uid, gid).ok()?;
-        }
-        let prepared = subject.prepare(&call).ok()?;
+        let prepared = hand_over(subject, &built, &call).ok()?;
         let git_dirs = git_dirs(fixture, &built, &prepared);
         let roots = containment::root_places(&built.root, &call.workspace.roots);
         let before = snapshot::take(&built.root, &git_dirs);
-        let answer = match fixture.fifos.is_empty() {
-            true => subject.call(&call),
-            false => {
-                let hang = HangProne {
-                    bound: self.hang_timeout,
-                    root: built.root.clone(),
-                    fifos: (fixture.fifos.iter())
-                        .map(|fifo| PathBuf::from(fifo.as_str()))
-                        .collect(),
-                };
-                subject.call_hang_prone(&call, &hang)
-            }
-        };
-        let violation = subject.take_violation();
+        let hang = hang_bound(fixture, &built, self.hang_timeout);
+        let (answer, violation) = send(subject, &call, hang.as_ref());
         let answer = answer.ok()?;
         let after = snapshot::take(&built.root, &git_dirs);
         let changes = snapshot::diff(&before, &after, &[]);

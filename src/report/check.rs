@@ -74,6 +74,16 @@ impl Check {
             Check::Own(own) => own.into(),
         }
     }
+
+    /// The check without what it says about one instance, as a check:
+    /// a containment or an item of a field is that field's check. Its
+    /// name is [`Check::head`].
+    pub fn general(&self) -> Check {
+        match self {
+            Check::Contains(field) | Check::Item(field, _) => Check::Field(*field),
+            other => other.clone(),
+        }
+    }
 }
 
 impl From<Field> for Check {
@@ -183,6 +193,19 @@ mod tests {
         ];
         for (check, name) in shown {
             assert_eq!(check.to_string(), name);
+        }
+    }
+
+    /// A check's general form is named by its head, and is general.
+    #[test]
+    fn the_general_check_is_named_by_the_head() {
+        let item = Check::Item(Field::MatchesText, "\"{ws}/a:1\"".into());
+        let contains = Check::Contains(Field::ErrorMessage);
+        let own = Check::Own(OwnCheck::Escape);
+        for check in [item, contains, own] {
+            let general = check.general();
+            assert_eq!(general.to_string(), check.head());
+            assert_eq!(general.general(), general);
         }
     }
 

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::fuzz::finding::Finding;
-use crate::fuzz::run::{Counts, FuzzConfig, Summary};
+use crate::fuzz::finding::FuzzFinding;
+use crate::fuzz::run::{FuzzConfig, Fuzzed, Tally};
 use crate::fuzz::shrink::Budget;
 use crate::harness::baseline::Baseline;
 use crate::harness::config::SubjectFactory;
@@ -87,12 +87,12 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     let make: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>);
     let terminal = std::io::stderr().is_terminal();
-    let progress = |counts: &Counts| {
+    let progress = |counts: &Tally| {
         if terminal {
             show_progress(counts, plan.iterations);
         }
     };
-    let on_finding = |finding: &Finding| keep_finding(finding, plan, terminal);
+    let on_finding = |finding: &FuzzFinding| keep_finding(finding, plan, terminal);
     let config = FuzzConfig {
         seed: plan.seed,
         first_iteration: plan.first_iteration,
@@ -105,6 +105,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         fixtures: Some(fixtures),
         reference_scratch: Some(reference),
         hang_timeout: supervision.hang_timeout,
+        fixture_timeout: plan.call_timeout,
         max_findings: plan.max_findings,
         on_iteration: Some(&progress),
         on_finding: Some(&on_finding),
@@ -130,7 +131,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
 
 /// The progress line, rewritten in place on a terminal: iterations (of
 /// how many, when bounded), findings, known and skipped.
-fn show_progress(counts: &Counts, iterations: Option<u64>) {
+fn show_progress(counts: &Tally, iterations: Option<u64>) {
     let done = counts.iterations.load(Ordering::SeqCst);
     let of = iterations.map_or(String::new(), |n| format!("/{n}"));
     eprint!(
@@ -143,14 +144,14 @@ fn show_progress(counts: &Counts, iterations: Option<u64>) {
 
 /// Writes a finding's case file and says so (over the progress line on a
 /// terminal), or says why it could not be written.
-fn keep_finding(finding: &Finding, plan: &FuzzPlan, terminal: bool) {
+fn keep_finding(finding: &FuzzFinding, plan: &FuzzPlan, terminal: bool) {
     let clear = if terminal { "\r\x1b[2K" } else { "" };
     match finding.write(&plan.findings, &plan.line) {
         Ok(file) => eprintln!(
             "{clear}finding (seed {}, iteration {}): {} failed [{}] on {} -> {}",
             finding.seed,
             finding.iteration,
-            finding.divergence.fields.join(", "),
+            finding.divergence.failed,
             finding.divergence.rules[0],
             finding.divergence.signature,
             file.display()
@@ -175,7 +176,7 @@ fn say_not_started(failure: &AdapterFailure) {
     }
 }
 
-fn print_summary(summary: &Summary, plan: &FuzzPlan) {
+fn print_summary(summary: &Fuzzed, plan: &FuzzPlan) {
     let c = &summary.counts;
     println!(
         "fuzz {} (seed {}): {} iterations in {:.1}s ({:.0}/s), {} diverged, {} known, {} repeated a finding, {} skipped, {} new finding(s){}",

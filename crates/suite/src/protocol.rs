@@ -164,13 +164,6 @@ impl Feature {
     }
 }
 
-/// A feature is its wire name, for a reader that only has the name.
-impl PartialEq<str> for Feature {
-    fn eq(&self, name: &str) -> bool {
-        self.name() == name
-    }
-}
-
 /// What a search target resolved to (spec RES-7, SEARCH-3).
 #[derive(
     Debug,

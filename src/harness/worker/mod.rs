@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::case::fixture::{self, BuiltFixture, Deadline};
+use crate::case::fixture::BuiltFixture;
 use crate::harness::baseline::{self, BaselineStatus};
 use crate::harness::call;
 use crate::harness::caps::{MAX_VALUE_BYTES, cap};
@@ -39,7 +39,7 @@ use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge_description};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::verdict::{Answer, Judged, OnSubject, Planned, call_on};
+use crate::harness::verdict::{self, Answer, Ask, Judged, OnSubject, call_on};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
@@ -51,7 +51,7 @@ use crate::subject::hang;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Instance};
 use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
-use toolpath_suite::protocol::{AdapterHello, Field};
+use toolpath_suite::protocol::{AdapterHello, Call, Field};
 
 /// A report replaced after it was recorded: a violation charged to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -297,19 +297,20 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let case = instance.case;
-        let deadline =
-            Deadline::for_build(self.config.fixture_timeout, case.fixture.created().count());
-        let built =
-            match fixture::build_until(&case.fixture, self.config.fixtures.as_deref(), &deadline) {
-                Ok(built) => built,
-                Err(e) => {
-                    return base_report(
-                        instance,
-                        Status::CaseError,
-                        Some(format!("{}: {e}", case.file.display())),
-                    );
-                }
-            };
+        let built = match verdict::build(
+            &case.fixture,
+            self.config.fixtures.as_deref(),
+            self.config.fixture_timeout,
+        ) {
+            Ok(built) => built,
+            Err(e) => {
+                return base_report(
+                    instance,
+                    Status::CaseError,
+                    Some(format!("{}: {e}", case.file.display())),
+                );
+            }
+        };
         let report = self.call_and_judge(instance, params, route, &built);
         if self.config.keep_fixtures && report.status != Status::Pass {
             let mut report = report;
@@ -328,10 +329,17 @@ impl<'a, 'b> Worker<'a, 'b> {
         built: &BuiltFixture,
     ) -> CaseReport {
         let case = instance.case;
+        let id = instance.id();
+        let params = call::with_command(instance.tool, params);
         let on = OnSubject {
             file: &case.file,
             fixture: &case.fixture,
             built,
+            ask: Ask {
+                name: &id,
+                tool: instance.tool,
+                params: &params,
+            },
             hang_timeout: self.config.hang_timeout,
             twin: Some(self.config.fixture_timeout),
         };
@@ -339,27 +347,21 @@ impl<'a, 'b> Worker<'a, 'b> {
         // absolute path for a relative one made directories, is shown as
         // a placeholder: a report must not differ between two runs.
         let run_dir = self.config.fixtures.as_deref().and_then(Path::parent);
-        let plan = |mut vars: Placeholders, _: Option<&Path>| {
+        let expect = |call: &Call, vars: &mut Placeholders, _: Option<&Path>| {
             if let Some(run_dir) = run_dir {
                 vars.add_shown(RUN_DIR, &run_dir.to_string_lossy());
             }
-            let call = call::for_instance(instance, params, &vars, built);
             let command = call.params.get("command").and_then(|c| c.as_str());
-            let expected = Expected::derive(
+            Ok::<_, Infallible>(Expected::derive(
                 &case.expect,
                 &case.fixture,
                 instance.tool,
                 command,
-                &vars,
-                &built.root,
-            );
-            Ok::<_, Infallible>(Planned {
-                call,
                 vars,
-                expected,
-            })
+                &built.root,
+            ))
         };
-        let Ok(called) = call_on(self.subject(route), on, plan, |_, _| {});
+        let Ok(called) = call_on(self.subject(route), on, expect, |_, _| {});
         // Output the subject wrote after its previous answer is charged to
         // the instance of that answer (or to this one, if it answered
         // nothing before).
