@@ -101,7 +101,7 @@ mod tests {
     /// its option (clap's default, `--expectations <EXPECTATIONS>`).
     const VALUE_NAMES: &[&str] = &[
         "COMMAND", "DIR", "DURATION", "FILE", "FORMAT", "GLOB", "JSON", "K/N", "LANG", "MS", "N",
-        "NEW", "OLD", "PROFILE", "REPORT", "REQ", "TAG", "TOOL",
+        "NEW", "OLD", "PROFILE", "REASON", "REPORT", "REQ", "TAG", "TOOL",
     ];
 
     /// Every option that takes a value names it by what it is

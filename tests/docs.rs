@@ -708,6 +708,10 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
             ],
         ),
         (
+            "toolpath run … --filter ID",
+            &["toolpath run --filter resolve.file.relative"],
+        ),
+        (
             "toolpath run --shard K/N",
             &["toolpath run --shard 1/2", "toolpath run --shard 2/2"],
         ),

@@ -824,7 +824,7 @@ mod tests {
         for out in ["outside/x/f", "ws/lnk/a", "", "ws/up"] {
             assert_eq!(
                 channels(&outside, Tool::Resolve, None, &answered(out)),
-                [Channel::List],
+                [Channel::Resolve],
                 "{out}"
             );
         }
