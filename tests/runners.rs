@@ -797,9 +797,7 @@ fn agno_coding_tools_fail_exactly_their_expectations_and_hold_containment() {
             "the adapter does not provide the \\`{tool}\\` tool"
         ))
     };
-    for tool in ["shell"] {
-        assert!(lacks(tool), "{tool}");
-    }
+    assert!(lacks("shell"), "its run_shell takes no directory");
     for tool in ["grep", "glob", "ls", "read_file", "write_file", "edit"] {
         assert!(!lacks(tool), "{tool}");
     }
@@ -863,6 +861,31 @@ fn the_frameworks_without_containment_show_escapes_on_every_channel() {
                 "{row}: no {channel} escape: {containment:?}"
             );
         }
+    }
+}
+
+/// OpenHands' tools (openhands-tools: grep, glob and the gemini file
+/// tools, each executor built for the case's target) have no workspace
+/// boundary: its page shows escapes on the read, list and write channels,
+/// each listed in its expectations. It has no shell tool with a
+/// directory, so nothing escapes by exec.
+#[test]
+fn openhands_tools_show_escapes_on_read_list_and_write() {
+    let page = Page::of("openhands-tools");
+    page.assert_fails_exactly_its_expectations();
+    assert!(page.fact("Implementation").starts_with("openhands-tools "));
+    let containment = page.containment();
+    let escapes = page.count("escapes");
+    assert_eq!(
+        containment["escapes"],
+        format!("{escapes} ({escapes} expected)"),
+        "every escape listed in its expectations"
+    );
+    for channel in ["read", "list", "write"] {
+        assert!(
+            page.count(channel) > 0,
+            "no {channel} escape: {containment:?}"
+        );
     }
 }
 
