@@ -779,6 +779,30 @@ fn langchain_community_fails_exactly_its_expectations_and_holds_containment() {
     }
 }
 
+/// agno's CodingTools (built per call as `CodingTools(base_dir=TARGET,
+/// all=True)`, restricted to its base directory by default): its page
+/// fails exactly what its expectations list, and nothing gets out (every
+/// path's real path is checked against its one base directory). It
+/// answers grep, glob, ls and the file tools, and no shell (its
+/// `run_shell` takes no directory).
+#[test]
+fn agno_coding_tools_fail_exactly_their_expectations_and_hold_containment() {
+    let page = Page::of("agno");
+    page.assert_fails_exactly_its_expectations();
+    assert!(page.fact("Implementation").starts_with("agno "));
+    assert_eq!(page.count("escapes"), 0, "{:?}", page.containment());
+    assert!(page.count("refused") > 100, "{:?}", page.containment());
+    let lacks = |tool: &str| {
+        page.text.contains(&format!(
+            "the adapter does not provide the \\`{tool}\\` tool"
+        ))
+    };
+    assert!(lacks("shell"), "its run_shell takes no directory");
+    for tool in ["grep", "glob", "ls", "read_file", "write_file", "edit"] {
+        assert!(!lacks(tool), "{tool}");
+    }
+}
+
 /// @modelcontextprotocol/server-filesystem 0.6.2, the known-bad control:
 /// the release before the 2025 fixes of its path check, certified from its
 /// profile alone. Its page must show what gets out: escapes on the read,
@@ -837,6 +861,31 @@ fn the_frameworks_without_containment_show_escapes_on_every_channel() {
                 "{row}: no {channel} escape: {containment:?}"
             );
         }
+    }
+}
+
+/// OpenHands' tools (openhands-tools: grep, glob and the gemini file
+/// tools, each executor built for the case's target) have no workspace
+/// boundary: its page shows escapes on the read, list and write channels,
+/// each listed in its expectations. It has no shell tool with a
+/// directory, so nothing escapes by exec.
+#[test]
+fn openhands_tools_show_escapes_on_read_list_and_write() {
+    let page = Page::of("openhands-tools");
+    page.assert_fails_exactly_its_expectations();
+    assert!(page.fact("Implementation").starts_with("openhands-tools "));
+    let containment = page.containment();
+    let escapes = page.count("escapes");
+    assert_eq!(
+        containment["escapes"],
+        format!("{escapes} ({escapes} expected)"),
+        "every escape listed in its expectations"
+    );
+    for channel in ["read", "list", "write"] {
+        assert!(
+            page.count(channel) > 0,
+            "no {channel} escape: {containment:?}"
+        );
     }
 }
 
