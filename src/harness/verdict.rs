@@ -29,7 +29,9 @@
 //! answers differ, once more on the fixture built again, to leave out
 //! what differs between two answers of the same fixture
 //! ([`interference`]); the twin's changes outside every root are judged
-//! as the first call's are.
+//! as the first call's are. Both are asked aside ([`Subject::aside`]): a
+//! server kept for the place of the case file's next instance is not
+//! ended for them.
 //!
 //! What is the caller's: building the fixture and the call, deriving the
 //! expectation (a case's, or the reference's answer for the fuzzer), the
@@ -533,6 +535,7 @@ impl First<'_> {
         let git_dirs = git_dirs(fixture, &built, &prepared);
         let roots = containment::root_places(&built.root, &call.workspace.roots);
         let before = snapshot::take(&built.root, &git_dirs);
+        subject.aside(true);
         let answer = match fixture.fifos.is_empty() {
             true => subject.call(&call),
             false => {
@@ -546,6 +549,7 @@ impl First<'_> {
                 subject.call_hang_prone(&call, &hang)
             }
         };
+        subject.aside(false);
         let violation = subject.take_violation();
         let answer = answer.ok()?;
         let after = snapshot::take(&built.root, &git_dirs);
