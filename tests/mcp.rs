@@ -51,7 +51,7 @@ fn run(profile: &Path) -> (i32, Value) {
     run_with(profile, &[])
 }
 
-/// [`run`] with more arguments; `--jobs`, `--timeout-ms` and
+/// [`run`] with more arguments; `--cases`, `--jobs`, `--timeout-ms` and
 /// `--hello-timeout-ms` among them replace the defaults.
 fn run_with(profile: &Path, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["run"];
@@ -1509,6 +1509,8 @@ fn a_server_blocked_on_a_fifo_is_released_and_fails_the_case() {
     let (code, report) = run_with(
         &profile,
         &[
+            "--cases",
+            "tests/data/mcp",
             "--cases",
             &cases,
             "--hang-timeout-ms",
