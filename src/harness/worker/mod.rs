@@ -6,15 +6,15 @@
 //! Per instance: the baseline may skip it, [`route`] decides where it goes,
 //! the fixture is built (for a subject that keeps its process for one set
 //! of roots, the consecutive instances of one case file byte for byte in
-//! one place: [`Subject::keeps_place`]), the call is built ([`call`]) and everything it is
-//! judged on is derived *before* it is sent ([`Expected::derive`]): the
-//! fixture belongs to the subject from then on, and a subject that ran a
-//! command in the wrong directory and then swapped the right one for a link
-//! to it must not be judged by that link. The call is made on the subject
-//! and judged by [`call_on`], the path the fuzzer takes too (the subject
-//! made ready, the fixture handed to its user, prepared, the FIFO bound,
-//! the fixture snapshotted before and after the call: any change fails
-//! the instance, SEC-11).
+//! one place: [`Subject::keeps_place`]), the call is built ([`call`]) and
+//! everything it is judged on is derived *before* it is sent
+//! ([`Expected::derive`]): the fixture belongs to the subject from then
+//! on, and a subject that ran a command in the wrong directory and then
+//! swapped the right one for a link to it must not be judged by that
+//! link. The call is made on the subject and judged by [`call_on`], the
+//! path the fuzzer takes too (the subject made ready, the fixture handed
+//! to its user, prepared, the FIFO bound, the fixture snapshotted before
+//! and after the call: any change fails the instance, SEC-11).
 //!
 //! A protocol violation found after an answer (output written while no call
 //! was outstanding) belongs to the instance answered last on that subject:
