@@ -659,7 +659,7 @@ fn inline_commands(sb: &Sandbox, docs: &[&str]) {
         "toolpath new-adapter",
         "toolpath smoke",
     ];
-    let run: [(&str, &[&str]); 10] = [
+    let run: [(&str, &[&str]); 11] = [
         (
             "toolpath certification --format html --output page.html REPORT.json...",
             &[

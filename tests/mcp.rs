@@ -51,13 +51,14 @@ fn run(profile: &Path) -> (i32, Value) {
     run_with(profile, &[])
 }
 
-/// [`run`] with more arguments; `--jobs`, `--timeout-ms` and
+/// [`run`] with more arguments; `--cases`, `--jobs`, `--timeout-ms` and
 /// `--hello-timeout-ms` among them replace the defaults.
 fn run_with(profile: &Path, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec!["run", "--cases", "tests/data/mcp"];
+    let mut args = vec!["run"];
     // A certain hang (mode `hang`) is the only wait that reaches the call
     // timeout; a loaded machine answers the fake's other calls well within.
     for (option, default) in [
+        ("--cases", "tests/data/mcp"),
         ("--jobs", "1"),
         ("--timeout-ms", "5000"),
         ("--hello-timeout-ms", "60000"),
@@ -1161,6 +1162,88 @@ fn roots_set_by_a_tool_keep_one_server_for_the_run() {
     );
 }
 
+/// The fake with its roots on its command line (`via: argv`), writing a
+/// line per start to a file of `dir`'s (mode-less: every start counts);
+/// that file.
+fn counting_starts(dir: &Path, modes: &str) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    // The server runs as the run's own user: the file is open to it.
+    let starts = dir.join("starts");
+    std::fs::write(&starts, "").unwrap();
+    std::fs::set_permissions(&starts, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let env = format!(
+        "env: {{FAKE_MODES: \"{modes}\", FAKE_STARTS: \"{}\"}}",
+        starts.display()
+    );
+    let edits = [
+        ("via: mcp\n  ready: {tool: allowed}", "via: argv"),
+        (&*format!("env: {{FAKE_MODES: \"{modes}\"}}"), &*env),
+    ];
+    (profile(dir, modes, &edits), starts)
+}
+
+/// A server given its roots on its command line is started once for the
+/// consecutive instances of one case file (a matrix's cells: tools and
+/// roots), each built byte for byte in one place, where a fixture
+/// directory new for every instance started it for each; every twin
+/// (SEC-12's non-interference: this fixture has a file outside every
+/// root) is asked on a process of its own, which leaves the kept one in
+/// the case file's roots.
+#[test]
+fn a_server_given_its_roots_at_start_is_kept_across_one_case_files_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, starts) = counting_starts(dir.path(), "");
+    let (code, report) = run_with(&file, &["--cases", "tests/data/mcp-reuse/kept"]);
+    assert_eq!(code, 0, "{report:#}");
+    let instances = report["cases"].as_array().unwrap().len();
+    assert_eq!(instances, 4, "two tools in two roots");
+    assert_eq!(report["summary"]["fail"], 0, "{report:#}");
+    let started = std::fs::read_to_string(&starts).unwrap();
+    // The first start is in the subject's own start directory (one root);
+    // then the case file's roots (two), once, and each twin's.
+    let with_case_roots: Vec<&str> = started.lines().filter(|l| l.contains(' ')).collect();
+    assert_eq!(
+        with_case_roots.len(),
+        1 + instances,
+        "one for the case file, one per twin: {started}"
+    );
+    let kept = with_case_roots[0];
+    assert_eq!(
+        with_case_roots.iter().filter(|l| **l == kept).count(),
+        1,
+        "{started}"
+    );
+}
+
+/// A server that answers every read with its first answer, kept across a
+/// case file's instances, is still caught reading the outside in each:
+/// the place is built again byte for byte, so the canary its stale answer
+/// carries is the fixture's own (a new draw would have let it pass as a
+/// difference between two answers of the same fixture).
+#[test]
+fn a_server_that_answers_from_what_it_read_once_still_escapes_in_every_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, starts) = counting_starts(dir.path(), "open,cache");
+    let (code, report) = run_with(&file, &["--cases", "tests/data/mcp-reuse/cached"]);
+    assert_eq!(code, 1, "{report:#}");
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2, "one per root");
+    for case in cases {
+        assert_eq!(case["status"], "fail", "{case:#}");
+        assert_eq!(case["containment"]["class"], "escape", "{case:#}");
+    }
+    assert_eq!(report["containment"]["escapes_by_channel"]["read"], 2);
+    // Kept for both: the second answer came from the first one's read.
+    let started = std::fs::read_to_string(&starts).unwrap();
+    let kept = started.lines().find(|l| l.contains(' ')).unwrap();
+    assert_eq!(
+        started.lines().filter(|l| *l == kept).count(),
+        1,
+        "{started}"
+    );
+}
+
 /// A session whose every poll answers the whole session so far is read
 /// from its last answer alone (`answers: all`): read as new answers
 /// joined, its matches come twice and fail.
@@ -1426,6 +1509,8 @@ fn a_server_blocked_on_a_fifo_is_released_and_fails_the_case() {
     let (code, report) = run_with(
         &profile,
         &[
+            "--cases",
+            "tests/data/mcp",
             "--cases",
             &cases,
             "--hang-timeout-ms",

@@ -31,7 +31,9 @@
 //! answers differ, once more on the fixture built again, to leave out
 //! what differs between two answers of the same fixture
 //! ([`interference`]); the twin's changes outside every root are judged
-//! as the first call's are.
+//! as the first call's are. Both are asked aside ([`Subject::aside`]): a
+//! server kept for the place of the case file's next instance is not
+//! ended for them.
 //!
 //! What is the caller's: building the fixture and the call, deriving the
 //! expectation (a case's, or the reference's answer for the fuzzer), the
@@ -596,7 +598,11 @@ impl First<'_> {
         let roots = containment::root_places(&built.root, &call.workspace.roots);
         let before = snapshot::take(&built.root, &git_dirs);
         let hang = hang_bound(fixture, &built, self.hang_timeout);
+        // The twin goes to a fresh server (`aside`): one kept across a
+        // case file's instances could answer it from what it kept.
+        subject.aside(true);
         let (answer, violation) = send(subject, &call, hang.as_ref());
+        subject.aside(false);
         let answer = answer.ok()?;
         let after = snapshot::take(&built.root, &git_dirs);
         let changes = snapshot::diff(&before, &after, &[]);

@@ -197,6 +197,21 @@ pub trait Subject {
     fn ready(&mut self, _file: &std::path::Path) -> Result<(), AdapterFailure> {
         Ok(())
     }
+    /// Whether consecutive instances of one case file are to be built
+    /// byte for byte in one place: a subject that must start again for
+    /// every new set of roots (an MCP server given its allowed directories
+    /// on its command line or in a config file) then keeps its process
+    /// while the roots stay the same paths. Others get a fresh directory
+    /// for every instance, which nothing a process kept could confuse.
+    fn keeps_place(&self) -> bool {
+        false
+    }
+    /// Marks the calls that follow, until `false`, as asked again on
+    /// another fixture (SEC-12's twin, or the same fixture rebuilt to tell
+    /// noise): a subject keeping its process for the place of the next
+    /// instance ([`keeps_place`](Self::keeps_place)) answers them on a
+    /// process of its own, started for them and ended after.
+    fn aside(&mut self, _aside: bool) {}
     /// Why this subject cannot take `instance` at all, said before its
     /// fixture is built (reported *unsupported* with this reason): an MCP
     /// profile that names no fitting tool and says why, or a server that

@@ -58,6 +58,8 @@ pub struct Scripted {
     findings: Vec<Finding>,
     /// The user it says it runs as ([`Subject::user`]).
     user: Option<(u32, u32)>,
+    /// What it says of [`Subject::keeps_place`].
+    keeps_place: bool,
 }
 
 impl Scripted {
@@ -75,6 +77,7 @@ impl Scripted {
             refusals: Vec::new(),
             findings: Vec::new(),
             user: None,
+            keeps_place: false,
         }
     }
 
@@ -107,6 +110,14 @@ impl Scripted {
     /// as another user does.
     pub fn as_user(mut self, user: (u32, u32)) -> Scripted {
         self.user = Some(user);
+        self
+    }
+
+    /// Asks for one case file's instances in one place
+    /// ([`Subject::keeps_place`]), as an MCP server given its roots at
+    /// start does.
+    pub fn keeping_place(mut self) -> Scripted {
+        self.keeps_place = true;
         self
     }
 
@@ -159,6 +170,10 @@ impl Subject for Scripted {
 
     fn user(&self) -> Option<(u32, u32)> {
         self.user
+    }
+
+    fn keeps_place(&self) -> bool {
+        self.keeps_place
     }
 
     fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {

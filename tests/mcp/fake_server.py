@@ -66,6 +66,12 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   structured    `info` answers its lines in `structuredContent`
                 (`{"report": LINES}`), its content being that object's
                 JSON, as MCP asks of a tool with an output schema
+  cache         answers every `list` and `read` with its first answer to
+                that tool, whatever the path (a server that never looks
+                again at what it read once)
+
+At start it appends its roots, one line, to the file `$FAKE_STARTS` names,
+when set: how many processes a run started, and for which roots.
 
 Roots come from `--root DIR` arguments, other arguments (each a root), the
 `allowed` list of `$HOME/.fake-mcp/config.json` (it exits, status 3, if
@@ -112,6 +118,10 @@ if os.path.exists(CONFIG):
         sys.exit(3)
     roots.extend(config.get("allowed", []))
 ROOTS_AT_START = bool(roots)
+if os.environ.get("FAKE_STARTS"):
+    with open(os.environ["FAKE_STARTS"], "a") as f:
+        f.write(" ".join(roots) + "\n")
+cached = {}  # tool -> its first answer (mode cache)
 if "stubborn" in MODES:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 OWNER = os.path.join(os.environ.get("HOME", "/nonexistent"), ".fake-mcp", "owner")
@@ -191,6 +201,14 @@ def failure(path, err):
 
 
 def call(name, args):
+    if "cache" in MODES and name in ("list", "read"):
+        if name not in cached:
+            cached[name] = answer(name, args)
+        return cached[name]
+    return answer(name, args)
+
+
+def answer(name, args):
     if "home-owner" in MODES:
         with open(OWNER) as f:
             if f.read() != os.readlink("/proc/self"):

@@ -4,15 +4,17 @@
 //! one at a time.
 //!
 //! Per instance: the baseline may skip it, [`route`] decides where it goes,
-//! the fixture is built, the call is built ([`call`]) and everything it is
-//! judged on is derived *before* it is sent ([`Expected::derive`]): the
-//! fixture belongs to the subject from then on, and a subject that ran a
-//! command in the wrong directory and then swapped the right one for a link
-//! to it must not be judged by that link. The call is made on the subject
-//! and judged by [`call_on`], the path the fuzzer takes too (the subject
-//! made ready, the fixture handed to its user, prepared, the FIFO bound,
-//! the fixture snapshotted before and after the call: any change fails
-//! the instance, SEC-11).
+//! the fixture is built (for a subject that keeps its process for one set
+//! of roots, the consecutive instances of one case file byte for byte in
+//! one place: [`Subject::keeps_place`]), the call is built ([`call`]) and
+//! everything it is judged on is derived *before* it is sent
+//! ([`Expected::derive`]): the fixture belongs to the subject from then
+//! on, and a subject that ran a command in the wrong directory and then
+//! swapped the right one for a link to it must not be judged by that
+//! link. The call is made on the subject and judged by [`call_on`], the
+//! path the fuzzer takes too (the subject made ready, the fixture handed
+//! to its user, prepared, the FIFO bound, the fixture snapshotted before
+//! and after the call: any change fails the instance, SEC-11).
 //!
 //! A protocol violation found after an answer (output written while no call
 //! was outstanding) belongs to the instance answered last on that subject:
@@ -30,7 +32,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::case::fixture::BuiltFixture;
+use crate::case::fixture::{self, BuiltFixture, Deadline};
 use crate::harness::baseline::{self, BaselineStatus};
 use crate::harness::call;
 use crate::harness::caps::{MAX_VALUE_BYTES, cap};
@@ -39,7 +41,7 @@ use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge_description};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::verdict::{self, Answer, Ask, Judged, OnSubject, call_on};
+use crate::harness::verdict::{Answer, Ask, Judged, OnSubject, call_on};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
@@ -49,7 +51,7 @@ use crate::report::{
 use crate::subject::adapter::Adapter;
 use crate::subject::hang;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
-use toolpath_suite::case::{Action, Instance};
+use toolpath_suite::case::{Action, Case, Instance};
 use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
 use toolpath_suite::protocol::{AdapterHello, Call, Field};
 
@@ -84,8 +86,16 @@ pub struct Worker<'a, 'b> {
     /// The last [`MAX_LATE`] instances whose fixture was removed, with
     /// their reports: a fixture directory that exists again was made by a
     /// write after the answer (SEC-12), charged to the one instance whose
-    /// fixture it was.
+    /// fixture it was. The watch of a place ends when the next fixture is
+    /// built there ([`Worker::reclaim`]).
     late: std::collections::VecDeque<(usize, std::path::PathBuf, CaseReport)>,
+    /// Where the last fixture was built, and its case file, for a subject
+    /// that keeps its process there ([`Subject::keeps_place`]): the next
+    /// instance of that file with the same tree is built there again.
+    place: Option<(std::path::PathBuf, fixture::Place)>,
+    /// Reports amended while an instance was run (a write after the answer
+    /// found as its place was built again), returned with the next answer.
+    pending: Vec<Amended>,
 }
 
 /// How many removed fixtures a worker watches for writes made after the
@@ -114,6 +124,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             recent: Vec::new(),
             removed: None,
             late: std::collections::VecDeque::new(),
+            place: None,
+            pending: Vec::new(),
         }
     }
 
@@ -152,7 +164,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             self.late.push_back((position, root, report.clone()));
         }
         self.recent.push((position, report));
-        let mut amended = self.charge();
+        let mut amended = std::mem::take(&mut self.pending);
+        amended.extend(self.charge());
         amended.extend(self.written_late(LATE_PER_ANSWER));
         amended
     }
@@ -163,6 +176,7 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// is removed again.
     fn written_late(&mut self, newest: usize) -> Vec<Amended> {
         let mut amended = Vec::new();
+        let config = self.config;
         let older = self.late.len().saturating_sub(newest);
         let mut index = 0;
         self.late.retain_mut(|(position, root, report)| {
@@ -171,29 +185,30 @@ impl<'a, 'b> Worker<'a, 'b> {
                 return true;
             }
             let _ = crate::case::tree::remove_tree(root);
-            let replaces = report.clone();
-            let evidence = "changed outside every root after the answer: \
-                            + {tmp} (made again, after it was removed)";
-            report.status = Status::Fail;
-            report.mismatches.push(Mismatch {
-                field: OwnCheck::Escape.into(),
-                expected: "nothing written after the answer".to_owned(),
-                actual: evidence.to_owned(),
-                rule: Some("SEC-12".to_owned()),
-            });
-            report.containment = Some(Containment::escape(
-                vec![Channel::Write],
-                format!("write: {evidence}"),
-            ));
-            baseline::apply(self.config.baseline.lookup(&report.id), report);
-            amended.push(Amended {
-                position: *position,
-                report: report.clone(),
-                replaces,
-            });
+            amended.push(written_after(config, *position, report));
             false
         });
         amended
+    }
+
+    /// Ends the watch of the instances whose fixture stood at `root`, the
+    /// place about to be built again: a directory there now was made by a
+    /// write after the answer (what ends the watch is the next build in
+    /// that place, not the subject's end), an escape amending that
+    /// instance's report at the next answer. What stands there is removed,
+    /// never through a link.
+    fn reclaim(&mut self, root: &Path) {
+        let mut kept = std::collections::VecDeque::with_capacity(self.late.len());
+        for (position, there, mut report) in std::mem::take(&mut self.late) {
+            if there != root {
+                kept.push_back((position, there, report));
+            } else if std::fs::symlink_metadata(&there).is_ok() {
+                let _ = crate::case::tree::remove_tree(&there);
+                let amended = written_after(self.config, position, &mut report);
+                self.pending.push(amended);
+            }
+        }
+        self.late = kept;
     }
 
     /// Ends the subjects; output written after their last answer amends
@@ -209,7 +224,8 @@ impl<'a, 'b> Worker<'a, 'b> {
                 self.violations.push((index, v));
             }
         }
-        let mut amended = self.charge();
+        let mut amended = std::mem::take(&mut self.pending);
+        amended.extend(self.charge());
         amended.extend(self.written_late(MAX_LATE));
         amended
     }
@@ -297,11 +313,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let case = instance.case;
-        let built = match verdict::build(
-            &case.fixture,
-            self.config.fixtures.as_deref(),
-            self.config.fixture_timeout,
-        ) {
+        let deadline =
+            Deadline::for_build(self.config.fixture_timeout, case.fixture.created().count());
+        let built = match self.build(case, route, &deadline) {
             Ok(built) => built,
             Err(e) => {
                 return base_report(
@@ -313,12 +327,42 @@ impl<'a, 'b> Worker<'a, 'b> {
         };
         let report = self.call_and_judge(instance, params, route, &built);
         if self.config.keep_fixtures && report.status != Status::Pass {
+            // Kept where it stands: the next one is built elsewhere.
+            self.place = None;
             let mut report = report;
             report.fixture = Some(built.keep().display().to_string());
             return report;
         }
         self.removed = Some(built.root.clone());
         report
+    }
+
+    /// The fixture of `case`: built again in the place of the last one
+    /// when the subject keeps its process there ([`Subject::keeps_place`]),
+    /// the case file is the same and so is the tree; else (or when the
+    /// place cannot be built again) in a new directory, which becomes the
+    /// place.
+    fn build(
+        &mut self,
+        case: &Case,
+        route: Route,
+        deadline: &Deadline,
+    ) -> Result<BuiltFixture, fixture::FixtureError> {
+        let keeps = route == Route::Normal && self.subject.keeps_place();
+        let again = (self.place.take())
+            .filter(|(file, place)| keeps && *file == case.file && place.fits(&case.fixture));
+        if let Some((_, place)) = &again {
+            self.reclaim(&place.root);
+            if let Ok(built) = fixture::build_in_place(&case.fixture, place, deadline) {
+                self.place = again;
+                return Ok(built);
+            }
+        }
+        let built = fixture::build_until(&case.fixture, self.config.fixtures.as_deref(), deadline)?;
+        if keeps {
+            self.place = Some((case.file.clone(), built.place(&case.fixture)));
+        }
+        Ok(built)
     }
 
     fn call_and_judge(
@@ -514,6 +558,31 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         report.unchecked = verdict.unchecked;
         report
+    }
+}
+
+/// `report` amended for a write after its answer that made its removed
+/// fixture directory again (SEC-12).
+fn written_after(config: &RunConfig, position: usize, report: &mut CaseReport) -> Amended {
+    let replaces = report.clone();
+    let evidence = "changed outside every root after the answer: \
+                    + {tmp} (made again, after it was removed)";
+    report.status = Status::Fail;
+    report.mismatches.push(Mismatch {
+        field: OwnCheck::Escape.into(),
+        expected: "nothing written after the answer".to_owned(),
+        actual: evidence.to_owned(),
+        rule: Some("SEC-12".to_owned()),
+    });
+    report.containment = Some(Containment::escape(
+        vec![Channel::Write],
+        format!("write: {evidence}"),
+    ));
+    baseline::apply(config.baseline.lookup(&report.id), report);
+    Amended {
+        position,
+        report: report.clone(),
+        replaces,
     }
 }
 

@@ -119,6 +119,59 @@ fn output_after_an_answer_is_charged_to_that_answer_not_the_next() {
     );
 }
 
+/// A subject that keeps its process for one set of roots gets the
+/// consecutive instances of one case file built in one place (the same
+/// roots), another file a place of its own; a directory found standing
+/// at the place when the next instance is built there was made by a write
+/// after the answer of the one before: its escape, amending its report.
+#[test]
+fn one_case_files_instances_share_a_place_whose_rebuild_ends_the_late_watch() {
+    let cases = [
+        case(0, "resolve", "{path: missing}"),
+        case(0, "resolve", "{path: missing}"),
+        case(1, "resolve", "{path: missing}"),
+    ];
+    let instances: Vec<Instance> = cases.iter().flat_map(|c| c.instances()).collect();
+    let subject = Scripted::new(hello(), (0..3).map(|_| Step::Answer(right()))).keeping_place();
+    let calls = subject.calls();
+    let fixtures = tempfile::tempdir().unwrap();
+    let config = RunConfig {
+        fixtures: Some(fixtures.path().to_owned()),
+        ..RunConfig::default()
+    };
+    let env = Environment {
+        machine: MACHINE,
+        cancelled: &never_cancelled,
+    };
+    let mut worker = Worker::new(Box::new(subject), &config, &env);
+    let first = worker.run(0, &instances[0]);
+    assert_eq!(first.status, Status::Pass);
+    assert!(worker.answered(0, first).is_empty());
+    let place = worker.place.as_ref().expect("a place kept").1.root.clone();
+    // Something the first call started writes after its answer.
+    std::fs::create_dir(&place).unwrap();
+    let second = worker.run(1, &instances[1]);
+    assert_eq!(second.status, Status::Pass, "{second:?}");
+    let amended = worker.answered(1, second);
+    assert_eq!(amended.len(), 1, "{amended:?}");
+    assert_eq!(amended[0].position, 0);
+    assert_eq!(amended[0].report.status, Status::Fail);
+    assert_eq!(
+        amended[0].report.containment.as_ref().unwrap().class,
+        crate::report::ContainmentClass::Escape
+    );
+    let third = worker.run(2, &instances[2]);
+    assert!(worker.answered(2, third).is_empty());
+    assert!(worker.finish().is_empty());
+    let roots: Vec<Vec<String>> = (calls.lock().unwrap().iter())
+        .map(|c| c.workspace.roots.clone())
+        .collect();
+    assert_eq!(roots[0], roots[1], "one place for one case file");
+    assert_ne!(roots[1], roots[2], "another for the next file");
+    let left: Vec<_> = std::fs::read_dir(fixtures.path()).unwrap().collect();
+    assert!(left.is_empty(), "fixtures left behind: {left:?}");
+}
+
 #[test]
 fn an_amended_report_goes_through_the_baseline() {
     let baseline = Baseline::parse(

@@ -7,10 +7,13 @@
 //! and, for a server that swaps them asynchronously, polled for until in
 //! force; a server given them by a tool of its own (`via: tool`) is
 //! called with them; a server given its directories on the command line
-//! or in a config file is started again for each new set (and, when it resolves
-//! relative paths against its working directory, in the case's target
-//! directory). A server that was ended is started again for the next
-//! case. Only deaths nothing explains count toward `--max-restarts` (a
+//! or in a config file is started again for each new set, which the
+//! harness keeps the same paths across the consecutive instances of one
+//! case file, each built in the same place ([`Subject::keeps_place`]);
+//! their twins, and every call that needs the server in the case's
+//! directory (a server resolving relative paths against its working
+//! directory), go to a process of their own, started for them and ended
+//! after. A server that was ended is started again for the next case. Only deaths nothing explains count toward `--max-restarts` (a
 //! crash, a start that failed), and only those in a row, with no call
 //! answered between them: a server ended because a request was never
 //! answered, a line ran past the cap or a poll never came to an end has
@@ -130,6 +133,8 @@ pub struct McpServer {
     prepared: Vec<String>,
     /// A process started for the current call alone is running.
     own_call: bool,
+    /// The calls being sent are asked aside ([`Subject::aside`]).
+    aside: bool,
     /// Processes being ended on threads of their own, with their notes
     /// and the case they served.
     ending: Vec<std::thread::JoinHandle<(Notes, Option<String>)>>,
@@ -206,6 +211,7 @@ impl McpServer {
             stderr: String::new(),
             prepared: Vec::new(),
             own_call: false,
+            aside: false,
             ending: Vec::new(),
         };
         let start_root = server.scratch.path().join("start").display().to_string();
@@ -895,14 +901,17 @@ impl Subject for McpServer {
         }
     }
 
-    /// A call that needs the server in the case's directory, to a server
-    /// kept for many cases, goes to a process of its own, started there
-    /// and ended after it: the kept one stays in a directory that outlives
-    /// every case (a process kept in a case's directory would find it gone
-    /// at the next call, and answer `ENOENT ... uv_cwd`).
+    /// A call that needs the server in the case's directory goes to a
+    /// process of its own, started there and ended after it: the kept one
+    /// stays in a directory that outlives every case (a process kept in a
+    /// case's directory would find it gone at the next call, and answer
+    /// `ENOENT ... uv_cwd`). So does a call asked aside of a server whose
+    /// roots are fixed at start: the kept one stays in the roots of the
+    /// case file's next instance.
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure> {
         self.case = Some(call.case.clone());
-        let own_process = self.roots_change_while_running() && self.required_cwd(call).is_some();
+        let own_process =
+            self.required_cwd(call).is_some() || (self.aside && !self.roots_change_while_running());
         let kept = if own_process {
             self.running.take()
         } else {
@@ -943,6 +952,15 @@ impl Subject for McpServer {
     fn ready(&mut self, file: &Path) -> Result<(), AdapterFailure> {
         self.restarts.for_file(file);
         Ok(())
+    }
+
+    /// A server given its roots when it starts.
+    fn keeps_place(&self) -> bool {
+        !self.roots_change_while_running()
+    }
+
+    fn aside(&mut self, aside: bool) {
+        self.aside = aside;
     }
 
     fn call_hang_prone(

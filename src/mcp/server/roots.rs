@@ -66,18 +66,21 @@ impl McpServer {
     }
 
     /// Brings the server into the state `call` needs: a restart when its
-    /// directories are fixed at start or its working directory must
-    /// change, else new MCP roots announced and waited for. A new process
-    /// starts in the target directory (a server resolving relative paths
-    /// there) or the subject's own start directory; never in a directory
-    /// of an earlier case, which is gone.
+    /// directories are fixed at start and differ from the running
+    /// process's, or its working directory must change, else new MCP
+    /// roots announced and waited for. A new process starts in the target
+    /// directory (a server resolving relative paths there) or the
+    /// subject's own start directory; never in a directory of an earlier
+    /// case, which is gone.
     pub(super) fn enter(&mut self, call: &Call) -> Result<(), AdapterFailure> {
         let required = self.required_cwd(call);
-        // A server kept for many cases lives in the subject's own start
-        // directory; one started for a single case (its roots fixed at
-        // start, or a call that needs its directory: see `call`) in the
-        // case's target directory.
-        let persisting = self.roots_change_while_running() && required.is_none();
+        // A server kept for many cases (its roots changed while it runs)
+        // or for the instances of one case file built in one place (its
+        // roots fixed at start) lives in the subject's own start
+        // directory: the fixture is removed and built again under it. One
+        // started for a call that needs its directory (see `call`) lives
+        // in the case's target directory.
+        let persisting = required.is_none();
         let state = State {
             roots: call.workspace.roots.clone(),
             cwd: match self.profile().relative_paths {
@@ -271,12 +274,19 @@ impl McpServer {
         }
         for root in roots {
             let git = Path::new(root).join(".git");
-            if self.prepared.contains(root) {
-                made.push(git);
-                continue;
-            }
-            if git.exists() {
-                continue;
+            // A root prepared before and built again in its place (see
+            // `Subject::keeps_place`) has lost its `.git`: prepared anew.
+            let before = self.prepared.iter().position(|r| r == root);
+            match (before, git.exists()) {
+                (Some(_), true) => {
+                    made.push(git);
+                    continue;
+                }
+                (None, true) => continue,
+                (Some(at), false) => {
+                    self.prepared.swap_remove(at);
+                }
+                (None, false) => {}
             }
             self.init_repository(root)?;
             self.prepared.push(root.clone());
