@@ -397,6 +397,28 @@ fn write_expectations_says_what_it_wrote() {
     );
 }
 
+/// A run whose adapter never started judged nothing: written as the
+/// expectations, its (empty) failures would drop every entry and every
+/// reason written by hand. The file is left as it was, as it is for a
+/// cancelled run.
+#[test]
+fn write_expectations_leaves_the_file_when_the_run_is_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("exp.yaml");
+    let kept = "mini.resolve.outside:\n  status: xfail\n  reason: written by hand\n";
+    std::fs::write(&file, kept).unwrap();
+    toolpath()
+        .args(["run", "--adapter", "/nonexistent/adapter", "--cases", MINI])
+        .arg("--write-expectations")
+        .arg(&file)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "left as it was: the run was partial",
+        ));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), kept);
+}
+
 #[test]
 fn the_stdio_path_gives_exactly_the_in_process_results() {
     // Every answer, field by field: the same call on the same fixture,

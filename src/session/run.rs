@@ -327,16 +327,18 @@ fn deliver_reports(
     if plan.targets.iter().all(|t| t.path.is_some()) {
         let _ = deliver::print_out(&crate::report::render::human::closing_lines(head));
     }
-    // A cancelled run saw only part of the suite: its failures written as
-    // the expectations would drop every entry of the part it never ran
-    // (and their reasons, written by hand). The file is left as it was.
-    if let Some(file) = &plan.write_expectations
-        && session.cancelled().is_some()
-    {
-        eprintln!(
-            "toolpath: {} left as it was: the run was cancelled",
-            file.display()
-        );
+    // A cancelled run saw only part of the suite, and a partial one (an
+    // adapter that never started, or was given up on) did not judge part
+    // of it: their failures written as the expectations would drop every
+    // entry of the part never judged (and their reasons, written by hand).
+    // The file is left as it was.
+    let unjudged = match (session.cancelled(), head.partial) {
+        (Some(_), _) => Some("the run was cancelled"),
+        (None, true) => Some("the run was partial (instances did not run)"),
+        (None, false) => None,
+    };
+    if let (Some(file), Some(why)) = (&plan.write_expectations, unjudged) {
+        eprintln!("toolpath: {} left as it was: {why}", file.display());
     } else if let Some(file) = &plan.write_expectations {
         let written = baseline::write_from(cases, &plan.baseline)
             .and_then(|text| std::fs::write(file, &text).map(|()| text));
