@@ -1581,13 +1581,16 @@ fn structured_content_is_read_where_the_profile_points() {
     assert!(reason.contains("no value at `/nope`"), "{reason}");
 }
 
-/// A server that allows its own `HOME` and `TMPDIR` beside its roots, as
-/// one published file server does: both are private to the run (below
+/// A server that allows its own `HOME`, `TMPDIR` or working directory
+/// beside its roots, as one published file server does the first two and
+/// many tools the last: all are private to the run (below
 /// `{adapter-tmp}`), and the harness puts a canary in each before every
 /// call, which cases ask for. The file read there is an escape, the
-/// canary it held in the evidence; the well-behaved fake refuses it.
+/// canary it held in the evidence; the well-behaved fake refuses it. The
+/// working directory is the one a kept server starts in,
+/// `{adapter-tmp}/work`, as an adapter's.
 #[test]
-fn a_server_that_allows_its_own_home_reads_the_canary_there_out() {
+fn a_server_that_allows_its_own_home_or_directory_reads_the_canary_there_out() {
     let dir = tempfile::tempdir().unwrap();
     let canary_cases = |modes: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
@@ -1595,40 +1598,55 @@ fn a_server_that_allows_its_own_home_reads_the_canary_there_out() {
             .args(["run", "--jobs", "1", "--format", "json"])
             .args(["--filter", "security.scratch.adapter-tmp-home-canary"])
             .args(["--filter", "security.scratch.adapter-tmp-canary-read_file"])
+            .args([
+                "--filter",
+                "security.scratch.adapter-tmp-cwd-canary-read_file",
+            ])
             .arg("--mcp")
             .arg(profile(dir.path(), modes, &[]))
             .output()
             .expect("toolpath runs");
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let mut found: Vec<(String, String, String)> = (report["cases"].as_array().unwrap())
+        let mut found: Vec<(String, String)> = (report["cases"].as_array().unwrap())
             .iter()
             .map(|c| {
                 let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
-                (
-                    text(&c["id"]),
-                    text(&c["containment"]["class"]),
-                    text(&c["containment"]["evidence"]),
-                )
+                let class = text(&c["containment"]["class"]);
+                if class == "escape" {
+                    let evidence = text(&c["containment"]["evidence"]);
+                    assert!(
+                        evidence.contains("read: content holds an outside file's canary"),
+                        "{}: {evidence}",
+                        c["id"]
+                    );
+                }
+                (text(&c["id"]), class)
             })
             .collect();
         found.sort();
         found
     };
-    let refused = |id: &str| (id.to_owned(), "refused".to_owned(), String::new());
+    let (tmp, home, cwd) = (
+        "security.scratch.adapter-tmp-canary-read_file",
+        "security.scratch.adapter-tmp-home-canary",
+        "security.scratch.adapter-tmp-cwd-canary-read_file",
+    );
+    let classes = |of: [(&str, &str); 3]| {
+        let mut of = of.map(|(id, class)| (id.to_owned(), class.to_owned()));
+        of.sort();
+        of.to_vec()
+    };
     assert_eq!(
         canary_cases(""),
-        [
-            refused("security.scratch.adapter-tmp-canary-read_file"),
-            refused("security.scratch.adapter-tmp-home-canary"),
-        ]
+        classes([(tmp, "refused"), (home, "refused"), (cwd, "refused")])
     );
-    let escaped = canary_cases("allow-home");
-    assert_eq!(escaped.len(), 2, "{escaped:?}");
-    for (id, class, evidence) in escaped {
-        assert_eq!(class, "escape", "{id}");
-        assert!(
-            evidence.contains("read: content holds an outside file's canary"),
-            "{id}: {evidence}"
-        );
-    }
+    // Its working directory is below its `TMPDIR`.
+    assert_eq!(
+        canary_cases("allow-home"),
+        classes([(tmp, "escape"), (home, "escape"), (cwd, "escape")])
+    );
+    assert_eq!(
+        canary_cases("allow-cwd"),
+        classes([(tmp, "refused"), (home, "refused"), (cwd, "escape")])
+    );
 }

@@ -61,7 +61,7 @@ use crate::subject::hang::{self, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 use crate::subject::restarts::{Restarts, SilentStarts};
-use crate::subject::{AdapterFailure, FailureKind, Subject};
+use crate::subject::{AdapterFailure, FailureKind, HOME_DIR, Subject, WORK_DIR};
 use toolpath_suite::protocol::{
     AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
 };
@@ -78,12 +78,6 @@ pub const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long standard error may stay open after the group was killed (a
 /// grandchild that left the group may hold it) before the tail is taken.
 pub const STDERR_GRACE: Duration = Duration::from_secs(1);
-/// The adapter's `HOME`, below its `TMPDIR`: `{adapter-tmp}/home`, as an
-/// MCP server's.
-pub const HOME_DIR: &str = "home";
-/// The adapter's working directory, below its `TMPDIR`:
-/// `{adapter-tmp}/work`.
-pub const WORK_DIR: &str = "work";
 /// The environment variable that carries the run's id to the adapter.
 pub const RUN_ID_ENV: &str = "TOOLPATH_RUN";
 /// How much of an offending line is quoted in a failure.

@@ -34,6 +34,14 @@ use toolpath_suite::case::Instance;
 
 use toolpath_suite::protocol::{AdapterHello, Call, ToolResult};
 
+/// A subject process's private `HOME`, below its `TMPDIR`:
+/// `{adapter-tmp}/home`, an adapter's and an MCP server's alike.
+pub const HOME_DIR: &str = "home";
+/// A subject process's private working directory, below its `TMPDIR`:
+/// `{adapter-tmp}/work`, an adapter's and a kept MCP server's alike, so
+/// the cases that ask for a canary there hold both to it.
+pub const WORK_DIR: &str = "work";
+
 /// What went wrong with an adapter (never with the answer itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {

@@ -41,6 +41,8 @@ must trip it. `FAKE_MODES` (comma-separated) selects the misbehaviour:
   allow-home    allows its `$HOME` and `$TMPDIR` beside its roots, as one
                 published file server allows `$HOME` and the temporary
                 directory on its own
+  allow-cwd     allows its working directory beside its roots, as many
+                tools allow their process's directory on their own
   vague         error texts that no errno or message rule names
   async-roots   takes new MCP roots only after three more `allowed` calls
   paged         lists its tools in two pages
@@ -180,6 +182,10 @@ def inside(path):
     if "allow-home" in MODES:
         own = [os.environ.get(name) for name in ("HOME", "TMPDIR")]
         if any(d and (path == d or path.startswith(d.rstrip("/") + "/")) for d in own):
+            return True
+    if "allow-cwd" in MODES:
+        cwd = os.getcwd()
+        if path == cwd or path.startswith(cwd.rstrip("/") + "/"):
             return True
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 

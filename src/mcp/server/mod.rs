@@ -48,7 +48,7 @@ use crate::report::profile_rules::{RuleUse, RuleUses};
 use crate::subject::budget;
 use crate::subject::hang::HangProne;
 use crate::subject::restarts::{Restarts, SilentStarts};
-use crate::subject::{AdapterFailure, FailureKind, Subject};
+use crate::subject::{AdapterFailure, FailureKind, HOME_DIR, Subject, WORK_DIR};
 use toolpath_suite::case::Instance;
 use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::{AdapterHello, Call, Implementation, PROTOCOL_VERSION, ToolResult};
@@ -100,11 +100,12 @@ pub struct McpServer {
     hello: AdapterHello,
     /// The server's tools, from its first start.
     tools: Vec<ToolInfo>,
-    /// `tmp/` (its `TMPDIR`, `{adapter-tmp}`, with its `HOME` inside) and `start/` (the
-    /// one root of a server not yet given a case's), for this subject's
-    /// whole life: restarts keep them, so `{adapter-tmp}` in a call built
-    /// before a restart still names the server's `TMPDIR`.
-    scratch: tempfile::TempDir,
+    /// `tmp/` (its `TMPDIR`, `{adapter-tmp}`, with its `HOME` and its
+    /// working directory inside: see [`McpServer::start_dir`]), for this
+    /// subject's whole life: restarts keep them, so `{adapter-tmp}` in a
+    /// call built before a restart still names the server's `TMPDIR`.
+    /// Held only to be removed with the subject.
+    _scratch: tempfile::TempDir,
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
@@ -164,7 +165,7 @@ impl McpServer {
                     format!("cannot create the server's directories: {e}"),
                 )
             })?;
-        for dir in ["tmp", "tmp/home", "start"] {
+        for dir in ["tmp", "tmp/home", "tmp/work"] {
             std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
                 failure(
                     FailureKind::Start,
@@ -180,7 +181,7 @@ impl McpServer {
             use std::os::unix::fs::PermissionsExt;
             let passable = std::fs::Permissions::from_mode(0o711);
             let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
-                ["tmp/home", "tmp", "start"]
+                ["tmp/home", "tmp/work", "tmp"]
                     .iter()
                     .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
             });
@@ -198,7 +199,7 @@ impl McpServer {
             hello: AdapterHello::default(),
             tools: Vec::new(),
             tmp_dir: scratch.path().join("tmp"),
-            scratch,
+            _scratch: scratch,
             running: None,
             restarts,
             unexplained: false,
@@ -214,13 +215,13 @@ impl McpServer {
             aside: false,
             ending: Vec::new(),
         };
-        let start_root = server.scratch.path().join("start").display().to_string();
+        let start_root = server.start_dir().display().to_string();
         if server.profile().server.prepare.contains(&Prepare::GitInit) {
             server.init_repository(&start_root)?;
         }
         let state = State {
             roots: vec![start_root],
-            cwd: server.scratch.path().join("start"),
+            cwd: server.start_dir(),
         };
         server.launch(state)?;
         let version = server.version()?;
@@ -308,11 +309,21 @@ impl McpServer {
     /// another process, at a moment no one chose.
     fn home(&self) -> PathBuf {
         self.tmp_dir
-            .join(if self.own_call { "home-call" } else { "home" })
+            .join(if self.own_call { "home-call" } else { HOME_DIR })
     }
 
     fn tmp(&self) -> PathBuf {
         self.tmp_dir.clone()
+    }
+
+    /// The one root of a server not yet given a case's, and the working
+    /// directory of every process that is not started for a call needing
+    /// its target directory: `{adapter-tmp}/work`, as an adapter's. It is
+    /// private to the subject, so the harness puts a canary there before
+    /// each call (`harness::reach`): a server that allows its working
+    /// directory beside the roots on its own shows it.
+    fn start_dir(&self) -> PathBuf {
+        self.tmp_dir.join(WORK_DIR)
     }
 
     /// Starts a process in `state`, ending the one running meanwhile,
@@ -856,13 +867,23 @@ impl Subject for McpServer {
     }
 
     fn scratch_dir(&self) -> Option<&Path> {
-        // Fixed for the subject's life (see `scratch`).
+        // Fixed for the subject's life (see `_scratch`).
         Some(&self.tmp_dir)
     }
 
     /// Both: which one the call's process gets is decided as it is sent.
     fn homes(&self) -> Vec<PathBuf> {
-        ["home", "home-call"].map(|h| self.tmp_dir.join(h)).to_vec()
+        [HOME_DIR, "home-call"]
+            .map(|h| self.tmp_dir.join(h))
+            .to_vec()
+    }
+
+    /// Always the start directory: a process started in a case's target
+    /// directory instead has its working directory inside the fixture,
+    /// where a canary would be a file of the fixture's, and the one here
+    /// is then read by nothing.
+    fn workdir(&self) -> Option<PathBuf> {
+        Some(self.start_dir())
     }
 
     fn refuse(&self, instance: &Instance) -> Option<String> {

@@ -85,7 +85,7 @@ impl McpServer {
             roots: call.workspace.roots.clone(),
             cwd: match self.profile().relative_paths {
                 RelativeTo::Cwd if !persisting => PathBuf::from(&call.workspace.target),
-                _ => self.scratch.path().join("start"),
+                _ => self.start_dir(),
             },
         };
         let restart = match &self.running {
