@@ -212,6 +212,8 @@ const FIRST_FOUND: &[(&str, u64)] = &[
     ("directory-as-pattern", 116),
     ("percent-decoded", 28),
     ("root-link-refused", 1067),
+    // Fuzzed on glob alone (`--tool glob`)
+    ("collapses-empty-segments", 156),
     // mutant.py --focused, each fuzzed on its own tool (`--tool`)
     ("question-optional", 42),
     ("braces-need-a-comma", 214),
@@ -387,6 +389,7 @@ fn first_found_names_only_subjects_fuzzed_here() {
             .iter()
             .chain(&DIMENSION_SUBJECTS)
             .chain(&ISSUE_45_SUBJECTS)
+            .chain([&EMPTY_SEGMENT_SUBJECT])
             .map(|(_, mode)| mode.to_string()),
     );
     subjects.extend(focused().into_iter().map(|(mode, _)| mode));
@@ -1065,6 +1068,34 @@ const ISSUE_45_SUBJECTS: [(&str, &str); 6] = [
 #[test]
 fn every_issue_45_dimension_finds_its_wrong_subject() {
     found_within(&ISSUE_45_SUBJECTS, FILE_BUDGET);
+}
+
+/// A pattern with an empty segment (GLOB-11, issue 45), a dimension of
+/// glob's alone, so fuzzed on glob: a glob that tidies `src//*.ts` into
+/// `src/*.ts` (`collapses-empty-segments`) is found, and the finding is
+/// GLOB-11's, the rule the reference refused the pattern under, not
+/// GLOB-6's (a climb or a `.` segment).
+const EMPTY_SEGMENT_SUBJECT: (&str, &str) = ("dimensions.py", "collapses-empty-segments");
+
+#[test]
+fn an_empty_pattern_segment_is_found_as_glob_11s() {
+    let (script, mode) = EMPTY_SEGMENT_SUBJECT;
+    let adapter = format!("python3 tests/adapters/{script} {mode}");
+    let only = ["--tool", "glob"];
+    let (_, first) = *FIRST_FOUND.iter().find(|(m, _)| *m == mode).unwrap();
+    assert!(first < FOCUSED_BUDGET);
+    let dir = tempfile::tempdir().unwrap();
+    let first = first.to_string();
+    let mut alone = vec!["--first-iteration", &first, "--iterations", "1"];
+    alone.extend(only);
+    let (code, files, out) = fuzz(&adapter, dir.path(), &alone);
+    if code != 1 || files.len() != 1 {
+        let whole = whole_run(&adapter, FOCUSED_BUDGET, &only);
+        panic!("{mode}: iteration {first} no longer finds it (exit {code}); {whole}\n{out}");
+    }
+    check_case(&adapter, mode, &files[0]).unwrap();
+    let case = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(case.contains("spec: [\"GLOB-11\""), "{case}");
 }
 
 /// Iterations a pattern-syntax mutant may take, fuzzed on its own tool.

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::fuzz::probe::Failed;
+use crate::reference::path_pattern::refusing_rule;
 use crate::reference::resolve::lexical_resolve;
 use crate::report::Check;
 use crate::subject::FailureKind;
@@ -295,7 +296,10 @@ fn answer_rules(reference: &ToolResult, x: &Exchange) -> Vec<&'static str> {
             Some(ErrorCode::InvalidParams) => match x.call.tool {
                 Tool::Shell => vec!["SHELL-1", "RES-1"],
                 Tool::Resolve => vec!["RES-1"],
-                Tool::Glob => vec!["GLOB-6", "GLOB-1", "RES-1"],
+                Tool::Glob => match x.given("pattern").and_then(refusing_rule) {
+                    Some(rule @ "GLOB-11") => vec![rule, "ERR-2"],
+                    _ => vec!["GLOB-6", "GLOB-1", "RES-1"],
+                },
                 Tool::Ls => vec!["LS-1", "RES-1"],
                 _ => vec!["SEARCH-1", "SEARCH-7", "RES-1"],
             },
@@ -401,4 +405,53 @@ pub fn rules(
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|r| seen.insert(*r));
     out.into_iter().map(str::to_owned).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolpath_suite::protocol::{ErrorBody, Workspace};
+
+    fn refused_glob(pattern: &str) -> Vec<&'static str> {
+        let call = Call {
+            seq: 1,
+            case: "fuzz".into(),
+            workspace: Workspace {
+                roots: vec!["/w".into()],
+                target: "/w".into(),
+            },
+            tool: Tool::Glob,
+            params: serde_json::json!({"pattern": pattern})
+                .as_object()
+                .unwrap()
+                .clone(),
+        };
+        let reference = ToolResult {
+            outcome: Some(Outcome::Error),
+            error: Some(ErrorBody {
+                code: ErrorCode::InvalidParams,
+                message: "refused".into(),
+                rule: None,
+            }),
+            ..ToolResult::default()
+        };
+        let x = Exchange {
+            call: &call,
+            actual: None,
+        };
+        rules_of_answer(&reference, &x)
+    }
+
+    /// A glob refused for an empty segment is GLOB-11's finding, one that
+    /// climbs or has a `.` segment GLOB-6's: the rule the reference
+    /// refused it under.
+    #[test]
+    fn a_refused_glob_is_credited_to_the_rule_that_refuses_its_pattern() {
+        for empty in ["src//*.ts", "**//*.ts", "src/", "src/{lib,}/*.ts"] {
+            assert_eq!(refused_glob(empty)[0], "GLOB-11", "{empty}");
+        }
+        for climbs in ["../*", "/*", "./src/*.ts", "{.,src}/a.ts"] {
+            assert_eq!(refused_glob(climbs)[0], "GLOB-6", "{climbs}");
+        }
+    }
 }

@@ -35,41 +35,67 @@ impl PathPattern {
     /// never has one, so it could only match nothing, and "no files" is
     /// an answer a model acts on; the error says what to write instead.
     pub fn parse(pattern: &str) -> Result<PathPattern, ToolError> {
-        let glob = PathGlob::parse(pattern).map_err(|_| {
-            ToolError::new(
-                ErrorCode::InvalidParams,
-                format!(
-                    "pattern `{pattern}` reaches outside the searched directory; \
-                     give the directory as dir_path and a pattern relative to it"
-                ),
-            )
-        })?;
-        if DotSegment::found(pattern) {
-            return Err(ToolError::new(
-                ErrorCode::InvalidParams,
-                format!(
-                    "pattern `{pattern}` has a `.` segment, which no path below the searched \
-                     directory has; write the pattern relative to it without `./` (`src/*.ts`)"
-                ),
-            ));
-        }
-        if EmptySegment::found(pattern) {
-            return Err(ToolError::new(
-                ErrorCode::InvalidParams,
-                format!(
-                    "pattern `{pattern}` has an empty segment (`//`, or a final `/`), which no \
-                     path below the searched directory has; write one `/` between names and \
-                     end with a name (`src/*.ts`)"
-                ),
-            ));
-        }
-        Ok(PathPattern { glob })
+        let message = match Refusal::of(pattern) {
+            Ok(glob) => return Ok(PathPattern { glob }),
+            Err(Refusal::Climbs) => format!(
+                "pattern `{pattern}` reaches outside the searched directory; \
+                 give the directory as dir_path and a pattern relative to it"
+            ),
+            Err(Refusal::DotSegment) => format!(
+                "pattern `{pattern}` has a `.` segment, which no path below the searched \
+                 directory has; write the pattern relative to it without `./` (`src/*.ts`)"
+            ),
+            Err(Refusal::EmptySegment) => format!(
+                "pattern `{pattern}` has an empty segment (`//`, or a final `/`), which no \
+                 path below the searched directory has; write one `/` between names and \
+                 end with a name (`src/*.ts`)"
+            ),
+        };
+        Err(ToolError::new(ErrorCode::InvalidParams, message))
     }
 
     /// Whether the relative path `path` (`/`-separated) matches.
     pub fn matches(&self, path: &str) -> bool {
         self.glob.matches(path)
     }
+}
+
+/// Why a pattern is refused, in the order [`PathPattern::parse`] checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    /// A leading `/` or a `..` segment (GLOB-6).
+    Climbs,
+    /// A `.` segment (GLOB-6).
+    DotSegment,
+    /// Two `/` in a row or a final `/` (GLOB-11).
+    EmptySegment,
+}
+
+impl Refusal {
+    fn of(pattern: &str) -> Result<PathGlob, Refusal> {
+        let glob = PathGlob::parse(pattern).map_err(|_| Refusal::Climbs)?;
+        if DotSegment::found(pattern) {
+            return Err(Refusal::DotSegment);
+        }
+        if EmptySegment::found(pattern) {
+            return Err(Refusal::EmptySegment);
+        }
+        Ok(glob)
+    }
+
+    fn rule(self) -> &'static str {
+        match self {
+            Refusal::Climbs | Refusal::DotSegment => "GLOB-6",
+            Refusal::EmptySegment => "GLOB-11",
+        }
+    }
+}
+
+/// The requirement under which [`PathPattern::parse`] refuses `pattern`,
+/// if it does: what the fuzzer credits a glob's `invalid_params` to
+/// (`fuzz::rules`), decided by the same checks in the same order.
+pub fn refusing_rule(pattern: &str) -> Option<&'static str> {
+    Refusal::of(pattern).err().map(Refusal::rule)
 }
 
 /// Whether some alternative of a pattern has a segment that is exactly

@@ -6,7 +6,7 @@ Each mode is the reference (`$TOOLPATH_BIN serve`, through
 tests/adapters/mutant.py's wrapper) with the obvious bug of a tool that
 meets one dimension: names stored decomposed, names that differ only in
 case, odd characters in names and directory paths, the workspace root
-as a link. Some bugs change the call before the reference answers it
+as a link, a glob pattern with an empty segment. Some bugs change the call before the reference answers it
 (the tool looked somewhere else), the others the answer.
 tests/fuzz.rs proves `toolpath fuzz` finds each within a bounded number
 of iterations.
@@ -103,6 +103,21 @@ def percent_decoded(call):
     return {**call, "params": params}
 
 
+def collapses_empty_segments(call):
+    """A glob that tidies its pattern as a path (`src//*.ts` as
+    `src/*.ts`, `src/` as `src`) where GLOB-11 refuses it: a pattern with
+    an empty segment matches nothing, and the tool answers as if the
+    caller had written another."""
+    pattern = call["params"].get("pattern")
+    if call["tool"] != "glob" or not isinstance(pattern, str) or pattern.startswith("/"):
+        return call
+    tidy = pattern
+    while "//" in tidy:
+        tidy = tidy.replace("//", "/")
+    tidy = tidy.rstrip("/") or tidy
+    return {**call, "params": {**call["params"], "pattern": tidy}}
+
+
 def root_link_refused(call, result):
     """A file tool that resolves the file's real path and compares it
     with the roots as given: under a root that is a link, every file is
@@ -128,6 +143,7 @@ MODES = {
     "directory-as-pattern": (None, directory_as_pattern),
     "percent-decoded": (percent_decoded, None),
     "root-link-refused": (None, root_link_refused),
+    "collapses-empty-segments": (collapses_empty_segments, None),
 }
 
 
