@@ -33,6 +33,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolpath_suite::wildcard;
 
+use crate::report::counts::ContainmentClass;
 use crate::report::view::CaseSource;
 use crate::report::{CaseReport, ExpectationNote, Mismatch, Status};
 use toolpath_suite::case::CaseError;
@@ -306,9 +307,8 @@ pub fn write_from(reports: &dyn CaseSource, previous: &Baseline) -> std::io::Res
             .filter(|e| e.status == BaselineStatus::Xfail);
         let entry = kept.cloned().unwrap_or_else(|| BaselineEntry {
             status: BaselineStatus::Xfail,
-            reason: report
-                .reason
-                .clone()
+            reason: escape_reason(report)
+                .or_else(|| report.reason.clone())
                 .or_else(|| report.mismatches.first().map(first_difference))
                 .unwrap_or_else(|| "fails".into()),
             spec: failing_rules(report),
@@ -370,6 +370,22 @@ fn failing_rules(report: &CaseReport) -> Option<SpecIds> {
         1 => Some(SpecIds::One(ids.remove(0))),
         _ => Some(SpecIds::Many(ids)),
     }
+}
+
+/// An escaped instance's reason says it escaped and what showed it, so
+/// the file says why the row's count of escapes is what it is: the first
+/// mismatch alone ("expected outcome error; got ok") reads as a wrong
+/// answer. The evidence is cut to a bounded length.
+fn escape_reason(report: &CaseReport) -> Option<String> {
+    let containment = report.containment.as_ref()?;
+    if containment.class != ContainmentClass::Escape {
+        return None;
+    }
+    let evidence = containment.evidence.as_deref().unwrap_or("answered ok");
+    Some(match evidence.char_indices().nth(200) {
+        Some((cut, _)) => format!("escape: {}...", &evidence[..cut]),
+        None => format!("escape: {evidence}"),
+    })
 }
 
 /// The first mismatch as a one-line reason of bounded length.
@@ -584,6 +600,29 @@ mod tests {
         // Mismatches that each carry a rule name those alone.
         case.mismatches.remove(0);
         assert_eq!(failing_rules(&case).unwrap().ids(), ["SEC-12"]);
+    }
+
+    /// A new entry of an escaped instance says it escaped and how; an
+    /// entry already written keeps its reason.
+    #[test]
+    fn an_escape_s_new_entry_says_it_escaped_and_what_showed_it() {
+        let long = format!("content holds an outside file's canary {}", "x".repeat(400));
+        let cases = vec![
+            crate::report::render::testing::escape("s.a", "answered ok"),
+            crate::report::render::testing::escape("s.b", &long),
+            crate::report::render::testing::escape("s.kept", "answered ok"),
+        ];
+        let previous = parse("s.kept:\n  status: xfail\n  reason: known since 0.4\n").unwrap();
+        let back = parse(&write_from(&cases, &previous).unwrap()).unwrap();
+        let reason = |id: &str| back.lookup(id).unwrap().reason.clone();
+        assert_eq!(reason("s.a"), "escape: read: answered ok");
+        let cut = reason("s.b");
+        assert!(
+            cut.starts_with("escape: read: content holds") && cut.ends_with("..."),
+            "{cut}"
+        );
+        assert!(cut.chars().count() < 220, "{cut}");
+        assert_eq!(reason("s.kept"), "known since 0.4");
     }
 
     #[test]
