@@ -323,6 +323,85 @@ fn honouring_an_agent_ignore_file_is_caught_in_every_tool() {
     );
 }
 
+// Issue 45, item 8: an ignore file of the tool's own under a name no case
+// knows (`.mytoolignore`), which the subject announces in `hello`.
+
+/// Every instance of the cases of an implementation's own ignore file:
+/// one per tool FILE-17 applies to.
+const OWN_IGNORE_INSTANCES: [&str; 7] = [
+    "file.read.own-ignore-file",
+    "file.write.own-ignore-file",
+    "file.edit.own-ignore-file",
+    "search.exclusions.own-ignore-file@grep",
+    "search.exclusions.own-ignore-file@ripgrep",
+    "glob.exclusions.own-ignore-file",
+    "ls.exclusions.own-ignore-file",
+];
+
+/// The instance ids (a search tool's `@grep` kept) with `status`, and
+/// their reasons.
+fn instances(report: &Value, status: &str) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == status)
+        .map(|c| {
+            let reason = c["reason"].as_str().unwrap_or_default().to_owned();
+            (c["id"].as_str().unwrap().to_owned(), reason)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn own_ignore_ids(report: &Value, status: &str) -> BTreeSet<String> {
+    instances(report, status)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect()
+}
+
+#[test]
+fn honouring_an_announced_own_ignore_file_is_caught_in_every_tool() {
+    let all: BTreeSet<String> = OWN_IGNORE_INSTANCES.map(str::to_owned).into();
+    let report = run("honours-own-ignore", &["--filter", "*.own-ignore-file"]);
+    assert_eq!(own_ignore_ids(&report, "fail"), all, "every instance fails");
+    // The same subject passes the cases of the six ignore files a case
+    // can name: its own is named in none of them.
+    let named = run("honours-own-ignore", &["--filter", "*.tool-ignore-files*"]);
+    assert_eq!(named["summary"]["pass"], named["summary"]["total"]);
+    // The reference, which consults none, passes every one.
+    let out = Command::cargo_bin("toolpath")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--jobs", "2", "--format", "json"])
+        .args(["--filter", "*.own-ignore-file"])
+        .output()
+        .unwrap();
+    let reference: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(own_ignore_ids(&reference, "pass"), all, "the reference");
+}
+
+/// A subject that announces no ignore file of its own has those cases
+/// skipped with the reason: none is sent, none passes.
+#[test]
+fn an_own_ignore_file_case_is_skipped_for_a_subject_announcing_none() {
+    let report = run(
+        "announces-no-ignore-file",
+        &["--filter", "*.own-ignore-file"],
+    );
+    let reason = "the implementation announces no ignore file of its own (hello `ignore_files`)";
+    let expected: Vec<(String, String)> = OWN_IGNORE_INSTANCES
+        .iter()
+        .map(|id| ((*id).to_owned(), reason.to_owned()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(instances(&report, "skip"), expected);
+    assert_eq!(report["summary"]["pass"], 0);
+}
+
 // Class 12: a file path taken for a pattern.
 
 #[test]

@@ -22,6 +22,10 @@ from toolpath_port import tools  # noqa: E402
 
 PROTOCOL_VERSION = 1
 FEATURES = ["symlinks", "fifos", "sockets", "devices"]
+# The port consults no ignore file at all (FILE-17). It announces one as its
+# own so that the cases of an implementation's own ignore file run against
+# it, as every case must: without a name they would be skipped.
+IGNORE_FILES = [".toolpathignore"]
 
 
 def _clean(value):
@@ -63,6 +67,7 @@ def hello() -> dict:
         "tools": list(tools.TOOLS),
         "features": list(FEATURES),
         "schemas": tools.SCHEMAS,
+        "ignore_files": list(IGNORE_FILES),
     }
 
 

@@ -160,6 +160,12 @@ fn fixture(out: &mut String, f: &toolpath_suite::case::Fixture) {
     }
     paths(out, "git", &f.git);
     paths(out, "untracked", &f.untracked);
+    if !f.own_ignore_files.is_empty() {
+        out.push_str("  own_ignore_files:\n");
+        for (dir, text) in &f.own_ignore_files {
+            let _ = writeln!(out, "    {}: {}", q(dir.as_str()), q(text));
+        }
+    }
 }
 
 /// A map of fixture paths to contents (`fixture.files`, `expect.writes`),

@@ -1,6 +1,7 @@
 //! Where an instance goes. An instance the adapter cannot take is
 //! `unsupported` (a tool or feature it does not declare); one this machine
-//! cannot observe is `skip`, with the reason, never passed silently; the
+//! cannot observe, or one of the subject's own ignore file when it names
+//! none, is `skip`, with the reason, never passed silently; the
 //! rest are sent to the subject, or, for a permission case when the harness
 //! is root (root ignores permission bits), to the subject itself when it
 //! already runs as an unprivileged user (an adapter or server, by
@@ -15,6 +16,12 @@ use crate::report::Status;
 use toolpath_suite::case::Instance;
 use toolpath_suite::case::raw::Feature;
 use toolpath_suite::protocol::AdapterHello;
+
+/// Why a case of the subject's own ignore file (`own_ignore_files`) is
+/// skipped for a subject that names none: there is no name to put the
+/// file under, and a case built without it would pass for nothing.
+pub const NO_OWN_IGNORE_FILE: &str =
+    "the implementation announces no ignore file of its own (hello `ignore_files`)";
 
 /// Where a runnable instance is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +115,9 @@ pub fn route(
             _ => continue,
         };
         return Err(Refusal::new(Status::Unsupported, reason));
+    }
+    if !case.fixture.own_ignore_files.is_empty() && hello.ignore_files.is_empty() {
+        return Err(Refusal::new(Status::Skip, NO_OWN_IGNORE_FILE));
     }
     if case.requires.contains(&Feature::Devices) && !machine.root {
         return Err(Refusal::new(
@@ -230,6 +240,40 @@ mod tests {
             ..PLAIN
         };
         assert_eq!(decide("devices", &h, &root), Ok(Route::Normal));
+    }
+
+    /// A case of the subject's own ignore file needs its name: a subject
+    /// that announces none has it skipped (never passed), with the reason.
+    #[test]
+    fn an_own_ignore_file_case_is_skipped_for_a_subject_announcing_none() {
+        let text = "id: r.x\nsummary: s\nspec: [RES-1]\n\
+             fixture: {roots: [ws], own_ignore_files: {ws: \"a\\n\"}}\n\
+             call: {tool: resolve, params: {path: a}}\nexpect: {outcome: ok}\n";
+        let case = parse_case(Path::new("r.yaml"), text).unwrap();
+        let instance = case.instances().next().unwrap();
+        let silent = hello(&[Tool::Resolve], &[]);
+        let refused = route(&silent, &instance, &PLAIN, "adapter").unwrap_err();
+        assert_eq!(
+            refused,
+            Refusal::new(
+                Status::Skip,
+                "the implementation announces no ignore file of its own (hello `ignore_files`)"
+            )
+        );
+        let announcing = AdapterHello {
+            ignore_files: vec![".mytoolignore".into()],
+            ..silent.clone()
+        };
+        assert_eq!(
+            route(&announcing, &instance, &PLAIN, "adapter"),
+            Ok(Route::Normal)
+        );
+        // A tool the subject lacks is still that, first.
+        let other = hello(&[Tool::Grep], &[]);
+        let refused = route(&other, &instance, &PLAIN, "adapter").unwrap_err();
+        assert_eq!(refused.status, Status::Unsupported);
+        // A case without one does not ask.
+        assert_eq!(decide("", &silent, &PLAIN), Ok(Route::Normal));
     }
 
     #[test]

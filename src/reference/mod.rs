@@ -64,8 +64,9 @@ impl From<ToolError> for ToolResult {
     }
 }
 
-/// The reference's `hello`: every tool and fixture feature, and the parameter
-/// schemas the DESC cases read.
+/// The reference's `hello`: every tool and fixture feature, the parameter
+/// schemas the DESC cases read, and an ignore file of its own
+/// ([`OWN_IGNORE_FILE`]).
 pub fn hello() -> AdapterHello {
     let schemas = Tool::ALL
         .into_iter()
@@ -83,8 +84,15 @@ pub fn hello() -> AdapterHello {
         unobservable: Vec::new(),
         unobservable_by_tool: Default::default(),
         schemas,
+        ignore_files: vec![OWN_IGNORE_FILE.to_owned()],
     }
 }
+
+/// The ignore file the reference announces as its own. It consults no
+/// ignore file at all (FILE-17); it announces one so that the cases of an
+/// implementation's own ignore file run against it, as every case must,
+/// and show what a conforming answer is.
+pub const OWN_IGNORE_FILE: &str = ".toolpathignore";
 
 /// `tool`'s parameters as a JSON Schema object of string properties,
 /// from its table in the suite model.

@@ -62,6 +62,7 @@ use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 use crate::subject::restarts::{Restarts, SilentStarts};
 use crate::subject::{AdapterFailure, FailureKind, HOME_DIR, Subject, WORK_DIR};
+use toolpath_suite::case::validate::repository::git_gives_meaning;
 use toolpath_suite::protocol::{
     AdapterHello, AdapterMessage, Call, HarnessHello, HarnessMessage, PROTOCOL_VERSION, ToolResult,
 };
@@ -92,6 +93,11 @@ pub const MAX_HELLO_ENTRIES: usize = 64;
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
 /// The longest `implementation` field (`name`, `version`, `language`).
 pub const MAX_IMPLEMENTATION_BYTES: usize = 256;
+/// The most names in `hello`'s `ignore_files`: an agent knows one or two
+/// of its own, and each is one more file in every fixture that asks.
+pub const MAX_IGNORE_FILES: usize = 8;
+/// The longest name in `ignore_files`: a file name's limit on Linux.
+pub const MAX_IGNORE_FILE_BYTES: usize = 255;
 /// `seq` is drawn from `1 .. 2^53`: every JSON number in that range is
 /// exact in JavaScript too.
 const SEQ_BITS: u32 = 53;
@@ -705,6 +711,46 @@ pub fn check_hello(hello: &AdapterHello) -> Result<(), String> {
             ));
         }
     }
+    check_ignore_files(&hello.ignore_files)
+}
+
+/// `ignore_files`: at most [`MAX_IGNORE_FILES`] plain file names, each
+/// once. Each becomes a file in a fixture directory, so a name that is a
+/// path (`../x`, `a/b`), empty, `.` or `..`, or longer than a name may be
+/// would put it elsewhere or nowhere.
+fn check_ignore_files(names: &[String]) -> Result<(), String> {
+    if names.len() > MAX_IGNORE_FILES {
+        return Err(format!(
+            "has {} `ignore_files` entries; the protocol allows at most {MAX_IGNORE_FILES}",
+            names.len()
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let why = if name.is_empty() {
+            "it is empty".to_owned()
+        } else if name == "." || name == ".." {
+            "it names a directory".to_owned()
+        } else if name.contains('/') {
+            "it holds a `/`".to_owned()
+        } else if name.contains('\0') {
+            "it holds a NUL".to_owned()
+        } else if name.len() > MAX_IGNORE_FILE_BYTES {
+            format!(
+                "it is {} bytes long; a file name is at most {MAX_IGNORE_FILE_BYTES}",
+                name.len()
+            )
+        } else if git_gives_meaning(name) {
+            "git gives the name a meaning, and only `fixture.git` makes a repository".to_owned()
+        } else if names[..i].contains(name) {
+            "it is given twice".to_owned()
+        } else {
+            continue;
+        };
+        return Err(format!(
+            "has the `ignore_files` entry `{}`, which is not a file name: {why}",
+            excerpt(name.as_bytes())
+        ));
+    }
     Ok(())
 }
 
@@ -814,5 +860,55 @@ mod tests {
             check_hello(&by_tool).unwrap_err(),
             "has 65 `unobservable_by_tool` entries for `ls`; the protocol allows at most 64"
         );
+    }
+
+    /// Each announced ignore file becomes a file in a fixture directory:
+    /// a name that is not one plain file name is refused, and named.
+    #[test]
+    fn an_ignore_file_that_is_not_a_plain_file_name_refuses_the_hello_naming_it() {
+        let with = |names: &[&str]| {
+            let mut h = hello();
+            h.ignore_files = names.iter().map(|n| (*n).to_owned()).collect();
+            check_hello(&h)
+        };
+        assert_eq!(with(&[".mytoolignore", ".clineignore"]), Ok(()));
+        let long = "x".repeat(MAX_IGNORE_FILE_BYTES + 1);
+        for (name, why) in [
+            ("", "it is empty"),
+            (".", "it names a directory"),
+            ("..", "it names a directory"),
+            ("../.x", "it holds a `/`"),
+            ("a/b", "it holds a `/`"),
+            (".x\0y", "it holds a NUL"),
+            (&long, "it is 256 bytes long; a file name is at most 255"),
+            (
+                ".GIT",
+                "git gives the name a meaning, and only `fixture.git` makes a repository",
+            ),
+            (
+                "HEAD",
+                "git gives the name a meaning, and only `fixture.git` makes a repository",
+            ),
+        ] {
+            let refused = with(&[".ok", name]).unwrap_err();
+            assert_eq!(
+                refused,
+                format!(
+                    "has the `ignore_files` entry `{}`, which is not a file name: {why}",
+                    excerpt(name.as_bytes())
+                )
+            );
+        }
+        assert_eq!(
+            with(&[".x", ".x"]).unwrap_err(),
+            "has the `ignore_files` entry `.x`, which is not a file name: it is given twice"
+        );
+        let nine: Vec<String> = (0..=MAX_IGNORE_FILES).map(|i| format!(".i{i}")).collect();
+        let nine: Vec<&str> = nine.iter().map(String::as_str).collect();
+        assert_eq!(
+            with(&nine).unwrap_err(),
+            "has 9 `ignore_files` entries; the protocol allows at most 8"
+        );
+        assert_eq!(with(&nine[..MAX_IGNORE_FILES]), Ok(()));
     }
 }

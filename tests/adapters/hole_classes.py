@@ -310,13 +310,14 @@ def makes_link_target_dirs(call, result, ref):
 IGNORE_FILES = (".geminiignore", ".qwenignore", ".aiexclude", ".cursorignore", ".aiderignore")
 
 
-def ignored(call, path):
-    """Whether an agent ignore file in the root holding `path` names it."""
+def ignored(call, path, names=IGNORE_FILES):
+    """Whether an agent ignore file (one of `names`) in the root holding
+    `path` names it."""
     for root in call["workspace"]["roots"]:
         if not path.startswith(root + "/"):
             continue
         below = path[len(root) + 1:]
-        for name in IGNORE_FILES:
+        for name in names:
             data = read(os.path.join(root, name)) or b""
             for pattern in data.decode("utf-8", "replace").split("\n"):
                 pattern = pattern.strip()
@@ -326,19 +327,42 @@ def ignored(call, path):
     return False
 
 
-def honours_tool_ignore(call, result, ref):
+def honours_tool_ignore(call, result, ref, names=IGNORE_FILES):
     """Honours its own ignore files: named files are hidden from every tool."""
     if result.get("outcome") != "ok":
         return result
     path = file_path(call)
-    if call["tool"] in mutant.FILE_TOOLS and path and ignored(call, path):
+    if call["tool"] in mutant.FILE_TOOLS and path and ignored(call, path, names):
         return error(result, "not_found", f"{path} is ignored")
     if isinstance(result.get("matches"), list):
-        result["matches"] = [m for m in result["matches"] if not ignored(call, m["path"])]
+        result["matches"] = [m for m in result["matches"] if not ignored(call, m["path"], names)]
     if isinstance(result.get("files"), list):
-        result["files"] = [f for f in result["files"] if not ignored(call, f)]
+        result["files"] = [f for f in result["files"] if not ignored(call, f, names)]
     if isinstance(result.get("entries"), list):
-        result["entries"] = [e for e in result["entries"] if not ignored(call, e["path"])]
+        result["entries"] = [e for e in result["entries"] if not ignored(call, e["path"], names)]
+    return result
+
+
+# An ignore file of the tool's own under a name no case knows: announced in
+# `hello` (`ignore_files`), as spec/protocol.md asks, and honoured.
+OWN_IGNORE_FILE = ".mytoolignore"
+
+
+def announce_own_ignore(hello):
+    hello["ignore_files"] = [OWN_IGNORE_FILE]
+
+
+def honours_own_ignore(call, result, ref):
+    """Honours the ignore file it announced as its own, and no other."""
+    return honours_tool_ignore(call, result, ref, names=(OWN_IGNORE_FILE,))
+
+
+def announce_no_ignore_file(hello):
+    hello.pop("ignore_files", None)
+
+
+def announces_no_ignore_file(call, result, ref):
+    """The reference, announcing no ignore file of its own."""
     return result
 
 
@@ -501,6 +525,8 @@ HOLE_CLASS_MUTANTS = {
     "write-reads-first": write_reads_first,
     "makes-link-target-dirs": makes_link_target_dirs,
     "honours-tool-ignore": honours_tool_ignore,
+    "honours-own-ignore": honours_own_ignore,
+    "announces-no-ignore-file": announces_no_ignore_file,
     "file-path-globbed": file_path_globbed,
     "glob-splits-on-space": glob_splits_on_space,
     "glob-ascii-directories": glob_ascii_directories,
@@ -511,4 +537,8 @@ if __name__ == "__main__":
         print("\n".join(HOLE_CLASS_MUTANTS))
         sys.exit(0)
     mutant.CLASS_MUTANTS.update(HOLE_CLASS_MUTANTS)
+    mutant.HELLO_CHANGES.update({
+        "honours-own-ignore": announce_own_ignore,
+        "announces-no-ignore-file": announce_no_ignore_file,
+    })
     mutant.main()

@@ -281,6 +281,13 @@ pub struct AdapterHello {
     /// Tool name to that tool's parameter JSON Schema, as a model sees it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schemas: BTreeMap<String, Value>,
+    /// The file names of the ignore files its tools (or the agent they come
+    /// from) know as their own (`.geminiignore`): FILE-17's cases put one
+    /// under each name where a fixture's `own_ignore_files` says, so an
+    /// ignore file no case names is tested too. Without it those cases are
+    /// skipped: there is no name to put them under.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore_files: Vec<String>,
 }
 
 /// A result field, or the part of one the judge compares apart: the names

@@ -51,7 +51,7 @@ use crate::report::{
 use crate::subject::adapter::Adapter;
 use crate::subject::hang;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
-use toolpath_suite::case::{Action, Case, Instance};
+use toolpath_suite::case::{Action, Case, Fixture, Instance};
 use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
 use toolpath_suite::protocol::{AdapterHello, Call, Field};
 
@@ -313,9 +313,17 @@ impl<'a, 'b> Worker<'a, 'b> {
         route: Route,
     ) -> CaseReport {
         let case = instance.case;
-        let deadline =
-            Deadline::for_build(self.config.fixture_timeout, case.fixture.created().count());
-        let built = match self.build(case, route, &deadline) {
+        // The one place the subject's own ignore files join the fixture:
+        // from here on it is an ordinary one, for the build, the twin and
+        // every check after the call.
+        let fixture = match case.fixture.with_own_ignore_files(&self.hello.ignore_files) {
+            Ok(fixture) => fixture,
+            Err(reason) => {
+                return base_report(instance, Status::Skip, Some(cap(reason, MAX_VALUE_BYTES)));
+            }
+        };
+        let deadline = Deadline::for_build(self.config.fixture_timeout, fixture.created().count());
+        let built = match self.build(case, &fixture, route, &deadline) {
             Ok(built) => built,
             Err(e) => {
                 return base_report(
@@ -325,7 +333,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 );
             }
         };
-        let report = self.call_and_judge(instance, params, route, &built);
+        let report = self.call_and_judge(instance, &fixture, params, route, &built);
         if self.config.keep_fixtures && report.status != Status::Pass {
             // Kept where it stands: the next one is built elsewhere.
             self.place = None;
@@ -337,30 +345,31 @@ impl<'a, 'b> Worker<'a, 'b> {
         report
     }
 
-    /// The fixture of `case`: built again in the place of the last one
-    /// when the subject keeps its process there ([`Subject::keeps_place`]),
-    /// the case file is the same and so is the tree; else (or when the
-    /// place cannot be built again) in a new directory, which becomes the
-    /// place.
+    /// `fixture` (`case`'s, with the subject's own ignore files): built
+    /// again in the place of the last one when the subject keeps its
+    /// process there ([`Subject::keeps_place`]), the case file is the same
+    /// and so is the tree; else (or when the place cannot be built again)
+    /// in a new directory, which becomes the place.
     fn build(
         &mut self,
         case: &Case,
+        fixture: &Fixture,
         route: Route,
         deadline: &Deadline,
     ) -> Result<BuiltFixture, fixture::FixtureError> {
         let keeps = route == Route::Normal && self.subject.keeps_place();
         let again = (self.place.take())
-            .filter(|(file, place)| keeps && *file == case.file && place.fits(&case.fixture));
+            .filter(|(file, place)| keeps && *file == case.file && place.fits(fixture));
         if let Some((_, place)) = &again {
             self.reclaim(&place.root);
-            if let Ok(built) = fixture::build_in_place(&case.fixture, place, deadline) {
+            if let Ok(built) = fixture::build_in_place(fixture, place, deadline) {
                 self.place = again;
                 return Ok(built);
             }
         }
-        let built = fixture::build_until(&case.fixture, self.config.fixtures.as_deref(), deadline)?;
+        let built = fixture::build_until(fixture, self.config.fixtures.as_deref(), deadline)?;
         if keeps {
-            self.place = Some((case.file.clone(), built.place(&case.fixture)));
+            self.place = Some((case.file.clone(), built.place(fixture)));
         }
         Ok(built)
     }
@@ -368,6 +377,7 @@ impl<'a, 'b> Worker<'a, 'b> {
     fn call_and_judge(
         &mut self,
         instance: &Instance,
+        fixture: &Fixture,
         params: &Map<String, Value>,
         route: Route,
         built: &BuiltFixture,
@@ -377,7 +387,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         let params = call::with_command(instance.tool, params);
         let on = OnSubject {
             file: &case.file,
-            fixture: &case.fixture,
+            fixture,
             built,
             ask: Ask {
                 name: &id,
@@ -398,7 +408,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             let command = call.params.get("command").and_then(|c| c.as_str());
             Ok::<_, Infallible>(Expected::derive(
                 &case.expect,
-                &case.fixture,
+                fixture,
                 instance.tool,
                 command,
                 vars,

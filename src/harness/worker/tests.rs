@@ -7,7 +7,7 @@ use std::path::Path;
 use super::*;
 use crate::harness::baseline::Baseline;
 use crate::harness::config::RunConfig;
-use crate::harness::testing::{MACHINE, case, cases, hello, never_cancelled, right};
+use crate::harness::testing::{MACHINE, case, case_text, cases, hello, never_cancelled, right};
 use crate::report::counts::Counts;
 use crate::report::{OwnCheck, Status, Summary};
 use crate::subject::scripted::{Scripted, Step};
@@ -489,4 +489,47 @@ fn a_right_answer_that_changed_the_fixture_fails_on_sec_11() {
         assert_eq!(fixture.actual, "1 change: + {ws}/cache.db (file)");
         assert!(case.diff.unwrap().contains("+fixture: 1 change"));
     }
+}
+
+/// Fails the call unless the announced ignore file stands in the root,
+/// holding the case's text.
+fn own_ignore_file_in_the_root(call: &Call) {
+    let file = Path::new(&call.workspace.roots[0]).join(".mytoolignore");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "missing\n");
+}
+
+/// The subject's own ignore file is in the fixture it is called on, and a
+/// name that would stand where the case makes something skips the case,
+/// with the reason, unsent.
+#[test]
+fn the_subjects_own_ignore_file_is_built_into_the_fixture() {
+    let text = case_text(0, "resolve", "{path: missing}").replace(
+        "fixture: {roots: [ws]}",
+        "fixture: {roots: [ws], files: {ws/a: x}, own_ignore_files: {ws: \"missing\\n\"}}",
+    );
+    let own = [parse_case(Path::new("c0.yaml"), &text).unwrap()];
+    let announcing = |name: &str| AdapterHello {
+        ignore_files: vec![name.to_owned()],
+        ..hello()
+    };
+    let script = Scripted::new(
+        announcing(".mytoolignore"),
+        [Step::Touch(own_ignore_file_in_the_root, right())],
+    );
+    let last = drive(&own, script, Baseline::default()).last();
+    assert_eq!(last, [(Status::Pass, None)]);
+    let script = Scripted::new(announcing("a"), [Step::Answer(right())]);
+    let calls = script.calls();
+    let last = drive(&own, script, Baseline::default()).last();
+    assert_eq!(
+        last,
+        [(
+            Status::Skip,
+            Some(
+                "the announced ignore file `a` would be `ws/a`, where the fixture already makes `ws/a`"
+                    .into()
+            )
+        )]
+    );
+    assert!(calls.lock().unwrap().is_empty(), "never sent");
 }

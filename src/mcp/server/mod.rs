@@ -562,6 +562,9 @@ impl McpServer {
             // the answer itself.
             unobservable_by_tool: Default::default(),
             schemas,
+            // A profile names no ignore file of the server's own: the cases
+            // of one are skipped for it (spec/protocol.md, `ignore_files`).
+            ignore_files: Vec::new(),
         }
     }
 

@@ -33,6 +33,7 @@ pub mod shape;
 pub mod validate;
 pub mod yaml;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -69,6 +70,11 @@ pub struct Fixture {
     /// Files of `files` that the commit of the repository holding them
     /// leaves out (untracked, not ignored).
     pub untracked: Vec<FixturePath>,
+    /// Directories to put the subject's own ignore files in, each with
+    /// their text: one file per name its `hello` announces
+    /// (`ignore_files`), added by [`Fixture::with_own_ignore_files`]
+    /// before the fixture is built.
+    pub own_ignore_files: Vec<(FixturePath, String)>,
 }
 
 impl Fixture {
@@ -133,6 +139,46 @@ fn lead(link: &str, target: &str) -> Option<String> {
 }
 
 impl Fixture {
+    /// The fixture a subject whose `hello` announces the ignore files
+    /// `names` gets: in each directory of `own_ignore_files`, one file of
+    /// its text under each name, as if the case had listed them in
+    /// `files`. One place does it before anything is built, so the build,
+    /// the snapshot, the twin and every check after the call see an
+    /// ordinary fixture. Borrowed when the case has none; refused, with
+    /// the reason, when a file would stand where the case already makes
+    /// something, or above it (the names come from the subject, which the
+    /// case's author could not know).
+    pub fn with_own_ignore_files(&self, names: &[String]) -> Result<Cow<'_, Fixture>, String> {
+        if self.own_ignore_files.is_empty() {
+            return Ok(Cow::Borrowed(self));
+        }
+        let mut fixture = self.clone();
+        let own = std::mem::take(&mut fixture.own_ignore_files);
+        for (dir, text) in &own {
+            for name in names {
+                let file = FixturePath::parse(name)
+                    .and_then(|name| dir.join(&name))
+                    .map_err(|e| format!("the announced ignore file `{}`: {e}", quote(name)))?;
+                let taken = (fixture.roots.iter())
+                    .chain(std::iter::once(&fixture.target))
+                    .chain(fixture.created())
+                    .chain(fixture.modes.iter().map(|(p, _)| p))
+                    .chain(&fixture.git)
+                    .find(|p| p.is_within(&file));
+                if let Some(taken) = taken {
+                    return Err(format!(
+                        "the announced ignore file `{}` would be `{}`, where the fixture already makes `{}`",
+                        quote(name),
+                        quote(file.as_str()),
+                        quote(taken.as_str())
+                    ));
+                }
+                fixture.files.push((file, text.clone().into_bytes()));
+            }
+        }
+        Ok(Cow::Owned(fixture))
+    }
+
     /// Every path an entry of the fixture creates: files, directories,
     /// links, pipes, sockets and devices (not the roots, the target or the
     /// paths `modes` names).

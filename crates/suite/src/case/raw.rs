@@ -150,6 +150,11 @@ pub struct RawFixture {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub untracked: Vec<Spanned<String>>,
+    /// Directory to text: in each, one file under every name the subject
+    /// announces as its own ignore file (`hello`'s `ignore_files`), each
+    /// holding the text. A subject that announces none skips the case.
+    #[serde(default)]
+    pub own_ignore_files: SpannedMap<String>,
 }
 
 /// A file's content.

@@ -141,6 +141,20 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
     let fifos = list(findings, &mut spans, "fixture.fifos", &raw.fifos);
     let sockets = list(findings, &mut spans, "fixture.sockets", &raw.sockets);
     let devices = list(findings, &mut spans, "fixture.devices", &raw.devices);
+    // Recorded in the spans only where nothing else wrote the path: an
+    // error about an entry at the same path points at the entry.
+    let mut own_ignore_files = Vec::new();
+    let mut own_at = Vec::new();
+    for (key, text) in raw.own_ignore_files.0 {
+        match FixturePath::parse(&key.value) {
+            Ok(dir) => {
+                spans.wrote_unless_written(&dir, key.referenced);
+                own_at.push((dir.clone(), key.referenced));
+                own_ignore_files.push((dir, text));
+            }
+            Err(e) => findings.error(key.referenced, format!("fixture.own_ignore_files: {e}")),
+        }
+    }
     // Parsed last, as before: a path also written elsewhere is located here.
     let git: Vec<(FixturePath, Location)> = raw
         .git
@@ -162,8 +176,10 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         modes,
         git: dedup(git.iter().map(|(p, _)| p.clone()).collect()),
         untracked,
+        own_ignore_files,
     };
     created_once(findings, &fixture, &spans);
+    own_ignore_dirs(findings, &fixture, &own_at);
     let workspace: Vec<FixturePath> = fixture.roots.iter().chain(&target).cloned().collect();
     buildable(findings, &fixture, &workspace, &spans);
     within_snapshot(findings, &fixture, &workspace, &spans);
@@ -361,6 +377,36 @@ fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
     }
 }
 
+/// `own_ignore_files`: each a directory files can be put in, not an entry
+/// the fixture makes as something else, nor at or below one of its links
+/// (the files would be written through it).
+fn own_ignore_dirs(findings: &mut Findings, f: &Fixture, own: &[(FixturePath, Location)]) {
+    let files = (f.files.iter().map(|(p, _)| (p, "a file")))
+        .chain(f.generated.iter().map(|(p, _)| (p, "a file")))
+        .chain(f.fifos.iter().map(|p| (p, "a named pipe")))
+        .chain(f.sockets.iter().map(|p| (p, "a socket")))
+        .chain(f.devices.iter().map(|p| (p, "a device")))
+        .chain(f.symlinks.iter().map(|(p, _)| (p, "a symbolic link")));
+    let not_dirs: Vec<(&FixturePath, &str)> = files.collect();
+    for (dir, at) in own {
+        let Some((entry, what)) = not_dirs.iter().find(|(entry, _)| dir.is_within(entry)) else {
+            continue;
+        };
+        let place = if *entry == dir {
+            "it is".to_owned()
+        } else {
+            format!("`{}` is", quote(entry.as_str()))
+        };
+        findings.error(
+            *at,
+            format!(
+                "fixture.own_ignore_files: `{}` cannot hold files: {place} {what}",
+                quote(dir.as_str())
+            ),
+        );
+    }
+}
+
 /// Refuses fixtures the harness's snapshot cannot hold: a directory
 /// [`SNAPSHOT_DEPTH`] levels deep or deeper (an entry's every proper
 /// ancestor is a directory, and so is an entry of `dirs`, a root, the
@@ -371,6 +417,7 @@ fn within_snapshot(findings: &mut Findings, f: &Fixture, workspace: &[FixturePat
     let dirs = (workspace.iter())
         .chain(&f.dirs)
         .chain(&f.git)
+        .chain(f.own_ignore_files.iter().map(|(p, _)| p))
         .map(|p| (p, levels(p)));
     let parents = f.created().map(|p| (p, levels(p) - 1));
     if let Some((path, level)) = dirs.chain(parents).find(|(_, l)| *l >= SNAPSHOT_DEPTH) {

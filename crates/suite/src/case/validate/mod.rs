@@ -352,6 +352,13 @@ impl Spans {
         self.at.insert(path.clone(), at);
     }
 
+    /// Records `at` for `path` unless it was written elsewhere: for a
+    /// place that is not an entry (a directory `own_ignore_files` names),
+    /// whose errors an entry at the same path should keep.
+    fn wrote_unless_written(&mut self, path: &FixturePath, at: Location) {
+        self.at.entry(path.clone()).or_insert(at);
+    }
+
     /// Where `path` was written.
     pub fn of(&self, path: &FixturePath) -> Location {
         self.at.get(path).copied().unwrap_or(self.fallback)

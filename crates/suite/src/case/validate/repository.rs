@@ -63,6 +63,17 @@ fn is_dot_git(name: &str) -> bool {
     name.eq_ignore_ascii_case(DOT_GIT)
 }
 
+/// Whether git gives the file name `name` a meaning of its own: `.git`,
+/// `HEAD` or a name that beside `HEAD` makes a repository (in any letter
+/// case). For names that reach a fixture from elsewhere than a case (an
+/// implementation's own ignore files, `hello`'s `ignore_files`): one of
+/// these is refused, so no repository is made that way either.
+pub fn git_gives_meaning(name: &str) -> bool {
+    is_dot_git(name)
+        || name.eq_ignore_ascii_case("HEAD")
+        || BESIDE_HEAD.iter().any(|n| name.eq_ignore_ascii_case(n))
+}
+
 /// Every path the fixture names, with the field it is in.
 fn every_path(f: &Fixture) -> impl Iterator<Item = &FixturePath> {
     f.roots
@@ -71,6 +82,7 @@ fn every_path(f: &Fixture) -> impl Iterator<Item = &FixturePath> {
         .chain(f.created())
         .chain(f.modes.iter().map(|(p, _)| p))
         .chain(&f.git)
+        .chain(f.own_ignore_files.iter().map(|(p, _)| p))
 }
 
 fn dot_git_paths(findings: &mut Findings, f: &Fixture, spans: &Spans) {
@@ -123,6 +135,7 @@ fn repository_shapes(findings: &mut Findings, f: &Fixture, spans: &Spans) {
         .iter()
         .chain(std::iter::once(&f.target))
         .chain(f.created())
+        .chain(f.own_ignore_files.iter().map(|(p, _)| p))
     {
         let text = path.as_str();
         // The path itself and every directory it implies.

@@ -1199,3 +1199,119 @@ expect:
     );
     assert_eq!(parse_all(&complete).map(|c| c.len()).ok(), Some(16));
 }
+
+/// `own_ignore_files` names directories, as `dirs` does: each a fixture
+/// path, refused where it is written, and one that files can be put in.
+#[test]
+fn own_ignore_file_directories_are_refused_with_their_location() {
+    let own = |dirs: &str| {
+        with_fixture(&format!(
+            "requires: [fifos]\nfixture:\n  roots: [ws]\n  files: {{ws/f: x}}\n  fifos: [ws/p]\n  own_ignore_files: {{{dirs}}}\n"
+        ))
+    };
+    let case = parse(&own("ws: \"f\\n\", ws/sub: \"\"")).unwrap();
+    let fp = |p: &str| FixturePath::parse(p).unwrap();
+    assert_eq!(
+        case.fixture.own_ignore_files,
+        [(fp("ws"), "f\n".to_owned()), (fp("ws/sub"), String::new())]
+    );
+    for (dirs, at, message) in [
+        (
+            "/etc: x",
+            "9:22",
+            "fixture.own_ignore_files: `/etc` is absolute; fixture paths are relative to the fixture directory",
+        ),
+        (
+            "ws: x, ../up: x",
+            "9:29",
+            "fixture.own_ignore_files: `../up` escapes the fixture directory with `..`",
+        ),
+        (
+            "ws//a: x",
+            "9:22",
+            "fixture.own_ignore_files: `ws//a` has an empty segment",
+        ),
+        (
+            "ws/f: x",
+            "9:22",
+            "fixture.own_ignore_files: `ws/f` cannot hold files: it is a file",
+        ),
+        (
+            "ws/p/d: x",
+            "9:22",
+            "fixture.own_ignore_files: `ws/p/d` cannot hold files: `ws/p` is a named pipe",
+        ),
+        ("ws/.git: x", "9:22", "fixture: `ws/.git` is named `.git`"),
+    ] {
+        let err = error_of(&own(dirs));
+        assert!(
+            err.starts_with(&format!("cases/x.yaml:{at}: {message}")),
+            "{dirs}: {err}"
+        );
+    }
+    let linked = with_fixture(
+        "requires: [symlinks]\nfixture:\n  roots: [ws]\n  symlinks: {ws/l: d}\n  dirs: [ws/d]\n  own_ignore_files: {ws/l: x}\n",
+    );
+    assert!(
+        error_of(&linked).starts_with(
+            "cases/x.yaml:9:22: fixture.own_ignore_files: `ws/l` cannot hold files: it is a symbolic link"
+        ),
+        "{}",
+        error_of(&linked)
+    );
+}
+
+/// The subject's names join the fixture in one place, as files of the
+/// text; a name that would stand where the case makes something is
+/// refused, naming both.
+#[test]
+fn a_subjects_own_ignore_files_join_the_fixture_as_files() {
+    let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let plain = parse(GOOD).unwrap();
+    assert!(matches!(
+        plain.fixture.with_own_ignore_files(&names(&[".x"])),
+        Ok(std::borrow::Cow::Borrowed(_))
+    ));
+    let case = parse(&with_fixture(
+        "fixture:\n  roots: [ws]\n  files: {ws/src/a: a}\n  own_ignore_files: {ws: \"a\\n\", ws/src: \"b\\n\"}\n",
+    ))
+    .unwrap();
+    let built = case
+        .fixture
+        .with_own_ignore_files(&names(&[".mytoolignore", ".clineignore"]))
+        .unwrap();
+    let files: Vec<(&str, &[u8])> = built
+        .files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("ws/src/a", &b"a"[..]),
+            ("ws/.mytoolignore", b"a\n"),
+            ("ws/.clineignore", b"a\n"),
+            ("ws/src/.mytoolignore", b"b\n"),
+            ("ws/src/.clineignore", b"b\n"),
+        ]
+    );
+    assert!(built.own_ignore_files.is_empty(), "an ordinary fixture");
+    assert_eq!(
+        case.fixture
+            .with_own_ignore_files(&names(&["a"]))
+            .unwrap_err(),
+        "the announced ignore file `a` would be `ws/src/a`, where the fixture already makes `ws/src/a`"
+    );
+    assert_eq!(
+        case.fixture
+            .with_own_ignore_files(&names(&["src"]))
+            .unwrap_err(),
+        "the announced ignore file `src` would be `ws/src`, where the fixture already makes `ws/src/a`"
+    );
+    assert_eq!(
+        case.fixture
+            .with_own_ignore_files(&names(&[".x", ".x"]))
+            .unwrap_err(),
+        "the announced ignore file `.x` would be `ws/.x`, where the fixture already makes `ws/.x`"
+    );
+}
