@@ -301,3 +301,33 @@ impl McpServer {
         Ok(made)
     }
 }
+
+/// Whether `text` names the directory `root` (as given, or as its real
+/// path: a server may report either).
+fn names(text: &str, root: &str) -> bool {
+    text.lines().any(|l| l.trim() == root)
+        || std::fs::canonicalize(root)
+            .ok()
+            .is_some_and(|real| text.lines().any(|l| Path::new(l.trim()) == real))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server's list of its directories names a root as given or as
+    /// its real path, one a line, never as part of a line.
+    #[test]
+    fn a_root_is_named_as_given_or_as_its_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        let link = dir.path().join("link").display().to_string();
+        let real = real.display().to_string();
+        assert!(names(&format!("Allowed:\n  {link}\n"), &link));
+        assert!(names(&format!("{real}\n"), &link));
+        assert!(!names(&format!("{link}/sub\n"), &link));
+        assert!(!names(&format!("not {link}\n"), &link));
+    }
+}
