@@ -17,6 +17,7 @@
 //! the harness, session or CLI above it.
 
 pub mod check;
+pub mod conformance;
 pub mod counts;
 pub mod events;
 pub mod exit;
@@ -30,9 +31,8 @@ pub mod upgrade;
 pub mod view;
 
 pub use check::{Check, OwnCheck};
-pub use counts::{
-    Channel, ChannelCounts, Containment, ContainmentClass, ContainmentCounts, RuleCounts,
-};
+pub use conformance::RuleCounts;
+pub use counts::{Channel, ChannelCounts, Containment, ContainmentClass, ContainmentCounts};
 pub use exit::ExitCode;
 pub use run_against::RunAgainst;
 
@@ -445,7 +445,7 @@ pub struct Report {
     #[serde(default)]
     pub containment: ContainmentCounts,
     /// Conformance per rule ID (every ID an instance cites, and every rule
-    /// a derived check failed on; see [`counts::rule_statuses`]).
+    /// a derived check failed on; see [`conformance::rule_statuses`]).
     #[serde(default)]
     pub rules: RuleCounts,
     pub cases: Vec<CaseReport>,

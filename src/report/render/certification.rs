@@ -26,7 +26,7 @@
 
 use super::containment::{self, MAX_LISTED};
 use super::text;
-use crate::report::counts::Tally;
+use crate::report::conformance::Tally;
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize::markdown;
 

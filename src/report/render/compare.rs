@@ -25,7 +25,7 @@
 use std::collections::BTreeMap;
 
 use super::text;
-use crate::report::counts::Conformance;
+use crate::report::conformance::Conformance;
 use crate::report::{CaseReport, Channel, ContainmentClass, ContainmentCounts, Report, Status};
 use toolpath_suite::sanitize::markdown;
 

@@ -37,7 +37,7 @@
 //! [`rule_statuses`]); a requirement nothing exercised says why in its
 //! cell.
 //!
-//! [`rule_statuses`]: crate::report::counts::rule_statuses
+//! [`rule_statuses`]: crate::report::conformance::rule_statuses
 
 use serde::Serialize;
 
@@ -45,9 +45,8 @@ use super::certification::{cites_any, sort_key};
 use super::containment::{self, MAX_LISTED};
 use super::requirements::{self, Row};
 use super::text;
-use crate::report::counts::{
-    Conformance, ContainmentColumn, Counts, RuleCounts, Tally, rule_statuses,
-};
+use crate::report::conformance::{Conformance, RuleCounts, Tally, rule_statuses};
+use crate::report::counts::{ContainmentColumn, Counts};
 use crate::report::{CaseReport, Report};
 use toolpath_suite::sanitize;
 use toolpath_suite::spec::{self, Requirement};

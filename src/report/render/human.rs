@@ -26,7 +26,7 @@ use std::io::{self, Write};
 
 use super::outcome::RunOutcome;
 use super::text;
-use crate::report::counts::in_rule_order;
+use crate::report::conformance::in_rule_order;
 use crate::report::profile_rules;
 use crate::report::view::View;
 use crate::report::{CaseReport, Report, Status, Summary};

@@ -76,7 +76,7 @@ struct Head<'a> {
 /// The rule counts as a JSON object whose keys come in rule order: a
 /// reader that keeps the text's order sees what the human report shows.
 fn rules_in_order<S: serde::Serializer>(rules: &&RuleCounts, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_map(crate::report::counts::in_rule_order(rules))
+    s.collect_map(crate::report::conformance::in_rule_order(rules))
 }
 
 impl<'a> Head<'a> {

@@ -102,7 +102,7 @@ fn shared_properties(view: View) -> io::Result<Vec<(String, String)>> {
     for (i, gap) in head.unprotected.iter().enumerate() {
         properties.push((format!("unprotected.{}", i + 1), gap.clone()));
     }
-    for (rule, count) in crate::report::counts::in_rule_order(&head.rules) {
+    for (rule, count) in crate::report::conformance::in_rule_order(&head.rules) {
         let t = &count.tally;
         let mut counted = format!(
             "passed {}, failed {} ({} xfail), not observable {}, unsupported {}, skipped {}",

@@ -7,7 +7,7 @@
 //! gives a byte-identical file, so a diff of the committed file is a diff
 //! of conformance.
 //!
-//! Requirements are judged by [`Conformance`](crate::report::counts::Conformance),
+//! Requirements are judged by [`Conformance`](crate::report::conformance::Conformance),
 //! not by the exit code: an expected failure is a failure to conform here,
 //! however green the run was.
 //!
@@ -17,12 +17,12 @@
 //! its own checks found ([`rule_statuses`]); a rule nothing exercised is
 //! listed with the reason.
 //!
-//! [`rule_statuses`]: crate::report::counts::rule_statuses
+//! [`rule_statuses`]: crate::report::conformance::rule_statuses
 
 use std::io::{self, Write};
 
 use super::{containment, requirements, text};
-use crate::report::counts::{Conformance, RuleCounts, Tally};
+use crate::report::conformance::{Conformance, RuleCounts, Tally};
 use crate::report::view::View;
 use crate::report::{CaseReport, ContainmentCounts, Report};
 use toolpath_suite::sanitize::markdown;

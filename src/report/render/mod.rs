@@ -31,7 +31,7 @@
 //! by what they say about conformance
 //! ([`counts`](crate::report::counts), used by the Markdown report and the
 //! table), where a requirement's instances add up to its
-//! [`Standing`](crate::report::counts::Standing).
+//! [`Standing`](crate::report::conformance::Standing).
 //!
 //! Every format opens with the containment counts (escapes first, each
 //! escape listed by id) before anything per rule: an escape is the first

@@ -6,7 +6,7 @@
 //! certification shows: an expected failure is still a failure to conform,
 //! and a case that was not judged says nothing either way. Mixing the two
 //! would let an expectations file turn a certification green. The second
-//! question's answer ([`Conformance`](crate::report::counts::Conformance))
+//! question's answer ([`Conformance`](crate::report::conformance::Conformance))
 //! is counted per rule in the header, so it lives with the counts.
 
 use crate::report::Status;

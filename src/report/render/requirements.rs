@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::report::counts::RuleCount;
+use crate::report::conformance::RuleCount;
 use crate::report::{CaseReport, Report};
 use toolpath_suite::spec::Requirement;
 
