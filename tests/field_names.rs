@@ -10,37 +10,13 @@
 
 use std::collections::BTreeMap;
 
-use assert_cmd::Command;
-use serde_json::Value;
+
+mod wrong_subject;
 
 /// Every instance id (without a search tool's `@grep`) of the cases the
 /// filters pick, run through `mode`, with whether it failed.
 fn run(mode: &str, filters: &[&str]) -> BTreeMap<String, bool> {
-    let mut command = Command::cargo_bin("toolpath").unwrap();
-    command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
-        .args(["run", "--jobs", "2", "--format", "json"]);
-    for filter in filters {
-        command.args(["--filter", filter]);
-    }
-    let out = command
-        .args([
-            "--adapter",
-            &format!("python3 tests/adapters/field_names.py {mode}"),
-        ])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{mode}: no report ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(
-        report["summary"]["adapter_error"], 0,
-        "{mode}: the wrapper itself misbehaved"
-    );
+    let report = wrong_subject::report("field_names.py", mode, &wrong_subject::filters(filters));
     let mut ids = BTreeMap::new();
     for case in report["cases"].as_array().unwrap() {
         let id = case["id"].as_str().unwrap().split('@').next().unwrap();

@@ -11,57 +11,18 @@ use std::collections::BTreeSet;
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod wrong_subject;
+
 /// The report of the cases `selection` picks, run through `mode`.
 fn run(mode: &str, selection: &[&str]) -> Value {
-    let out = Command::cargo_bin("toolpath")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
-        .args(["run", "--jobs", "2", "--format", "json"])
-        .args(selection)
-        .args([
-            "--adapter",
-            &format!("python3 tests/adapters/hole_classes.py {mode}"),
-        ])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{mode}: no report ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(
-        report["summary"]["adapter_error"], 0,
-        "{mode}: the wrapper itself misbehaved"
-    );
-    report
+    wrong_subject::report("hole_classes.py", mode, selection)
 }
 
-/// Case ids (without a search tool's `@grep`) with `status`.
-fn with_status(report: &Value, status: &str) -> BTreeSet<String> {
-    report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["status"] == status)
-        .map(|c| {
-            let id = c["id"].as_str().unwrap();
-            id.split('@').next().unwrap().to_owned()
-        })
-        .collect()
-}
+use wrong_subject::with_status;
 
 /// `mode` fails every one of `cases`, run through `selection` alone.
 fn caught(mode: &str, selection: &[&str], cases: &[&str]) {
-    let report = run(mode, selection);
-    let failed = with_status(&report, "fail");
-    for case in cases {
-        assert!(
-            failed.contains(*case),
-            "{mode}: {case} did not fail (failed: {failed:?})"
-        );
-    }
+    wrong_subject::caught("hole_classes.py", mode, selection, cases);
 }
 
 // Class 1: binary by the name, or by a first block.

@@ -9,61 +9,25 @@
 
 use std::collections::BTreeSet;
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod wrong_subject;
 
 /// The report of the cases `filters` pick, run through `mode`.
 fn run(mode: &str, filters: &[&str]) -> Value {
-    let mut command = Command::cargo_bin("toolpath").unwrap();
-    command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TOOLPATH_BIN", env!("CARGO_BIN_EXE_toolpath"))
-        .args(["run", "--jobs", "2", "--format", "json"])
-        .args([
-            "--adapter",
-            &format!("python3 tests/adapters/path_holes.py {mode}"),
-        ]);
-    for filter in filters {
-        command.args(["--filter", filter]);
-    }
-    let out = command.output().unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{mode}: no report ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(
-        report["summary"]["adapter_error"], 0,
-        "{mode}: the wrapper itself misbehaved"
-    );
-    report
+    wrong_subject::report("path_holes.py", mode, &wrong_subject::filters(filters))
 }
 
-/// Instance ids (without a search tool's `@grep`) with `status`.
-fn with_status(report: &Value, status: &str) -> BTreeSet<String> {
-    report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["status"] == status)
-        .map(|c| {
-            let id = c["id"].as_str().unwrap();
-            id.split('@').next().unwrap().to_owned()
-        })
-        .collect()
-}
+use wrong_subject::with_status;
 
 /// `mode` fails every one of `cases` (instance ids), run through `filters`.
 fn caught(mode: &str, filters: &[&str], cases: &[&str]) {
-    let report = run(mode, filters);
-    let failed = with_status(&report, "fail");
-    for case in cases {
-        assert!(
-            failed.contains(*case),
-            "{mode}: {case} did not fail (failed: {failed:?})"
-        );
-    }
+    wrong_subject::caught(
+        "path_holes.py",
+        mode,
+        &wrong_subject::filters(filters),
+        cases,
+    );
 }
 
 // Items 6 and 12: the path the kernel sees, and the empty glob segment.
