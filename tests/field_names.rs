@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-
 mod wrong_subject;
 
 /// Every instance id (without a search tool's `@grep`) of the cases the
