@@ -514,6 +514,11 @@ fn reports_are_the_same_at_one_and_two_workers() {
 /// (`--spec FILE-4`, a few dozen) with each one's expectations, `--strict`.
 #[test]
 fn npm_adapters_judge_what_each_file_tool_shows() {
+    let (suite, _) = toolpath::case::embedded::load_embedded();
+    let expects_an_error: std::collections::BTreeSet<&str> = (suite.iter())
+        .filter(|c| c.expect.outcome == toolpath_suite::case::raw::ExpectedOutcome::Error)
+        .map(|c| c.id.as_str())
+        .collect();
     for runner in ["gemini-cli-core", "qwen-code-core"] {
         if !ready(runner) {
             return;
@@ -539,9 +544,12 @@ fn npm_adapters_judge_what_each_file_tool_shows() {
         assert_eq!(code, 0, "{runner}");
         let cases = report["cases"].as_array().unwrap();
         for case in cases {
-            // An answer refused shows no kind or path to leave unchecked
-            // (issue 32's matrices add FILE-4 reads a tool refuses).
-            if (case["diff"].as_str()).is_some_and(|d| d.contains("+outcome: error")) {
+            // An answer refused shows no kind or path to leave unchecked:
+            // issue 32's matrices add FILE-4 reads a tool refuses, and
+            // issue 45's cases FILE-4 reads the case itself expects
+            // refused (`security.root-link.outside-read-file`).
+            let refused = (case["diff"].as_str()).is_some_and(|d| d.contains("+outcome: error"));
+            if refused || expects_an_error.contains(case["case"].as_str().unwrap()) {
                 continue;
             }
             let writes = matches!(case["tool"].as_str(), Some("write_file" | "edit"));
