@@ -467,14 +467,19 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         if instance.case.fixture.devices.len() + instance.case.fixture.modes.len() > 0 {
             continue; // needs root or an unprivileged runner; covered by `run`
         }
-        let built = toolpath::case::fixture::build(&instance.case.fixture, place).unwrap();
+        // With the reference's own ignore files, as a run builds it.
+        let ignore_files = in_process.hello().ignore_files.clone();
+        let fixture = (instance.case.fixture)
+            .with_own_ignore_files(&ignore_files)
+            .unwrap();
+        let built = toolpath::case::fixture::build(&fixture, place).unwrap();
         let call = toolpath::harness::call::for_instance(&instance, params, &built.vars, &built);
         let mut here = in_process.call(&call).unwrap();
         if instance.tool.writes() {
             // The first call changed the fixture: the second gets a fresh
             // one (elsewhere), and the answers compare with each fixture's
             // paths written as placeholders.
-            let again = toolpath::case::fixture::build(&instance.case.fixture, place).unwrap();
+            let again = toolpath::case::fixture::build(&fixture, place).unwrap();
             let call =
                 toolpath::harness::call::for_instance(&instance, params, &again.vars, &again);
             let there = served.call(&Call { seq: 0, ..call }).unwrap();
