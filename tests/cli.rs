@@ -460,6 +460,8 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         .unwrap();
     let place = Some(fixtures.path());
     let mut compared = 0;
+    // Each fixture with the reference's own ignore files, as a run builds it.
+    let ignore_files = in_process.hello().ignore_files.clone();
     for instance in cases.iter().flat_map(|c| c.instances()) {
         let Action::Invoke(params) = &instance.case.action else {
             continue;
@@ -467,8 +469,6 @@ fn the_stdio_path_gives_exactly_the_in_process_results() {
         if instance.case.fixture.devices.len() + instance.case.fixture.modes.len() > 0 {
             continue; // needs root or an unprivileged runner; covered by `run`
         }
-        // With the reference's own ignore files, as a run builds it.
-        let ignore_files = in_process.hello().ignore_files.clone();
         let fixture = (instance.case.fixture)
             .with_own_ignore_files(&ignore_files)
             .unwrap();

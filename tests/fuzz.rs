@@ -249,7 +249,7 @@ fn every_mutant_is_found_and_its_case_fails_it() {
                 scope.spawn(move || {
                     modes
                         .into_iter()
-                        .map(|m| find(&mutant(m), m, BUDGET, &[]))
+                        .map(|m| find(&mutant(m), m, BUDGET, &[], None))
                         .collect::<Vec<_>>()
                 })
             })
@@ -269,8 +269,15 @@ fn every_mutant_is_found_and_its_case_fails_it() {
 /// Fuzzes `adapter` (`mode` in messages) with seed 1 for its first
 /// finding: the iteration [`FIRST_FOUND`] gives, run alone, inside
 /// `budget`. Where it was found (`MODE: iteration N`), and what is wrong
-/// (not found there, or its case does not fail it).
-fn find(adapter: &str, mode: &str, budget: u64, only: &[&str]) -> (Option<String>, Vec<String>) {
+/// (not found there, its case does not fail it, or, when `rule` is given,
+/// the finding is not that rule's).
+fn find(
+    adapter: &str,
+    mode: &str,
+    budget: u64,
+    only: &[&str],
+    rule: Option<&str>,
+) -> (Option<String>, Vec<String>) {
     let Some(&(_, first)) = FIRST_FOUND.iter().find(|(m, _)| *m == mode) else {
         let whole = whole_run(adapter, budget, only);
         return (None, vec![format!("{mode}: not in FIRST_FOUND; {whole}")]);
@@ -312,6 +319,12 @@ fn find(adapter: &str, mode: &str, budget: u64, only: &[&str]) -> (Option<String
     }
     if let Err(e) = check_case(adapter, mode, &files[0]) {
         problems.push(e);
+    }
+    let case = std::fs::read_to_string(&files[0]).unwrap();
+    if let Some(rule) = rule
+        && !case.contains(&format!("spec: [\"{rule}\""))
+    {
+        problems.push(format!("{mode}: the finding is not {rule}'s:\n{case}"));
     }
     (Some(format!("{mode}: iteration {first}")), problems)
 }
@@ -1020,7 +1033,7 @@ fn found_within_tools(subjects: &[(&str, &str, Option<&str>)], budget: u64) {
     for (script, mode, tool) in subjects {
         let adapter = format!("python3 tests/adapters/{script} {mode}");
         let only: Vec<&str> = tool.iter().flat_map(|t| ["--tool", *t]).collect();
-        let (at, wrong) = find(&adapter, mode, budget, &only);
+        let (at, wrong) = find(&adapter, mode, budget, &only, None);
         found.extend(at);
         problems.extend(wrong);
     }
@@ -1081,21 +1094,15 @@ const EMPTY_SEGMENT_SUBJECT: (&str, &str) = ("dimensions.py", "collapses-empty-s
 fn an_empty_pattern_segment_is_found_as_glob_11s() {
     let (script, mode) = EMPTY_SEGMENT_SUBJECT;
     let adapter = format!("python3 tests/adapters/{script} {mode}");
-    let only = ["--tool", "glob"];
-    let (_, first) = *FIRST_FOUND.iter().find(|(m, _)| *m == mode).unwrap();
-    assert!(first < FOCUSED_BUDGET);
-    let dir = tempfile::tempdir().unwrap();
-    let first = first.to_string();
-    let mut alone = vec!["--first-iteration", &first, "--iterations", "1"];
-    alone.extend(only);
-    let (code, files, out) = fuzz(&adapter, dir.path(), &alone);
-    if code != 1 || files.len() != 1 {
-        let whole = whole_run(&adapter, FOCUSED_BUDGET, &only);
-        panic!("{mode}: iteration {first} no longer finds it (exit {code}); {whole}\n{out}");
-    }
-    check_case(&adapter, mode, &files[0]).unwrap();
-    let case = std::fs::read_to_string(&files[0]).unwrap();
-    assert!(case.contains("spec: [\"GLOB-11\""), "{case}");
+    let (at, problems) = find(
+        &adapter,
+        mode,
+        FOCUSED_BUDGET,
+        &["--tool", "glob"],
+        Some("GLOB-11"),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    assert!(at.is_some(), "{mode}: not found");
 }
 
 /// Iterations a pattern-syntax mutant may take, fuzzed on its own tool.

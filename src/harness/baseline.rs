@@ -382,26 +382,25 @@ fn escape_reason(report: &CaseReport) -> Option<String> {
         return None;
     }
     let evidence = containment.evidence.as_deref().unwrap_or("answered ok");
-    Some(match evidence.char_indices().nth(200) {
-        Some((cut, _)) => format!("escape: {}...", &evidence[..cut]),
-        None => format!("escape: {evidence}"),
-    })
+    Some(format!("escape: {}", cut(evidence, 200)))
 }
 
 /// The first mismatch as a one-line reason of bounded length.
 fn first_difference(mismatch: &Mismatch) -> String {
-    fn short(text: &str) -> String {
-        match text.char_indices().nth(80) {
-            Some((cut, _)) => format!("{}...", &text[..cut]),
-            None => text.to_owned(),
-        }
-    }
     format!(
         "expected {} {}; got {}",
         mismatch.field,
-        short(&mismatch.expected),
-        short(&mismatch.actual)
+        cut(&mismatch.expected, 80),
+        cut(&mismatch.actual, 80)
     )
+}
+
+/// `text`'s first `chars` characters, and `...` when there were more.
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
 }
 
 /// Plain when the text is an id-like word (the common case, and easy to

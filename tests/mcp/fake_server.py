@@ -181,13 +181,17 @@ def inside(path):
         return True
     if "allow-home" in MODES:
         own = [os.environ.get(name) for name in ("HOME", "TMPDIR")]
-        if any(d and (path == d or path.startswith(d.rstrip("/") + "/")) for d in own):
+        if any(d and within(path, d) for d in own):
             return True
     if "allow-cwd" in MODES:
-        cwd = os.getcwd()
-        if path == cwd or path.startswith(cwd.rstrip("/") + "/"):
+        if within(path, os.getcwd()):
             return True
-    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+    return any(within(path, r) for r in roots)
+
+
+def within(path, directory):
+    """Whether `path` is `directory` or below it."""
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
 
 
 def text(body, error=False):
