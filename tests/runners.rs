@@ -811,6 +811,35 @@ fn agno_coding_tools_fail_exactly_their_expectations_and_hold_containment() {
     }
 }
 
+/// crewai-tools' file tools (`FileReadTool`, `FileWriterTool`,
+/// `DirectoryReadTool`, built with their defaults in the case's target and
+/// called as crewAI's agent executor calls a native tool call): its page
+/// fails exactly what its expectations list, and nothing gets out (every
+/// path's real path is checked against the working directory). Their one
+/// sandbox is that directory, so a second root is refused (false
+/// refusals), and they answer ls and the read and write tools, nothing
+/// else (the package's search tools need an embedding model).
+#[test]
+fn crewai_tools_fail_exactly_their_expectations_and_hold_containment() {
+    let page = Page::of("crewai-tools");
+    page.assert_fails_exactly_its_expectations();
+    assert!(page.fact("Implementation").starts_with("crewai-tools "));
+    assert_eq!(page.count("escapes"), 0, "{:?}", page.containment());
+    assert!(page.count("refused") > 100, "{:?}", page.containment());
+    assert!(page.count("false refusals") > 0, "{:?}", page.containment());
+    let lacks = |tool: &str| {
+        page.text.contains(&format!(
+            "the adapter does not provide the \\`{tool}\\` tool"
+        ))
+    };
+    for tool in ["grep", "ripgrep", "glob", "shell", "edit"] {
+        assert!(lacks(tool), "{tool}");
+    }
+    for tool in ["ls", "read_file", "write_file"] {
+        assert!(!lacks(tool), "{tool}");
+    }
+}
+
 /// @modelcontextprotocol/server-filesystem 0.6.2, the known-bad control:
 /// the release before the 2025 fixes of its path check, certified from its
 /// profile alone. Its page must show what gets out: escapes on the read,
