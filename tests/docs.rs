@@ -480,7 +480,12 @@ fn readme_main_command(sb: &Sandbox, readme: &str, block: &str) {
     // Numbers and the duration vary; the words and their order must not.
     let number = regex::Regex::new(r"\d+(\.\d+)?").unwrap();
     let shape = |text: &str| number.replace_all(text, "N").into_owned();
-    let printed: Vec<&str> = out.lines().collect();
+    // A run longer than half a minute also prints progress lines on
+    // standard error (after the closing lines of standard output here,
+    // which holds the two streams one after the other): how far a run got
+    // is not how it ended.
+    let progress = regex::Regex::new(r"^toolpath: \d+/\d+ instances ").unwrap();
+    let printed: Vec<&str> = out.lines().filter(|l| !progress.is_match(l)).collect();
     let last_two = printed[printed.len().saturating_sub(2)..].join("\n");
     let example_shape = shape(example.trim_end());
     // The example lists the statuses its counts are made of; a run with
