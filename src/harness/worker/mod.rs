@@ -333,7 +333,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 );
             }
         };
-        let report = self.call_and_judge(instance, &fixture, params, route, &built);
+        let report = self.judge_instance(instance, &fixture, params, route, &built);
         if self.config.keep_fixtures && report.status != Status::Pass {
             // Kept where it stands: the next one is built elsewhere.
             self.place = None;
@@ -374,7 +374,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         Ok(built)
     }
 
-    fn call_and_judge(
+    /// One instance on its built fixture: its call (the command a shell
+    /// case names added) sent through the one path from a call to a
+    /// judged answer ([`call_on`], the fuzzer's too), and its report.
+    fn judge_instance(
         &mut self,
         instance: &Instance,
         fixture: &Fixture,
