@@ -290,7 +290,9 @@ def answer(call):
         if wrote:
             out.update(kind="file", path=wrote.group(1))
     elif suite == "edit":
-        edited = re.search(r"^File: (.*)\nReplaced \d+ occurrences?\n", text, re.M)
+        # `File: PATH` after its first line, PATH as given (a newline in
+        # it included).
+        edited = re.match(r"[^\n]*\nFile: (.*?)\nReplaced \d+ occurrences?\nOld string: ", text, re.S)
         if edited:
             out.update(kind="file", path=edited.group(1))
     elif suite == "shell":
