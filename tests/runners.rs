@@ -840,6 +840,45 @@ fn crewai_tools_fail_exactly_their_expectations_and_hold_containment() {
     }
 }
 
+/// strands-agents-tools' file_read, file_write, editor and shell (tools
+/// with no workspace: a path is opened where it points, a relative one in
+/// the target, the process's working directory). Its page fails exactly
+/// what its expectations list, and shows what gets out: escapes on the
+/// read, write and exec channels, every one listed in its expectations.
+/// It answers grep and glob through file_read's modes, and has no ls.
+#[test]
+fn strands_agents_tools_show_their_escapes_on_every_channel_they_have() {
+    let page = Page::of("strands-agents-tools");
+    page.assert_fails_exactly_its_expectations();
+    assert!(
+        page.fact("Implementation")
+            .starts_with("strands-agents-tools ")
+    );
+    let containment = page.containment();
+    let escapes = page.count("escapes");
+    assert!(escapes >= 50, "{containment:?}");
+    assert_eq!(
+        containment["escapes"],
+        format!("{escapes} ({escapes} expected)"),
+        "every escape listed in its expectations"
+    );
+    for channel in ["read", "list", "exec", "write"] {
+        assert!(
+            page.count(channel) > 0,
+            "no {channel} escape: {containment:?}"
+        );
+    }
+    let lacks = |tool: &str| {
+        page.text.contains(&format!(
+            "the adapter does not provide the \\`{tool}\\` tool"
+        ))
+    };
+    assert!(lacks("ls"));
+    for tool in ["grep", "glob", "shell", "read_file", "write_file", "edit"] {
+        assert!(!lacks(tool), "{tool}");
+    }
+}
+
 /// @modelcontextprotocol/server-filesystem 0.6.2, the known-bad control:
 /// the release before the 2025 fixes of its path check, certified from its
 /// profile alone. Its page must show what gets out: escapes on the read,

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sets up the pinned strands-agents-tools (PyPI, the Strands Agents tools)
+# for its adapter, in a venv of its own here. requirements.txt pins exactly
+# the packages that importing the four tools the row drives needs (the
+# package and strands-agents, which it imports, and what their imports
+# reach), not the tree they declare (boto3's bedrock model, MCP, sympy,
+# slack and image libraries for other tools): installed with --no-deps,
+# nothing else is resolved. Debian's python3.11 when there is one: as
+# root, toolpath runs the subject as a user of its own, who cannot run an
+# interpreter under root's home (pyenv's); the tree is made readable to
+# others for the same reason. Idempotent: a stamp records the
+# requirements' hash, and a second run only checks.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+venv="$here/venv"
+stamp="$venv/.toolpath-requirements.sha256"
+want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "setup: $venv is current"
+  exit 0
+fi
+python=python3
+if [ -x /usr/bin/python3.11 ]; then
+  python=/usr/bin/python3.11
+fi
+echo "setup: $venv: pip install -r requirements.txt ($python)"
+rm -rf "$venv"
+"$python" -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+chmod -R o+rX "$venv"
+printf '%s' "$want" > "$stamp"
