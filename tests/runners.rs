@@ -965,6 +965,63 @@ fn openhands_tools_show_escapes_on_read_list_and_write() {
     }
 }
 
+/// fast-filesystem-mcp, certified from its profile alone: its `--allow`
+/// directories are matched as string prefixes of the path as given, links
+/// never resolved, so its page shows escapes on the read, list and write
+/// channels (a sibling named like a root, a link out), each listed in its
+/// expectations. Its built-in `$HOME` and `/tmp` are allowed too, which
+/// the page shows only where they hold a case's files: the run's fixtures
+/// are in `/dev/shm`, its `HOME` in the run's own directory.
+#[test]
+fn mcp_fast_filesystem_shows_its_escapes() {
+    let page = Page::of("mcp-fast-filesystem");
+    page.assert_fails_exactly_its_expectations();
+    assert!(
+        page.fact("Implementation")
+            .starts_with("fast-filesystem-mcp ")
+    );
+    let containment = page.containment();
+    let escapes = page.count("escapes");
+    assert_eq!(
+        containment["escapes"],
+        format!("{escapes} ({escapes} expected)"),
+        "every escape listed in its expectations"
+    );
+    for channel in ["read", "list", "write"] {
+        assert!(
+            page.count(channel) > 0,
+            "no {channel} escape: {containment:?}"
+        );
+    }
+    assert!(page.count("refused") > 0, "{containment:?}");
+}
+
+/// mcp-server-commands, certified from its profile alone: its one tool
+/// runs a command line in any working directory it is given, so its page
+/// shows escapes on the exec channel alone (it has no other tool), each
+/// listed in its expectations.
+#[test]
+fn mcp_server_commands_shows_its_escapes_on_exec() {
+    let page = Page::of("mcp-server-commands");
+    page.assert_fails_exactly_its_expectations();
+    assert!(
+        page.fact("Implementation")
+            .starts_with("mcp-server-commands ")
+    );
+    let containment = page.containment();
+    let escapes = page.count("escapes");
+    assert!(escapes > 0, "{containment:?}");
+    assert_eq!(
+        containment["escapes"],
+        format!("{escapes} ({escapes} expected)"),
+        "every escape listed in its expectations"
+    );
+    assert_eq!(page.count("exec"), escapes, "{containment:?}");
+    for channel in ["read", "list", "write"] {
+        assert_eq!(page.count(channel), 0, "{channel}: {containment:?}");
+    }
+}
+
 /// The runner digest covers exactly the files of a runner directory the
 /// repository tracks, but its README: what setup installs (the
 /// repository ignores it) is never in it, and a file added to a runner
