@@ -626,6 +626,38 @@ impl Page {
         assert!(counts["passed"] > 0, "{name}: {counts:?}");
     }
 
+    /// The escape count, after asserting that every escape is one its
+    /// expectations list (the cell reads `N (N expected)`).
+    fn escapes_all_expected(&self) -> u64 {
+        let escapes = self.count("escapes");
+        assert_eq!(
+            self.containment()["escapes"],
+            format!("{escapes} ({escapes} expected)"),
+            "{}: every escape listed in its expectations",
+            self.fact("Implementation")
+        );
+        escapes
+    }
+
+    /// Asserts at least one escape on each of `channels`.
+    fn assert_escapes_on(&self, channels: &[&str]) {
+        for channel in channels {
+            assert!(
+                self.count(channel) > 0,
+                "{}: no {channel} escape: {:?}",
+                self.fact("Implementation"),
+                self.containment()
+            );
+        }
+    }
+
+    /// Whether the page says its adapter does not provide `tool`.
+    fn lacks(&self, tool: &str) -> bool {
+        self.text.contains(&format!(
+            "the adapter does not provide the \\`{tool}\\` tool"
+        ))
+    }
+
     /// The containment row: each column's cell.
     fn containment(&self) -> BTreeMap<String, String> {
         let at = self
@@ -774,16 +806,11 @@ fn langchain_community_fails_exactly_its_expectations_and_holds_containment() {
     );
     assert_eq!(page.count("escapes"), 0, "{:?}", page.containment());
     assert!(page.count("refused") > 100, "{:?}", page.containment());
-    let lacks = |tool: &str| {
-        page.text.contains(&format!(
-            "the adapter does not provide the \\`{tool}\\` tool"
-        ))
-    };
     for tool in ["grep", "ripgrep", "shell", "edit"] {
-        assert!(lacks(tool), "{tool}");
+        assert!(page.lacks(tool), "{tool}");
     }
     for tool in ["glob", "ls", "read_file", "write_file"] {
-        assert!(!lacks(tool), "{tool}");
+        assert!(!page.lacks(tool), "{tool}");
     }
 }
 
@@ -800,14 +827,9 @@ fn agno_coding_tools_fail_exactly_their_expectations_and_hold_containment() {
     assert!(page.fact("Implementation").starts_with("agno "));
     assert_eq!(page.count("escapes"), 0, "{:?}", page.containment());
     assert!(page.count("refused") > 100, "{:?}", page.containment());
-    let lacks = |tool: &str| {
-        page.text.contains(&format!(
-            "the adapter does not provide the \\`{tool}\\` tool"
-        ))
-    };
-    assert!(lacks("shell"), "its run_shell takes no directory");
+    assert!(page.lacks("shell"), "its run_shell takes no directory");
     for tool in ["grep", "glob", "ls", "read_file", "write_file", "edit"] {
-        assert!(!lacks(tool), "{tool}");
+        assert!(!page.lacks(tool), "{tool}");
     }
 }
 
@@ -827,16 +849,11 @@ fn crewai_tools_fail_exactly_their_expectations_and_hold_containment() {
     assert_eq!(page.count("escapes"), 0, "{:?}", page.containment());
     assert!(page.count("refused") > 100, "{:?}", page.containment());
     assert!(page.count("false refusals") > 0, "{:?}", page.containment());
-    let lacks = |tool: &str| {
-        page.text.contains(&format!(
-            "the adapter does not provide the \\`{tool}\\` tool"
-        ))
-    };
     for tool in ["grep", "ripgrep", "glob", "shell", "edit"] {
-        assert!(lacks(tool), "{tool}");
+        assert!(page.lacks(tool), "{tool}");
     }
     for tool in ["ls", "read_file", "write_file"] {
-        assert!(!lacks(tool), "{tool}");
+        assert!(!page.lacks(tool), "{tool}");
     }
 }
 
@@ -855,27 +872,12 @@ fn strands_agents_tools_show_their_escapes_on_every_channel_they_have() {
             .starts_with("strands-agents-tools ")
     );
     let containment = page.containment();
-    let escapes = page.count("escapes");
+    let escapes = page.escapes_all_expected();
     assert!(escapes >= 50, "{containment:?}");
-    assert_eq!(
-        containment["escapes"],
-        format!("{escapes} ({escapes} expected)"),
-        "every escape listed in its expectations"
-    );
-    for channel in ["read", "list", "exec", "write"] {
-        assert!(
-            page.count(channel) > 0,
-            "no {channel} escape: {containment:?}"
-        );
-    }
-    let lacks = |tool: &str| {
-        page.text.contains(&format!(
-            "the adapter does not provide the \\`{tool}\\` tool"
-        ))
-    };
-    assert!(lacks("ls"));
+    page.assert_escapes_on(&["read", "list", "exec", "write"]);
+    assert!(page.lacks("ls"));
     for tool in ["grep", "glob", "shell", "read_file", "write_file", "edit"] {
-        assert!(!lacks(tool), "{tool}");
+        assert!(!page.lacks(tool), "{tool}");
     }
 }
 
@@ -891,19 +893,9 @@ fn mcp_server_filesystem_0_6_2_shows_its_escapes() {
     page.assert_fails_exactly_its_expectations();
     assert!(page.fact("Implementation").contains(" 0.6.2 "));
     let containment = page.containment();
-    let escapes = page.count("escapes");
+    let escapes = page.escapes_all_expected();
     assert!(escapes >= 50, "{containment:?}");
-    assert_eq!(
-        containment["escapes"],
-        format!("{escapes} ({escapes} expected)"),
-        "every escape listed in its expectations"
-    );
-    for channel in ["read", "list", "write"] {
-        assert!(
-            page.count(channel) > 0,
-            "no {channel} escape: {containment:?}"
-        );
-    }
+    page.assert_escapes_on(&["read", "list", "write"]);
 }
 
 /// The two agent frameworks with no containment (issue 33): @mastra/core's
@@ -950,19 +942,8 @@ fn openhands_tools_show_escapes_on_read_list_and_write() {
     let page = Page::of("openhands-tools");
     page.assert_fails_exactly_its_expectations();
     assert!(page.fact("Implementation").starts_with("openhands-tools "));
-    let containment = page.containment();
-    let escapes = page.count("escapes");
-    assert_eq!(
-        containment["escapes"],
-        format!("{escapes} ({escapes} expected)"),
-        "every escape listed in its expectations"
-    );
-    for channel in ["read", "list", "write"] {
-        assert!(
-            page.count(channel) > 0,
-            "no {channel} escape: {containment:?}"
-        );
-    }
+    page.escapes_all_expected();
+    page.assert_escapes_on(&["read", "list", "write"]);
 }
 
 /// fast-filesystem-mcp, certified from its profile alone: its `--allow`
@@ -980,20 +961,9 @@ fn mcp_fast_filesystem_shows_its_escapes() {
         page.fact("Implementation")
             .starts_with("fast-filesystem-mcp ")
     );
-    let containment = page.containment();
-    let escapes = page.count("escapes");
-    assert_eq!(
-        containment["escapes"],
-        format!("{escapes} ({escapes} expected)"),
-        "every escape listed in its expectations"
-    );
-    for channel in ["read", "list", "write"] {
-        assert!(
-            page.count(channel) > 0,
-            "no {channel} escape: {containment:?}"
-        );
-    }
-    assert!(page.count("refused") > 0, "{containment:?}");
+    page.escapes_all_expected();
+    page.assert_escapes_on(&["read", "list", "write"]);
+    assert!(page.count("refused") > 0, "{:?}", page.containment());
 }
 
 /// mcp-server-commands, certified from its profile alone: its one tool
@@ -1009,13 +979,8 @@ fn mcp_server_commands_shows_its_escapes_on_exec() {
             .starts_with("mcp-server-commands ")
     );
     let containment = page.containment();
-    let escapes = page.count("escapes");
+    let escapes = page.escapes_all_expected();
     assert!(escapes > 0, "{containment:?}");
-    assert_eq!(
-        containment["escapes"],
-        format!("{escapes} ({escapes} expected)"),
-        "every escape listed in its expectations"
-    );
     assert_eq!(page.count("exec"), escapes, "{containment:?}");
     for channel in ["read", "list", "write"] {
         assert_eq!(page.count(channel), 0, "{channel}: {containment:?}");
