@@ -1,0 +1,211 @@
+// One long-lived `opencode serve` per adapter process, and the few calls of
+// its HTTP API the adapter makes. Starting the binary costs seconds; a
+// session in a running server costs milliseconds, so the server outlives
+// every call and each call gets a session of its own. opencode keeps one
+// "instance" per project directory (every fixture is a new one); the
+// previous fixture's is disposed while the harness judges and builds the
+// next, never on a call's own time.
+
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+import { log } from '../common-node/protocol.mjs';
+
+// `opencode serve` printed its address after 5 s on a machine at load 9.
+const START_MS = Number(process.env.TOOLPATH_OPENCODE_START_MS ?? 60000);
+// What is read of its standard output while waiting for the address.
+const MAX_BANNER_BYTES = 64 * 1024;
+// An answer of the API is JSON of a session's messages: bounded all the same.
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+export const PROVIDER = 'toolpath';
+export const MODEL = 'scripted';
+
+/**
+ * The configuration of a private opencode: nothing fetched or updated, no
+ * language servers or formatters, the scripted model the only one, and its
+ * permissions those of an unattended run: every tool allowed, and what it
+ * asks about a path outside the project (`external_directory`) denied,
+ * since "ask" would wait for a user who never answers. That denial is
+ * opencode's own containment; it is what the suite judges.
+ */
+function config(baseURL) {
+  return {
+    autoupdate: false,
+    share: 'disabled',
+    snapshot: false,
+    lsp: false,
+    formatter: false,
+    model: `${PROVIDER}/${MODEL}`,
+    small_model: `${PROVIDER}/${MODEL}`,
+    provider: {
+      [PROVIDER]: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'toolpath scripted model',
+        options: { baseURL, apiKey: 'none' },
+        models: { [MODEL]: { name: MODEL, tool_call: true } },
+      },
+    },
+    permission: { '*': 'allow', external_directory: 'deny', doom_loop: 'allow' },
+  };
+}
+
+/**
+ * A free loopback port. `opencode serve --port 0` does not ask the system
+ * for one: it listens on 4096, and a second server (another worker's
+ * adapter) shares that port with the first (its socket reuses the port),
+ * so either could answer either's requests. A password of its own per
+ * server (below) makes a request that reaches the wrong one fail loudly.
+ */
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The environment of the server: private state directories, nothing of the adapter's own but PATH and TMPDIR. */
+function environment(home, password) {
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    OPENCODE_SERVER_USERNAME: 'toolpath',
+    OPENCODE_SERVER_PASSWORD: password,
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    XDG_DATA_HOME: path.join(home, 'data'),
+    XDG_CACHE_HOME: path.join(home, 'cache'),
+    XDG_STATE_HOME: path.join(home, 'state'),
+  };
+  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
+  for (const name of ['MODELS_FETCH', 'AUTOUPDATE', 'SHARE', 'LSP_DOWNLOAD', 'PROJECT_CONFIG', 'DEFAULT_PLUGINS', 'CLAUDE_CODE', 'EXTERNAL_SKILLS']) {
+    env[`OPENCODE_DISABLE_${name}`] = '1';
+  }
+  env.OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER = '1';
+  return env;
+}
+
+async function readBounded(response) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) throw new Error(`opencode answered more than ${MAX_RESPONSE_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Starts `opencode serve` on loopback with its state under `home`, talking
+ * to the scripted model at `baseURL`. Resolves to a client once it prints
+ * its address; rejects if it exits first or says nothing within START_MS.
+ */
+export async function startServer({ binary, home, baseURL }) {
+  const password = crypto.randomBytes(24).toString('base64url');
+  const env = environment(home, password);
+  for (const dir of [env.XDG_CONFIG_HOME, env.XDG_DATA_HOME, env.XDG_CACHE_HOME, env.XDG_STATE_HOME]) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  fs.mkdirSync(path.join(env.XDG_CONFIG_HOME, 'opencode'), { recursive: true });
+  fs.writeFileSync(path.join(env.XDG_CONFIG_HOME, 'opencode', 'opencode.json'), JSON.stringify(config(baseURL), null, 2));
+  const port = await freePort();
+  const child = spawn(binary, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  // The server dies with the adapter (the harness ends the process group
+  // too; this covers an adapter that exits by itself).
+  process.on('exit', () => child.kill('SIGKILL'));
+  const url = await new Promise((resolve, reject) => {
+    let banner = '';
+    const timer = setTimeout(() => reject(new Error(`opencode serve printed no address within ${START_MS} ms`)), START_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`opencode serve exited (${signal ?? code}) before printing its address`));
+    });
+    child.stdout.on('data', (chunk) => {
+      if (banner.length < MAX_BANNER_BYTES) banner += chunk.toString('utf8');
+      const found = new RegExp(`listening on (http://127\\.0\\.0\\.1:${port})\\b`).exec(banner);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+  });
+  child.stdout.resume();
+  child.on('exit', (code, signal) => {
+    // Nothing answers the calls any more: say so and let the harness restart the adapter.
+    log(`opencode serve exited (${signal ?? code}); the adapter ends`);
+    process.exit(1);
+  });
+  return new Client(url, `Basic ${Buffer.from(`toolpath:${password}`).toString('base64')}`);
+}
+
+export class Client {
+  constructor(url, authorization) {
+    this.url = url;
+    this.authorization = authorization;
+    this.disposing = Promise.resolve();
+  }
+
+  /** One API request in project `directory`; the parsed JSON answer. */
+  async request(method, route, directory, body) {
+    const url = new URL(route, this.url);
+    url.searchParams.set('directory', directory);
+    const response = await fetch(url, {
+      method,
+      headers: {
+        authorization: this.authorization,
+        'content-type': 'application/json',
+        'x-opencode-directory': encodeURIComponent(directory),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await readBounded(response);
+    if (!response.ok) throw new Error(`opencode ${method} ${route}: HTTP ${response.status}: ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  createSession(directory) {
+    return this.request('POST', '/session', directory, {});
+  }
+
+  /** Sends one user message; returns when the agent loop has ended. */
+  prompt(sessionID, directory, text) {
+    return this.request(
+      'POST',
+      `/session/${sessionID}/message`,
+      directory,
+      { parts: [{ type: 'text', text }], model: { providerID: PROVIDER, modelID: MODEL }, agent: 'build' },
+    );
+  }
+
+  messages(sessionID, directory) {
+    return this.request('GET', `/session/${sessionID}/message`, directory);
+  }
+
+  /** The tools' parameter schemas as the scripted model is shown them. */
+  tools(directory) {
+    return this.request('GET', `/experimental/tool?provider=${PROVIDER}&model=${MODEL}`, directory);
+  }
+
+  /**
+   * Ends the instance opencode keeps for `directory`, in the background:
+   * the next request waits for it only if it is still running then, which
+   * keeps instances from piling up over a run.
+   */
+  dispose(directory) {
+    this.disposing = this.disposing
+      .then(() => this.request('POST', '/instance/dispose', directory, {}))
+      .catch((err) => log(`disposing the instance of ${directory}: ${err.message}`));
+  }
+}
