@@ -18,7 +18,7 @@ import { log, privateHome, serve, takeStdout } from '../common-node/protocol.mjs
 import { mapParams, schemaUnderSuiteNames } from '../common-node/translate.mjs';
 import { errorResult, globAnswer, grepAnswer, readAnswer, shellAnswer, writtenAnswer } from './answers.mjs';
 import { startModel } from './model.mjs';
-import { startServer } from './server.mjs';
+import { Servers } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PACKAGE = 'opencode-ai';
@@ -65,15 +65,12 @@ const SCHEMA_NAMES = {
 const UNREAD = /^You must read file [\s\S]* before (overwriting|editing) it/;
 
 const model = await startModel();
+const servers = new Servers({ binary, home, baseURL: model.baseURL });
 const started = performance.now();
-const client = await startServer({ binary, home, baseURL: model.baseURL });
-log(`opencode serve ${version} up in ${(performance.now() - started).toFixed(0)} ms at ${client.url}`);
-// The project directory of the previous call, whose instance is disposed
-// once the next call names another.
-let previous = null;
-
+const first = await servers.client();
+log(`opencode serve ${version} up in ${(performance.now() - started).toFixed(0)} ms at ${first.url}`);
 /** One scripted tool call in `session`: its tool part's state. */
-async function runTool(session, directory, name, params) {
+async function runTool(client, session, directory, name, params) {
   const { token, callID } = model.script(name, params);
   const stuck = setTimeout(() => {
     log(`the agent loop has not ended after ${STUCK_EXIT_MS} ms; the adapter ends`);
@@ -91,6 +88,7 @@ async function runTool(session, directory, name, params) {
 }
 
 async function hello() {
+  const client = await servers.client();
   const scratch = fs.mkdtempSync(path.join(home, 'schemas-'));
   const listed = await client.tools(scratch);
   client.dispose(scratch);
@@ -124,17 +122,21 @@ async function call({ tool, workspace, params }) {
   }
   // opencode has one project directory: where it was started, the target.
   const directory = workspace.target;
-  if (previous !== null && previous !== directory) client.dispose(previous);
-  previous = directory;
+  await servers.between();
+  const client = await servers.client();
+  // The previous call's instance, disposed after its answer went out.
   await client.disposing;
   const { name, renames, extra, answer } = TOOLS[tool];
   const toolParams = mapParams(params, renames, extra);
   const session = (await client.createSession(directory)).id;
-  let part = await runTool(session, directory, name, toolParams);
+  let part = await runTool(client, session, directory, name, toolParams);
   if (part.state?.status === 'error' && UNREAD.test(String(part.state.error)) && typeof toolParams.filePath === 'string') {
-    await runTool(session, directory, 'read', { filePath: toolParams.filePath });
-    part = await runTool(session, directory, name, toolParams);
+    await runTool(client, session, directory, 'read', { filePath: toolParams.filePath });
+    part = await runTool(client, session, directory, name, toolParams);
   }
+  // Its fixture is removed once answered: so is opencode's instance of it,
+  // in the background (the next call waits for that, if it must).
+  client.dispose(directory);
   const state = part.state ?? {};
   const description = typeof state.title === 'string' ? state.title : undefined;
   const result = state.status === 'completed' ? answer(state) : errorResult(state.error, tool);

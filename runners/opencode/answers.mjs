@@ -74,16 +74,17 @@ export function shellAnswer(state) {
 }
 
 /**
- * read: `<path>P</path>`, `<type>file|directory</type>` and `<content>`,
- * each line numbered `N: ` from 1, closed by a parenthesised note. The
- * numbers and the note are its framing, taken off; the lines are joined
- * by newlines (whether the file ended with one is not shown).
+ * read: `<path>P</path>`, `<type>file</type>` and `<content>`, each line
+ * numbered `N: ` from 1, closed by a parenthesised note. The numbers and
+ * the note are its framing, taken off; the lines are joined by newlines
+ * (whether the file ended with one is not shown). A directory is read as
+ * well: `<type>directory</type>` and its `<entries>`, a listing.
  */
 export function readAnswer(state) {
   const text = String(state.output ?? '');
-  const framed = /^<path>([\s\S]*?)<\/path>\n<type>(file|directory)<\/type>\n<content>\n([\s\S]*)<\/content>$/.exec(text);
+  const framed = /^<path>([\s\S]*?)<\/path>\n<type>(file|directory)<\/type>\n<(content|entries)>\n([\s\S]*)<\/\3>$/.exec(text);
   if (!framed) return errorResult(text, 'read_file');
-  const [, where, type, body] = framed;
+  const [, where, type, , body] = framed;
   const answer = { outcome: 'ok', kind: type, path: where, notes: truncated(state), model_text: text };
   if (type === 'directory') return answer;
   const lines = [];

@@ -88,6 +88,11 @@ function environment(home, password) {
     env[`OPENCODE_DISABLE_${name}`] = '1';
   }
   env.OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER = '1';
+  // No plugins from outside the binary (its --pure), and its sessions kept
+  // in memory: a run's thousands of them are the adapter's alone and never
+  // read again once answered, so nothing of them needs the disk.
+  env.OPENCODE_PURE = '1';
+  env.OPENCODE_DB = ':memory:';
   return env;
 }
 
@@ -104,10 +109,11 @@ async function readBounded(response) {
 
 /**
  * Starts `opencode serve` on loopback with its state under `home`, talking
- * to the scripted model at `baseURL`. Resolves to a client once it prints
- * its address; rejects if it exits first or says nothing within START_MS.
+ * to the scripted model at `baseURL`. Resolves to `{client, child}` once it
+ * prints its address; rejects if it exits first or says nothing within
+ * START_MS. `onExit(code, signal)` is called if it ends after that.
  */
-export async function startServer({ binary, home, baseURL }) {
+async function startServer({ binary, home, baseURL, onExit }) {
   const password = crypto.randomBytes(24).toString('base64url');
   const env = environment(home, password);
   for (const dir of [env.XDG_CONFIG_HOME, env.XDG_DATA_HOME, env.XDG_CACHE_HOME, env.XDG_STATE_HOME]) {
@@ -123,8 +129,9 @@ export async function startServer({ binary, home, baseURL }) {
   });
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
   // The server dies with the adapter (the harness ends the process group
-  // too; this covers an adapter that exits by itself).
-  process.on('exit', () => child.kill('SIGKILL'));
+  // too; this covers an adapter that exits by itself). First of the exit
+  // handlers: the private home is removed after it.
+  process.prependListener('exit', () => child.kill('SIGKILL'));
   const url = await new Promise((resolve, reject) => {
     let banner = '';
     const timer = setTimeout(() => reject(new Error(`opencode serve printed no address within ${START_MS} ms`)), START_MS);
@@ -142,12 +149,86 @@ export async function startServer({ binary, home, baseURL }) {
     });
   });
   child.stdout.resume();
-  child.on('exit', (code, signal) => {
-    // Nothing answers the calls any more: say so and let the harness restart the adapter.
-    log(`opencode serve exited (${signal ?? code}); the adapter ends`);
-    process.exit(1);
-  });
-  return new Client(url, `Basic ${Buffer.from(`toolpath:${password}`).toString('base64')}`);
+  child.on('exit', onExit);
+  return { client: new Client(url, `Basic ${Buffer.from(`toolpath:${password}`).toString('base64')}`), child };
+}
+
+/** This process's soft limit of writable data (RLIMIT_DATA) in bytes, or Infinity. */
+function dataLimit() {
+  const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max data size'));
+  const soft = line?.slice('Max data size'.length).trim().split(/\s+/)[0];
+  return soft && /^\d+$/.test(soft) ? Number(soft) : Infinity;
+}
+
+/** The writable data a process maps (VmData), in bytes, or 0 once it is gone. */
+function dataOf(pid) {
+  try {
+    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmData:'));
+    return Number(/(\d+) kB/.exec(line ?? '')?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+// How close to the data limit a server may come before it is replaced: a
+// call grew it by 32 to 180 MiB (an instance per project directory, freed
+// lazily by its garbage collector).
+const DATA_MARGIN = 256 * 1024 * 1024;
+
+/**
+ * The server the calls go to, and the one that will replace it. Under a
+ * limit on writable data (toolpath's box sets RLIMIT_DATA, 4 GiB), the
+ * server grows with every project directory it has seen, disposed or not,
+ * until it cannot allocate and Bun ends it (SIGILL) after a few dozen
+ * calls. So a spare is started beside it in advance, and once the
+ * server nears the limit, between two calls, the spare takes over and the
+ * old one is ended: no call waits for a start.
+ */
+export class Servers {
+  constructor({ binary, home, baseURL }) {
+    this.options = { binary, home, baseURL };
+    this.limit = dataLimit();
+    this.current = null;
+    this.spare = null;
+  }
+
+  start() {
+    const server = startServer({
+      ...this.options,
+      onExit: (code, signal) => {
+        if (this.current?.child !== started?.child) return;
+        // Nothing answers the calls any more: say so and let the harness restart the adapter.
+        log(`opencode serve exited (${signal ?? code}); the adapter ends`);
+        process.exit(1);
+      },
+    });
+    let started = null;
+    server.then((s) => {
+      started = s;
+    }, () => {});
+    return server;
+  }
+
+  /** The client of the server in use, started on first use. */
+  async client() {
+    this.current ??= await this.start();
+    return this.current.client;
+  }
+
+  /**
+   * Between two calls: a spare on its way once there is a limit, and the
+   * spare in use once the server has come within DATA_MARGIN of it.
+   */
+  async between() {
+    if (this.limit === Infinity || this.current === null) return;
+    this.spare ??= this.start();
+    if (dataOf(this.current.child.pid) < this.limit - DATA_MARGIN) return;
+    const retired = this.current;
+    this.current = await this.spare;
+    this.spare = this.start();
+    log(`opencode serve ${retired.child.pid} came within ${DATA_MARGIN >> 20} MiB of the data limit: ${this.current.child.pid} takes over`);
+    retired.child.kill('SIGKILL');
+  }
 }
 
 export class Client {
