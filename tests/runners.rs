@@ -166,13 +166,18 @@ fn python_port_passes_the_whole_suite_with_no_expectations() {
 }
 
 /// The Node runners' unit tests: common-node's shared translation, and
-/// how the mastra-core adapter reads its tools' answers (pure functions,
-/// no package needed).
+/// how the mastra-core and opencode adapters read their tools' answers
+/// (pure functions and opencode's scripted model, no package needed).
 #[test]
 fn node_unit_tests_pass() {
     let out = Command::new("node")
         .current_dir(root())
-        .args(["--test", "runners/common-node/", "runners/mastra-core/"])
+        .args([
+            "--test",
+            "runners/common-node/",
+            "runners/mastra-core/",
+            "runners/opencode/",
+        ])
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
