@@ -71,6 +71,24 @@ async function freePort() {
   return port;
 }
 
+/**
+ * Writes the configuration once (every server of the adapter shares it)
+ * and leaves its directory read-only. At every start opencode installs its
+ * plugin package (`@opencode-ai/plugin`) into each configuration
+ * directory it may write, from the npm registry: a download per server,
+ * and under the box's data limit the allocation that ended servers
+ * (MemoryExhaustion inside its zlib). It skips a directory it cannot write.
+ */
+function writeConfig(dir, baseURL) {
+  const file = path.join(dir, 'opencode.json');
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(config(baseURL), null, 2));
+  fs.chmodSync(dir, 0o555);
+  // Writable again at exit, before the private home is removed.
+  process.prependListener('exit', () => fs.chmodSync(dir, 0o755));
+}
+
 /** The environment of the server: private state directories, nothing of the adapter's own but PATH and TMPDIR. */
 function environment(home, password) {
   const env = {
@@ -119,8 +137,7 @@ async function startServer({ binary, home, baseURL, onExit }) {
   for (const dir of [env.XDG_CONFIG_HOME, env.XDG_DATA_HOME, env.XDG_CACHE_HOME, env.XDG_STATE_HOME]) {
     fs.mkdirSync(dir, { recursive: true });
   }
-  fs.mkdirSync(path.join(env.XDG_CONFIG_HOME, 'opencode'), { recursive: true });
-  fs.writeFileSync(path.join(env.XDG_CONFIG_HOME, 'opencode', 'opencode.json'), JSON.stringify(config(baseURL), null, 2));
+  writeConfig(path.join(env.XDG_CONFIG_HOME, 'opencode'), baseURL);
   const port = await freePort();
   const child = spawn(binary, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: home,
