@@ -196,8 +196,9 @@ function dataOf(pid) {
 // lazily by its garbage collector, if at all), and a single allocation
 // can be larger: with 256 and 320 MiB left, servers still ran out of
 // memory in whole runs (Bun's "MemoryExhaustion", SIGABRT, or SIGILL), a
-// case in a hundred. A start costs about 2.4 s of CPU, beside the calls.
-const DATA_MARGIN = 512 * 1024 * 1024;
+// case in a hundred; with 512 MiB, one call in about 1,700 (a whole run,
+// 2026-12-06). A start costs about 2.4 s of CPU, beside the calls.
+const DATA_MARGIN = 768 * 1024 * 1024;
 
 /**
  * The server the calls go to, and the one that will replace it. Under a
