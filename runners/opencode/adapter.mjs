@@ -116,18 +116,10 @@ async function hello() {
   };
 }
 
-async function call({ tool, workspace, params }) {
-  if (!Object.hasOwn(TOOLS, tool)) {
-    return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
-  }
-  // opencode has one project directory: where it was started, the target.
-  const directory = workspace.target;
-  await servers.between();
-  const client = await servers.client();
+/** The scripted call in a new session of `client`'s server: its tool part. */
+async function inSession(client, directory, name, toolParams) {
   // The previous call's instance, disposed after its answer went out.
   await client.disposing;
-  const { name, renames, extra, answer } = TOOLS[tool];
-  const toolParams = mapParams(params, renames, extra);
   const session = (await client.createSession(directory)).id;
   let part = await runTool(client, session, directory, name, toolParams);
   if (part.state?.status === 'error' && UNREAD.test(String(part.state.error)) && typeof toolParams.filePath === 'string') {
@@ -137,6 +129,31 @@ async function call({ tool, workspace, params }) {
   // Its fixture is removed once answered: so is opencode's instance of it,
   // in the background (the next call waits for that, if it must).
   client.dispose(directory);
+  return part;
+}
+
+async function call({ tool, workspace, params }) {
+  if (!Object.hasOwn(TOOLS, tool)) {
+    return { outcome: 'unsupported', reason: `${PACKAGE} has no ${tool} tool` };
+  }
+  // opencode has one project directory: where it was started, the target.
+  const directory = workspace.target;
+  await servers.between();
+  const { name, renames, extra, answer } = TOOLS[tool];
+  const toolParams = mapParams(params, renames, extra);
+  const first = await servers.client();
+  let part;
+  try {
+    part = await inSession(first, directory, name, toolParams);
+  } catch (error) {
+    // The server ended itself during the call (see Servers): the call is
+    // tried once more on the spare, in a new session; anything else (or a
+    // second loss) is the adapter's failure. A tool that had already acted
+    // acts again: the same write, or an edit that now finds its new text.
+    if (!(await servers.lost(first))) throw error;
+    log(`${tool} call broken by a lost server (${error.message}); tried again on the spare`);
+    part = await inSession(await servers.client(), directory, name, toolParams);
+  }
   const state = part.state ?? {};
   const description = typeof state.title === 'string' ? state.title : undefined;
   const result = state.status === 'completed' ? answer(state) : errorResult(state.error, tool);

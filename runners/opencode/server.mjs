@@ -199,6 +199,8 @@ function dataOf(pid) {
 // case in a hundred; with 512 MiB, one call in about 1,700 (a whole run,
 // 2026-12-06). A start costs about 2.4 s of CPU, beside the calls.
 const DATA_MARGIN = 768 * 1024 * 1024;
+// How long a broken call waits to see its server's exit (Servers.lost).
+const LOSS_WAIT_MS = 3000;
 
 /**
  * The server the calls go to, and the one that will replace it. Under a
@@ -221,10 +223,13 @@ export class Servers {
     const server = startServer({
       ...this.options,
       onExit: (code, signal) => {
-        if (this.current?.child !== started?.child) return;
-        // Nothing answers the calls any more: say so and let the harness restart the adapter.
-        log(`opencode serve exited (${signal ?? code}); the adapter ends`);
-        process.exit(1);
+        if (this.current === null || this.current.child !== started?.child) return;
+        // The server in use ended itself (under the box's data limit, Bun's
+        // "MemoryExhaustion" at one call in about 1,700): the next client
+        // is the spare's, and a call it broke is tried once more there
+        // (adapter.mjs).
+        log(`opencode serve ${started.child.pid} exited (${signal ?? code}); the spare takes over`);
+        this.current = null;
       },
     });
     let started = null;
@@ -234,10 +239,31 @@ export class Servers {
     return server;
   }
 
-  /** The client of the server in use, started on first use. */
+  /** The client of the server in use: the spare once one is lost, started on first use. */
   async client() {
+    if (this.current === null && this.spare !== null) {
+      const spare = this.spare;
+      this.spare = null;
+      this.current = await spare;
+    }
     this.current ??= await this.start();
     return this.current.client;
+  }
+
+  /**
+   * Whether the server behind `client` has ended, waiting up to
+   * LOSS_WAIT_MS for its exit to be seen (a broken connection can be
+   * reported before the process's end).
+   */
+  async lost(client) {
+    const deadline = performance.now() + LOSS_WAIT_MS;
+    while (this.current?.client === client) {
+      const { child } = this.current;
+      if (child.exitCode !== null || child.signalCode !== null) return true;
+      if (performance.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return true;
   }
 
   /**
