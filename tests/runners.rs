@@ -166,13 +166,18 @@ fn python_port_passes_the_whole_suite_with_no_expectations() {
 }
 
 /// The Node runners' unit tests: common-node's shared translation, and
-/// how the mastra-core adapter reads its tools' answers (pure functions,
-/// no package needed).
+/// how the mastra-core and opencode adapters read their tools' answers
+/// (pure functions and opencode's scripted model, no package needed).
 #[test]
 fn node_unit_tests_pass() {
     let out = Command::new("node")
         .current_dir(root())
-        .args(["--test", "runners/common-node/", "runners/mastra-core/"])
+        .args([
+            "--test",
+            "runners/common-node/",
+            "runners/mastra-core/",
+            "runners/opencode/",
+        ])
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -875,6 +880,29 @@ fn strands_agents_tools_show_their_escapes_on_every_channel_they_have() {
     let escapes = page.escapes_all_expected();
     assert!(escapes >= 50, "{containment:?}");
     page.assert_escapes_on(&["read", "list", "exec", "write"]);
+    assert!(page.lacks("ls"));
+    for tool in ["grep", "glob", "shell", "read_file", "write_file", "edit"] {
+        assert!(!page.lacks(tool), "{tool}");
+    }
+}
+
+/// opencode-ai's own tools (grep, glob, bash, read, write, edit), run in
+/// its agent loop through one long-lived `opencode serve` and a scripted
+/// model: its page fails exactly what its expectations list, and shows
+/// what gets out (its rule refuses `..` and absolute paths outside its
+/// project directory, but a path through a link out is followed): escapes
+/// on the read, list, exec and write channels, every one listed in its
+/// expectations. It has no ls.
+#[test]
+fn opencode_shows_its_escapes_and_fails_exactly_its_expectations() {
+    let page = Page::of("opencode");
+    page.assert_fails_exactly_its_expectations();
+    assert!(page.fact("Implementation").starts_with("opencode-ai "));
+    let containment = page.containment();
+    let escapes = page.escapes_all_expected();
+    assert!(escapes >= 50, "{containment:?}");
+    page.assert_escapes_on(&["read", "list", "exec", "write"]);
+    assert!(page.count("refused") > 100, "{containment:?}");
     assert!(page.lacks("ls"));
     for tool in ["grep", "glob", "shell", "read_file", "write_file", "edit"] {
         assert!(!page.lacks(tool), "{tool}");
