@@ -321,6 +321,34 @@ fn scene() -> tempfile::TempDir {
     dir
 }
 
+/// A row whose run does not end as expected (here an adapter that exits
+/// before its hello) certifies nothing: `scripts/certify` exits 1, names
+/// the row, and leaves its committed page as it was, however the row is
+/// named (alone, or with `--all`).
+#[test]
+fn a_failed_row_leaves_its_committed_page_alone() {
+    let scene = scene();
+    let dir = scene.path();
+    let page = dir.join("docs/certification/python.md");
+    let before = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        dir.join("runners/python/adapter.py"),
+        "import sys\nsys.exit(3)\n",
+    )
+    .unwrap();
+    for args in [&["python"][..], &["--all", "python"]] {
+        let out = certify(dir, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", said(&out));
+        assert!(
+            said(&out)
+                .contains("python: the run did not end as expected; no page or table changed"),
+            "{args:?}: {}",
+            said(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&page).unwrap(), before, "{args:?}");
+    }
+}
+
 /// `scripts/certify --check` on pages made here: current, then stale
 /// once a file of the Python port's runner changes (its code), naming the
 /// row, what changed and the command; not when its README changes (prose,
