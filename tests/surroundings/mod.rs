@@ -34,7 +34,6 @@
 
 #![allow(dead_code)] // each test file uses what it needs
 
-use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -47,14 +46,41 @@ pub struct Entry {
     /// Files and links only: a directory's size follows its entries.
     size: Option<u64>,
     /// Files and links only: inode, mtime and ctime (seconds and
-    /// nanoseconds), and a link's target. A directory's times follow its
-    /// entries, which are recorded themselves.
-    stamp: Option<String>,
+    /// nanoseconds). A directory's times follow its entries, which are
+    /// recorded themselves.
+    stamp: Option<Stamp>,
+    /// A link's target.
+    target: Option<PathBuf>,
 }
 
-/// Every entry under the watched roots, by path.
+/// What proves a file or link untouched: its inode and its modification
+/// and status-change times (seconds, nanoseconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    inode: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+/// Every entry under the watched roots, sorted by path (as bytes).
+///
+/// A sorted list rather than a map keyed by `PathBuf`: the checkout holds
+/// about 190,000 entries with the runners installed, and a `PathBuf` is
+/// ordered component by component, which the unoptimised test build made
+/// most of a snapshot's cost (each taken twice by every watched test).
+/// Bytes compare as bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot(BTreeMap<PathBuf, Entry>);
+pub struct Snapshot(Vec<(Vec<u8>, Entry)>);
+
+impl Snapshot {
+    fn get(&self, path: &[u8]) -> Option<&Entry> {
+        let at = self
+            .0
+            .binary_search_by(|(p, _)| p.as_slice().cmp(path))
+            .ok()?;
+        Some(&self.0[at].1)
+    }
+}
 
 /// The places a run could touch besides its fixture directory.
 pub struct Surroundings {
@@ -95,67 +121,66 @@ impl Surroundings {
     }
 
     pub fn snapshot(&self) -> Snapshot {
-        let mut entries = BTreeMap::new();
+        let mut entries = Vec::new();
         for root in &self.roots {
-            self.walk(root, &mut entries);
+            let meta = std::fs::symlink_metadata(root);
+            self.walk(root.clone(), meta, &mut entries);
         }
+        // A root inside another (home inside the scene) was walked twice,
+        // the same entries both times.
+        entries.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        entries.dedup_by(|(a, _), (b, _)| a == b);
         Snapshot(entries)
     }
 
-    fn walk(&self, path: &Path, entries: &mut BTreeMap<PathBuf, Entry>) {
+    /// Records `path`, examined as `meta`, and everything below it. A
+    /// directory's entries are examined through their `DirEntry` (a
+    /// `fstatat` relative to the open directory, not a walk of the whole
+    /// path again).
+    fn walk(
+        &self,
+        path: PathBuf,
+        meta: std::io::Result<std::fs::Metadata>,
+        entries: &mut Vec<(Vec<u8>, Entry)>,
+    ) {
+        use std::os::unix::ffi::OsStringExt;
         let cache = path.file_name().is_some_and(|n| n == "__pycache__");
-        if cache || self.skipped.iter().any(|s| s == path) || others_run(path) {
+        if cache || self.skipped.contains(&path) || others_run(&path) {
             return;
         }
-        if entries.contains_key(path) {
-            return; // a root inside another (home inside the scene)
-        }
-        let Ok(meta) = std::fs::symlink_metadata(path) else {
-            entries.insert(path.to_owned(), gone());
+        let Ok(meta) = meta else {
+            entries.push((path.into_os_string().into_vec(), gone()));
             return;
         };
         let kind = meta.file_type();
-        let stamp = || {
-            format!(
-                "inode {} mtime {}.{:09} ctime {}.{:09}",
-                meta.ino(),
-                meta.mtime(),
-                meta.mtime_nsec(),
-                meta.ctime(),
-                meta.ctime_nsec()
-            )
+        let stamp = || Stamp {
+            inode: meta.ino(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
         };
-        let (kind_name, size, stamp) = if kind.is_symlink() {
-            let target = std::fs::read_link(path).map(|t| t.display().to_string());
-            let target = target.unwrap_or_default();
-            (
-                "link",
-                Some(meta.len()),
-                Some(format!("{} -> {target}", stamp())),
-            )
+        let (kind_name, size, stamp, target) = if kind.is_symlink() {
+            let target = std::fs::read_link(&path).unwrap_or_default();
+            ("link", Some(meta.len()), Some(stamp()), Some(target))
         } else if kind.is_file() {
-            ("file", Some(meta.len()), Some(stamp()))
+            ("file", Some(meta.len()), Some(stamp()), None)
         } else if kind.is_dir() {
-            ("dir", None, None)
+            ("dir", None, None, None)
         } else {
-            ("other", None, None)
+            ("other", None, None, None)
         };
-        entries.insert(
-            path.to_owned(),
-            Entry {
-                kind: kind_name,
-                mode: meta.mode(),
-                owner: (meta.uid(), meta.gid()),
-                size,
-                stamp,
-            },
-        );
-        if kind.is_dir() {
-            let Ok(children) = std::fs::read_dir(path) else {
-                return;
-            };
+        let entry = Entry {
+            kind: kind_name,
+            mode: meta.mode(),
+            owner: (meta.uid(), meta.gid()),
+            size,
+            stamp,
+            target,
+        };
+        let children = kind.is_dir().then(|| std::fs::read_dir(&path));
+        entries.push((path.into_os_string().into_vec(), entry));
+        if let Some(Ok(children)) = children {
             for child in children.flatten() {
-                self.walk(&child.path(), entries);
+                self.walk(child.path(), child.metadata(), entries);
             }
         }
     }
@@ -164,19 +189,20 @@ impl Surroundings {
     /// removed or changed, with both entries.
     pub fn changes(&self, before: &Snapshot) -> Vec<String> {
         let after = self.snapshot();
+        let shown = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
         let mut changes = Vec::new();
         for (path, old) in &before.0 {
-            match after.0.get(path) {
-                None => changes.push(format!("removed {}: {old:?}", path.display())),
+            match after.get(path) {
+                None => changes.push(format!("removed {}: {old:?}", shown(path))),
                 Some(new) if new != old => {
-                    changes.push(format!("changed {}: {old:?} -> {new:?}", path.display()))
+                    changes.push(format!("changed {}: {old:?} -> {new:?}", shown(path)))
                 }
                 Some(_) => {}
             }
         }
         for (path, new) in &after.0 {
-            if !before.0.contains_key(path) {
-                changes.push(format!("added {}: {new:?}", path.display()));
+            if before.get(path).is_none() {
+                changes.push(format!("added {}: {new:?}", shown(path)));
             }
         }
         changes
@@ -200,5 +226,6 @@ fn gone() -> Entry {
         owner: (0, 0),
         size: None,
         stamp: None,
+        target: None,
     }
 }
