@@ -106,7 +106,30 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
             "`server.command` is empty".into(),
         );
     }
-    let roots = &profile.roots;
+    check_roots(&profile.roots, &mut error);
+    check_codes(&profile.errors, "errors", &mut error);
+    let known = Feature::DECLARED.map(Feature::name);
+    for feature in &profile.features {
+        if !known.contains(&feature.as_str()) {
+            error(
+                feature.place,
+                format!(
+                    "`features`: unknown feature `{}` (known: {})",
+                    feature.value,
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+    unknown_fields(&profile.unobservable, "unobservable", &mut error);
+    check_confined(profile, &mut error);
+}
+
+/// `roots`: each `via` has the field that says how roots are handed over,
+/// and no field another `via` alone reads (a `roots.tool` under `via:
+/// argv` would be silently ignored, and the profile's author would believe
+/// it used).
+fn check_roots(roots: &Roots, error: &mut impl FnMut(Place, String)) {
     match *roots.via {
         RootsVia::Flag if roots.flag.is_none() => {
             error(
@@ -155,21 +178,12 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
     {
         error(max.place, "`roots.max` must be at least 1".into());
     }
-    check_codes(&profile.errors, "errors", &mut error);
-    let known = Feature::DECLARED.map(Feature::name);
-    for feature in &profile.features {
-        if !known.contains(&feature.as_str()) {
-            error(
-                feature.place,
-                format!(
-                    "`features`: unknown feature `{}` (known: {})",
-                    feature.value,
-                    known.join(", ")
-                ),
-            );
-        }
-    }
-    unknown_fields(&profile.unobservable, "unobservable", &mut error);
+}
+
+/// The two files the harness itself touches for a profile, the version's
+/// `package.json` (read) and the roots' config file (written, as root),
+/// stay inside their directories ([`is_confined`]).
+fn check_confined(profile: &Profile, error: &mut impl FnMut(Place, String)) {
     if let VersionSource::PackageJson(file) = &profile.implementation.version
         && !is_confined(file)
     {
@@ -181,7 +195,7 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
             ),
         );
     }
-    if let Some(config) = &roots.config
+    if let Some(config) = &profile.roots.config
         && !is_confined(&config.file)
     {
         error(
