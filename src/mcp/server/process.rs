@@ -2,8 +2,9 @@
 //! state a call needs, the start budget, and what an ended or lost
 //! process leaves for the report (its stderr, a finding).
 
-use crate::mcp::client::{Connection, Launch, RequestError};
+use crate::mcp::client::{Connection, RequestError};
 use crate::mcp::profile::RootsVia;
+use crate::mcp::transport::Launch;
 use crate::report::findings::FindingKind;
 use crate::subject::{AdapterFailure, FailureKind};
 use std::time::Duration;
