@@ -160,46 +160,53 @@ fn failure(kind: FailureKind, message: String) -> AdapterFailure {
     }
 }
 
+/// The subject's private directories: `tmp` (its `TMPDIR`) with its
+/// `HOME` and working directory inside, in a scratch directory of the
+/// run's. A server run as another user owns its `TMPDIR`, `HOME` and first
+/// root (deepest first, each made just now in a directory of root's it
+/// cannot rename entries in), and passes through the scratch directory,
+/// which stays root's.
+fn scratch(config: &McpConfig) -> Result<tempfile::TempDir, AdapterFailure> {
+    let scratch = tempfile::Builder::new()
+        .prefix("mcp-")
+        .tempdir_in(&config.tmpdir)
+        .map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create the server's directories: {e}"),
+            )
+        })?;
+    for dir in ["tmp", "tmp/home", "tmp/work"] {
+        std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create the server's {dir}: {e}"),
+            )
+        })?;
+    }
+    if let Some(user) = config.user {
+        use std::os::unix::fs::PermissionsExt;
+        let passable = std::fs::Permissions::from_mode(0o711);
+        let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
+            ["tmp/home", "tmp/work", "tmp"]
+                .iter()
+                .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
+        });
+        handed.map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot hand the server its directories: {e}"),
+            )
+        })?;
+    }
+    Ok(scratch)
+}
+
 impl McpServer {
     /// Starts the server once: its version, tools and schemas make the
     /// `hello` every report shows.
     pub fn start(config: McpConfig) -> Result<McpServer, AdapterFailure> {
-        let scratch = tempfile::Builder::new()
-            .prefix("mcp-")
-            .tempdir_in(&config.tmpdir)
-            .map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot create the server's directories: {e}"),
-                )
-            })?;
-        for dir in ["tmp", "tmp/home", "tmp/work"] {
-            std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot create the server's {dir}: {e}"),
-                )
-            })?;
-        }
-        // A server run as another user owns its `TMPDIR`, `HOME` and first
-        // root (deepest first, each made just now in a directory of root's
-        // it cannot rename entries in), and passes through the scratch
-        // directory, which stays root's.
-        if let Some(user) = config.user {
-            use std::os::unix::fs::PermissionsExt;
-            let passable = std::fs::Permissions::from_mode(0o711);
-            let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
-                ["tmp/home", "tmp/work", "tmp"]
-                    .iter()
-                    .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
-            });
-            handed.map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot hand the server its directories: {e}"),
-                )
-            })?;
-        }
+        let scratch = scratch(&config)?;
         let rule_uses = RuleUses::of(translate::rules(&config.profile.profile));
         let restarts = Restarts::new(config.max_restarts);
         let mut server = McpServer {
@@ -233,15 +240,6 @@ impl McpServer {
         };
         server.launch(state)?;
         let version = server.version()?;
-        if version.len() > MAX_VERSION_BYTES {
-            return Err(failure(
-                FailureKind::Start,
-                format!(
-                    "cannot read the server's version: it is {} bytes long, more than {MAX_VERSION_BYTES}",
-                    version.len()
-                ),
-            ));
-        }
         server.hello = server.make_hello(version);
         Ok(server)
     }
