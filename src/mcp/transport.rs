@@ -6,7 +6,8 @@
 //! The client ([`crate::mcp::client::Connection`]) and the server's
 //! supervision ([`crate::mcp::server`]) see only [`Transport`], so their
 //! decisions (what a crash, a line past the cap or a stray line comes to)
-//! are unit-tested over a scripted peer ([`fake`]) without a process.
+//! are unit-tested over a scripted peer (`fake`, in tests) without a
+//! process.
 
 use std::io;
 use std::path::PathBuf;

@@ -31,6 +31,10 @@
 //! - [`process`]: starting, ending and losing its process;
 //! - [`hello`]: its version and tools, as every report shows them;
 //! - [`answer`]: one suite call, sent, polled and read back.
+//!
+//! Each process is started through an opener ([`Connection::start`] in a
+//! run), so the unit tests (`tests.rs`) drive every decision above over
+//! scripted peers ([`crate::mcp::transport`]) without a process.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -49,6 +53,7 @@ use serde_json::{Map, Value};
 use crate::mcp::client::{Connection, RequestError, ToolInfo};
 use crate::mcp::profile::{Loaded, Prepare, Profile, RelativeTo, RootsVia, ToolMap};
 use crate::mcp::translate::{self};
+use crate::mcp::transport::Launch;
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
 use crate::subject::hang::HangProne;
@@ -62,6 +67,8 @@ mod answer;
 mod hello;
 mod process;
 mod roots;
+#[cfg(test)]
+mod tests;
 
 /// The first pause between two asks of a server that swaps its roots
 /// asynchronously whether the new ones are in force; each pause doubles up
@@ -102,6 +109,14 @@ struct Running {
     state: State,
 }
 
+/// How a process is started in a state and greeted: its connection and
+/// the tools it lists. [`Connection::start`] for a server process; a
+/// scripted peer in the unit tests, which see the supervision's every
+/// decision without a process.
+type Opener = Box<
+    dyn FnMut(&Launch, &[String], Duration) -> Result<(Connection, Vec<ToolInfo>), String> + Send,
+>;
+
 /// A profile's server, supervised.
 pub struct McpServer {
     config: McpConfig,
@@ -117,6 +132,7 @@ pub struct McpServer {
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
+    open: Opener,
     /// Restarts after an unexplained death since the last answered call,
     /// counted against `--max-restarts` once per case file.
     restarts: Restarts,
@@ -206,6 +222,11 @@ impl McpServer {
     /// Starts the server once: its version, tools and schemas make the
     /// `hello` every report shows.
     pub fn start(config: McpConfig) -> Result<McpServer, AdapterFailure> {
+        McpServer::start_over(config, Box::new(Connection::start))
+    }
+
+    /// [`start`](Self::start), each process started and greeted by `open`.
+    fn start_over(config: McpConfig, open: Opener) -> Result<McpServer, AdapterFailure> {
         let scratch = scratch(&config)?;
         let rule_uses = RuleUses::of(translate::rules(&config.profile.profile));
         let restarts = Restarts::new(config.max_restarts);
@@ -216,6 +237,7 @@ impl McpServer {
             tmp_dir: scratch.path().join("tmp"),
             _scratch: scratch,
             running: None,
+            open,
             restarts,
             unexplained: false,
             rule_uses,
