@@ -1,11 +1,12 @@
 //! A synchronous MCP client over stdio: one server process, its requests
 //! answered one at a time on the calling thread.
 //!
-//! It sits on the pipe supervision every adapter gets
-//! ([`crate::subject::process`], [`crate::subject::lines`]): a process
-//! group of its own tied to the harness, bounded lines (16 MiB), every wait
-//! bounded by a deadline and woken by cancellation, and an end that closes
-//! standard input, waits a grace period, then sends SIGTERM and SIGKILL.
+//! It speaks over a [`Transport`]: for a server process, the pipe
+//! supervision every adapter gets ([`crate::mcp::transport::Pipe`]): a
+//! process group of its own tied to the harness, bounded lines (16 MiB),
+//! every wait bounded by a deadline and woken by cancellation, and an end
+//! that closes standard input, waits a grace period, then sends SIGTERM
+//! and SIGKILL.
 //! No async runtime: the client needs four methods and one request in
 //! flight, and the harness's workers are threads already.
 //!
@@ -24,22 +25,21 @@
 //! never sent is a protocol finding, never taken for an answer.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use crate::mcp::transport::{Launch, Pipe, Transport};
 use crate::mcp::wire::{
     CallToolParams, CallToolResult, ClientCapabilities, Implementation, InitializeParams,
     InitializeResult, ListToolsParams, ListToolsResult, RootsCapability,
 };
 use crate::report::findings::FindingKind;
-use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE, excerpt};
+use crate::subject::adapter::excerpt;
 use crate::subject::budget::{self, MAX_ITEMS};
 use crate::subject::hang::{Blocked, HangProne};
-use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
-use crate::subject::process::Process;
+use crate::subject::lines::{MAX_LINE_BYTES, Next};
 
 /// The newest protocol revision this client implements; offered first.
 pub const LATEST_PROTOCOL: &str = "2025-11-25";
@@ -68,21 +68,6 @@ const ID_BITS: u32 = 53;
 /// the load. Servers restarted per case are ended on threads of their
 /// own, so this is not waited out between cases.
 pub const SERVER_EXIT_GRACE: Duration = Duration::from_secs(5);
-
-/// How to start one server process.
-#[derive(Debug, Clone)]
-pub struct Launch {
-    pub argv: Vec<String>,
-    pub env: Vec<(String, String)>,
-    pub cwd: PathBuf,
-    /// Its `TMPDIR`.
-    pub tmpdir: PathBuf,
-    pub run_id: Option<String>,
-    /// Offer the `roots` capability (the profile gives roots over MCP).
-    pub offer_roots: bool,
-    /// Run as this user and group (permission cases as root).
-    pub user: Option<(u32, u32)>,
-}
 
 /// Why a request got no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,9 +129,7 @@ pub struct ToolInfo {
 
 /// A running, initialised server.
 pub struct Connection {
-    process: Process,
-    stdin: Option<ChildStdin>,
-    output: Output,
+    transport: Box<dyn Transport>,
     /// Every request id sent, to tell a late or repeated response (to a
     /// request sent) from a forged one (to an id never sent).
     sent: HashSet<u64>,
@@ -183,29 +166,25 @@ impl Connection {
         roots: &[String],
         timeout: Duration,
     ) -> Result<(Connection, Vec<ToolInfo>), String> {
-        let (program, args) = launch
-            .argv
-            .split_first()
-            .ok_or_else(|| "empty server command".to_owned())?;
-        let mut command = Command::new(program);
-        command.args(args).current_dir(&launch.cwd);
-        crate::subject::adapter::environment(
-            &mut command,
-            &launch.tmpdir,
-            launch.run_id.as_deref(),
-        );
-        for (name, value) in &launch.env {
-            command.env(name, value);
-        }
-        let argv = launch.argv.join(" ");
-        let (process, pipes) = Process::spawn(command, launch.user)
-            .map_err(|e| format!("cannot start `{argv}`: {e}"))?;
-        let output = Output::new(pipes.stdout, pipes.stderr)
-            .map_err(|e| format!("cannot read `{argv}`: {e}"))?;
+        let pipe = Pipe::spawn(launch)?;
+        Connection::open(Box::new(pipe), roots, launch.offer_roots, timeout).map_err(|e| {
+            let argv = launch.argv.join(" ");
+            format!("the server `{argv}` did not start: {e}")
+        })
+    }
+
+    /// Initialises the server at the other end of `transport` with `roots`
+    /// in force (offered over MCP when `offer_roots`), and lists its tools,
+    /// all within `timeout`. A server that does not finish is ended, and
+    /// the error ends with its standard error.
+    pub fn open(
+        transport: Box<dyn Transport>,
+        roots: &[String],
+        offer_roots: bool,
+        timeout: Duration,
+    ) -> Result<(Connection, Vec<ToolInfo>), String> {
         let mut connection = Connection {
-            process,
-            stdin: Some(pipes.stdin),
-            output,
+            transport,
             sent: HashSet::new(),
             roots: roots.to_vec(),
             protocol: String::new(),
@@ -213,7 +192,7 @@ impl Connection {
             ended: false,
         };
         let deadline = Instant::now() + timeout;
-        match connection.initialize(launch.offer_roots, deadline) {
+        match connection.initialize(offer_roots, deadline) {
             Ok(tools) => Ok((connection, tools)),
             Err(e) => {
                 let stderr = connection.end(Duration::ZERO).1;
@@ -222,7 +201,7 @@ impl Connection {
                 } else {
                     format!("; its standard error ends:\n{stderr}")
                 };
-                Err(format!("the server `{argv}` did not start: {e}{tail}"))
+                Err(format!("{e}{tail}"))
             }
         }
     }
@@ -352,7 +331,7 @@ impl Connection {
 
     /// Standard error written since the last look.
     pub fn take_stderr(&mut self) -> String {
-        self.output.take_stderr()
+        self.transport.take_stderr()
     }
 
     /// Ends the server: standard input closed, `grace` to exit by itself,
@@ -361,10 +340,9 @@ impl Connection {
     /// last standard error.
     pub fn end(&mut self, grace: Duration) -> (bool, String) {
         if std::mem::replace(&mut self.ended, true) {
-            return (true, self.output.take_stderr());
+            return (true, self.transport.take_stderr());
         }
-        drop(self.stdin.take());
-        let (exited, status) = self.process.end(grace, TERM_GRACE, REAP_TIMEOUT);
+        let (exited, status) = self.transport.end(grace);
         if !exited && !grace.is_zero() {
             self.note(FindingKind::Killed, || {
                 format!(
@@ -373,8 +351,7 @@ impl Connection {
                 )
             });
         }
-        self.output.drain_stderr(STDERR_GRACE);
-        (exited, self.output.take_stderr())
+        (exited, self.transport.take_stderr())
     }
 
     /// Ends the server the polite way ([`SERVER_EXIT_GRACE`] after
@@ -389,11 +366,8 @@ impl Connection {
     fn write(&mut self, message: &Value, deadline: Instant) -> Result<(), RequestError> {
         let mut line = serde_json::to_string(message).expect("JSON serialises");
         line.push('\n');
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| RequestError::Io("standard input is closed".into()))?;
-        crate::subject::process::write_by(stdin, line.as_bytes(), deadline)
+        self.transport
+            .send(line.as_bytes(), deadline)
             .map_err(|e| RequestError::Io(e.to_string()))
     }
 
@@ -445,8 +419,7 @@ impl Connection {
         )?;
         loop {
             let watching = hang.filter(|_| blocked.is_none());
-            let (next, found) =
-                crate::subject::hang::next_line(&mut self.output, deadline, limit, watching);
+            let (next, found) = self.transport.next_line(deadline, limit, watching);
             if let Some(found) = found {
                 deadline = deadline.min(Instant::now() + crate::subject::hang::RELEASE_GRACE);
                 blocked = Some(found);
@@ -620,6 +593,148 @@ pub fn file_uri(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::transport::fake::{self, Fake};
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    /// A connection to a scripted server listing `read`, whose calls
+    /// `call` answers; and the log of what it was sent.
+    fn connect(
+        call: impl FnMut(&Value, &str, &Value) -> Vec<Next> + Send + 'static,
+    ) -> (Connection, fake::Sent) {
+        let peer = Fake::new(fake::server(&["read"], call));
+        let sent = peer.sent();
+        let (connection, tools) =
+            Connection::open(Box::new(peer), &["/r".into()], true, SECOND).unwrap();
+        assert_eq!(tools[0].name, "read");
+        (connection, sent)
+    }
+
+    fn call(connection: &mut Connection) -> Result<CallToolResult, RequestError> {
+        connection.call_tool("read", &Map::new(), SECOND)
+    }
+
+    fn kinds(connection: &mut Connection) -> Vec<(FindingKind, u64)> {
+        let notes = connection.take_notes();
+        notes.into_iter().map(|(k, _, n)| (k, n)).collect()
+    }
+
+    /// The handshake in MCP's order: `initialize` (offering roots when
+    /// asked), `initialized`, then `tools/list`; the revision chosen kept.
+    #[test]
+    fn a_server_is_greeted_then_its_tools_listed() {
+        let (connection, sent) = connect(|_, _, _| Vec::new());
+        let sent = sent.lock().unwrap();
+        let methods: Vec<&str> = sent.iter().filter_map(|m| m["method"].as_str()).collect();
+        assert_eq!(
+            methods,
+            ["initialize", "notifications/initialized", "tools/list"]
+        );
+        assert_eq!(
+            sent[0]["params"]["capabilities"]["roots"],
+            json!({"listChanged": true})
+        );
+        assert_eq!(connection.protocol, LATEST_PROTOCOL);
+    }
+
+    /// A revision this client does not speak stops the start, with the
+    /// server's standard error; the server is ended.
+    #[test]
+    fn an_unknown_revision_is_refused_with_the_server_s_stderr() {
+        let script: fake::Script = Box::new(|m| match m["method"].as_str() {
+            Some("initialize") => vec![fake::result(&m["id"], json!({"protocolVersion": "1999"}))],
+            _ => Vec::new(),
+        });
+        let peer = Fake::new(script).with_stderr("boot failed");
+        let Err(e) = Connection::open(Box::new(peer), &[], false, SECOND) else {
+            panic!("started");
+        };
+        assert!(e.contains("revision `1999`"), "{e}");
+        assert!(e.ends_with("its standard error ends:\nboot failed"), "{e}");
+    }
+
+    /// Between a request and its answer: a stray line is skipped and
+    /// noted, the server's own `roots/list` is answered with the roots in
+    /// force, and the answer is still the one to this request.
+    #[test]
+    fn stray_lines_are_noted_and_the_server_s_requests_answered() {
+        let (mut connection, sent) = connect(|id, _, _| {
+            vec![
+                fake::line("checking paths..."),
+                fake::line(r#"{"jsonrpc": "2.0", "id": "q", "method": "roots/list"}"#),
+                fake::text(id, "done", false),
+            ]
+        });
+        assert_eq!(call(&mut connection).unwrap().text(), "done");
+        assert_eq!(kinds(&mut connection), [(FindingKind::NotJsonRpc, 1)]);
+        let answered = sent.lock().unwrap().last().cloned().unwrap();
+        assert_eq!(answered["id"], "q");
+        assert_eq!(answered["result"]["roots"][0]["uri"], "file:///r");
+    }
+
+    /// A response to an id never sent is a protocol finding, never the
+    /// answer: the request stays open until its deadline.
+    #[test]
+    fn a_response_to_an_id_never_sent_is_no_answer() {
+        let (mut connection, _) = connect(|_, _, _| {
+            let forged = json!({"content": [{"type": "text", "text": "forged"}]});
+            vec![fake::result(&json!(0), forged)]
+        });
+        assert!(matches!(
+            call(&mut connection),
+            Err(RequestError::NoAnswer(_))
+        ));
+        assert_eq!(kinds(&mut connection), [(FindingKind::ProtocolError, 1)]);
+    }
+
+    /// What ends a request without an answer, each told apart: the
+    /// server's output ending (and every write after it failing), a line
+    /// past the cap, a line of too many values, a result of the wrong
+    /// shape, and a JSON-RPC error.
+    #[test]
+    fn each_way_a_request_goes_unanswered_is_told_apart() {
+        let mut ended = connect(|_, _, _| vec![Next::Eof]).0;
+        assert_eq!(call(&mut ended), Err(RequestError::Exited));
+        assert!(matches!(call(&mut ended), Err(RequestError::Io(_))));
+        let mut long = connect(|_, _, _| vec![Next::TooLong]).0;
+        assert_eq!(call(&mut long), Err(RequestError::TooLong));
+        let many = format!("[{}0]", "0,".repeat(MAX_ITEMS));
+        let mut dense = connect(move |_, _, _| vec![fake::line(&many)]).0;
+        assert!(matches!(call(&mut dense), Err(RequestError::OverBudget(_))));
+        let mut shapeless = connect(|id, _, _| vec![fake::result(id, json!({"content": 3}))]).0;
+        assert!(matches!(
+            call(&mut shapeless),
+            Err(RequestError::Malformed(_))
+        ));
+        let mut refusing = connect(|id, _, _| {
+            let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "no"}});
+            vec![fake::line(&error.to_string())]
+        })
+        .0;
+        let refused = Err(RequestError::Rpc {
+            code: -1,
+            message: "no".into(),
+        });
+        assert_eq!(call(&mut refusing), refused);
+    }
+
+    /// A server that outlives its input closing by the grace period is
+    /// noted as killed; one ended at once (it hung) is not.
+    #[test]
+    fn a_server_that_lingers_after_its_input_closes_is_noted_killed() {
+        let open = || {
+            let peer = Fake::new(fake::server(&[], |_, _, _| Vec::new())).lingering();
+            Connection::open(Box::new(peer), &[], false, SECOND)
+                .unwrap()
+                .0
+        };
+        let mut polite = open();
+        polite.shutdown();
+        assert_eq!(kinds(&mut polite), [(FindingKind::Killed, 1)]);
+        let mut hung = open();
+        hung.end(Duration::ZERO);
+        assert_eq!(kinds(&mut hung), []);
+    }
 
     #[test]
     fn file_uris_encode_every_byte_that_needs_it() {

@@ -4,8 +4,9 @@
 //! tools and how its text answers read back.
 //!
 //! - [`profile`]: the profile file, its checks and JSON Schema;
-//! - [`client`]: a synchronous MCP client on the adapters' pipe
-//!   supervision (bounded lines and waits, process groups);
+//! - [`client`]: a synchronous MCP client over a [`transport`];
+//! - [`transport`]: the line pipe it speaks over, a server process on the
+//!   adapters' pipe supervision (bounded lines and waits, process groups);
 //! - [`wire`]: the MCP messages it sends and reads, typed;
 //! - [`command`]: the short commands a profile runs (its version, `git
 //!   init`), bounded like the server;
@@ -26,4 +27,5 @@ pub mod profile;
 pub mod server;
 pub mod template;
 pub mod translate;
+pub mod transport;
 pub mod wire;

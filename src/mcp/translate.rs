@@ -290,7 +290,6 @@ fn error_rules(all: &mut Vec<RuleUse>, errors: &Errors, place: &str) {
 pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
     let map = ctx.map;
     let result = &map.result;
-    let first = text.lines().next().unwrap_or_default();
     let empty = result
         .empty
         .as_ref()
@@ -298,22 +297,7 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
     if result.empty.is_some() {
         ctx.tried(result_rule(ctx.tool, "empty"), empty);
     }
-    let mut error_text = false;
-    if !is_error {
-        let lists = [
-            (&map.errors, format!("{}.errors", ctx.place)),
-            (ctx.errors, "errors".to_owned()),
-        ];
-        for (errors, place) in lists {
-            for (i, p) in errors.texts.iter().enumerate() {
-                // Tried on every answer not flagged, the first to match
-                // making it an error.
-                let matched = !error_text && p.is_match(first);
-                error_text |= matched;
-                ctx.tried(format!("{place}.texts[{i}]"), matched);
-            }
-        }
-    }
+    let error_text = !is_error && reads_as_error(ctx, text);
     if (is_error && !empty) || error_text {
         return error(ctx, text);
     }
@@ -343,10 +327,57 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
     };
     read_kind(&mut answer, ctx, &lines, !empty);
     read_path(&mut answer, ctx, &lines, document.as_ref(), !empty);
-    if let Some(rule) = result.entries.as_ref().filter(|_| !empty)
-        && let Some(json) = &rule.json
-    {
-        let read = json::entries(ctx, json, &rule.types, document.as_ref());
+    if !empty {
+        read_entries(&mut answer, ctx, &lines, document.as_ref());
+        read_files(&mut answer, ctx, &lines, document.as_ref());
+    }
+    read_search(&mut answer, ctx, &lines, document.as_ref(), empty);
+    read_content(&mut answer, ctx, text, document.as_ref());
+    if result.output.is_some() {
+        answer.output = Some(text.to_owned());
+        answer.cwd = Some(ctx.requested.clone());
+        answer.derived.push(Field::Cwd);
+    }
+    answer
+}
+
+/// Whether a success answer's first line is one of the profile's error
+/// texts (the tool's own, then the profile's): a server that reports a
+/// failure as ordinary text. Every text is tried on every such answer, so
+/// each one's use is counted, and the first to match decides.
+fn reads_as_error(ctx: &mut Context, text: &str) -> bool {
+    let first = text.lines().next().unwrap_or_default();
+    let map = ctx.map;
+    let lists = [
+        (&map.errors, format!("{}.errors", ctx.place)),
+        (ctx.errors, "errors".to_owned()),
+    ];
+    let mut error_text = false;
+    for (errors, place) in lists {
+        for (i, p) in errors.texts.iter().enumerate() {
+            let matched = !error_text && p.is_match(first);
+            error_text |= matched;
+            ctx.tried(format!("{place}.texts[{i}]"), matched);
+        }
+    }
+    error_text
+}
+
+/// A listing's entries, from the JSON items the profile points at or one
+/// line each; an entry whose type the answer did not say is a file by
+/// assumption, and `entries` is then derived, never observed.
+fn read_entries(
+    answer: &mut ToolResult,
+    ctx: &mut Context,
+    lines: &[&str],
+    document: Option<&Value>,
+) {
+    let map = ctx.map;
+    let Some(rule) = map.result.entries.as_ref() else {
+        return;
+    };
+    if let Some(json) = &rule.json {
+        let read = json::entries(ctx, json, &rule.types, document);
         let found = read
             .as_ref()
             .is_some_and(|(entries, _)| !entries.is_empty());
@@ -357,42 +388,53 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
             }
             answer.entries = Some(entries);
         }
-    } else if let Some(rule) = result.entries.as_ref().filter(|_| !empty)
-        && let Some(line_rule) = &rule.line
-    {
-        let mut entries = Vec::new();
-        let mut typed = true;
-        for line in &lines {
-            let Some(c) = line_rule.0.captures(line) else {
-                continue;
-            };
-            let path = match (c.name("path"), c.name("name")) {
-                (Some(p), _) => ctx.named(p.as_str()),
-                (None, Some(n)) => {
-                    format!("{}/{}", ctx.requested.trim_end_matches('/'), n.as_str())
-                }
-                (None, None) => continue,
-            };
-            let entry_type = match c.name("type") {
-                Some(t) => rule
-                    .types
-                    .get(t.as_str())
-                    .copied()
-                    .unwrap_or(EntryType::Other),
-                None => {
-                    typed = false;
-                    EntryType::File
-                }
-            };
-            entries.push(Entry { path, entry_type });
-        }
-        if !typed {
-            answer.derived.push(Field::Entries);
-        }
-        ctx.tried(result_rule(ctx.tool, "entries"), !entries.is_empty());
-        answer.entries = Some(entries);
+        return;
     }
-    match result.files.as_ref().filter(|_| !empty) {
+    let Some(line_rule) = &rule.line else {
+        return;
+    };
+    let mut entries = Vec::new();
+    let mut typed = true;
+    for line in lines {
+        let Some(c) = line_rule.0.captures(line) else {
+            continue;
+        };
+        let path = match (c.name("path"), c.name("name")) {
+            (Some(p), _) => ctx.named(p.as_str()),
+            (None, Some(n)) => {
+                format!("{}/{}", ctx.requested.trim_end_matches('/'), n.as_str())
+            }
+            (None, None) => continue,
+        };
+        let entry_type = match c.name("type") {
+            Some(t) => rule
+                .types
+                .get(t.as_str())
+                .copied()
+                .unwrap_or(EntryType::Other),
+            None => {
+                typed = false;
+                EntryType::File
+            }
+        };
+        entries.push(Entry { path, entry_type });
+    }
+    if !typed {
+        answer.derived.push(Field::Entries);
+    }
+    ctx.tried(result_rule(ctx.tool, "entries"), !entries.is_empty());
+    answer.entries = Some(entries);
+}
+
+/// A glob's files, one line each or from the JSON the profile points at.
+fn read_files(
+    answer: &mut ToolResult,
+    ctx: &mut Context,
+    lines: &[&str],
+    document: Option<&Value>,
+) {
+    let map = ctx.map;
+    match map.result.files.as_ref() {
         Some(FilesRule::Line(files)) => {
             let found: Vec<String> = lines
                 .iter()
@@ -403,52 +445,62 @@ pub fn read(ctx: &mut Context, text: &str, is_error: bool) -> ToolResult {
             answer.files = Some(found);
         }
         Some(FilesRule::Json(rule)) => {
-            let found = json::files(ctx, rule, document.as_ref());
+            let found = json::files(ctx, rule, document);
             let matched = found.as_ref().is_some_and(|f| !f.is_empty());
             ctx.tried(result_rule(ctx.tool, "files.json"), matched);
             answer.files = found;
         }
         None => {}
     }
-    if let Some(rule) = &result.matches {
-        answer.matches = match (&rule.json, empty) {
-            (_, true) => Some(Vec::new()),
-            (Some(json), false) => {
-                let found = json::matches(ctx, json, document.as_ref(), &mut answer.derived);
-                let matched = found.as_ref().is_some_and(|m| !m.is_empty());
-                ctx.tried(result_rule(ctx.tool, "matches.json"), matched);
-                found
-            }
-            (None, false) => Some(read_matches(rule, ctx, &lines, &mut answer.derived)),
-        };
-        // The suite's only note (SEARCH-6) has no counterpart in a
-        // server's text: never observed.
-        answer.notes = Some(Vec::new());
-        answer.derived.push(Field::Notes);
-    }
-    if let Some(rule) = result.content.as_deref() {
-        // The whole text (or the string at the pointer), exactly: a server
-        // that rewrites line endings, numbers lines or adds a header fails
-        // FILE-5 here.
-        answer.content = match rule {
-            ContentRule::Text => Some(text.to_owned()),
-            ContentRule::Json(pointer) => {
-                let found = json::string(document.as_ref(), pointer);
-                ctx.tried(result_rule(ctx.tool, "content.json"), found.is_some());
-                found
-            }
-        };
-        // FILE-5's note `binary` has no counterpart in a server's text:
-        // never observed.
-        answer.notes = Some(Vec::new());
-        answer.derived.push(Field::Notes);
-    }
-    if result.output.is_some() {
-        answer.output = Some(text.to_owned());
-        answer.cwd = Some(ctx.requested.clone());
-        answer.derived.push(Field::Cwd);
-    }
-    answer
+}
+
+/// A search's matches (none when the answer said "nothing found"), and
+/// its notes: the suite's only one (SEARCH-6) has no counterpart in a
+/// server's text, so `notes` is never observed.
+fn read_search(
+    answer: &mut ToolResult,
+    ctx: &mut Context,
+    lines: &[&str],
+    document: Option<&Value>,
+    empty: bool,
+) {
+    let map = ctx.map;
+    let Some(rule) = &map.result.matches else {
+        return;
+    };
+    answer.matches = match (&rule.json, empty) {
+        (_, true) => Some(Vec::new()),
+        (Some(json), false) => {
+            let found = json::matches(ctx, json, document, &mut answer.derived);
+            let matched = found.as_ref().is_some_and(|m| !m.is_empty());
+            ctx.tried(result_rule(ctx.tool, "matches.json"), matched);
+            found
+        }
+        (None, false) => Some(read_matches(rule, ctx, lines, &mut answer.derived)),
+    };
+    answer.notes = Some(Vec::new());
+    answer.derived.push(Field::Notes);
+}
+
+/// A read's content: the whole text (or the string at the pointer),
+/// exactly, so a server that rewrites line endings, numbers lines or adds
+/// a header fails FILE-5. FILE-5's note `binary` has no counterpart in a
+/// server's text: `notes` is never observed.
+fn read_content(answer: &mut ToolResult, ctx: &mut Context, text: &str, document: Option<&Value>) {
+    let map = ctx.map;
+    let Some(rule) = map.result.content.as_deref() else {
+        return;
+    };
+    answer.content = match rule {
+        ContentRule::Text => Some(text.to_owned()),
+        ContentRule::Json(pointer) => {
+            let found = json::string(document, pointer);
+            ctx.tried(result_rule(ctx.tool, "content.json"), found.is_some());
+            found
+        }
+    };
+    answer.notes = Some(Vec::new());
+    answer.derived.push(Field::Notes);
 }
 
 /// The kind, read from the first rule that matches a line (each rule

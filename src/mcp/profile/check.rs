@@ -106,7 +106,30 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
             "`server.command` is empty".into(),
         );
     }
-    let roots = &profile.roots;
+    check_roots(&profile.roots, &mut error);
+    check_codes(&profile.errors, "errors", &mut error);
+    let known = Feature::DECLARED.map(Feature::name);
+    for feature in &profile.features {
+        if !known.contains(&feature.as_str()) {
+            error(
+                feature.place,
+                format!(
+                    "`features`: unknown feature `{}` (known: {})",
+                    feature.value,
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+    unknown_fields(&profile.unobservable, "unobservable", &mut error);
+    check_confined(profile, &mut error);
+}
+
+/// `roots`: each `via` has the field that says how roots are handed over,
+/// and no field another `via` alone reads (a `roots.tool` under `via:
+/// argv` would be silently ignored, and the profile's author would believe
+/// it used).
+fn check_roots(roots: &Roots, error: &mut impl FnMut(Place, String)) {
     match *roots.via {
         RootsVia::Flag if roots.flag.is_none() => {
             error(
@@ -155,21 +178,12 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
     {
         error(max.place, "`roots.max` must be at least 1".into());
     }
-    check_codes(&profile.errors, "errors", &mut error);
-    let known = Feature::DECLARED.map(Feature::name);
-    for feature in &profile.features {
-        if !known.contains(&feature.as_str()) {
-            error(
-                feature.place,
-                format!(
-                    "`features`: unknown feature `{}` (known: {})",
-                    feature.value,
-                    known.join(", ")
-                ),
-            );
-        }
-    }
-    unknown_fields(&profile.unobservable, "unobservable", &mut error);
+}
+
+/// The two files the harness itself touches for a profile, the version's
+/// `package.json` (read) and the roots' config file (written, as root),
+/// stay inside their directories ([`is_confined`]).
+fn check_confined(profile: &Profile, error: &mut impl FnMut(Place, String)) {
     if let VersionSource::PackageJson(file) = &profile.implementation.version
         && !is_confined(file)
     {
@@ -181,7 +195,7 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
             ),
         );
     }
-    if let Some(config) = &roots.config
+    if let Some(config) = &profile.roots.config
         && !is_confined(&config.file)
     {
         error(
@@ -249,9 +263,37 @@ fn check_tool(
     if let Some(errors) = &entry.errors {
         check_codes(errors, &format!("tools.{tool}.errors"), &mut error);
     }
-    let (Some(name), Some(result)) = (&entry.tool, &entry.result) else {
+    let (Some(_), Some(result)) = (&entry.tool, &entry.result) else {
         return;
     };
+    let unobservable = |field: Field| {
+        (entry.unobservable.iter().chain(&profile.unobservable))
+            .any(|f| Field::from_wire(f) == Some(field))
+    };
+    check_judged_field(tool, result, &unobservable, &mut error);
+    check_kind_and_path(tool, result, &unobservable, &mut error);
+    check_rule_places(tool, entry, result, &mut error);
+    check_groups(tool, result, &mut error);
+    if let Some(entries) = &result.entries {
+        check_entries(tool, entries, result.place, &unobservable, &mut error);
+    }
+    if let Some(matches) = &result.matches {
+        check_matches(tool, matches, result.place, &unobservable, &mut error);
+    }
+    if let Some(FilesRule::Json(json)) = &result.files {
+        check_json(tool, "files", json, &["path"], &[], &mut error);
+    }
+}
+
+/// The field every case of `tool` is judged on has a rule that reads it:
+/// without one, every case of the tool would fail on `(missing)` for a
+/// mistake of the profile's, not of the server's.
+fn check_judged_field(
+    tool: Tool,
+    result: &At<ResultMap>,
+    unobservable: &impl Fn(Field) -> bool,
+    error: &mut impl FnMut(Place, String),
+) {
     let needs = match tool {
         Tool::Ls => result.entries.is_some(),
         Tool::Glob => result.files.is_some(),
@@ -261,43 +303,44 @@ fn check_tool(
         // Every successful read is judged on its content (FILE-5): a rule
         // reads it, or the profile says the tool cannot show it, so a
         // forgotten rule is not mistaken for "unobservable".
-        Tool::ReadFile => {
-            result.content.is_some()
-                || (entry.unobservable.iter().chain(&profile.unobservable))
-                    .any(|f| Field::from_wire(f) == Some(Field::Content))
-        }
+        Tool::ReadFile => result.content.is_some() || unobservable(Field::Content),
         // Judged on the fixture (what was written) and on the answer's
         // outcome, kind and path: no part of the text is required.
         Tool::WriteFile | Tool::Edit => true,
     };
-    if !needs {
-        let message = match tool {
-            Tool::ReadFile => format!(
-                "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
-            ),
-            _ => {
-                // The result rule named after the field it reads.
-                let rule = match tool {
-                    Tool::Ls => Field::Entries,
-                    Tool::Glob => Field::Files,
-                    Tool::Grep | Tool::Ripgrep => Field::Matches,
-                    Tool::Shell => Field::Output,
-                    _ => Field::Kind,
-                };
-                format!("`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it")
-            }
-        };
-        error(result.place, message);
+    if needs {
+        return;
     }
-    // Every successful answer but the shell's (whose directory `output`
-    // composes) is judged on its kind and path: a mapping that gives no
-    // rule for one, and does not call it unobservable, fails every such
-    // case on `(missing)` (issue 34: the guide's own grep example did,
-    // 132 instances of one server).
-    let unobservable = |field: Field| {
-        (entry.unobservable.iter().chain(&profile.unobservable))
-            .any(|f| Field::from_wire(f) == Some(field))
+    let message = match tool {
+        Tool::ReadFile => format!(
+            "`tools.{tool}.result` needs `content` (`content: text`), or `content` in `tools.{tool}.unobservable`: every successful read is judged on it"
+        ),
+        _ => {
+            // The result rule named after the field it reads.
+            let rule = match tool {
+                Tool::Ls => Field::Entries,
+                Tool::Glob => Field::Files,
+                Tool::Grep | Tool::Ripgrep => Field::Matches,
+                Tool::Shell => Field::Output,
+                _ => Field::Kind,
+            };
+            format!("`tools.{tool}.result` needs `{rule}`: every {tool} case is judged on it")
+        }
     };
+    error(result.place, message);
+}
+
+/// Every successful answer but the shell's (whose directory `output`
+/// composes) is judged on its kind and path: a mapping that gives no
+/// rule for one, and does not call it unobservable, fails every such
+/// case on `(missing)` (issue 34: the guide's own grep example did, 132
+/// instances of one server). The message says the three ways out.
+fn check_kind_and_path(
+    tool: Tool,
+    result: &At<ResultMap>,
+    unobservable: &impl Fn(Field) -> bool,
+    error: &mut impl FnMut(Place, String),
+) {
     let missing: Vec<String> = [
         (Field::Kind, result.kind.is_some()),
         (Field::Path, result.path.is_some()),
@@ -306,37 +349,40 @@ fn check_tool(
     .filter(|&(field, given)| tool != Tool::Shell && !given && !unobservable(field))
     .map(|(field, _)| format!("`{field}`"))
     .collect();
-    if !missing.is_empty() {
-        let always = match tool {
-            Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
-            _ => "directory",
-        };
-        let composed: Vec<String> = missing
-            .iter()
-            .map(|field| match field.as_str() {
-                "`kind`" => format!("`kind: {{always: {always}}}`"),
-                _ => "`path: request`".to_owned(),
-            })
-            .collect();
-        let it = if missing.len() == 1 { "it" } else { "them" };
-        error(
-            result.place,
-            format!(
-                "`tools.{tool}.result` reads no {}: every successful {tool} case is judged on {it}. Read {it} from the text, compose {it} ({}, judged as not observable), or name {it} in `tools.{tool}.unobservable`",
-                missing.join(" or "),
-                composed.join(" and ")
-            ),
-        );
+    if missing.is_empty() {
+        return;
     }
-    if let Some(matches) = &result.matches
-        && let Some(requested) = &matches.requested_file
-        && !has_group(requested, "line")
-    {
-        error(
-            requested.1,
-            format!("`tools.{tool}.result.matches.requested_file` needs a `line` group"),
-        );
-    }
+    let always = match tool {
+        Tool::ReadFile | Tool::WriteFile | Tool::Edit => "file",
+        _ => "directory",
+    };
+    let composed: Vec<String> = missing
+        .iter()
+        .map(|field| match field.as_str() {
+            "`kind`" => format!("`kind: {{always: {always}}}`"),
+            _ => "`path: request`".to_owned(),
+        })
+        .collect();
+    let it = if missing.len() == 1 { "it" } else { "them" };
+    error(
+        result.place,
+        format!(
+            "`tools.{tool}.result` reads no {}: every successful {tool} case is judged on {it}. Read {it} from the text, compose {it} ({}, judged as not observable), or name {it} in `tools.{tool}.unobservable`",
+            missing.join(" or "),
+            composed.join(" and ")
+        ),
+    );
+}
+
+/// Rules given where they are never read: `content` on another tool than
+/// `read_file`, and a template beside renames (the template places every
+/// parameter it names, so the renames would be silently dropped).
+fn check_rule_places(
+    tool: Tool,
+    entry: &ToolEntry,
+    result: &ResultMap,
+    error: &mut impl FnMut(Place, String),
+) {
     if let Some(content) = &result.content
         && tool != Tool::ReadFile
     {
@@ -354,6 +400,21 @@ fn check_tool(
             format!(
                 "`tools.{tool}.arguments`: give `template` or `rename`, not both (a template places every parameter it names)"
             ),
+        );
+    }
+}
+
+/// Each line pattern has the named group its value is read from (a
+/// requested file's `line`, a file's `path`, a session's `session`):
+/// without it the rule would match and read nothing.
+fn check_groups(tool: Tool, result: &ResultMap, error: &mut impl FnMut(Place, String)) {
+    if let Some(matches) = &result.matches
+        && let Some(requested) = &matches.requested_file
+        && !has_group(requested, "line")
+    {
+        error(
+            requested.1,
+            format!("`tools.{tool}.result.matches.requested_file` needs a `line` group"),
         );
     }
     let files_line = match &result.files {
@@ -376,16 +437,6 @@ fn check_tool(
             );
         }
     }
-    if let Some(entries) = &result.entries {
-        check_entries(tool, entries, result.place, &unobservable, &mut error);
-    }
-    if let Some(matches) = &result.matches {
-        check_matches(tool, matches, result.place, &unobservable, &mut error);
-    }
-    if let Some(FilesRule::Json(json)) = &result.files {
-        check_json(tool, "files", json, &["path"], &[], &mut error);
-    }
-    let _ = name;
 }
 
 /// `entries`: lines or JSON, one of the two, that read a name (or path)

@@ -3,8 +3,9 @@
 //! profile's rules.
 
 use crate::mcp::client::RequestError;
-use crate::mcp::profile::{PollAnswers, RelativeTo, ToolMap};
+use crate::mcp::profile::{PollAnswers, RelativeTo, ServerTool, ToolMap};
 use crate::mcp::translate::{self, Context, Trial};
+use crate::mcp::wire::CallToolResult;
 use crate::subject::AdapterFailure;
 use crate::subject::budget;
 use serde_json::{Map, Value};
@@ -21,17 +22,7 @@ impl McpServer {
             unreachable!("only declared tools are routed here")
         };
         self.enter(call)?;
-        let base = match profile.relative_paths {
-            RelativeTo::Cwd => self
-                .running
-                .as_ref()
-                .expect("running")
-                .state
-                .cwd
-                .display()
-                .to_string(),
-            RelativeTo::Roots => call.workspace.roots[0].clone(),
-        };
+        let base = self.base(call);
         let arguments = translate::arguments(map, &call.params);
         let mut ctx = Context::new(call.tool, map, &profile.errors, &base, &call.params);
         // What the request named, as the fixture holds it before the call
@@ -61,58 +52,8 @@ impl McpServer {
             Err(e) => return Err(self.lost(e, &format!("`tools/call {}`", map.tool))),
         };
         let is_error = result.is_error();
-        // The model is shown the content; the rules read it too, or, where
-        // the profile says so, a value of a successful answer's
-        // `structuredContent`.
-        let mut text = result.text();
-        let mut shown = None;
-        if let Some(pointer) = &map.result.structured
-            && !is_error
-        {
-            let Some(structured) = result.structured_text(pointer) else {
-                let why = format!("its structuredContent has no value at `{pointer}`");
-                let doing = format!("`tools/call {}`", map.tool);
-                return Err(self.lost(RequestError::Malformed(why), &doing));
-            };
-            shown = Some(std::mem::replace(&mut text, structured));
-        }
-        if let Some(poll) = &map.result.poll
-            && !is_error
-        {
-            let (all, read) = self.poll(poll, text)?;
-            shown = Some(all);
-            text = read;
-            let notes = self
-                .running
-                .as_mut()
-                .expect("running")
-                .connection
-                .take_notes();
-            self.note(notes);
-        }
-        // Each line read may become an entry or a match with its path
-        // composed: counted before they are split.
-        if budget::text_lines(&text, budget::MAX_ITEMS).is_err() {
-            let what = format!(
-                "an answer of more than {} lines, more than one may be read as",
-                budget::MAX_ITEMS
-            );
-            let doing = format!("`tools/call {}`", map.tool);
-            return Err(self.lost(RequestError::OverBudget(what), &doing));
-        }
-        // A text a rule reads as JSON becomes a value per item once parsed:
-        // counted first, as a message is.
-        if translate::reads_json(&map.result)
-            && !is_error
-            && budget::json_items(text.as_bytes(), budget::MAX_ITEMS).is_err()
-        {
-            let what = format!(
-                "a JSON text of more than {} values and members, more than one may be read as",
-                budget::MAX_ITEMS
-            );
-            let doing = format!("`tools/call {}`", map.tool);
-            return Err(self.lost(RequestError::OverBudget(what), &doing));
-        }
+        let (text, shown) = self.text_to_read(map, &result)?;
+        self.within_budget(map, &text, is_error)?;
         let mut read = translate::read(&mut ctx, &text, is_error);
         self.count(ctx.tried);
         // The model saw every answer of a session, whichever was read.
@@ -125,6 +66,84 @@ impl McpServer {
             }
         }
         Ok(read)
+    }
+
+    /// The directory the server resolves a relative path of `call`
+    /// against, as the profile says: its working directory, or the first
+    /// root.
+    fn base(&self, call: &Call) -> String {
+        match self.profile().relative_paths {
+            RelativeTo::Cwd => {
+                let running = self.running.as_ref().expect("running");
+                running.state.cwd.display().to_string()
+            }
+            RelativeTo::Roots => call.workspace.roots[0].clone(),
+        }
+    }
+
+    /// The text the profile's rules read from `result`, and what the model
+    /// was shown when that is another text. The model is shown the
+    /// content; the rules read it too, or, where the profile says so, a
+    /// value of a successful answer's `structuredContent`, or a search
+    /// session's answers polled to its end.
+    fn text_to_read(
+        &mut self,
+        map: &ServerTool,
+        result: &CallToolResult,
+    ) -> Result<(String, Option<String>), AdapterFailure> {
+        let mut text = result.text();
+        let mut shown = None;
+        if result.is_error() {
+            return Ok((text, shown));
+        }
+        if let Some(pointer) = &map.result.structured {
+            let Some(structured) = result.structured_text(pointer) else {
+                let why = format!("its structuredContent has no value at `{pointer}`");
+                let doing = format!("`tools/call {}`", map.tool);
+                return Err(self.lost(RequestError::Malformed(why), &doing));
+            };
+            shown = Some(std::mem::replace(&mut text, structured));
+        }
+        if let Some(poll) = &map.result.poll {
+            let (all, read) = self.poll(poll, text)?;
+            shown = Some(all);
+            text = read;
+            let running = self.running.as_mut().expect("running");
+            let notes = running.connection.take_notes();
+            self.note(notes);
+        }
+        Ok((text, shown))
+    }
+
+    /// Refuses an answer that would cost more than one may once read:
+    /// each line may become an entry or a match with its path composed,
+    /// and a text a rule reads as JSON a value per item, so both are
+    /// counted before they are split or parsed. The server is ended, as
+    /// for a line past the cap.
+    fn within_budget(
+        &mut self,
+        map: &ServerTool,
+        text: &str,
+        is_error: bool,
+    ) -> Result<(), AdapterFailure> {
+        let what = if budget::text_lines(text, budget::MAX_ITEMS).is_err() {
+            format!(
+                "an answer of more than {} lines, more than one may be read as",
+                budget::MAX_ITEMS
+            )
+        } else if translate::reads_json(&map.result)
+            && !is_error
+            && budget::json_items(text.as_bytes(), budget::MAX_ITEMS).is_err()
+        {
+            format!(
+                "a JSON text of more than {} values and members, more than one may be read as",
+                budget::MAX_ITEMS
+            )
+        } else {
+            return Ok(());
+        };
+        let doing = format!("`tools/call {}`", map.tool);
+        Err(self.lost(RequestError::OverBudget(what), &doing))
     }
 
     /// Counts the rules tried on one answer.

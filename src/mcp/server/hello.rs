@@ -19,6 +19,22 @@ impl McpServer {
                 format!("cannot read the server's version: {why}"),
             )
         };
+        let version = self.read_version(cannot)?;
+        if version.len() > MAX_VERSION_BYTES {
+            return Err(cannot(format!(
+                "it is {} bytes long, more than {MAX_VERSION_BYTES}",
+                version.len()
+            )));
+        }
+        Ok(version)
+    }
+
+    /// The version as the profile's source gives it, of any length;
+    /// `cannot` says why it could not be read.
+    fn read_version(
+        &self,
+        cannot: impl Fn(String) -> AdapterFailure,
+    ) -> Result<String, AdapterFailure> {
         match &self.profile().implementation.version {
             VersionSource::Text(text) => Ok(text.clone()),
             VersionSource::PackageJson(file) => {

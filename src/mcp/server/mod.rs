@@ -31,6 +31,10 @@
 //! - [`process`]: starting, ending and losing its process;
 //! - [`hello`]: its version and tools, as every report shows them;
 //! - [`answer`]: one suite call, sent, polled and read back.
+//!
+//! Each process is started through an opener ([`Connection::start`] in a
+//! run), so the unit tests (`tests.rs`) drive every decision above over
+//! scripted peers ([`crate::mcp::transport`]) without a process.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -49,6 +53,7 @@ use serde_json::{Map, Value};
 use crate::mcp::client::{Connection, RequestError, ToolInfo};
 use crate::mcp::profile::{Loaded, Prepare, Profile, RelativeTo, RootsVia, ToolMap};
 use crate::mcp::translate::{self};
+use crate::mcp::transport::Launch;
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
 use crate::subject::hang::HangProne;
@@ -62,6 +67,8 @@ mod answer;
 mod hello;
 mod process;
 mod roots;
+#[cfg(test)]
+mod tests;
 
 /// The first pause between two asks of a server that swaps its roots
 /// asynchronously whether the new ones are in force; each pause doubles up
@@ -102,6 +109,14 @@ struct Running {
     state: State,
 }
 
+/// How a process is started in a state and greeted: its connection and
+/// the tools it lists. [`Connection::start`] for a server process; a
+/// scripted peer in the unit tests, which see the supervision's every
+/// decision without a process.
+type Opener = Box<
+    dyn FnMut(&Launch, &[String], Duration) -> Result<(Connection, Vec<ToolInfo>), String> + Send,
+>;
+
 /// A profile's server, supervised.
 pub struct McpServer {
     config: McpConfig,
@@ -117,6 +132,7 @@ pub struct McpServer {
     /// `scratch/tmp`, the server's `TMPDIR`.
     tmp_dir: PathBuf,
     running: Option<Running>,
+    open: Opener,
     /// Restarts after an unexplained death since the last answered call,
     /// counted against `--max-restarts` once per case file.
     restarts: Restarts,
@@ -160,46 +176,58 @@ fn failure(kind: FailureKind, message: String) -> AdapterFailure {
     }
 }
 
+/// The subject's private directories: `tmp` (its `TMPDIR`) with its
+/// `HOME` and working directory inside, in a scratch directory of the
+/// run's. A server run as another user owns its `TMPDIR`, `HOME` and first
+/// root (deepest first, each made just now in a directory of root's it
+/// cannot rename entries in), and passes through the scratch directory,
+/// which stays root's.
+fn scratch(config: &McpConfig) -> Result<tempfile::TempDir, AdapterFailure> {
+    let scratch = tempfile::Builder::new()
+        .prefix("mcp-")
+        .tempdir_in(&config.tmpdir)
+        .map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create the server's directories: {e}"),
+            )
+        })?;
+    for dir in ["tmp", "tmp/home", "tmp/work"] {
+        std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot create the server's {dir}: {e}"),
+            )
+        })?;
+    }
+    if let Some(user) = config.user {
+        use std::os::unix::fs::PermissionsExt;
+        let passable = std::fs::Permissions::from_mode(0o711);
+        let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
+            ["tmp/home", "tmp/work", "tmp"]
+                .iter()
+                .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
+        });
+        handed.map_err(|e| {
+            failure(
+                FailureKind::Start,
+                format!("cannot hand the server its directories: {e}"),
+            )
+        })?;
+    }
+    Ok(scratch)
+}
+
 impl McpServer {
     /// Starts the server once: its version, tools and schemas make the
     /// `hello` every report shows.
     pub fn start(config: McpConfig) -> Result<McpServer, AdapterFailure> {
-        let scratch = tempfile::Builder::new()
-            .prefix("mcp-")
-            .tempdir_in(&config.tmpdir)
-            .map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot create the server's directories: {e}"),
-                )
-            })?;
-        for dir in ["tmp", "tmp/home", "tmp/work"] {
-            std::fs::create_dir(scratch.path().join(dir)).map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot create the server's {dir}: {e}"),
-                )
-            })?;
-        }
-        // A server run as another user owns its `TMPDIR`, `HOME` and first
-        // root (deepest first, each made just now in a directory of root's
-        // it cannot rename entries in), and passes through the scratch
-        // directory, which stays root's.
-        if let Some(user) = config.user {
-            use std::os::unix::fs::PermissionsExt;
-            let passable = std::fs::Permissions::from_mode(0o711);
-            let handed = std::fs::set_permissions(scratch.path(), passable).and_then(|()| {
-                ["tmp/home", "tmp/work", "tmp"]
-                    .iter()
-                    .try_for_each(|dir| crate::sys::chown(&scratch.path().join(dir), user))
-            });
-            handed.map_err(|e| {
-                failure(
-                    FailureKind::Start,
-                    format!("cannot hand the server its directories: {e}"),
-                )
-            })?;
-        }
+        McpServer::start_over(config, Box::new(Connection::start))
+    }
+
+    /// [`start`](Self::start), each process started and greeted by `open`.
+    fn start_over(config: McpConfig, open: Opener) -> Result<McpServer, AdapterFailure> {
+        let scratch = scratch(&config)?;
         let rule_uses = RuleUses::of(translate::rules(&config.profile.profile));
         let restarts = Restarts::new(config.max_restarts);
         let mut server = McpServer {
@@ -209,6 +237,7 @@ impl McpServer {
             tmp_dir: scratch.path().join("tmp"),
             _scratch: scratch,
             running: None,
+            open,
             restarts,
             unexplained: false,
             rule_uses,
@@ -233,15 +262,6 @@ impl McpServer {
         };
         server.launch(state)?;
         let version = server.version()?;
-        if version.len() > MAX_VERSION_BYTES {
-            return Err(failure(
-                FailureKind::Start,
-                format!(
-                    "cannot read the server's version: it is {} bytes long, more than {MAX_VERSION_BYTES}",
-                    version.len()
-                ),
-            ));
-        }
         server.hello = server.make_hello(version);
         Ok(server)
     }

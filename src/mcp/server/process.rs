@@ -2,7 +2,7 @@
 //! state a call needs, the start budget, and what an ended or lost
 //! process leaves for the report (its stderr, a finding).
 
-use crate::mcp::client::{Connection, Launch, RequestError};
+use crate::mcp::client::RequestError;
 use crate::mcp::profile::RootsVia;
 use crate::report::findings::FindingKind;
 use crate::subject::{AdapterFailure, FailureKind};
@@ -86,7 +86,7 @@ impl McpServer {
             .server
             .start_timeout_ms
             .map_or(self.config.hello_timeout, Duration::from_millis);
-        let (mut connection, tools) = Connection::start(&launch, &state.roots, timeout)
+        let (mut connection, tools) = (self.open)(&launch, &state.roots, timeout)
             .map_err(|e| failure(FailureKind::Start, e))?;
         self.tools = tools;
         self.note(connection.take_notes());

@@ -96,64 +96,80 @@ impl McpServer {
             }
         };
         if restart {
-            if self.running.is_none()
-                && self.unexplained
-                && let Err(spent) = self.restarts.take()
-            {
-                return Err(failure(
-                    FailureKind::GaveUp,
-                    format!(
-                        "the server died unexplained (a crash or a failed start) and was restarted for {spent} case file{} in a row; --max-restarts {} allows no more: giving up",
-                        if spent == 1 { "" } else { "s" },
-                        self.config.max_restarts
-                    ),
-                ));
-            }
-            let roots = state.roots.clone();
-            // A start that fails is unexplained until one succeeds.
-            self.unexplained = true;
-            let started = std::time::Instant::now();
-            self.launch(state)?;
-            if std::mem::take(&mut self.ended_waiting) {
-                self.waited += started.elapsed();
-            }
-            self.unexplained = false;
-            // A server taking MCP roots asks for them after `initialized`
-            // and may take them in asynchronously, like a later change: a
-            // first call sent before they are in force is refused as
-            // outside every (empty) allowed directory. A server given them
-            // by a tool gets them now, even when its config file listed
-            // them: the process being ended meanwhile shares its `HOME`,
-            // and desktop-commander writes its config back while it runs
-            // (under its own lock, which the tool honours and a write of
-            // the file from here could not).
-            match *self.profile().roots.via {
-                RootsVia::Mcp => return self.await_roots(&roots),
-                RootsVia::Tool => {
-                    self.set_roots_by_tool(&roots)?;
-                    return self.await_roots(&roots);
-                }
-                _ => return Ok(()),
-            }
+            self.restart_in(state)
+        } else {
+            self.change_roots(state.roots)
         }
+    }
+
+    /// Starts a process in `state`, within `--max-restarts` after a death
+    /// nothing explains, and hands it its roots where they go over MCP or
+    /// a tool. The start is waited time when the last process was ended
+    /// for a request it never answered.
+    fn restart_in(&mut self, state: State) -> Result<(), AdapterFailure> {
+        if self.running.is_none()
+            && self.unexplained
+            && let Err(spent) = self.restarts.take()
+        {
+            return Err(failure(
+                FailureKind::GaveUp,
+                format!(
+                    "the server died unexplained (a crash or a failed start) and was restarted for {spent} case file{} in a row; --max-restarts {} allows no more: giving up",
+                    if spent == 1 { "" } else { "s" },
+                    self.config.max_restarts
+                ),
+            ));
+        }
+        let roots = state.roots.clone();
+        // A start that fails is unexplained until one succeeds.
+        self.unexplained = true;
+        let started = std::time::Instant::now();
+        self.launch(state)?;
+        if std::mem::take(&mut self.ended_waiting) {
+            self.waited += started.elapsed();
+        }
+        self.unexplained = false;
+        // A server taking MCP roots asks for them after `initialized`
+        // and may take them in asynchronously, like a later change: a
+        // first call sent before they are in force is refused as
+        // outside every (empty) allowed directory. A server given them
+        // by a tool gets them now, even when its config file listed
+        // them: the process being ended meanwhile shares its `HOME`,
+        // and desktop-commander writes its config back while it runs
+        // (under its own lock, which the tool honours and a write of
+        // the file from here could not).
+        match *self.profile().roots.via {
+            RootsVia::Mcp => self.await_roots(&roots),
+            RootsVia::Tool => {
+                self.set_roots_by_tool(&roots)?;
+                self.await_roots(&roots)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Gives the running server `roots`, when they are new, the way they
+    /// reach it while it runs (a tool, or MCP roots announced), and waits
+    /// until they are in force.
+    fn change_roots(&mut self, roots: Vec<String>) -> Result<(), AdapterFailure> {
         let via = *self.profile().roots.via;
         let running = self.running.as_mut().expect("running");
-        if running.state.roots == state.roots {
+        if running.state.roots == roots {
             return Ok(());
         }
-        running.state.roots = state.roots.clone();
+        running.state.roots = roots.clone();
         if via == RootsVia::None {
             return Ok(());
         }
         if via == RootsVia::Tool {
-            self.set_roots_by_tool(&state.roots)?;
-        } else if let Err(e) = running.connection.change_roots(
-            &state.roots,
-            std::time::Instant::now() + self.config.call_timeout,
-        ) {
+            self.set_roots_by_tool(&roots)?;
+        } else if let Err(e) = running
+            .connection
+            .change_roots(&roots, std::time::Instant::now() + self.config.call_timeout)
+        {
             return Err(self.lost(e, "announcing new roots"));
         }
-        self.await_roots(&state.roots)
+        self.await_roots(&roots)
     }
 
     /// Whether new roots reach the running server (over MCP, or by a
