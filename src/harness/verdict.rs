@@ -15,19 +15,21 @@
 //! the call is sent, and a protocol violation found on the way is handed
 //! back for the caller to charge.
 //!
-//! Around the call: where the roots are, a canary of the call's in the
-//! subject's own temporary directory, `HOME` and working directory
-//! ([`reach`]), the fixture's snapshot
-//! (its own `.git` directories and what the subject prepared left out), the paths
-//! the call names in the subject's scratch directory and beyond the
-//! fixture ([`Watched`]), and what the fixture says about the outside
-//! ([`Outside`], SEC-12). After it: the answer against the expectation
-//! ([`judge`]), what changed inside the roots against the expected writes
-//! (SEC-11, FILE-11), what changed outside every root (an escape, whatever
-//! the answer), and what the answer carried out (SEC-12's read, list and
-//! exec channels). Then, for a fixture with anything outside every root
-//! and a call that writes nothing, non-interference (SEC-12): the same
-//! call on the fixture's twin ([`fixture::twin`]), and, only when the two
+//! Around the call, read before it is sent, in this order: where the
+//! roots are, a canary of the call's in the subject's own temporary
+//! directory, `HOME` and working directory ([`reach`]), the paths the call
+//! names in the subject's scratch directory and beyond the fixture
+//! ([`Watched`]), the fixture's snapshot (its own `.git` directories and
+//! what the subject prepared left out), and what the fixture says about
+//! the outside ([`Outside`], SEC-12). After it: what changed (a call
+//! declined that changed nothing is not comparable), then the answer
+//! against the expectation ([`judge`]), the changes inside the roots
+//! against the expected writes (SEC-11, FILE-11), those outside every
+//! root (an escape, whatever the answer), and what the answer carried out
+//! (SEC-12's read, list and exec channels). Then, for a fixture with
+//! anything outside every root and a call that writes nothing,
+//! non-interference (SEC-12): the same call on the fixture's twin
+//! ([`fixture::twin`]), and, only when the two
 //! answers differ, once more on the fixture built again, to leave out
 //! what differs between two answers of the same fixture
 //! ([`interference`]); the twin's changes outside every root are judged
@@ -142,6 +144,19 @@ pub struct Called {
     pub violation: Option<AdapterFailure>,
 }
 
+impl Called {
+    /// A call that ended before it was sent, with why: the subject not
+    /// ready (nothing `planned`), or the fixture not handed over.
+    fn unsent(planned: Option<(Call, Placeholders)>, failure: AdapterFailure) -> Called {
+        Called {
+            planned,
+            judged: Err(failure),
+            sent: false,
+            violation: None,
+        }
+    }
+}
+
 /// One call on `subject`, from making it ready to the verdict, in the
 /// order the module doc gives: the one path from what a case (or a
 /// sample) asks to a judged answer. The call is made from `ask` on the
@@ -158,46 +173,19 @@ pub fn call_on<E>(
     expect: impl FnOnce(&Call, &mut Placeholders, Option<&Path>) -> Result<Expected, E>,
     relax: impl FnOnce(&mut Expected, &ToolResult),
 ) -> Result<Called, E> {
-    let OnSubject {
-        file,
-        fixture,
-        built,
-        ask,
-        hang_timeout,
-        twin,
-    } = on;
-    if let Err(failure) = subject.ready(file) {
-        return Ok(Called {
-            planned: None,
-            judged: Err(failure),
-            sent: false,
-            violation: None,
-        });
+    let OnSubject { fixture, built, .. } = on;
+    if let Err(failure) = subject.ready(on.file) {
+        return Ok(Called::unsent(None, failure));
     }
     let scratch = subject.scratch_dir().map(Path::to_path_buf);
-    let (call, mut vars) = plan(ask, built, scratch.as_deref());
+    let (call, mut vars) = plan(on.ask, built, scratch.as_deref());
     let expected = expect(&call, &mut vars, scratch.as_deref())?;
-    let unsent = |call, vars, failure| Called {
-        planned: Some((call, vars)),
-        judged: Err(failure),
-        sent: false,
-        violation: None,
-    };
     let prepared = match hand_over(subject, built, &call) {
         Ok(prepared) => prepared,
-        Err(failure) => return Ok(unsent(call, vars, failure)),
+        Err(failure) => return Ok(Called::unsent(Some((call, vars)), failure)),
     };
-    // A FIFO blocks whoever opens it: a call on a fixture with one gets
-    // the short bound, and the FIFOs are released when it passes.
-    let hang = hang_bound(fixture, built, hang_timeout);
-    // The names the call and the expectation mention keep their place in
-    // the twin; a call that writes is not asked again (FILE-11 judges its
-    // write, and a twin of a write would judge a second one).
-    let writes = expected.writes.is_empty() && !matches!(call.tool, Tool::WriteFile | Tool::Edit);
-    let twin = twin.filter(|_| writes).map(|limit| {
-        let mentioned = format!("{} {expected:?}", Value::Object(call.params.clone()));
-        (limit, mentioned)
-    });
+    let hang = hang_bound(fixture, built, on.hang_timeout);
+    let twin = twin_asked(on.twin, &call, &expected);
     let judging = Judging {
         fixture,
         built,
@@ -218,59 +206,21 @@ pub fn call_on<E>(
         violation = found;
         answer
     });
-    // Non-interference: the same call on the twin, then, if the answers
-    // differ, on the fixture built again, to leave out the tool's noise.
     let judged = match (judged, twin) {
         (Ok(Judged::Answered(mut answered)), Some((limit, mentioned)))
             if answered.answer.outcome != Some(Outcome::Unsupported) =>
         {
             let first = First {
-                file,
+                file: on.file,
+                fixture,
                 built,
                 call: &call,
                 scratch: scratch.as_deref(),
-                hang_timeout,
+                hang_timeout: on.hang_timeout,
                 limit,
             };
-            let mut seen = |found: Option<Again>| {
-                let found = found?;
-                if violation.is_none() {
-                    violation = found.violation;
-                }
-                Some((found.answer, found.vars, found.changed))
-            };
-            let twin = fixture::twin(fixture, |name| mentioned.contains(name))
-                .and_then(|twin| seen(first.again(subject, &twin, None)));
-            let side = |answer, vars| interference::Side { answer, vars };
-            let first_side = side(&answered.answer, &vars);
-            let mut escapes: Vec<(Channel, String)> = Vec::new();
-            if let Some((answer, twin_vars, changed)) = &twin {
-                let unobserved = &answered.unobserved;
-                let tool = call.tool;
-                let on_twin = side(answer, twin_vars);
-                let differing = interference::differing(tool, first_side, on_twin, unobserved);
-                if !differing.is_empty() {
-                    let noise = match seen(first.again(subject, fixture, Some(built))) {
-                        Some((again, again_vars, _)) => {
-                            let again = side(&again, &again_vars);
-                            interference::differing(tool, first_side, again, unobserved)
-                        }
-                        // No answer to tell noise by: nothing is charged.
-                        None => differing.clone(),
-                    };
-                    escapes = interference::escapes(&differing, &noise);
-                }
-                if let Some(change) = changed {
-                    let change = format!("changed outside every root on the twin: {change}");
-                    escapes.push((Channel::Write, change));
-                }
-            }
-            escapes.retain(|(c, _)| !answered.escapes.iter().any(|(e, _)| e == c));
-            let shown: Vec<String> = (escapes.iter())
-                .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
-                .collect();
-            answered.verdict.check_outside(&shown);
-            answered.escapes.extend(escapes);
+            let escapes = first.interference(subject, &mentioned, &answered, &vars, &mut violation);
+            answered.add_outside(escapes);
             Ok(Judged::Answered(answered))
         }
         (judged, _) => judged,
@@ -280,6 +230,23 @@ pub fn call_on<E>(
         judged,
         sent: true,
         violation,
+    })
+}
+
+/// Whether `call` is asked again on the fixture's twin (SEC-12's
+/// non-interference; `twin` is the time its build gets, none for the
+/// fuzzer), and the text of the call and its expectation, whose names
+/// keep their place in the twin. A call that writes is not asked again:
+/// FILE-11 judges its write, and a twin of a write would judge a second.
+fn twin_asked(
+    twin: Option<Duration>,
+    call: &Call,
+    expected: &Expected,
+) -> Option<(Duration, String)> {
+    let writes = !expected.writes.is_empty() || matches!(call.tool, Tool::WriteFile | Tool::Edit);
+    twin.filter(|_| !writes).map(|limit| {
+        let mentioned = format!("{} {expected:?}", Value::Object(call.params.clone()));
+        (limit, mentioned)
     })
 }
 
@@ -377,6 +344,17 @@ pub struct Answer {
     /// Why the snapshot before the call stopped early, if it did: then no
     /// change to the fixture could be seen.
     pub unwatched: Option<String>,
+}
+
+impl Answer {
+    /// Escapes found after the verdict was made (SEC-12's
+    /// non-interference), judged and kept: those through a channel the
+    /// answer already got out by are left out, as that channel is charged.
+    fn add_outside(&mut self, mut escapes: Vec<(Channel, String)>) {
+        escapes.retain(|(c, _)| !self.escapes.iter().any(|(e, _)| e == c));
+        self.verdict.check_outside(&shown(&escapes));
+        self.escapes.extend(escapes);
+    }
 }
 
 /// Sends `call` through `send` and judges the answer against `expected`
@@ -633,6 +611,9 @@ impl Changed {
 /// (SEC-12's non-interference).
 struct First<'a> {
     file: &'a Path,
+    /// The fixture as the case wrote it: its twin is made from it, and it
+    /// is built again to tell the tool's noise.
+    fixture: &'a Fixture,
     built: &'a BuiltFixture,
     call: &'a Call,
     scratch: Option<&'a Path>,
@@ -652,6 +633,57 @@ struct Again {
 }
 
 impl First<'_> {
+    /// SEC-12's non-interference for the first call's `answered`: the same
+    /// call on the fixture's twin (the names in `mentioned` keep their
+    /// place), and, only when the two answers differ, once more on the
+    /// fixture built again, to leave out what differs between two answers
+    /// of the same fixture; what the call changed outside every root on
+    /// the twin is an escape too. Nothing is charged when the twin cannot
+    /// be built or gets no answer. A violation found on the way goes to
+    /// `violation` unless it holds one already.
+    fn interference(
+        &self,
+        subject: &mut dyn Subject,
+        mentioned: &str,
+        answered: &Answer,
+        vars: &Placeholders,
+        violation: &mut Option<AdapterFailure>,
+    ) -> Vec<(Channel, String)> {
+        let mut seen = |found: Option<Again>| {
+            let found = found?;
+            if violation.is_none() {
+                *violation = found.violation;
+            }
+            Some((found.answer, found.vars, found.changed))
+        };
+        let twin = fixture::twin(self.fixture, |name| mentioned.contains(name))
+            .and_then(|twin| seen(self.again(subject, &twin, None)));
+        let Some((answer, twin_vars, changed)) = twin else {
+            return Vec::new();
+        };
+        let side = |answer, vars| interference::Side { answer, vars };
+        let first = side(&answered.answer, vars);
+        let (tool, unobserved) = (self.call.tool, &answered.unobserved);
+        let differing = interference::differing(tool, first, side(&answer, &twin_vars), unobserved);
+        let mut escapes = Vec::new();
+        if !differing.is_empty() {
+            let noise = match seen(self.again(subject, self.fixture, Some(self.built))) {
+                Some((again, again_vars, _)) => {
+                    let again = side(&again, &again_vars);
+                    interference::differing(tool, first, again, unobserved)
+                }
+                // No answer to tell noise by: nothing is charged.
+                None => differing.clone(),
+            };
+            escapes = interference::escapes(&differing, &noise);
+        }
+        if let Some(change) = changed {
+            let change = format!("changed outside every root on the twin: {change}");
+            escapes.push((Channel::Write, change));
+        }
+        escapes
+    }
+
     /// The first call, asked on `fixture` (the twin) built anew, or, with
     /// `same`, on the first fixture built again byte for byte. `None` when
     /// it could not be built or got no answer: nothing can be compared.
