@@ -32,7 +32,7 @@ use std::path::Path;
 
 use crate::harness::snapshot::ExpectedWrite;
 use toolpath_suite::case::raw::ExpectedOutcome;
-use toolpath_suite::case::{ErrorExpect, Expect, Fixture, FixturePath};
+use toolpath_suite::case::{ErrorExpect, Expect, ExpectedMatch, Fixture, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{EntryType, Kind, Tool};
 
@@ -117,19 +117,9 @@ impl Expected {
         let path = expand(&expect.path);
         let cwd = expand(&expect.cwd);
         let ok = expect.outcome == ExpectedOutcome::Ok;
-        let output = match (&cwd, tool == Tool::Shell && ok) {
-            (Some(cwd), true) if command == Some("ls") => {
-                listing(cwd, root).map(ExpectedOutput::Listing)
-            }
-            (Some(cwd), true) => Some(ExpectedOutput::Directory(ran_in(cwd))),
-            _ => None,
-        };
-        // `resolve` is the resolver alone: no model ever reads it.
-        let model_text_contains = if ok && tool != Tool::Resolve {
-            path.iter().chain(&cwd).cloned().collect()
-        } else {
-            Vec::new()
-        };
+        let output = (cwd.as_deref())
+            .filter(|_| tool == Tool::Shell && ok)
+            .and_then(|cwd| shell_output(cwd, command, root));
         let texts = FixtureText {
             fixture,
             root,
@@ -137,21 +127,11 @@ impl Expected {
             made: vec![OnceCell::new(); fixture.generated.len()],
             lines_by_path: RefCell::default(),
         };
-        // FILE-5: what a read answers comes from the case's own bytes for
-        // the file the path reaches, read before the call.
-        let read = match (&path, tool == Tool::ReadFile && ok) {
-            (Some(path), true) => texts.bytes(path).map(|bytes| match text_of(bytes) {
-                Some(text) => ExpectedContent::Text(text.to_owned()),
-                None => ExpectedContent::Binary,
-            }),
-            _ => None,
-        };
-        let notes = match (&expect.notes, &read) {
-            (Some(notes), _) => Some(notes.clone()),
-            (None, Some(ExpectedContent::Binary)) => Some(vec![BINARY.to_owned()]),
-            (None, Some(ExpectedContent::Text(_))) => Some(Vec::new()),
-            (None, None) => None,
-        };
+        let content = (path.as_deref())
+            .filter(|_| tool == Tool::ReadFile && ok)
+            .and_then(|path| read_content(&texts, path));
+        let model_text_contains = named_to_the_model(tool, ok, &path, &cwd);
+        let expand_all = |paths: &[String]| paths.iter().map(|p| vars.expand_path(p)).collect();
         Expected {
             outcome: expect.outcome,
             kind: expect.kind,
@@ -159,51 +139,104 @@ impl Expected {
             parent: expand(&expect.parent),
             cwd,
             output,
-            matches: expect.matches.as_ref().map(|matches| {
-                matches
-                    .iter()
-                    .map(|m| {
-                        let path = vars.expand_path(&m.path);
-                        let text = texts.line(&path, m.line);
-                        ExpectedLine {
-                            path,
-                            line: m.line,
-                            text,
-                        }
-                    })
-                    .collect()
-            }),
-            notes,
-            content: read,
-            writes: expect
-                .writes
-                .iter()
-                .map(|(path, content)| ExpectedWrite {
-                    path: path.as_str().as_bytes().to_vec(),
-                    content: content.clone(),
-                })
-                .collect(),
-            files: expect
-                .files
-                .as_ref()
-                .map(|files| files.iter().map(|f| vars.expand_path(f)).collect()),
+            matches: (expect.matches.as_deref()).map(|m| matches_with_text(m, vars, &texts)),
+            notes: read_notes(expect.notes.as_ref(), content.as_ref()),
+            content,
+            writes: writes(&expect.writes),
+            files: expect.files.as_deref().map(expand_all),
             entries: expect.entries.as_ref().map(|entries| {
-                entries
-                    .iter()
+                (entries.iter())
                     .map(|(p, t)| (vars.expand_path(p), *t))
                     .collect()
             }),
             error: expect.error.as_ref().map(|e| ErrorExpect {
                 code: e.code,
-                message_contains: e
-                    .message_contains
-                    .iter()
-                    .map(|n| vars.expand_path(n))
-                    .collect(),
+                message_contains: expand_all(&e.message_contains),
             }),
             model_text_contains,
         }
     }
+}
+
+/// SHELL-6: what a successful shell command run in `cwd` prints there:
+/// `ls` the names in it (read now, before the call), anything else
+/// (`pwd`) the directory.
+fn shell_output(cwd: &str, command: Option<&str>, root: &Path) -> Option<ExpectedOutput> {
+    match command {
+        Some("ls") => listing(cwd, root).map(ExpectedOutput::Listing),
+        _ => Some(ExpectedOutput::Directory(ran_in(cwd))),
+    }
+}
+
+/// OUT-5: what the text shown to the model must name, for a successful
+/// call: the resolved path and the shell's `cwd`. `resolve` is the
+/// resolver alone: no model ever reads it.
+fn named_to_the_model(
+    tool: Tool,
+    ok: bool,
+    path: &Option<String>,
+    cwd: &Option<String>,
+) -> Vec<String> {
+    if ok && tool != Tool::Resolve {
+        path.iter().chain(cwd).cloned().collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// FILE-5: what a successful read of `path` answers, from the case's own
+/// bytes for the file the path reaches, read before the call; `None` for
+/// a path that reaches no file of the case.
+fn read_content(texts: &FixtureText, path: &str) -> Option<ExpectedContent> {
+    texts.bytes(path).map(|bytes| match text_of(bytes) {
+        Some(text) => ExpectedContent::Text(text.to_owned()),
+        None => ExpectedContent::Binary,
+    })
+}
+
+/// The notes expected: the case's when it names them, else, for a read
+/// whose content is known (FILE-5), `binary` for a binary file and none
+/// for a text; else not looked at.
+fn read_notes(
+    notes: Option<&Vec<String>>,
+    content: Option<&ExpectedContent>,
+) -> Option<Vec<String>> {
+    match (notes, content) {
+        (Some(notes), _) => Some(notes.clone()),
+        (None, Some(ExpectedContent::Binary)) => Some(vec![BINARY.to_owned()]),
+        (None, Some(ExpectedContent::Text(_))) => Some(Vec::new()),
+        (None, None) => None,
+    }
+}
+
+/// SEARCH-10: each expected match in machine paths, with its line's text
+/// as the fixture wrote it (when the fixture describes the file).
+fn matches_with_text(
+    matches: &[ExpectedMatch],
+    vars: &Placeholders,
+    texts: &FixtureText,
+) -> Vec<ExpectedLine> {
+    (matches.iter())
+        .map(|m| {
+            let path = vars.expand_path(&m.path);
+            let text = texts.line(&path, m.line);
+            ExpectedLine {
+                path,
+                line: m.line,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// FILE-11: the case's writes, as the fixture's snapshot names paths.
+fn writes(writes: &[(FixturePath, Vec<u8>)]) -> Vec<ExpectedWrite> {
+    (writes.iter())
+        .map(|(path, content)| ExpectedWrite {
+            path: path.as_str().as_bytes().to_vec(),
+            content: content.clone(),
+        })
+        .collect()
 }
 
 /// The directory `pwd` may print for a command run in `cwd`: its lexical
@@ -538,5 +571,58 @@ mod tests {
         let e = Expected::derive(&expect, &fixture, Tool::Shell, None, &vars, &root);
         assert_eq!(e.output, None);
         assert!(e.model_text_contains.is_empty());
+    }
+
+    /// OUT-5 names the path and the shell's `cwd` to the model, except for
+    /// `resolve` (no model reads it); a read's notes are the case's when it
+    /// names them; an error and the writes keep the case's values, in
+    /// machine paths.
+    #[test]
+    fn what_the_spec_implies_follows_the_tool_and_what_the_case_names() {
+        let (dir, fixture, vars) = fixture_with_a_link();
+        let root = dir.path().canonicalize().unwrap();
+        let mut expect = expect_matches(&[]);
+        expect.matches = None;
+        expect.path = Some("{ws}/real/a.ts".into());
+        let derive =
+            |expect: &Expect, tool| Expected::derive(expect, &fixture, tool, None, &vars, &root);
+        assert!(
+            derive(&expect, Tool::Resolve)
+                .model_text_contains
+                .is_empty()
+        );
+        expect.cwd = Some("{ws}/via".into());
+        assert_eq!(
+            derive(&expect, Tool::Shell).model_text_contains,
+            [vars.expand("{ws}/real/a.ts"), vars.expand("{ws}/via")]
+        );
+        expect.cwd = None;
+        expect.notes = Some(vec!["truncated".into()]);
+        let read = derive(&expect, Tool::ReadFile);
+        assert_eq!(read.notes, Some(vec!["truncated".to_owned()]));
+        assert!(read.content.is_some());
+        expect.notes = None;
+        let path = FixturePath::parse("ws/new.txt").unwrap();
+        expect.writes = vec![(path, b"new".to_vec())];
+        let written = derive(&expect, Tool::WriteFile);
+        assert_eq!(
+            written.writes,
+            [ExpectedWrite {
+                path: b"ws/new.txt".to_vec(),
+                content: b"new".to_vec()
+            }]
+        );
+        expect.outcome = ExpectedOutcome::Error;
+        expect.error = Some(ErrorExpect {
+            code: toolpath_suite::protocol::ErrorCode::NotFound,
+            message_contains: vec!["{ws}/real".into()],
+        });
+        let failed = derive(&expect, Tool::ReadFile);
+        assert_eq!(
+            failed.error.unwrap().message_contains,
+            [vars.expand("{ws}/real")]
+        );
+        assert_eq!((failed.content, failed.notes), (None, None));
+        assert!(failed.model_text_contains.is_empty());
     }
 }

@@ -40,7 +40,7 @@
 //! else may differ. Whether a change is outside every root (an escape) is
 //! `harness::containment`'s to say.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::CStr;
 use std::hash::{BuildHasher, Hasher};
 use std::io::Read;
@@ -551,6 +551,36 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
     if before.overflow.is_some() {
         return Vec::new();
     }
+    let (mut changes, allowed) = writes_made(before, after, expected);
+    let mut note = |path: &[u8], kind: ChangeKind| {
+        if !allowed.contains(&path) {
+            changes.push(Change {
+                path: path.to_vec(),
+                kind,
+            });
+        }
+    };
+    states_changed(before, after, &mut note);
+    marks_alone(before, after, &mut note);
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some(why) = &after.overflow {
+        changes.push(Change {
+            path: Vec::new(),
+            kind: ChangeKind::Overflow(why.clone()),
+        });
+    }
+    changes
+}
+
+/// Each expected write against the snapshots: a change for each that did
+/// not happen ([`ChangeKind::Missing`]) or left something else
+/// ([`ChangeKind::NotWritten`]), and the paths the writes allow to differ
+/// (the files, and the directories made on the way): no other change there.
+fn writes_made<'w>(
+    before: &Snapshot,
+    after: &Snapshot,
+    expected: &'w [ExpectedWrite],
+) -> (Vec<Change>, Vec<&'w [u8]>) {
     let mut changes = Vec::new();
     let mut allowed: Vec<&[u8]> = Vec::new();
     for write in expected {
@@ -588,15 +618,12 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
             });
         }
     }
-    let is_allowed = |path: &[u8]| allowed.contains(&path);
-    let mut note = |path: &[u8], kind: ChangeKind| {
-        if !is_allowed(path) {
-            changes.push(Change {
-                path: path.to_vec(),
-                kind,
-            });
-        }
-    };
+    (changes, allowed)
+}
+
+/// Every entry changed, removed or added between the snapshots, through
+/// `note`, in path order (removals and changes, then additions).
+fn states_changed(before: &Snapshot, after: &Snapshot, note: &mut impl FnMut(&[u8], ChangeKind)) {
     for (path, was) in &before.entries {
         match after.entries.get(path) {
             Some(now) if now == was => {}
@@ -618,21 +645,14 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
             note(path, ChangeKind::Added(now.clone()));
         }
     }
-    // A directory's times move with every name added to it, taken from it
-    // or replaced in it, each a change of its own already.
-    let parent = |path: &[u8]| -> Vec<u8> {
-        let at = path.iter().rposition(|b| *b == b'/').unwrap_or(0);
-        path[..at].to_vec()
-    };
-    let renamed: std::collections::BTreeSet<Vec<u8>> = (before.entries.iter())
-        .filter(|(p, was)| after.entries.get(*p) != Some(*was))
-        .map(|(p, _)| p)
-        .chain((after.entries.keys()).filter(|p| !before.entries.contains_key(*p)))
-        .filter(|p| !p.is_empty())
-        .map(|p| parent(p))
-        .collect();
-    // An entry that is as it was but changed hands, had its attributes
-    // changed, or was touched: one change each, the first that applies.
+}
+
+/// Every entry as it was but with other marks (owner, attributes, times),
+/// through `note`: one change each, the first that applies. A directory's
+/// times move with every name added to it, taken from it or replaced in
+/// it, each a change of its own already: those are not looked at.
+fn marks_alone(before: &Snapshot, after: &Snapshot, note: &mut impl FnMut(&[u8], ChangeKind)) {
+    let renamed = names_changed_in(before, after);
     for (path, was) in &before.marks {
         let same_entry = after.entries.get(path) == before.entries.get(path);
         let Some(now) = after.marks.get(path).filter(|_| same_entry) else {
@@ -642,14 +662,19 @@ pub fn diff(before: &Snapshot, after: &Snapshot, expected: &[ExpectedWrite]) -> 
             note(path, kind);
         }
     }
-    changes.sort_by(|a, b| a.path.cmp(&b.path));
-    if let Some(why) = &after.overflow {
-        changes.push(Change {
-            path: Vec::new(),
-            kind: ChangeKind::Overflow(why.clone()),
-        });
-    }
-    changes
+}
+
+/// The directories a name was added to, taken from or replaced in between
+/// the snapshots: the parent of every entry changed, removed or added.
+fn names_changed_in(before: &Snapshot, after: &Snapshot) -> BTreeSet<Vec<u8>> {
+    let parent = |p: &[u8]| p[..p.iter().rposition(|b| *b == b'/').unwrap_or(0)].to_vec();
+    (before.entries.iter())
+        .filter(|(p, was)| after.entries.get(*p) != Some(*was))
+        .map(|(p, _)| p)
+        .chain((after.entries.keys()).filter(|p| !before.entries.contains_key(*p)))
+        .filter(|p| !p.is_empty())
+        .map(|p| parent(p))
+        .collect()
 }
 
 /// The proper ancestors of a `/`-joined path below the fixture directory,

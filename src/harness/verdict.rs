@@ -15,19 +15,21 @@
 //! the call is sent, and a protocol violation found on the way is handed
 //! back for the caller to charge.
 //!
-//! Around the call: where the roots are, a canary of the call's in the
-//! subject's own temporary directory, `HOME` and working directory
-//! ([`reach`]), the fixture's snapshot
-//! (its own `.git` directories and what the subject prepared left out), the paths
-//! the call names in the subject's scratch directory and beyond the
-//! fixture ([`Watched`]), and what the fixture says about the outside
-//! ([`Outside`], SEC-12). After it: the answer against the expectation
-//! ([`judge`]), what changed inside the roots against the expected writes
-//! (SEC-11, FILE-11), what changed outside every root (an escape, whatever
-//! the answer), and what the answer carried out (SEC-12's read, list and
-//! exec channels). Then, for a fixture with anything outside every root
-//! and a call that writes nothing, non-interference (SEC-12): the same
-//! call on the fixture's twin ([`fixture::twin`]), and, only when the two
+//! Around the call, read before it is sent, in this order: where the
+//! roots are, a canary of the call's in the subject's own temporary
+//! directory, `HOME` and working directory ([`reach`]), the paths the call
+//! names in the subject's scratch directory and beyond the fixture
+//! ([`Watched`]), the fixture's snapshot (its own `.git` directories and
+//! what the subject prepared left out), and what the fixture says about
+//! the outside ([`Outside`], SEC-12). After it: what changed (a call
+//! declined that changed nothing is not comparable), then the answer
+//! against the expectation ([`judge`]), the changes inside the roots
+//! against the expected writes (SEC-11, FILE-11), those outside every
+//! root (an escape, whatever the answer), and what the answer carried out
+//! (SEC-12's read, list and exec channels). Then, for a fixture with
+//! anything outside every root and a call that writes nothing,
+//! non-interference (SEC-12): the same call on the fixture's twin
+//! ([`fixture::twin`]), and, only when the two
 //! answers differ, once more on the fixture built again, to leave out
 //! what differs between two answers of the same fixture
 //! ([`interference`]); the twin's changes outside every root are judged
@@ -55,7 +57,7 @@ use crate::harness::interference;
 use crate::harness::judge::{Verdict, judge};
 use crate::harness::outside::Outside;
 use crate::harness::reach;
-use crate::harness::snapshot::{self, Change};
+use crate::harness::snapshot::{self, Change, ExpectedWrite, Snapshot};
 use crate::harness::watch::Watched;
 use crate::report::{Channel, OwnCheck};
 use crate::subject::hang::HangProne;
@@ -142,6 +144,19 @@ pub struct Called {
     pub violation: Option<AdapterFailure>,
 }
 
+impl Called {
+    /// A call that ended before it was sent, with why: the subject not
+    /// ready (nothing `planned`), or the fixture not handed over.
+    fn unsent(planned: Option<(Call, Placeholders)>, failure: AdapterFailure) -> Called {
+        Called {
+            planned,
+            judged: Err(failure),
+            sent: false,
+            violation: None,
+        }
+    }
+}
+
 /// One call on `subject`, from making it ready to the verdict, in the
 /// order the module doc gives: the one path from what a case (or a
 /// sample) asks to a judged answer. The call is made from `ask` on the
@@ -158,46 +173,19 @@ pub fn call_on<E>(
     expect: impl FnOnce(&Call, &mut Placeholders, Option<&Path>) -> Result<Expected, E>,
     relax: impl FnOnce(&mut Expected, &ToolResult),
 ) -> Result<Called, E> {
-    let OnSubject {
-        file,
-        fixture,
-        built,
-        ask,
-        hang_timeout,
-        twin,
-    } = on;
-    if let Err(failure) = subject.ready(file) {
-        return Ok(Called {
-            planned: None,
-            judged: Err(failure),
-            sent: false,
-            violation: None,
-        });
+    let OnSubject { fixture, built, .. } = on;
+    if let Err(failure) = subject.ready(on.file) {
+        return Ok(Called::unsent(None, failure));
     }
     let scratch = subject.scratch_dir().map(Path::to_path_buf);
-    let (call, mut vars) = plan(ask, built, scratch.as_deref());
+    let (call, mut vars) = plan(on.ask, built, scratch.as_deref());
     let expected = expect(&call, &mut vars, scratch.as_deref())?;
-    let unsent = |call, vars, failure| Called {
-        planned: Some((call, vars)),
-        judged: Err(failure),
-        sent: false,
-        violation: None,
-    };
     let prepared = match hand_over(subject, built, &call) {
         Ok(prepared) => prepared,
-        Err(failure) => return Ok(unsent(call, vars, failure)),
+        Err(failure) => return Ok(Called::unsent(Some((call, vars)), failure)),
     };
-    // A FIFO blocks whoever opens it: a call on a fixture with one gets
-    // the short bound, and the FIFOs are released when it passes.
-    let hang = hang_bound(fixture, built, hang_timeout);
-    // The names the call and the expectation mention keep their place in
-    // the twin; a call that writes is not asked again (FILE-11 judges its
-    // write, and a twin of a write would judge a second one).
-    let writes = expected.writes.is_empty() && !matches!(call.tool, Tool::WriteFile | Tool::Edit);
-    let twin = twin.filter(|_| writes).map(|limit| {
-        let mentioned = format!("{} {expected:?}", Value::Object(call.params.clone()));
-        (limit, mentioned)
-    });
+    let hang = hang_bound(fixture, built, on.hang_timeout);
+    let twin = twin_asked(on.twin, &call, &expected);
     let judging = Judging {
         fixture,
         built,
@@ -218,59 +206,21 @@ pub fn call_on<E>(
         violation = found;
         answer
     });
-    // Non-interference: the same call on the twin, then, if the answers
-    // differ, on the fixture built again, to leave out the tool's noise.
     let judged = match (judged, twin) {
         (Ok(Judged::Answered(mut answered)), Some((limit, mentioned)))
             if answered.answer.outcome != Some(Outcome::Unsupported) =>
         {
             let first = First {
-                file,
+                file: on.file,
+                fixture,
                 built,
                 call: &call,
                 scratch: scratch.as_deref(),
-                hang_timeout,
+                hang_timeout: on.hang_timeout,
                 limit,
             };
-            let mut seen = |found: Option<Again>| {
-                let found = found?;
-                if violation.is_none() {
-                    violation = found.violation;
-                }
-                Some((found.answer, found.vars, found.changed))
-            };
-            let twin = fixture::twin(fixture, |name| mentioned.contains(name))
-                .and_then(|twin| seen(first.again(subject, &twin, None)));
-            let side = |answer, vars| interference::Side { answer, vars };
-            let first_side = side(&answered.answer, &vars);
-            let mut escapes: Vec<(Channel, String)> = Vec::new();
-            if let Some((answer, twin_vars, changed)) = &twin {
-                let unobserved = &answered.unobserved;
-                let tool = call.tool;
-                let on_twin = side(answer, twin_vars);
-                let differing = interference::differing(tool, first_side, on_twin, unobserved);
-                if !differing.is_empty() {
-                    let noise = match seen(first.again(subject, fixture, Some(built))) {
-                        Some((again, again_vars, _)) => {
-                            let again = side(&again, &again_vars);
-                            interference::differing(tool, first_side, again, unobserved)
-                        }
-                        // No answer to tell noise by: nothing is charged.
-                        None => differing.clone(),
-                    };
-                    escapes = interference::escapes(&differing, &noise);
-                }
-                if let Some(change) = changed {
-                    let change = format!("changed outside every root on the twin: {change}");
-                    escapes.push((Channel::Write, change));
-                }
-            }
-            escapes.retain(|(c, _)| !answered.escapes.iter().any(|(e, _)| e == c));
-            let shown: Vec<String> = (escapes.iter())
-                .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
-                .collect();
-            answered.verdict.check_outside(&shown);
-            answered.escapes.extend(escapes);
+            let escapes = first.interference(subject, &mentioned, &answered, &vars, &mut violation);
+            answered.add_outside(escapes);
             Ok(Judged::Answered(answered))
         }
         (judged, _) => judged,
@@ -280,6 +230,23 @@ pub fn call_on<E>(
         judged,
         sent: true,
         violation,
+    })
+}
+
+/// Whether `call` is asked again on the fixture's twin (SEC-12's
+/// non-interference; `twin` is the time its build gets, none for the
+/// fuzzer), and the text of the call and its expectation, whose names
+/// keep their place in the twin. A call that writes is not asked again:
+/// FILE-11 judges its write, and a twin of a write would judge a second.
+fn twin_asked(
+    twin: Option<Duration>,
+    call: &Call,
+    expected: &Expected,
+) -> Option<(Duration, String)> {
+    let writes = !expected.writes.is_empty() || matches!(call.tool, Tool::WriteFile | Tool::Edit);
+    twin.filter(|_| !writes).map(|limit| {
+        let mentioned = format!("{} {expected:?}", Value::Object(call.params.clone()));
+        (limit, mentioned)
     })
 }
 
@@ -379,6 +346,17 @@ pub struct Answer {
     pub unwatched: Option<String>,
 }
 
+impl Answer {
+    /// Escapes found after the verdict was made (SEC-12's
+    /// non-interference), judged and kept: those through a channel the
+    /// answer already got out by are left out, as that channel is charged.
+    fn add_outside(&mut self, mut escapes: Vec<(Channel, String)>) {
+        escapes.retain(|(c, _)| !self.escapes.iter().any(|(e, _)| e == c));
+        self.verdict.check_outside(&shown(&escapes));
+        self.escapes.extend(escapes);
+    }
+}
+
 /// Sends `call` through `send` and judges the answer against `expected`
 /// and against what the call did to the fixture and beyond it, `relax`
 /// applied once the answer is known ([`call_on`]). A failure to answer is
@@ -389,110 +367,31 @@ fn call_and_judge(
     relax: impl FnOnce(&mut Expected, &ToolResult),
     send: impl FnOnce(&Call) -> Result<ToolResult, AdapterFailure>,
 ) -> Result<Judged, AdapterFailure> {
+    let watch = Watch::before(&judging);
     let Judging {
-        fixture,
         built,
         call,
         vars,
         unobservable,
-        prepared,
-        scratch,
-        own,
+        ..
     } = judging;
-    let git_dirs = git_dirs(fixture, built, prepared);
-    // Where the roots are, read before the call like everything else the
-    // call is judged on.
-    let roots = containment::root_places(&built.root, &call.workspace.roots);
-    // A canary of this call's in the subject's own temporary directory,
-    // private `HOME` and working directory, put there before anything the
-    // call is judged on is read (the paths the call names there included).
-    let reached: Vec<String> = (scratch.map(Path::to_path_buf).into_iter())
-        .chain(own)
-        .filter_map(|dir| reach::plant(&dir))
-        .collect();
-    // What the call names in the subject's own scratch directory is
-    // outside the fixture, so outside its snapshot: looked at apart.
-    let named = Watched::before(call, scratch);
-    // And what it names anywhere else outside the fixture directory
-    // (`{ws}/../../x`, above it): outside every root as well.
-    let beyond = Watched::beyond(call, &built.root, scratch);
-    let before = snapshot::take(&built.root, &git_dirs);
-    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
-        .with_canaries(reached);
-    let command = call.params.get("command").and_then(|c| c.as_str());
 
     let answer = send(call)?;
 
-    let after = snapshot::take(&built.root, &git_dirs);
-    let named_changes = named.changes();
-    let beyond_changes = beyond.changes();
     // A write the case expects is judged with the answer: an answer that
     // is an error (or `unsupported`) writes nothing.
     let writes = match answer.outcome {
         Some(Outcome::Ok) => expected.writes.as_slice(),
         _ => &[],
     };
-    let changes = snapshot::diff(&before, &after, writes);
-    let root = built.root.as_path();
-    let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
-    let (outside, mut inside): (Vec<&Change>, Vec<&Change>) = changes
-        .iter()
-        .partition(|c| containment::is_outside(c, &roots));
-    // Inside a root, times move with every write and attributes are the
-    // workspace's own business: only outside every root are they judged.
-    inside.retain(|c| !c.kind.is_metadata());
-    let shown = |changes: &[&Change]| -> Vec<String> {
-        let listed = snapshot::topmost(changes);
-        listed.into_iter().take(5).map(describe).collect()
-    };
-    // Changes to paths the call named in the subject's scratch directory
-    // are outside every root too, listed after the fixture's.
-    let named: Vec<String> = (named_changes.iter())
-        .map(|c| c.describe(named.scratch(), |p| vars.collapse(p)))
-        .chain((beyond_changes.iter()).map(|c| c.describe(Path::new("/"), |p| vars.collapse(p))))
-        .collect();
-    let mut shown_outside = shown(&outside);
-    shown_outside.extend(named.iter().take(5).cloned());
-
-    if answer.outcome == Some(Outcome::Unsupported) && changes.is_empty() && named.is_empty() {
+    let changed = watch.after(&built.root, writes, vars);
+    if answer.outcome == Some(Outcome::Unsupported) && changed.nothing {
         return Ok(Judged::Declined(answer.reason));
     }
-    // Not observed in this answer: what the subject cannot observe for
-    // this tool, and what it says it composed itself.
-    let mut unobserved = unobservable;
-    for &field in &answer.derived {
-        if !unobserved.contains(&field) {
-            unobserved.push(field);
-        }
-    }
+    let unobserved = unobserved(unobservable, &answer);
     // What the answer carried out (SEC-12), judged on the fixture as
     // built, whatever was expected.
-    let seen: Vec<(Channel, String)> = sight
-        .escapes(call.tool, command, &answer, &unobserved)
-        .into_iter()
-        .map(|(channel, seen)| (channel, vars.collapse(&seen)))
-        .collect();
-    // Every change outside is in the evidence, as far as the report's
-    // bound goes, with a count of the rest.
-    let changed_outside = snapshot::topmost(&outside).len() + named.len();
-    let mut escapes: Vec<(Channel, String)> = (!shown_outside.is_empty())
-        .then(|| {
-            let more = changed_outside.saturating_sub(shown_outside.len());
-            let rest = match more {
-                0 => String::new(),
-                n => format!(" (and {n} more)"),
-            };
-            (
-                Channel::Write,
-                format!(
-                    "changed outside every root: {}{rest}",
-                    shown_outside.join(", ")
-                ),
-            )
-        })
-        .into_iter()
-        .collect();
-    escapes.extend(seen.iter().cloned());
+    let carried = watch.carried(call, &answer, &unobserved, vars);
     let mut verdict = match answer.outcome {
         // Declining the call does not excuse changing the fixture.
         Some(Outcome::Unsupported) => Verdict::default(),
@@ -501,52 +400,220 @@ fn call_and_judge(
             judge(&expected, &answer, &unobserved, vars)
         }
     };
-    // File tools answer to FILE-11 for what they write; every other tool
-    // to SEC-11, which allows no change at all.
-    let rule = match call.tool.is_file_tool() {
-        true => "FILE-11",
-        false => "SEC-11",
-    };
-    let unchanged = match (answer.outcome, expected.writes.as_slice()) {
-        (Some(Outcome::Ok), [_, ..]) => "only the expected write",
-        _ => "unchanged",
-    };
-    verdict.check_changes(
-        (OwnCheck::Fixture, rule),
-        unchanged,
-        &shown(&inside),
-        inside.len(),
-    );
-    verdict.check_changes(
-        (OwnCheck::Escape, rule),
-        "nothing outside the roots changed",
-        &shown_outside,
-        outside.len() + named.len(),
-    );
-    let seen: Vec<String> = seen
-        .iter()
-        .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
-        .collect();
-    verdict.check_outside(&seen);
+    let wrote = answer.outcome == Some(Outcome::Ok) && !expected.writes.is_empty();
+    changed.check(&mut verdict, call.tool, wrote);
+    verdict.check_outside(&shown(&carried));
     // A fixture past the snapshot's bounds (lint refuses those) hides
     // every change: never clean, not observed, with the reason.
-    let unwatched = before.overflow.clone();
+    let unwatched = watch.before.overflow;
     if let Some(why) = &unwatched {
         (verdict.unchecked).push(format!("fixture (the snapshot stopped: {why})"));
     }
     Ok(Judged::Answered(Box::new(Answer {
         answer,
         verdict,
-        escapes,
+        escapes: changed.escape().into_iter().chain(carried).collect(),
         unobserved,
         unwatched,
     })))
+}
+
+/// The fields not observed in `answer`: what the subject cannot observe
+/// for the call's tool (`unobservable`), and what the answer says it
+/// composed itself (`derived`).
+fn unobserved(mut unobservable: Vec<Field>, answer: &ToolResult) -> Vec<Field> {
+    for &field in &answer.derived {
+        if !unobservable.contains(&field) {
+            unobservable.push(field);
+        }
+    }
+    unobservable
+}
+
+/// Escapes as a report shows them, one `channel: what showed it` each.
+fn shown(escapes: &[(Channel, String)]) -> Vec<String> {
+    (escapes.iter())
+        .map(|(channel, seen)| format!("{}: {seen}", channel.name()))
+        .collect()
+}
+
+/// What a call is judged on besides its answer, read before it is sent
+/// (nothing the subject does can change it then), in the order the
+/// module doc gives.
+struct Watch {
+    /// What the fixture's snapshot leaves out ([`git_dirs`]).
+    skip: Vec<Vec<u8>>,
+    /// Where the roots are.
+    roots: Vec<Vec<u8>>,
+    /// The paths the call names in the subject's own scratch directory:
+    /// outside the fixture, so outside its snapshot, looked at apart.
+    named: Watched,
+    /// The paths it names anywhere else outside the fixture directory
+    /// (`{ws}/../../x`, above it): outside every root as well.
+    beyond: Watched,
+    /// The fixture's snapshot.
+    before: Snapshot,
+    /// What the fixture says about the outside, this call's canaries
+    /// included (SEC-12).
+    sight: Outside,
+}
+
+impl Watch {
+    /// Everything watched, before the call. A canary of this call's goes
+    /// in the subject's own temporary directory, private `HOME` and
+    /// working directory first, before anything the call is judged on is
+    /// read (the paths the call names there included).
+    fn before(judging: &Judging) -> Watch {
+        let Judging {
+            fixture,
+            built,
+            call,
+            prepared,
+            scratch,
+            own,
+            ..
+        } = judging;
+        let skip = git_dirs(fixture, built, prepared);
+        let roots = containment::root_places(&built.root, &call.workspace.roots);
+        let reached: Vec<String> = (scratch.iter().copied())
+            .chain(own.iter().map(PathBuf::as_path))
+            .filter_map(reach::plant)
+            .collect();
+        let named = Watched::before(call, *scratch);
+        let beyond = Watched::beyond(call, &built.root, *scratch);
+        let before = snapshot::take(&built.root, &skip);
+        let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
+            .with_canaries(reached);
+        Watch {
+            skip,
+            roots,
+            named,
+            beyond,
+            before,
+            sight,
+        }
+    }
+
+    /// What the call changed, seen once it was answered: the fixture
+    /// directory `root` against its snapshot, except the `writes` it was
+    /// to make, and the paths it names outside it.
+    fn after(&self, root: &Path, writes: &[ExpectedWrite], vars: &Placeholders) -> Changed {
+        let after = snapshot::take(root, &self.skip);
+        let named_changes = self.named.changes();
+        let beyond_changes = self.beyond.changes();
+        let changes = snapshot::diff(&self.before, &after, writes);
+        let describe = |c: &Change| c.describe(root, |p| vars.collapse(p));
+        let (outside, mut inside): (Vec<&Change>, Vec<&Change>) =
+            (changes.iter()).partition(|c| containment::is_outside(c, &self.roots));
+        // Inside a root, times move with every write and attributes are the
+        // workspace's own business: only outside every root are they judged.
+        inside.retain(|c| !c.kind.is_metadata());
+        let shown = |changes: &[&Change]| -> Vec<String> {
+            let listed = snapshot::topmost(changes);
+            listed.into_iter().take(5).map(describe).collect()
+        };
+        // Changes to paths the call named in the subject's scratch directory
+        // are outside every root too, listed after the fixture's.
+        let named: Vec<String> = (named_changes.iter())
+            .map(|c| c.describe(self.named.scratch(), |p| vars.collapse(p)))
+            .chain(
+                (beyond_changes.iter()).map(|c| c.describe(Path::new("/"), |p| vars.collapse(p))),
+            )
+            .collect();
+        let mut outside_shown = shown(&outside);
+        outside_shown.extend(named.iter().take(5).cloned());
+        Changed {
+            nothing: changes.is_empty() && named.is_empty(),
+            inside: (shown(&inside), inside.len()),
+            outside_listed: snapshot::topmost(&outside).len() + named.len(),
+            outside: (outside_shown, outside.len() + named.len()),
+        }
+    }
+
+    /// What `answer` carried out of the workspace (SEC-12's read, list and
+    /// exec channels), placeholders for machine paths.
+    fn carried(
+        &self,
+        call: &Call,
+        answer: &ToolResult,
+        unobserved: &[Field],
+        vars: &Placeholders,
+    ) -> Vec<(Channel, String)> {
+        let command = call.params.get("command").and_then(|c| c.as_str());
+        (self
+            .sight
+            .escapes(call.tool, command, answer, unobserved)
+            .into_iter())
+        .map(|(channel, seen)| (channel, vars.collapse(&seen)))
+        .collect()
+    }
+}
+
+/// What a call changed, as its verdict and its escapes show it: each side
+/// as the changes worth listing (at most five, described with
+/// placeholders) and how many there are in all.
+struct Changed {
+    /// Nothing changed, in the fixture or at a path the call names: a call
+    /// declined that changed nothing is not comparable.
+    nothing: bool,
+    /// Inside the roots, times and attributes aside.
+    inside: (Vec<String>, usize),
+    /// Outside every root: the fixture's changes, then the named paths'.
+    outside: (Vec<String>, usize),
+    /// How many changes outside are worth listing, a new directory standing
+    /// for what is below it: the escape's evidence counts the rest.
+    outside_listed: usize,
+}
+
+impl Changed {
+    /// The escape the changes outside every root make (write): every one
+    /// in the evidence, as far as the report's bound goes, with a count of
+    /// the rest. None when nothing outside changed.
+    fn escape(&self) -> Option<(Channel, String)> {
+        let shown = &self.outside.0;
+        if shown.is_empty() {
+            return None;
+        }
+        let rest = match self.outside_listed.saturating_sub(shown.len()) {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        let seen = format!("changed outside every root: {}{rest}", shown.join(", "));
+        Some((Channel::Write, seen))
+    }
+
+    /// The verdict's two checks of what changed: inside the roots against
+    /// the expected write (`wrote`) or none, and outside every root, an
+    /// escape whatever the answer. File tools answer to FILE-11 for what
+    /// they write; every other tool to SEC-11, which allows no change.
+    fn check(&self, verdict: &mut Verdict, tool: Tool, wrote: bool) {
+        let rule = match tool.is_file_tool() {
+            true => "FILE-11",
+            false => "SEC-11",
+        };
+        let unchanged = match wrote {
+            true => "only the expected write",
+            false => "unchanged",
+        };
+        let (inside, count) = &self.inside;
+        verdict.check_changes((OwnCheck::Fixture, rule), unchanged, inside, *count);
+        let (outside, count) = &self.outside;
+        verdict.check_changes(
+            (OwnCheck::Escape, rule),
+            "nothing outside the roots changed",
+            outside,
+            *count,
+        );
+    }
 }
 
 /// The first call, for asking it again on another build of its fixture
 /// (SEC-12's non-interference).
 struct First<'a> {
     file: &'a Path,
+    /// The fixture as the case wrote it: its twin is made from it, and it
+    /// is built again to tell the tool's noise.
+    fixture: &'a Fixture,
     built: &'a BuiltFixture,
     call: &'a Call,
     scratch: Option<&'a Path>,
@@ -566,6 +633,57 @@ struct Again {
 }
 
 impl First<'_> {
+    /// SEC-12's non-interference for the first call's `answered`: the same
+    /// call on the fixture's twin (the names in `mentioned` keep their
+    /// place), and, only when the two answers differ, once more on the
+    /// fixture built again, to leave out what differs between two answers
+    /// of the same fixture; what the call changed outside every root on
+    /// the twin is an escape too. Nothing is charged when the twin cannot
+    /// be built or gets no answer. A violation found on the way goes to
+    /// `violation` unless it holds one already.
+    fn interference(
+        &self,
+        subject: &mut dyn Subject,
+        mentioned: &str,
+        answered: &Answer,
+        vars: &Placeholders,
+        violation: &mut Option<AdapterFailure>,
+    ) -> Vec<(Channel, String)> {
+        let mut seen = |found: Option<Again>| {
+            let found = found?;
+            if violation.is_none() {
+                *violation = found.violation;
+            }
+            Some((found.answer, found.vars, found.changed))
+        };
+        let twin = fixture::twin(self.fixture, |name| mentioned.contains(name))
+            .and_then(|twin| seen(self.again(subject, &twin, None)));
+        let Some((answer, twin_vars, changed)) = twin else {
+            return Vec::new();
+        };
+        let side = |answer, vars| interference::Side { answer, vars };
+        let first = side(&answered.answer, vars);
+        let (tool, unobserved) = (self.call.tool, &answered.unobserved);
+        let differing = interference::differing(tool, first, side(&answer, &twin_vars), unobserved);
+        let mut escapes = Vec::new();
+        if !differing.is_empty() {
+            let noise = match seen(self.again(subject, self.fixture, Some(self.built))) {
+                Some((again, again_vars, _)) => {
+                    let again = side(&again, &again_vars);
+                    interference::differing(tool, first, again, unobserved)
+                }
+                // No answer to tell noise by: nothing is charged.
+                None => differing.clone(),
+            };
+            escapes = interference::escapes(&differing, &noise);
+        }
+        if let Some(change) = changed {
+            let change = format!("changed outside every root on the twin: {change}");
+            escapes.push((Channel::Write, change));
+        }
+        escapes
+    }
+
     /// The first call, asked on `fixture` (the twin) built anew, or, with
     /// `same`, on the first fixture built again byte for byte. `None` when
     /// it could not be built or got no answer: nothing can be compared.

@@ -9,7 +9,8 @@ use super::{MISSING, list, or_missing, quoted};
 use crate::harness::expected::{Expected, ExpectedContent, ExpectedOutput, texts_by_line};
 use crate::harness::path_fold::{base_name, folded};
 use crate::report::{Check, OwnCheck};
-use toolpath_suite::protocol::{EntryType, Field, ToolResult};
+use toolpath_suite::protocol::notes::BINARY;
+use toolpath_suite::protocol::{EntryType, Field, Kind, ToolResult};
 
 /// GLOB-8: `glob`'s files, a set compared sorted; a file reported twice
 /// shows as a difference. When `files.path` is not observed (a glob that
@@ -100,6 +101,35 @@ pub(super) fn content(j: &mut Checks, expected: &Expected, result: &ToolResult) 
         .as_deref()
         .map_or_else(|| NONE.to_owned(), quoted);
     j.equal(Field::Content, Some(want), Some(got));
+}
+
+/// OUT-3: `notes`, a set compared sorted. SEARCH-8: a search of a
+/// directory MAY say it skipped a binary file, so there the note is judged
+/// only where the spec asks for it (a file target, or a case that names it).
+pub(super) fn notes(j: &mut Checks, expected: &Expected, result: &ToolResult) {
+    let skipped_binary = |n: &&String| {
+        n.as_str() == BINARY
+            && matches!(expected.kind, Some(Kind::Directory | Kind::AllWorkspaces))
+            && !expected
+                .notes
+                .as_ref()
+                .is_some_and(|e| e.iter().any(|x| x == BINARY))
+    };
+    j.equal(
+        Field::Notes,
+        expected
+            .notes
+            .clone()
+            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
+        result.notes.as_ref().map(|n| {
+            list(
+                n.iter()
+                    .filter(|n| !skipped_binary(n))
+                    .map(|s| quoted(s))
+                    .collect(),
+            )
+        }),
+    );
 }
 
 /// `kind`, `path`, `parent`, `cwd`: RES-4, OUT-1, OUT-2.

@@ -35,8 +35,7 @@ use crate::report::{Check, Mismatch, OwnCheck};
 use checks::Checks;
 use toolpath_suite::case::raw::ExpectedOutcome;
 use toolpath_suite::placeholders::Placeholders;
-use toolpath_suite::protocol::notes::BINARY;
-use toolpath_suite::protocol::{Field, Kind, Outcome, ToolResult};
+use toolpath_suite::protocol::{Field, Outcome, ToolResult};
 
 /// The result of judging one answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -195,10 +194,28 @@ pub fn judge(
     }
     // OUT-6: an answer that declares a cut is judged on what it gave.
     let cut = truncation::judge(expected, result, &|field| !j.unobserved(field));
-    let expected: &Expected = match &cut {
+    let expected = judged_on(&mut j, expected, &cut);
+    fields::echoed_fields(&mut j, expected, result);
+    fields::output(&mut j, expected, result);
+    fields::matches(&mut j, expected, result);
+    fields::notes(&mut j, expected, result);
+    fields::files(&mut j, expected, result);
+    fields::entries(&mut j, expected, result);
+    fields::content(&mut j, expected, result);
+    fields::error(&mut j, expected, result);
+    fields::model_text(&mut j, expected, result);
+    j.finish()
+}
+
+/// What an answer is judged on once its cut is known (OUT-6): the
+/// expectation cut where the answer says it stopped, or, for a cut short
+/// of its floor, the whole expectation, with the cut itself failed
+/// (FILE-13 for a read, OUT-6 for a search, glob or listing), so that the
+/// fields it left out fail too rather than pass on a shorter list.
+fn judged_on<'e>(j: &mut Checks, expected: &'e Expected, cut: &'e Cut<'e>) -> &'e Expected {
+    match cut {
         Cut::Judge(cut) => cut,
         Cut::Refused(why) if expected.content.is_some() => {
-            // FILE-13: a read cut short of its floor.
             j.check_as(
                 OwnCheck::TruncatedRead.into(),
                 Some("FILE-13"),
@@ -209,7 +226,6 @@ pub fn judge(
             expected
         }
         Cut::Refused(why) => {
-            // OUT-6: a search, glob or listing cut short of its floor.
             j.check_as(
                 OwnCheck::Truncated.into(),
                 Some("OUT-6"),
@@ -219,41 +235,7 @@ pub fn judge(
             );
             expected
         }
-    };
-    fields::echoed_fields(&mut j, expected, result);
-    fields::output(&mut j, expected, result);
-    fields::matches(&mut j, expected, result);
-    // SEARCH-8: a search of a directory MAY say it skipped a binary file;
-    // the note is judged only where the spec asks for it (a file target).
-    let skipped_binary = |n: &&String| {
-        n.as_str() == BINARY
-            && matches!(expected.kind, Some(Kind::Directory | Kind::AllWorkspaces))
-            && !expected
-                .notes
-                .as_ref()
-                .is_some_and(|e| e.iter().any(|x| x == BINARY))
-    };
-    j.equal(
-        Field::Notes,
-        expected
-            .notes
-            .clone()
-            .map(|n| list(n.iter().map(|s| quoted(s)).collect())),
-        result.notes.as_ref().map(|n| {
-            list(
-                n.iter()
-                    .filter(|n| !skipped_binary(n))
-                    .map(|s| quoted(s))
-                    .collect(),
-            )
-        }),
-    );
-    fields::files(&mut j, expected, result);
-    fields::entries(&mut j, expected, result);
-    fields::content(&mut j, expected, result);
-    fields::error(&mut j, expected, result);
-    fields::model_text(&mut j, expected, result);
-    j.finish()
+    }
 }
 
 /// Diff lines `name: value`, for the fields that have a value.

@@ -3,6 +3,7 @@ use super::*;
 use crate::harness::expected::ExpectedLine;
 use crate::harness::expected::{ExpectedContent, ExpectedOutput};
 use toolpath_suite::case::ErrorExpect;
+use toolpath_suite::protocol::notes::BINARY;
 use toolpath_suite::protocol::{EntryType, ErrorCode, Kind, Match};
 
 /// OUT-7's search: a name inside another counts as named (`a` in
@@ -513,6 +514,31 @@ fn a_read_must_answer_the_text_exactly_or_nothing_for_a_binary_file() {
         (v.passed(), v.unchecked),
         (true, vec!["content".to_owned()])
     );
+}
+
+/// SEARCH-8: a search of a directory may say it skipped a binary file;
+/// a search of a file may not, and a case that names the note has it
+/// judged wherever the search went.
+#[test]
+fn a_directory_search_may_note_a_skipped_binary_file_a_file_search_may_not() {
+    let directory = Expected {
+        kind: Some(Kind::Directory),
+        ..expected_ok()
+    };
+    let mut r = result_ok();
+    r.kind = Some(Kind::Directory);
+    r.notes = Some(vec![BINARY.to_owned()]);
+    let v = judge(&directory, &r, &[], &vars());
+    assert!(v.passed(), "{:?}", v.mismatches);
+    r.kind = Some(Kind::File);
+    assert_eq!(fields(&judge(&expected_ok(), &r, &[], &vars())), ["notes"]);
+    let named = Expected {
+        notes: Some(vec![BINARY.to_owned()]),
+        ..directory
+    };
+    r.kind = Some(Kind::Directory);
+    r.notes = Some(vec![]);
+    assert_eq!(fields(&judge(&named, &r, &[], &vars())), ["notes"]);
 }
 
 #[test]
