@@ -13,54 +13,18 @@ use serde_json::Value;
 
 use crate::case::fixture::BuiltFixture;
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
+use crate::fuzz::failed::Failed;
 use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
 use crate::harness::expected::Expected;
 use crate::harness::snapshot::{self, ChangeKind, State};
 use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
-use crate::report::{Check, Mismatch};
-use crate::subject::{AdapterFailure, FailureKind, Subject};
+use crate::report::Mismatch;
+use crate::subject::{AdapterFailure, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Call, Field, ToolResult};
-
-/// What a divergence failed: the judge's checks of the answer, or the
-/// subject's failure to give one. With the rule it is attributed to, it
-/// is half of what tells findings apart (the other half is the input's
-/// [`Signature`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failed {
-    /// The checks the judge failed, each in its general form
-    /// ([`Check::general`]: `matches.text` of any line), in the judge's
-    /// order, each once.
-    Checks(Vec<Check>),
-    /// No answer: the subject crashed, timed out, blocked on a FIFO, ...
-    Subject(FailureKind),
-}
-
-impl Failed {
-    /// The names findings and their ids give it: each check's head
-    /// (`files`, `error.message`, `fixture`), or the failure's
-    /// (`adapter.crash`, `adapter.timeout`, ...).
-    pub fn names(&self) -> Vec<&'static str> {
-        match self {
-            Failed::Checks(checks) => checks.iter().map(Check::head).collect(),
-            Failed::Subject(kind) => vec![failure_name(*kind)],
-        }
-    }
-
-    /// Whether the judge failed `field`'s own check.
-    pub fn field(&self, field: Field) -> bool {
-        matches!(self, Failed::Checks(checks) if checks.contains(&Check::Field(field)))
-    }
-}
-
-impl std::fmt::Display for Failed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.names().join(", "))
-    }
-}
 
 /// One call the adapter got wrong, by the judge's verdict.
 #[derive(Debug, Clone)]
@@ -263,18 +227,10 @@ pub fn probe(
     };
     let failed = match (&actual, &verdict) {
         (Err(failure), _) => Failed::Subject(failure.kind),
-        (Ok(_), Some(v)) => {
-            let mut checks: Vec<Check> = Vec::new();
-            for check in v.mismatches.iter().map(|m| m.field.general()) {
-                if !checks.contains(&check) {
-                    checks.push(check);
-                }
-            }
-            if checks.is_empty() {
-                return Probe::Agree;
-            }
-            Failed::Checks(checks)
-        }
+        (Ok(_), Some(v)) => match Failed::of_mismatches(&v.mismatches) {
+            Some(failed) => failed,
+            None => return Probe::Agree,
+        },
         (Ok(_), None) => unreachable!("an answer is judged"),
     };
     let exchange = Exchange {
@@ -390,24 +346,6 @@ fn reference_answer(
     Ok((answer, writes))
 }
 
-/// The name a finding gives a subject's failure to answer: its id's
-/// and its comment's, so stable across releases.
-fn failure_name(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Timeout => "adapter.timeout",
-        FailureKind::NeverAnswered => "server.never-answered",
-        FailureKind::Blocked => "subject.blocked-on-fifo",
-        FailureKind::ServerCrashed => "server.crashed",
-        FailureKind::ServerFailed => "server.failed",
-        FailureKind::BadOutput => "adapter.bad-output",
-        FailureKind::WrongSeq => "adapter.wrong-seq",
-        FailureKind::Unsolicited => "adapter.unsolicited",
-        FailureKind::Cancelled => "adapter.cancelled",
-        FailureKind::Start => "adapter.start",
-        FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
-    }
-}
-
 /// A result with machine paths replaced by placeholders, so it can go into
 /// a case file and compare across runs.
 fn collapse_result(result: &ToolResult, vars: &Placeholders) -> ToolResult {
@@ -459,7 +397,7 @@ mod tests {
     use super::*;
     use crate::fuzz::pools::NAMES;
     use crate::fuzz::sample::{Arg, Base, CallSpec, EntryKind, Layout, PathText, SampleEntry};
-    use crate::subject::Reference;
+    use crate::subject::{FailureKind, Reference};
     use toolpath_suite::protocol::{AdapterHello, Outcome};
 
     /// The reference with its answers bent by a function: an adapter that
