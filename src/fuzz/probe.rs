@@ -18,6 +18,7 @@ use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
 use crate::harness::expected::Expected;
+use crate::harness::judge::Verdict;
 use crate::harness::snapshot::{self, ChangeKind, State};
 use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
 use crate::report::Mismatch;
@@ -121,6 +122,28 @@ struct Asked {
     written_needles: Vec<String>,
 }
 
+/// The adapter's side of one probe: the call as planned on its
+/// placeholders, and its answer (with the judge's verdict) or its failure.
+struct Reply {
+    call: Call,
+    vars: Placeholders,
+    actual: Result<ToolResult, AdapterFailure>,
+    /// The judge's verdict; `None` exactly when there is no answer.
+    verdict: Option<Verdict>,
+}
+
+impl Reply {
+    /// What the reply failed, or `None` when the judge found nothing: the
+    /// probe is then no finding.
+    fn failed(&self) -> Option<Failed> {
+        match (&self.actual, &self.verdict) {
+            (Err(failure), _) => Some(Failed::Subject(failure.kind)),
+            (Ok(_), Some(v)) => Failed::of_mismatches(&v.mismatches),
+            (Ok(_), None) => unreachable!("an answer is judged"),
+        }
+    }
+}
+
 /// Runs one sample against both subjects: on the adapter as a case's call
 /// is made on a suite run's subject ([`call_on`]), the reference's answer
 /// (on the adapter's placeholders) its expectation.
@@ -147,28 +170,9 @@ pub fn probe(
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
     let mut expect = |call: &Call, vars: &mut Placeholders, scratch: Option<&Path>| {
-        let (answer, writes) =
-            reference_answer(&rendered, env, reference, (&built, call, vars), scratch)?;
-        let lexical = Exchange { call, actual: None }.lexical();
-        let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
-        let (needles, written_needles): (Vec<String>, Vec<String>) =
-            portable_needles(&needles, vars).into_iter().unzip();
-        let expected = Expected::derive(
-            &Expect {
-                writes: writes.clone(),
-                ..expect_of(&answer, &needles, true)
-            },
-            &rendered.fixture,
-            rendered.tool,
-            None,
-            vars,
-            &built.root,
-        );
-        asked = Some(Asked {
-            answer,
-            writes,
-            written_needles,
-        });
+        let (expected, said) =
+            expectation(&rendered, env, reference, (&built, call, vars), scratch)?;
+        asked = Some(said);
         Ok::<_, String>(expected)
     };
     let ask = Ask {
@@ -184,15 +188,8 @@ pub fn probe(
         hang_timeout: env.hang_timeout,
         twin: None,
     };
-    // The fuzzer's latitude (`fuzz::expect`), once the answer is known.
     let roots = &built.workspace.roots;
-    let relax = |expected: &mut Expected, actual: &ToolResult| {
-        // RES-11: `parent` is judged where the adapter exposes it.
-        if actual.parent.is_none() {
-            expected.parent = None;
-        }
-        allow_hidden(expected, actual, roots);
-    };
+    let relax = |expected: &mut Expected, actual: &ToolResult| latitude(expected, actual, roots);
     let called = match call_on(adapter, on, &mut expect, relax) {
         Ok(called) => called,
         Err(why) => return Probe::Skipped(why),
@@ -209,30 +206,110 @@ pub fn probe(
             }
         }
     };
+    let asked = asked.expect("planned, so asked");
+    let (actual, verdict) = match answered(called.judged, called.violation) {
+        Ok(answered) => answered,
+        Err(declined) => return Probe::Skipped(declined),
+    };
+    let reply = Reply {
+        call,
+        vars,
+        actual,
+        verdict,
+    };
+    match reply.failed() {
+        None => Probe::Agree,
+        Some(failed) => {
+            Probe::Diverge(Box::new(divergence(sample, rendered, asked, reply, failed)))
+        }
+    }
+}
+
+/// The reference's answer to `call` on the adapter's fixture as what the
+/// adapter's answer is judged against (a case's expectation, with the
+/// latitude of [`crate::fuzz::expect`]), and what the finding keeps of it.
+fn expectation(
+    rendered: &Rendered,
+    env: &Env,
+    reference: &mut dyn Subject,
+    (built, call, vars): (&BuiltFixture, &Call, &Placeholders),
+    scratch: Option<&Path>,
+) -> Result<(Expected, Asked), String> {
+    let (answer, writes) =
+        reference_answer(rendered, env, reference, (built, call, vars), scratch)?;
+    let lexical = Exchange { call, actual: None }.lexical();
+    let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
+    let (needles, written_needles): (Vec<String>, Vec<String>) =
+        portable_needles(&needles, vars).into_iter().unzip();
+    let expected = Expected::derive(
+        &Expect {
+            writes: writes.clone(),
+            ..expect_of(&answer, &needles, true)
+        },
+        &rendered.fixture,
+        rendered.tool,
+        None,
+        vars,
+        &built.root,
+    );
+    let asked = Asked {
+        answer,
+        writes,
+        written_needles,
+    };
+    Ok((expected, asked))
+}
+
+/// The fuzzer's latitude (`fuzz::expect`), once the answer is known:
+/// what the answer's own shape says is not owed.
+fn latitude(expected: &mut Expected, actual: &ToolResult, roots: &[String]) {
+    // RES-11: `parent` is judged where the adapter exposes it.
+    if actual.parent.is_none() {
+        expected.parent = None;
+    }
+    allow_hidden(expected, actual, roots);
+}
+
+/// The adapter's answer and its verdict, or its failure; `Err` with the
+/// adapter's reason when it declined the call (not comparable). Output
+/// written while no call was outstanding is a failure too, charged to
+/// this input: a probe has no earlier answer to amend.
+fn answered(
+    judged: Result<Judged, AdapterFailure>,
+    violation: Option<AdapterFailure>,
+) -> Result<(Result<ToolResult, AdapterFailure>, Option<Verdict>), String> {
+    let judged = match (judged, violation) {
+        (Ok(_), Some(violation)) => Err(violation),
+        (judged, _) => judged,
+    };
+    match judged {
+        Err(failure) => Ok((Err(failure), None)),
+        Ok(Judged::Declined(reason)) => Err(reason.unwrap_or_default()),
+        Ok(Judged::Answered(judged)) => Ok((Ok(judged.answer), Some(judged.verdict))),
+    }
+}
+
+/// A failed probe as a finding: the rule it is attributed to, the case
+/// written for it (the reference's answer, with placeholders), and the
+/// adapter's answer beside the judge's diff.
+fn divergence(
+    sample: &Sample,
+    rendered: Rendered,
+    asked: Asked,
+    reply: Reply,
+    failed: Failed,
+) -> Divergence {
     let Asked {
         answer,
         writes,
         written_needles,
-    } = asked.expect("planned, so asked");
-    // Output written while no call was outstanding is a finding too,
-    // charged to this input: a probe has no earlier answer to amend.
-    let judged = match (called.judged, called.violation) {
-        (Ok(_), Some(violation)) => Err(violation),
-        (judged, _) => judged,
-    };
-    let (actual, verdict) = match judged {
-        Err(failure) => (Err(failure), None),
-        Ok(Judged::Declined(reason)) => return Probe::Skipped(reason.unwrap_or_default()),
-        Ok(Judged::Answered(judged)) => (Ok(judged.answer), Some(judged.verdict)),
-    };
-    let failed = match (&actual, &verdict) {
-        (Err(failure), _) => Failed::Subject(failure.kind),
-        (Ok(_), Some(v)) => match Failed::of_mismatches(&v.mismatches) {
-            Some(failed) => failed,
-            None => return Probe::Agree,
-        },
-        (Ok(_), None) => unreachable!("an answer is judged"),
-    };
+    } = asked;
+    let Reply {
+        call,
+        vars,
+        actual,
+        verdict,
+    } = reply;
     let exchange = Exchange {
         call: &call,
         actual: actual.as_ref().ok(),
@@ -250,7 +327,7 @@ pub fn probe(
         let diff = v.diff();
         (v.mismatches, diff)
     });
-    Probe::Diverge(Box::new(Divergence {
+    Divergence {
         expect: Expect {
             writes,
             ..expect_of(
@@ -267,7 +344,7 @@ pub fn probe(
         actual: actual.map(|a| collapse_result(&a, &vars)),
         actual_text,
         signature,
-    }))
+    }
 }
 
 /// What a call wrote, as a case's `writes`: each file and the bytes it holds.
