@@ -648,9 +648,38 @@ impl CallSpec {
     }
 
     /// The parameters that name a path, by their names on the wire: each
-    /// a [`PathText`], rendered against the fixture (and what
-    /// [`Sample::pin`] fixes as text).
+    /// a [`PathText`], rendered against the fixture.
     fn paths(&self) -> Vec<(&'static str, &Arg<PathText>)> {
+        match self {
+            CallSpec::Resolve { path } => vec![("path", path)],
+            CallSpec::Search { dir_path, path, .. }
+            | CallSpec::Glob { dir_path, path, .. }
+            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
+            CallSpec::Shell {
+                dir_path,
+                directory,
+                ..
+            } => vec![("dir_path", dir_path), ("directory", directory)],
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            }
+            | CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                ..
+            }
+            | CallSpec::Edit {
+                file_path,
+                absolute_path,
+                ..
+            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
+        }
+    }
+
+    /// [`CallSpec::paths`], to change: [`Sample::pin`] fixes each as the
+    /// text it rendered to.
+    pub(crate) fn paths_mut(&mut self) -> Vec<(&'static str, &mut Arg<PathText>)> {
         match self {
             CallSpec::Resolve { path } => vec![("path", path)],
             CallSpec::Search { dir_path, path, .. }
