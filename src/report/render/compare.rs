@@ -399,8 +399,41 @@ fn line(out: &mut String, change: &StatusChange) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{attack, case, failing, hostile, report, with_reason};
+    use crate::report::render::testing::{
+        attack, broken, case, contained, escape, failing, hostile, report, with_reason,
+    };
     use toolpath_suite::sanitize::first_hostile;
+
+    /// The whole comparison of two runs that differ in every way it
+    /// lists (a security regression and fix, a containment change, broken
+    /// with a diff, fixed, new, removed, changed), reviewed in the
+    /// snapshot; the tests below pin one rule each.
+    #[test]
+    fn snapshot_of_every_kind_of_change() {
+        let old = broken();
+        let cases = (old.cases.iter())
+            .filter(|c| c.id != "skip-d")
+            .cloned()
+            .map(|c| match c.id.as_str() {
+                "pass-a" => failing("pass-a", &["RES-1"]),
+                "fail-0@x" => case("fail-0@x", Status::Pass, &["RES-1"]),
+                "notrun" => case("notrun", Status::Skip, &["RES-3"]),
+                "escape-a@grep" => contained(
+                    case("escape-a@grep", Status::Pass, &["SEC-4"]),
+                    ContainmentClass::Refused,
+                ),
+                "refused@resolve" => escape("refused@resolve", "answered ok"),
+                "false-refusal@glob" => contained(
+                    case("false-refusal@glob", Status::Pass, &["SEC-5"]),
+                    ContainmentClass::Accepted,
+                ),
+                _ => c,
+            })
+            .chain([failing("brand-new", &["RES-2"])])
+            .collect();
+        let new = report("varied", cases);
+        insta::assert_snapshot!(render(&compare(&old, &new)));
+    }
 
     /// Every string of both reports an attack: the comparison shows them
     /// all and acts on none.
