@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
+use crate::case::coverage::RuleCoverage;
 use crate::cli::{SourceArgs, load_or_usage, print_out};
 use crate::report::ExitCode;
 
@@ -39,54 +40,8 @@ pub fn lint(request: LintRequest) -> ExitCode {
     // Built whole and written once: a reader that stops early (`| head`)
     // is not an error.
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<10} {:>5}  {:<40} requirement",
-        "id", "cases", "instances per tool"
-    );
-    for rule in &coverage {
-        let tools: Vec<String> = rule
-            .per_tool
-            .iter()
-            .map(|(t, n)| format!("{t}:{n}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "{:<10} {:>5}  {:<40} {}",
-            rule.requirement.id,
-            rule.cases,
-            tools.join(" "),
-            rule.requirement.summary
-        );
-    }
-    // The shapes of the rules that ask for them (spec "Which tools a rule
-    // applies to": `Shapes:`): how many instances pin each form and root.
-    let shaped: Vec<_> = coverage
-        .iter()
-        .filter(|r| !r.requirement.shapes.is_empty())
-        .collect();
-    if !shaped.is_empty() {
-        let _ = writeln!(out, "\n{:<10} instances per path shape", "id");
-        for rule in shaped {
-            let forms = rule
-                .per_form
-                .iter()
-                .map(|(f, n)| format!("{}:{n}", f.name()));
-            let roots = rule
-                .per_root
-                .iter()
-                .map(|(p, n)| format!("{}:{n}", p.name().replace(' ', "-")));
-            let counts: Vec<String> = forms.chain(roots).collect();
-            let _ = writeln!(
-                out,
-                "{:<10} {}  (asks: {})",
-                rule.requirement.id,
-                counts.join(" "),
-                rule.requirement.shapes.join(", ")
-            );
-        }
-        out.push('\n');
-    }
+    per_tool(&mut out, &coverage);
+    per_shape(&mut out, &coverage);
     let instances: usize = cases.iter().map(|c| c.tools.len()).sum();
     let _ = writeln!(
         out,
@@ -102,12 +57,77 @@ pub fn lint(request: LintRequest) -> ExitCode {
     if gaps.is_empty() {
         return ExitCode::Ok;
     }
-    let gaps = gaps.join(", ");
     // Coverage is a property of the suite, not of a case: it is enforced
     // when the embedded suite is linted (with or without --add-cases), or
     // when asked. A directory of one's own cases (`--cases DIR`) is valid
     // without covering the spec; its gaps are listed, not failed.
-    if source.cases.is_empty() || request.require_coverage {
+    gaps_found(&gaps, source.cases.is_empty() || request.require_coverage)
+}
+
+/// The table of every requirement: how many cases cite it and how many
+/// instances pin it through each tool.
+fn per_tool(out: &mut String, coverage: &[RuleCoverage]) {
+    let _ = writeln!(
+        out,
+        "{:<10} {:>5}  {:<40} requirement",
+        "id", "cases", "instances per tool"
+    );
+    for rule in coverage {
+        let tools: Vec<String> = rule
+            .per_tool
+            .iter()
+            .map(|(t, n)| format!("{t}:{n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<10} {:>5}  {:<40} {}",
+            rule.requirement.id,
+            rule.cases,
+            tools.join(" "),
+            rule.requirement.summary
+        );
+    }
+}
+
+/// The shapes of the rules that ask for them (spec "Which tools a rule
+/// applies to": `Shapes:`): how many instances pin each form and root.
+/// Nothing when no rule asks.
+fn per_shape(out: &mut String, coverage: &[RuleCoverage]) {
+    let shaped: Vec<_> = coverage
+        .iter()
+        .filter(|r| !r.requirement.shapes.is_empty())
+        .collect();
+    if shaped.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{:<10} instances per path shape", "id");
+    for rule in shaped {
+        let forms = rule
+            .per_form
+            .iter()
+            .map(|(f, n)| format!("{}:{n}", f.name()));
+        let roots = rule
+            .per_root
+            .iter()
+            .map(|(p, n)| format!("{}:{n}", p.name().replace(' ', "-")));
+        let counts: Vec<String> = forms.chain(roots).collect();
+        let _ = writeln!(
+            out,
+            "{:<10} {}  (asks: {})",
+            rule.requirement.id,
+            counts.join(" "),
+            rule.requirement.shapes.join(", ")
+        );
+    }
+    out.push('\n');
+}
+
+/// The requirements without a case for a tool or shape they need: a
+/// failure (exit 2) where coverage is `enforced`, else listed beside
+/// the cases' validity.
+fn gaps_found(gaps: &[String], enforced: bool) -> ExitCode {
+    let gaps = gaps.join(", ");
+    if enforced {
         eprintln!(
             "toolpath: requirements without a case for a tool they apply to or a shape they ask for (RULE@tool, RULE@tool.form.root): {gaps}"
         );

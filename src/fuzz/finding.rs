@@ -164,7 +164,7 @@ mod tests {
                     tool: Tool::Resolve,
                     params,
                 },
-                failed: crate::fuzz::probe::Failed::Subject(FailureKind::Crash),
+                failed: crate::fuzz::failed::Failed::Subject(FailureKind::Crash),
                 rules: vec!["RES-1".into()],
                 expect: crate::fuzz::expect::expect_of(
                     &ToolResult {

@@ -258,6 +258,8 @@ fn path_and_alias() -> BoxedStrategy<(Arg<PathText>, Arg<PathText>)> {
         .boxed()
 }
 
+/// A call of `tool`: its path parameters from the strategies above, its
+/// other parameters from their pools, each mostly given.
 fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
     match tool {
         Tool::ReadFile => file_path_and_alias()
@@ -266,106 +268,127 @@ fn call(tool: Tool) -> BoxedStrategy<CallSpec> {
                 absolute_path,
             })
             .boxed(),
-        Tool::WriteFile => {
-            let content = prop_oneof![
-                12 => index(WRITE_CONTENTS).prop_map(Arg::Given),
-                1 => param(index(WRITE_CONTENTS), 1),
-            ];
-            (file_path_and_alias(), content)
-                .prop_map(
-                    |((file_path, absolute_path), content)| CallSpec::WriteFile {
-                        file_path,
-                        absolute_path,
-                        content,
-                    },
-                )
-                .boxed()
-        }
-        Tool::Edit => {
-            let old = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Arg::Given),
-                1 => param(index(OLD_STRINGS), 1),
-            ];
-            let new = prop_oneof![
-                12 => index(NEW_STRINGS).prop_map(Arg::Given),
-                1 => param(index(NEW_STRINGS), 1),
-            ];
-            (file_path_and_alias(), old, new)
-                .prop_map(
-                    |((file_path, absolute_path), old_string, new_string)| CallSpec::Edit {
-                        file_path,
-                        absolute_path,
-                        old_string,
-                        new_string,
-                    },
-                )
-                .boxed()
-        }
-        Tool::Glob => {
-            let pattern = prop_oneof![
-                12 => drawn(&GLOB_PATTERNS).prop_map(Arg::Given),
-                1 => param(drawn(&GLOB_PATTERNS), 1),
-            ];
-            (pattern, path_and_alias())
-                .prop_map(|(pattern, (dir_path, path))| CallSpec::Glob {
-                    pattern,
-                    dir_path,
-                    path,
-                })
-                .boxed()
-        }
+        Tool::WriteFile => write_file_call(),
+        Tool::Edit => edit_call(),
+        Tool::Glob => glob_call(),
         Tool::Ls => path_and_alias()
             .prop_map(|(dir_path, path)| CallSpec::Ls { dir_path, path })
             .boxed(),
         Tool::Resolve => param(path_text(), 2)
             .prop_map(|path| CallSpec::Resolve { path })
             .boxed(),
-        Tool::Grep | Tool::Ripgrep => {
-            let include = prop_oneof![
-                3 => Just(Arg::Absent),
-                2 => drawn(&INCLUDES).prop_map(Arg::Given),
-                1 => param(drawn(&INCLUDES), 0),
-            ];
-            let pattern = prop_oneof![
-                12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Arg::Given),
-                1 => param(drawn(&PATTERNS), 1),
-            ];
-            (pattern, param(path_text(), 6), alias(), include)
-                .prop_map(move |(pattern, dir_path, path, include)| {
-                    let (dir_path, path) = match path {
-                        // Half the time the alias carries the path alone.
-                        Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
-                        other => (dir_path, other),
-                    };
-                    CallSpec::Search {
-                        ripgrep: tool == Tool::Ripgrep,
-                        pattern,
-                        dir_path,
-                        path,
-                        include,
-                    }
-                })
-                .boxed()
-        }
-        Tool::Shell => {
-            // Never absent: a case cannot leave `command` out (the harness
-            // sends `pwd` then, cases/README.md), so a finding without one
-            // would not reproduce as a case.
-            let command = prop_oneof![
-                20 => Just(Arg::Given(())),
-                1 => Just(Arg::Empty),
-                1 => Just(Arg::Nul),
-                1 => (0..4usize).prop_map(Arg::WrongType),
-            ];
-            (command, param(path_text(), 2), alias())
-                .prop_map(|(command, dir_path, directory)| CallSpec::Shell {
-                    command,
-                    dir_path,
-                    directory,
-                })
-                .boxed()
-        }
+        Tool::Grep => search_call(false),
+        Tool::Ripgrep => search_call(true),
+        Tool::Shell => shell_call(),
     }
+}
+
+/// `write_file`: a file path and a content from the pool, rarely a
+/// content that is absent, empty or of the wrong type.
+fn write_file_call() -> BoxedStrategy<CallSpec> {
+    let content = prop_oneof![
+        12 => index(WRITE_CONTENTS).prop_map(Arg::Given),
+        1 => param(index(WRITE_CONTENTS), 1),
+    ];
+    (file_path_and_alias(), content)
+        .prop_map(
+            |((file_path, absolute_path), content)| CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                content,
+            },
+        )
+        .boxed()
+}
+
+/// `edit`: a file path, an `old_string` weighted toward the first three
+/// of its pool, and a `new_string`; each rarely absent, empty or of the
+/// wrong type.
+fn edit_call() -> BoxedStrategy<CallSpec> {
+    let old = prop_oneof![
+        12 => prop_oneof![3 => 0..3usize, 2 => index(OLD_STRINGS)].prop_map(Arg::Given),
+        1 => param(index(OLD_STRINGS), 1),
+    ];
+    let new = prop_oneof![
+        12 => index(NEW_STRINGS).prop_map(Arg::Given),
+        1 => param(index(NEW_STRINGS), 1),
+    ];
+    (file_path_and_alias(), old, new)
+        .prop_map(
+            |((file_path, absolute_path), old_string, new_string)| CallSpec::Edit {
+                file_path,
+                absolute_path,
+                old_string,
+                new_string,
+            },
+        )
+        .boxed()
+}
+
+/// `glob`: a pattern from the pool and a directory by its name or alias.
+fn glob_call() -> BoxedStrategy<CallSpec> {
+    let pattern = prop_oneof![
+        12 => drawn(&GLOB_PATTERNS).prop_map(Arg::Given),
+        1 => param(drawn(&GLOB_PATTERNS), 1),
+    ];
+    (pattern, path_and_alias())
+        .prop_map(|(pattern, (dir_path, path))| CallSpec::Glob {
+            pattern,
+            dir_path,
+            path,
+        })
+        .boxed()
+}
+
+/// `grep` or `ripgrep`: a pattern weighted toward the first three of its
+/// pool, a path absent more often than the other tools' paths, its alias,
+/// and an `include` filter, often absent.
+fn search_call(ripgrep: bool) -> BoxedStrategy<CallSpec> {
+    let include = prop_oneof![
+        3 => Just(Arg::Absent),
+        2 => drawn(&INCLUDES).prop_map(Arg::Given),
+        1 => param(drawn(&INCLUDES), 0),
+    ];
+    let pattern = prop_oneof![
+        12 => prop_oneof![3 => 0..3usize, 2 => drawn(&PATTERNS)].prop_map(Arg::Given),
+        1 => param(drawn(&PATTERNS), 1),
+    ];
+    (pattern, param(path_text(), 6), alias(), include)
+        .prop_map(move |(pattern, dir_path, path, include)| {
+            let (dir_path, path) = match path {
+                // Half the time the alias carries the path alone.
+                Arg::Given(p) if dir_path == Arg::Absent => (Arg::Absent, Arg::Given(p)),
+                other => (dir_path, other),
+            };
+            CallSpec::Search {
+                ripgrep,
+                pattern,
+                dir_path,
+                path,
+                include,
+            }
+        })
+        .boxed()
+}
+
+/// `shell`: `pwd` in a directory named by `dir_path` or its alias.
+fn shell_call() -> BoxedStrategy<CallSpec> {
+    // Never absent: a case cannot leave `command` out (the harness
+    // sends `pwd` then, cases/README.md), so a finding without one
+    // would not reproduce as a case.
+    let command = prop_oneof![
+        20 => Just(Arg::Given(())),
+        1 => Just(Arg::Empty),
+        1 => Just(Arg::Nul),
+        1 => (0..4usize).prop_map(Arg::WrongType),
+    ];
+    (command, param(path_text(), 2), alias())
+        .prop_map(|(command, dir_path, directory)| CallSpec::Shell {
+            command,
+            dir_path,
+            directory,
+        })
+        .boxed()
 }
 
 /// Structure that independent entries rarely make by chance, added to

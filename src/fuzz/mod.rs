@@ -12,6 +12,7 @@
 //! - [`generate`]: the proptest strategies that make samples;
 //! - [`signature`]: what an input is made of, which tells findings apart;
 //! - [`expect`]: the reference's answer as a case's expectation, with the spec's latitude;
+//! - [`failed`]: what a divergence failed, the judge's checks or the subject's failure;
 //! - [`probe`]: one sample against both subjects, judged;
 //! - [`rules`]: which requirement IDs a call exercises;
 //! - [`shrink`]: toward the minimal sample that fails the same check;
@@ -27,6 +28,7 @@
 //! model; never `session` or `cli` above it.
 
 pub mod expect;
+pub mod failed;
 pub mod finding;
 pub mod generate;
 pub mod pools;

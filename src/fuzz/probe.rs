@@ -13,54 +13,19 @@ use serde_json::Value;
 
 use crate::case::fixture::BuiltFixture;
 use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
+use crate::fuzz::failed::Failed;
 use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
 use crate::harness::expected::Expected;
+use crate::harness::judge::Verdict;
 use crate::harness::snapshot::{self, ChangeKind, State};
 use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
-use crate::report::{Check, Mismatch};
-use crate::subject::{AdapterFailure, FailureKind, Subject};
+use crate::report::Mismatch;
+use crate::subject::{AdapterFailure, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
 use toolpath_suite::placeholders::Placeholders;
 use toolpath_suite::protocol::{Call, Field, ToolResult};
-
-/// What a divergence failed: the judge's checks of the answer, or the
-/// subject's failure to give one. With the rule it is attributed to, it
-/// is half of what tells findings apart (the other half is the input's
-/// [`Signature`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failed {
-    /// The checks the judge failed, each in its general form
-    /// ([`Check::general`]: `matches.text` of any line), in the judge's
-    /// order, each once.
-    Checks(Vec<Check>),
-    /// No answer: the subject crashed, timed out, blocked on a FIFO, ...
-    Subject(FailureKind),
-}
-
-impl Failed {
-    /// The names findings and their ids give it: each check's head
-    /// (`files`, `error.message`, `fixture`), or the failure's
-    /// (`adapter.crash`, `adapter.timeout`, ...).
-    pub fn names(&self) -> Vec<&'static str> {
-        match self {
-            Failed::Checks(checks) => checks.iter().map(Check::head).collect(),
-            Failed::Subject(kind) => vec![failure_name(*kind)],
-        }
-    }
-
-    /// Whether the judge failed `field`'s own check.
-    pub fn field(&self, field: Field) -> bool {
-        matches!(self, Failed::Checks(checks) if checks.contains(&Check::Field(field)))
-    }
-}
-
-impl std::fmt::Display for Failed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.names().join(", "))
-    }
-}
 
 /// One call the adapter got wrong, by the judge's verdict.
 #[derive(Debug, Clone)]
@@ -157,6 +122,28 @@ struct Asked {
     written_needles: Vec<String>,
 }
 
+/// The adapter's side of one probe: the call as planned on its
+/// placeholders, and its answer (with the judge's verdict) or its failure.
+struct Reply {
+    call: Call,
+    vars: Placeholders,
+    actual: Result<ToolResult, AdapterFailure>,
+    /// The judge's verdict; `None` exactly when there is no answer.
+    verdict: Option<Verdict>,
+}
+
+impl Reply {
+    /// What the reply failed, or `None` when the judge found nothing: the
+    /// probe is then no finding.
+    fn failed(&self) -> Option<Failed> {
+        match (&self.actual, &self.verdict) {
+            (Err(failure), _) => Some(Failed::Subject(failure.kind)),
+            (Ok(_), Some(v)) => Failed::of_mismatches(&v.mismatches),
+            (Ok(_), None) => unreachable!("an answer is judged"),
+        }
+    }
+}
+
 /// Runs one sample against both subjects: on the adapter as a case's call
 /// is made on a suite run's subject ([`call_on`]), the reference's answer
 /// (on the adapter's placeholders) its expectation.
@@ -183,28 +170,9 @@ pub fn probe(
     // Everything the answer is judged on is derived before the adapter is
     // called, as for a case (the fixture is the adapter's from then on).
     let mut expect = |call: &Call, vars: &mut Placeholders, scratch: Option<&Path>| {
-        let (answer, writes) =
-            reference_answer(&rendered, env, reference, (&built, call, vars), scratch)?;
-        let lexical = Exchange { call, actual: None }.lexical();
-        let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
-        let (needles, written_needles): (Vec<String>, Vec<String>) =
-            portable_needles(&needles, vars).into_iter().unzip();
-        let expected = Expected::derive(
-            &Expect {
-                writes: writes.clone(),
-                ..expect_of(&answer, &needles, true)
-            },
-            &rendered.fixture,
-            rendered.tool,
-            None,
-            vars,
-            &built.root,
-        );
-        asked = Some(Asked {
-            answer,
-            writes,
-            written_needles,
-        });
+        let (expected, said) =
+            expectation(&rendered, env, reference, (&built, call, vars), scratch)?;
+        asked = Some(said);
         Ok::<_, String>(expected)
     };
     let ask = Ask {
@@ -220,15 +188,8 @@ pub fn probe(
         hang_timeout: env.hang_timeout,
         twin: None,
     };
-    // The fuzzer's latitude (`fuzz::expect`), once the answer is known.
     let roots = &built.workspace.roots;
-    let relax = |expected: &mut Expected, actual: &ToolResult| {
-        // RES-11: `parent` is judged where the adapter exposes it.
-        if actual.parent.is_none() {
-            expected.parent = None;
-        }
-        allow_hidden(expected, actual, roots);
-    };
+    let relax = |expected: &mut Expected, actual: &ToolResult| latitude(expected, actual, roots);
     let called = match call_on(adapter, on, &mut expect, relax) {
         Ok(called) => called,
         Err(why) => return Probe::Skipped(why),
@@ -245,38 +206,110 @@ pub fn probe(
             }
         }
     };
+    let asked = asked.expect("planned, so asked");
+    let (actual, verdict) = match answered(called.judged, called.violation) {
+        Ok(answered) => answered,
+        Err(declined) => return Probe::Skipped(declined),
+    };
+    let reply = Reply {
+        call,
+        vars,
+        actual,
+        verdict,
+    };
+    match reply.failed() {
+        None => Probe::Agree,
+        Some(failed) => {
+            Probe::Diverge(Box::new(divergence(sample, rendered, asked, reply, failed)))
+        }
+    }
+}
+
+/// The reference's answer to `call` on the adapter's fixture as what the
+/// adapter's answer is judged against (a case's expectation, with the
+/// latitude of [`crate::fuzz::expect`]), and what the finding keeps of it.
+fn expectation(
+    rendered: &Rendered,
+    env: &Env,
+    reference: &mut dyn Subject,
+    (built, call, vars): (&BuiltFixture, &Call, &Placeholders),
+    scratch: Option<&Path>,
+) -> Result<(Expected, Asked), String> {
+    let (answer, writes) =
+        reference_answer(rendered, env, reference, (built, call, vars), scratch)?;
+    let lexical = Exchange { call, actual: None }.lexical();
+    let needles = required_in_message(&answer, lexical.as_deref(), &call.workspace.roots);
+    let (needles, written_needles): (Vec<String>, Vec<String>) =
+        portable_needles(&needles, vars).into_iter().unzip();
+    let expected = Expected::derive(
+        &Expect {
+            writes: writes.clone(),
+            ..expect_of(&answer, &needles, true)
+        },
+        &rendered.fixture,
+        rendered.tool,
+        None,
+        vars,
+        &built.root,
+    );
+    let asked = Asked {
+        answer,
+        writes,
+        written_needles,
+    };
+    Ok((expected, asked))
+}
+
+/// The fuzzer's latitude (`fuzz::expect`), once the answer is known:
+/// what the answer's own shape says is not owed.
+fn latitude(expected: &mut Expected, actual: &ToolResult, roots: &[String]) {
+    // RES-11: `parent` is judged where the adapter exposes it.
+    if actual.parent.is_none() {
+        expected.parent = None;
+    }
+    allow_hidden(expected, actual, roots);
+}
+
+/// The adapter's answer and its verdict, or its failure; `Err` with the
+/// adapter's reason when it declined the call (not comparable). Output
+/// written while no call was outstanding is a failure too, charged to
+/// this input: a probe has no earlier answer to amend.
+fn answered(
+    judged: Result<Judged, AdapterFailure>,
+    violation: Option<AdapterFailure>,
+) -> Result<(Result<ToolResult, AdapterFailure>, Option<Verdict>), String> {
+    let judged = match (judged, violation) {
+        (Ok(_), Some(violation)) => Err(violation),
+        (judged, _) => judged,
+    };
+    match judged {
+        Err(failure) => Ok((Err(failure), None)),
+        Ok(Judged::Declined(reason)) => Err(reason.unwrap_or_default()),
+        Ok(Judged::Answered(judged)) => Ok((Ok(judged.answer), Some(judged.verdict))),
+    }
+}
+
+/// A failed probe as a finding: the rule it is attributed to, the case
+/// written for it (the reference's answer, with placeholders), and the
+/// adapter's answer beside the judge's diff.
+fn divergence(
+    sample: &Sample,
+    rendered: Rendered,
+    asked: Asked,
+    reply: Reply,
+    failed: Failed,
+) -> Divergence {
     let Asked {
         answer,
         writes,
         written_needles,
-    } = asked.expect("planned, so asked");
-    // Output written while no call was outstanding is a finding too,
-    // charged to this input: a probe has no earlier answer to amend.
-    let judged = match (called.judged, called.violation) {
-        (Ok(_), Some(violation)) => Err(violation),
-        (judged, _) => judged,
-    };
-    let (actual, verdict) = match judged {
-        Err(failure) => (Err(failure), None),
-        Ok(Judged::Declined(reason)) => return Probe::Skipped(reason.unwrap_or_default()),
-        Ok(Judged::Answered(judged)) => (Ok(judged.answer), Some(judged.verdict)),
-    };
-    let failed = match (&actual, &verdict) {
-        (Err(failure), _) => Failed::Subject(failure.kind),
-        (Ok(_), Some(v)) => {
-            let mut checks: Vec<Check> = Vec::new();
-            for check in v.mismatches.iter().map(|m| m.field.general()) {
-                if !checks.contains(&check) {
-                    checks.push(check);
-                }
-            }
-            if checks.is_empty() {
-                return Probe::Agree;
-            }
-            Failed::Checks(checks)
-        }
-        (Ok(_), None) => unreachable!("an answer is judged"),
-    };
+    } = asked;
+    let Reply {
+        call,
+        vars,
+        actual,
+        verdict,
+    } = reply;
     let exchange = Exchange {
         call: &call,
         actual: actual.as_ref().ok(),
@@ -294,7 +327,7 @@ pub fn probe(
         let diff = v.diff();
         (v.mismatches, diff)
     });
-    Probe::Diverge(Box::new(Divergence {
+    Divergence {
         expect: Expect {
             writes,
             ..expect_of(
@@ -311,7 +344,7 @@ pub fn probe(
         actual: actual.map(|a| collapse_result(&a, &vars)),
         actual_text,
         signature,
-    }))
+    }
 }
 
 /// What a call wrote, as a case's `writes`: each file and the bytes it holds.
@@ -390,24 +423,6 @@ fn reference_answer(
     Ok((answer, writes))
 }
 
-/// The name a finding gives a subject's failure to answer: its id's
-/// and its comment's, so stable across releases.
-fn failure_name(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Timeout => "adapter.timeout",
-        FailureKind::NeverAnswered => "server.never-answered",
-        FailureKind::Blocked => "subject.blocked-on-fifo",
-        FailureKind::ServerCrashed => "server.crashed",
-        FailureKind::ServerFailed => "server.failed",
-        FailureKind::BadOutput => "adapter.bad-output",
-        FailureKind::WrongSeq => "adapter.wrong-seq",
-        FailureKind::Unsolicited => "adapter.unsolicited",
-        FailureKind::Cancelled => "adapter.cancelled",
-        FailureKind::Start => "adapter.start",
-        FailureKind::Crash | FailureKind::GaveUp => "adapter.crash",
-    }
-}
-
 /// A result with machine paths replaced by placeholders, so it can go into
 /// a case file and compare across runs.
 fn collapse_result(result: &ToolResult, vars: &Placeholders) -> ToolResult {
@@ -459,7 +474,7 @@ mod tests {
     use super::*;
     use crate::fuzz::pools::NAMES;
     use crate::fuzz::sample::{Arg, Base, CallSpec, EntryKind, Layout, PathText, SampleEntry};
-    use crate::subject::Reference;
+    use crate::subject::{FailureKind, Reference};
     use toolpath_suite::protocol::{AdapterHello, Outcome};
 
     /// The reference with its answers bent by a function: an adapter that

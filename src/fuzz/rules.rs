@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::fuzz::probe::Failed;
+use crate::fuzz::failed::Failed;
 use crate::reference::path_pattern::refusing_rule;
 use crate::reference::resolve::lexical_resolve;
 use crate::report::Check;

@@ -22,9 +22,10 @@ use std::time::{Duration, Instant};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+use crate::fuzz::failed::Failed;
 use crate::fuzz::finding::FuzzFinding;
 use crate::fuzz::generate::{Capabilities, samples};
-use crate::fuzz::probe::{Env, Failed, Probe, probe};
+use crate::fuzz::probe::{Env, Probe, probe};
 use crate::fuzz::shrink::{self, Budget};
 use crate::fuzz::signature::Signature;
 use crate::harness::baseline::{Baseline, BaselineStatus};

@@ -622,100 +622,129 @@ impl<T> Arg<T> {
 }
 
 impl CallSpec {
+    /// The call's tool and parameters, its paths rendered against `ctx`;
+    /// an absent parameter is left out.
     fn render(&self, ctx: &PathContext) -> (Tool, Map<String, Value>) {
-        let mut params = Map::new();
-        let mut put = |name: &str, value: Option<Value>| {
-            if let Some(v) = value {
-                params.insert(name.to_owned(), v);
-            }
-        };
-        let path = |p: &PathText| p.render(ctx);
-        let tool = match self {
-            CallSpec::Resolve { path: p } => {
-                put("path", p.render(path));
-                Tool::Resolve
-            }
-            CallSpec::Search {
-                ripgrep,
-                pattern,
-                dir_path,
-                path: alias,
-                include,
-            } => {
-                put("pattern", pattern.render(|&i| PATTERNS[i].to_owned()));
-                put("dir_path", dir_path.render(path));
-                put("path", alias.render(path));
-                put("include", include.render(|&i| INCLUDES[i].to_owned()));
-                if *ripgrep { Tool::Ripgrep } else { Tool::Grep }
-            }
+        let paths = (self.paths().into_iter()).map(|(name, p)| (name, p.render(|p| p.render(ctx))));
+        let params = (paths.chain(self.values()))
+            .filter_map(|(name, value)| Some((name.to_owned(), value?)))
+            .collect();
+        (self.tool(), params)
+    }
+
+    /// The tool the call is made to.
+    fn tool(&self) -> Tool {
+        match self {
+            CallSpec::Resolve { .. } => Tool::Resolve,
+            CallSpec::Search { ripgrep: true, .. } => Tool::Ripgrep,
+            CallSpec::Search { ripgrep: false, .. } => Tool::Grep,
+            CallSpec::Shell { .. } => Tool::Shell,
+            CallSpec::Glob { .. } => Tool::Glob,
+            CallSpec::Ls { .. } => Tool::Ls,
+            CallSpec::ReadFile { .. } => Tool::ReadFile,
+            CallSpec::WriteFile { .. } => Tool::WriteFile,
+            CallSpec::Edit { .. } => Tool::Edit,
+        }
+    }
+
+    /// The parameters that name a path, by their names on the wire: each
+    /// a [`PathText`], rendered against the fixture.
+    fn paths(&self) -> Vec<(&'static str, &Arg<PathText>)> {
+        match self {
+            CallSpec::Resolve { path } => vec![("path", path)],
+            CallSpec::Search { dir_path, path, .. }
+            | CallSpec::Glob { dir_path, path, .. }
+            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
             CallSpec::Shell {
-                command,
                 dir_path,
                 directory,
-            } => {
-                // Only `pwd` is ever run; the other shapes are refused
-                // before anything runs (SHELL-1), as the case rules allow.
-                put("command", command.render(|_| "pwd".to_owned()));
-                put("dir_path", dir_path.render(path));
-                put("directory", directory.render(path));
-                Tool::Shell
-            }
-            CallSpec::Glob {
-                pattern,
-                dir_path,
-                path: alias,
-            } => {
-                put("pattern", pattern.render(|&i| GLOB_PATTERNS[i].to_owned()));
-                put("dir_path", dir_path.render(path));
-                put("path", alias.render(path));
-                Tool::Glob
-            }
-            CallSpec::Ls {
-                dir_path,
-                path: alias,
-            } => {
-                put("dir_path", dir_path.render(path));
-                put("path", alias.render(path));
-                Tool::Ls
-            }
+                ..
+            } => vec![("dir_path", dir_path), ("directory", directory)],
             CallSpec::ReadFile {
                 file_path,
                 absolute_path,
-            } => {
-                put("file_path", file_path.render(path));
-                put("absolute_path", absolute_path.render(path));
-                Tool::ReadFile
             }
-            CallSpec::WriteFile {
+            | CallSpec::WriteFile {
                 file_path,
                 absolute_path,
-                content,
-            } => {
-                put("file_path", file_path.render(path));
-                put("absolute_path", absolute_path.render(path));
-                put("content", content.render(|&i| WRITE_CONTENTS[i].to_owned()));
-                Tool::WriteFile
+                ..
+            }
+            | CallSpec::Edit {
+                file_path,
+                absolute_path,
+                ..
+            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
+        }
+    }
+
+    /// [`CallSpec::paths`], to change: [`Sample::pin`] fixes each as the
+    /// text it rendered to.
+    pub(crate) fn paths_mut(&mut self) -> Vec<(&'static str, &mut Arg<PathText>)> {
+        match self {
+            CallSpec::Resolve { path } => vec![("path", path)],
+            CallSpec::Search { dir_path, path, .. }
+            | CallSpec::Glob { dir_path, path, .. }
+            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
+            CallSpec::Shell {
+                dir_path,
+                directory,
+                ..
+            } => vec![("dir_path", dir_path), ("directory", directory)],
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            }
+            | CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                ..
+            }
+            | CallSpec::Edit {
+                file_path,
+                absolute_path,
+                ..
+            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
+        }
+    }
+
+    /// The other parameters, rendered from their pools (`None`: absent).
+    fn values(&self) -> Vec<(&'static str, Option<Value>)> {
+        match self {
+            CallSpec::Search {
+                pattern, include, ..
+            } => vec![
+                ("pattern", pattern.render(|&i| PATTERNS[i].to_owned())),
+                ("include", include.render(|&i| INCLUDES[i].to_owned())),
+            ],
+            // Only `pwd` is ever run; the other shapes are refused
+            // before anything runs (SHELL-1), as the case rules allow.
+            CallSpec::Shell { command, .. } => {
+                vec![("command", command.render(|_| "pwd".to_owned()))]
+            }
+            CallSpec::Glob { pattern, .. } => {
+                vec![("pattern", pattern.render(|&i| GLOB_PATTERNS[i].to_owned()))]
+            }
+            CallSpec::WriteFile { content, .. } => {
+                vec![("content", content.render(|&i| WRITE_CONTENTS[i].to_owned()))]
             }
             CallSpec::Edit {
-                file_path,
-                absolute_path,
                 old_string,
                 new_string,
-            } => {
-                put("file_path", file_path.render(path));
-                put("absolute_path", absolute_path.render(path));
-                put(
+                ..
+            } => vec![
+                (
                     "old_string",
                     old_string.render(|&i| OLD_STRINGS[i].to_owned()),
-                );
-                put(
+                ),
+                (
                     "new_string",
                     new_string.render(|&i| NEW_STRINGS[i].to_owned()),
-                );
-                Tool::Edit
+                ),
+            ],
+            CallSpec::Resolve { .. } | CallSpec::Ls { .. } | CallSpec::ReadFile { .. } => {
+                Vec::new()
             }
-        };
-        (tool, params)
+        }
     }
 }
 

@@ -19,73 +19,10 @@ impl Sample {
             (Arg::Given(_), Some(Value::String(s))) => Arg::Given(PathText::Literal(s.clone())),
             (other, _) => other.clone(),
         };
-        let call = match &self.call {
-            CallSpec::Resolve { path } => CallSpec::Resolve {
-                path: text("path", path),
-            },
-            CallSpec::Search {
-                ripgrep,
-                pattern,
-                dir_path,
-                path,
-                include,
-            } => CallSpec::Search {
-                ripgrep: *ripgrep,
-                pattern: pattern.clone(),
-                dir_path: text("dir_path", dir_path),
-                path: text("path", path),
-                include: include.clone(),
-            },
-            CallSpec::Shell {
-                command,
-                dir_path,
-                directory,
-            } => CallSpec::Shell {
-                command: command.clone(),
-                dir_path: text("dir_path", dir_path),
-                directory: text("directory", directory),
-            },
-            CallSpec::Glob {
-                pattern,
-                dir_path,
-                path,
-            } => CallSpec::Glob {
-                pattern: pattern.clone(),
-                dir_path: text("dir_path", dir_path),
-                path: text("path", path),
-            },
-            CallSpec::Ls { dir_path, path } => CallSpec::Ls {
-                dir_path: text("dir_path", dir_path),
-                path: text("path", path),
-            },
-            CallSpec::ReadFile {
-                file_path,
-                absolute_path,
-            } => CallSpec::ReadFile {
-                file_path: text("file_path", file_path),
-                absolute_path: text("absolute_path", absolute_path),
-            },
-            CallSpec::WriteFile {
-                file_path,
-                absolute_path,
-                content,
-            } => CallSpec::WriteFile {
-                file_path: text("file_path", file_path),
-                absolute_path: text("absolute_path", absolute_path),
-                content: content.clone(),
-            },
-            CallSpec::Edit {
-                file_path,
-                absolute_path,
-                old_string,
-                new_string,
-            } => CallSpec::Edit {
-                file_path: text("file_path", file_path),
-                absolute_path: text("absolute_path", absolute_path),
-                old_string: old_string.clone(),
-                new_string: new_string.clone(),
-            },
-        };
+        let mut call = self.call.clone();
+        for (name, slot) in call.paths_mut() {
+            *slot = text(name, slot);
+        }
         let extra = self
             .extra
             .as_ref()
@@ -308,8 +245,40 @@ impl<T> Clearable for Arg<T> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
     use super::*;
+    use crate::fuzz::generate::{Capabilities, samples};
     use crate::fuzz::sample::{Base, SampleEntry};
+    use toolpath_suite::protocol::Tool;
+
+    /// Pinning changes how a sample names its paths, never what it names:
+    /// for every tool, the pinned sample renders the call and the fixture
+    /// the sample did, each path parameter (an alias or an unknown key
+    /// too) fixed at its own text.
+    #[test]
+    fn a_pinned_sample_renders_the_same_call() {
+        let every_tool = Capabilities {
+            tools: Tool::ALL.to_vec(),
+            features: BTreeSet::new(),
+        };
+        let strategy = samples(&every_tool);
+        let seed = TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]);
+        let mut runner = TestRunner::new_with_rng(Config::default(), seed);
+        let mut tools = BTreeSet::new();
+        for _ in 0..600 {
+            let sample = strategy.new_tree(&mut runner).unwrap().current();
+            let (before, after) = (sample.render(false), sample.pin(false).render(false));
+            assert_eq!(before.tool, after.tool);
+            assert_eq!(before.params, after.params, "{sample:#?}");
+            assert_eq!(before.fixture, after.fixture, "{sample:#?}");
+            tools.insert(before.tool);
+        }
+        assert_eq!(tools.len(), Tool::ALL.len(), "{tools:?}");
+    }
 
     /// A step that changes nothing would be taken forever: shrinking spent
     /// its whole probe budget (2000 probes, seconds per finding) on a file

@@ -259,6 +259,33 @@ const DIFF_LINES: usize = 30;
 /// removed and changed ones, one line each.
 pub fn render(comparison: &Comparison) -> String {
     let mut out = String::from("## toolpath compare\n\n");
+    heading(&mut out, comparison);
+    let c = comparison;
+    section(
+        &mut out,
+        "⛔ Security regressions",
+        &c.security_regressions,
+        class_line,
+    );
+    section(&mut out, "Broke", &c.broke, broke_line);
+    section(&mut out, "🛡 Security fixes", &c.security_fixes, class_line);
+    section(
+        &mut out,
+        "Containment changed",
+        &c.containment_changed,
+        class_line,
+    );
+    section(&mut out, "Fixed", &c.fixed, line);
+    section(&mut out, "New", &c.added, line);
+    section(&mut out, "Removed", &c.removed, line);
+    section(&mut out, "Changed", &c.changed, line);
+    out.push_str(&summary(comparison));
+    out
+}
+
+/// What is compared: both sides' labels (one, when they are the same) and
+/// their containment counts.
+fn heading(out: &mut String, comparison: &Comparison) {
     let label = |l: &str| markdown::text(if l.is_empty() { "(unnamed)" } else { l });
     if comparison.old_label == comparison.new_label {
         out.push_str(&format!("{}\n\n", label(&comparison.new_label)));
@@ -269,71 +296,47 @@ pub fn render(comparison: &Comparison) -> String {
             label(&comparison.new_label)
         ));
     }
-
     out.push_str(&format!(
         "Containment: {} → {}\n\n",
         comparison.old_containment.line(),
         comparison.new_containment.line()
     ));
-    if !comparison.security_regressions.is_empty() {
-        out.push_str(&format!(
-            "### ⛔ Security regressions ({})\n\n",
-            comparison.security_regressions.len()
-        ));
-        for change in &comparison.security_regressions {
-            class_line(&mut out, change);
-        }
-        out.push('\n');
-    }
-    if !comparison.broke.is_empty() {
-        out.push_str(&format!("### Broke ({})\n\n", comparison.broke.len()));
-        for change in &comparison.broke {
-            line(&mut out, change);
-            if let Some(diff) = &change.diff {
-                let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
-                let mut body = lines.join("\n");
-                if omitted > 0 {
-                    body.push_str(&format!("\n… {omitted} more lines"));
-                }
-                // Indented under its bullet, so the list stays one list.
-                for fenced in markdown::fence("diff", &body).lines() {
-                    out.push_str("  ");
-                    out.push_str(fenced);
-                    out.push('\n');
-                }
-            }
-        }
-        out.push('\n');
-    }
-    for (title, changes) in [
-        ("🛡 Security fixes", &comparison.security_fixes),
-        ("Containment changed", &comparison.containment_changed),
-    ] {
-        if changes.is_empty() {
-            continue;
-        }
-        out.push_str(&format!("### {title} ({})\n\n", changes.len()));
-        for change in changes {
-            class_line(&mut out, change);
-        }
-        out.push('\n');
-    }
-    for (title, changes) in [
-        ("Fixed", &comparison.fixed),
-        ("New", &comparison.added),
-        ("Removed", &comparison.removed),
-        ("Changed", &comparison.changed),
-    ] {
-        if changes.is_empty() {
-            continue;
-        }
-        out.push_str(&format!("### {title} ({})\n\n", changes.len()));
-        for change in changes {
-            line(&mut out, change);
-        }
-        out.push('\n');
-    }
+}
 
+/// One kind of change under its title and count, a line each; nothing
+/// when there is none of that kind.
+fn section<C>(out: &mut String, title: &str, changes: &[C], line: fn(&mut String, &C)) {
+    if changes.is_empty() {
+        return;
+    }
+    out.push_str(&format!("### {title} ({})\n\n", changes.len()));
+    for change in changes {
+        line(out, change);
+    }
+    out.push('\n');
+}
+
+/// A broken instance's line and the head of its diff, fenced and indented
+/// under its bullet, so the list stays one list.
+fn broke_line(out: &mut String, change: &StatusChange) {
+    line(out, change);
+    let Some(diff) = &change.diff else {
+        return;
+    };
+    let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+    let mut body = lines.join("\n");
+    if omitted > 0 {
+        body.push_str(&format!("\n… {omitted} more lines"));
+    }
+    for fenced in markdown::fence("diff", &body).lines() {
+        out.push_str("  ");
+        out.push_str(fenced);
+        out.push('\n');
+    }
+}
+
+/// The last line: what broke, bold, then every other count.
+fn summary(comparison: &Comparison) -> String {
     let verdict = match (
         comparison.security_regressions.len(),
         comparison.broke.len(),
@@ -342,7 +345,7 @@ pub fn render(comparison: &Comparison) -> String {
         (0, broke) => format!("**{broke} broke**"),
         (escapes, broke) => format!("**{escapes} security regressions**, **{broke} broke**"),
     };
-    out.push_str(&format!(
+    format!(
         "{verdict}; {} security fixes, {} fixed, {} new, {} removed, {} changed, {} unchanged.\n",
         comparison.security_fixes.len(),
         comparison.fixed.len(),
@@ -350,8 +353,7 @@ pub fn render(comparison: &Comparison) -> String {
         comparison.removed.len(),
         comparison.changed.len(),
         comparison.unchanged
-    ));
-    out
+    )
 }
 
 /// `- ID: escape → refused (FILE:LINE): EVIDENCE`, one class change.
@@ -399,8 +401,41 @@ fn line(out: &mut String, change: &StatusChange) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{attack, case, failing, hostile, report, with_reason};
+    use crate::report::render::testing::{
+        attack, broken, case, contained, escape, failing, hostile, report, with_reason,
+    };
     use toolpath_suite::sanitize::first_hostile;
+
+    /// The whole comparison of two runs that differ in every way it
+    /// lists (a security regression and fix, a containment change, broken
+    /// with a diff, fixed, new, removed, changed), reviewed in the
+    /// snapshot; the tests below pin one rule each.
+    #[test]
+    fn snapshot_of_every_kind_of_change() {
+        let old = broken();
+        let cases = (old.cases.iter())
+            .filter(|c| c.id != "skip-d")
+            .cloned()
+            .map(|c| match c.id.as_str() {
+                "pass-a" => failing("pass-a", &["RES-1"]),
+                "fail-0@x" => case("fail-0@x", Status::Pass, &["RES-1"]),
+                "notrun" => case("notrun", Status::Skip, &["RES-3"]),
+                "escape-a@grep" => contained(
+                    case("escape-a@grep", Status::Pass, &["SEC-4"]),
+                    ContainmentClass::Refused,
+                ),
+                "refused@resolve" => escape("refused@resolve", "answered ok"),
+                "false-refusal@glob" => contained(
+                    case("false-refusal@glob", Status::Pass, &["SEC-5"]),
+                    ContainmentClass::Accepted,
+                ),
+                _ => c,
+            })
+            .chain([failing("brand-new", &["RES-2"])])
+            .collect();
+        let new = report("varied", cases);
+        insta::assert_snapshot!(render(&compare(&old, &new)));
+    }
 
     /// Every string of both reports an attack: the comparison shows them
     /// all and acts on none.

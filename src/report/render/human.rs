@@ -29,7 +29,7 @@ use super::text;
 use crate::report::conformance::in_rule_order;
 use crate::report::profile_rules;
 use crate::report::view::View;
-use crate::report::{CaseReport, Report, Status, Summary};
+use crate::report::{CaseReport, ExpectationNote, Report, Status, Summary};
 use toolpath_suite::sanitize;
 
 /// Diff lines shown per instance: diffs are field lists and rarely come near
@@ -374,20 +374,12 @@ fn rules_never_matched(out: &mut String, report: &Report, paint: &Paint) {
 /// stderr and fields are the server's, not an adapter's) and whether the
 /// run is strict.
 fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
-    let strict = head.strict;
     let subject = head.subject();
-    let label = match case.status {
-        Status::Fail => paint.red("FAIL"),
-        Status::AdapterError => paint.red("ADAPTER ERROR"),
-        Status::CaseError => paint.red("CASE ERROR"),
-        Status::Xpass if strict => paint.red("XPASS (strict)"),
-        Status::Xpass => paint.yellow("XPASS"),
-        other => other.name().to_owned(),
-    };
     out.push_str(&format!(
-        "{}:{}: {label} {}\n",
+        "{}:{}: {} {}\n",
         sanitize::one_line(&case.file),
         case.line,
+        label(case.status, head.strict, paint),
         paint.bold(&sanitize::one_line(&case.id))
     ));
     if !case.spec.is_empty() {
@@ -403,47 +395,14 @@ fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
         out.push_str(&format!("  containment: {}\n", sanitize::one_line(&news)));
     }
     if let Some(note) = &case.expectation {
-        let mut line = format!("  expected to fail: {}", note.reason);
-        let refs: Vec<&str> = [note.spec.as_deref(), note.issue.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
-        if !refs.is_empty() {
-            line.push_str(&format!(" ({})", refs.join("; ")));
-        }
-        if case.status == Status::Xpass {
-            line.push_str(" -- but it passed: remove the entry");
-        }
-        out.push_str(&sanitize::one_line(&line));
+        out.push_str(&sanitize::one_line(&expectation(note, case.status)));
         out.push('\n');
     }
     if let Some(diff) = case.diff.as_deref().filter(|d| !d.is_empty()) {
-        let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
-        for line in lines {
-            out.push_str("    ");
-            out.push_str(&paint.diff_line(&sanitize::visible(line)));
-            out.push('\n');
-        }
-        if omitted > 0 {
-            out.push_str(&format!(
-                "    ... {omitted} more diff lines in the JSON report\n"
-            ));
-        }
+        diff_head(out, diff, paint);
     }
     if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
-        let (lines, omitted) = text::tail_lines(stderr, STDERR_LINES);
-        if omitted > 0 {
-            out.push_str(&format!(
-                "  {subject} stderr (last {} of {} lines):\n",
-                lines.len(),
-                lines.len() + omitted
-            ));
-        } else {
-            out.push_str(&format!("  {subject} stderr:\n"));
-        }
-        for line in lines {
-            out.push_str(&format!("    | {}\n", sanitize::visible(line)));
-        }
+        stderr_tail(out, stderr, subject);
     }
     if let Some(fixture) = &case.fixture {
         out.push_str(&format!(
@@ -457,6 +416,69 @@ fn block(out: &mut String, case: &CaseReport, head: &Report, paint: &Paint) {
             text::cannot_show(subject),
             sanitize::one_line(&case.unchecked.join(", "))
         ));
+    }
+}
+
+/// A block's status, in red where it makes the run fail (an unexpected
+/// pass only under `--strict`).
+fn label(status: Status, strict: bool, paint: &Paint) -> String {
+    match status {
+        Status::Fail => paint.red("FAIL"),
+        Status::AdapterError => paint.red("ADAPTER ERROR"),
+        Status::CaseError => paint.red("CASE ERROR"),
+        Status::Xpass if strict => paint.red("XPASS (strict)"),
+        Status::Xpass => paint.yellow("XPASS"),
+        other => other.name().to_owned(),
+    }
+}
+
+/// The expectations file's entry for the case: why it is expected to
+/// fail, where that is tracked, and, when it passed, that the entry is
+/// stale.
+fn expectation(note: &ExpectationNote, status: Status) -> String {
+    let mut line = format!("  expected to fail: {}", note.reason);
+    let refs: Vec<&str> = [note.spec.as_deref(), note.issue.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !refs.is_empty() {
+        line.push_str(&format!(" ({})", refs.join("; ")));
+    }
+    if status == Status::Xpass {
+        line.push_str(" -- but it passed: remove the entry");
+    }
+    line
+}
+
+/// The diff's first lines, painted; the rest is left to the JSON report.
+fn diff_head(out: &mut String, diff: &str, paint: &Paint) {
+    let (lines, omitted) = text::head_lines(diff, DIFF_LINES);
+    for line in lines {
+        out.push_str("    ");
+        out.push_str(&paint.diff_line(&sanitize::visible(line)));
+        out.push('\n');
+    }
+    if omitted > 0 {
+        out.push_str(&format!(
+            "    ... {omitted} more diff lines in the JSON report\n"
+        ));
+    }
+}
+
+/// The subject's last lines of standard error, where a crash says why.
+fn stderr_tail(out: &mut String, stderr: &str, subject: &str) {
+    let (lines, omitted) = text::tail_lines(stderr, STDERR_LINES);
+    if omitted > 0 {
+        out.push_str(&format!(
+            "  {subject} stderr (last {} of {} lines):\n",
+            lines.len(),
+            lines.len() + omitted
+        ));
+    } else {
+        out.push_str(&format!("  {subject} stderr:\n"));
+    }
+    for line in lines {
+        out.push_str(&format!("    | {}\n", sanitize::visible(line)));
     }
 }
 

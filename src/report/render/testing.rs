@@ -165,7 +165,21 @@ pub fn broken() -> Report {
 
 /// [`varied`] with `failures` failing instances, spread over the tools.
 fn varied_with(failures: usize) -> Report {
-    let tools = Tool::ALL;
+    let mut cases = every_status();
+    cases.extend(containment());
+    for i in 0..failures {
+        cases.extend(numbered(i));
+    }
+    let mut report = report("varied", cases);
+    report.findings = findings();
+    report.partial = true;
+    report.fixture_dir = Some("/dev/shm (tmpfs)".to_owned());
+    report
+}
+
+/// One instance of each status, with what each may carry: reasons,
+/// expectations, standard error, fields not checked.
+fn every_status() -> Vec<CaseReport> {
     let mut cases = vec![
         case("pass-a", Status::Pass, &["RES-1", "SEC-1"]),
         with_reason(case("skip-a", Status::Skip, &["RES-1"]), "needs root"),
@@ -183,9 +197,13 @@ fn varied_with(failures: usize) -> Report {
     cases[7].status = Status::Xfail;
     cases[9].stderr = Some("line 1\ntraceback: boom\n".to_owned());
     cases[11].unchecked = vec!["parent".to_owned()];
-    // Containment: an escape, one the expectations file lists, a refusal
-    // worded wrong, one with another code, a false refusal, and a derived
-    // rule failing where the cited one holds.
+    cases
+}
+
+/// Containment: an escape, one the expectations file lists, a refusal
+/// worded wrong, one with another code, a false refusal, and a derived
+/// rule failing where the cited one holds.
+fn containment() -> Vec<CaseReport> {
     let mut known = expected(escape("escape-b@ls", "answered ok"), "follows links");
     known.status = Status::Xfail;
     let mut worded = contained(
@@ -200,7 +218,7 @@ fn varied_with(failures: usize) -> Report {
         actual: "\"listed\" does not contain it".to_owned(),
         rule: Some("OUT-5".to_owned()),
     }];
-    cases.extend([
+    vec![
         escape(
             "escape-a@grep",
             "changed outside every root: + {tmp}/outside/x (file)",
@@ -227,20 +245,27 @@ fn varied_with(failures: usize) -> Report {
             ContainmentClass::NotObserved,
         ),
         out5,
-    ]);
-    for i in 0..failures {
-        let mut bad = failing(&format!("fail-{i}@x"), &["RES-1", "NEW-4"]);
-        bad.tool = tools[i % tools.len()];
-        bad.fixture = (i % 7 == 0).then(|| format!("/tmp/toolpath-{i}"));
-        bad.duration_ms = 0.25 * i as f64;
-        cases.push(bad);
-        let mut ok = case(&format!("ok-{i}@x"), Status::Pass, &["SEC-1"]);
-        ok.tool = tools[(i + 2) % tools.len()];
-        ok.duration_ms = 0.1 * i as f64;
-        cases.push(ok);
-    }
-    let mut report = report("varied", cases);
-    report.findings = vec![
+    ]
+}
+
+/// The `i`th failure and a pass beside it, on tools spread so that
+/// every tool gets failures, some keep their fixture, and durations vary.
+fn numbered(i: usize) -> [CaseReport; 2] {
+    let tools = Tool::ALL;
+    let mut bad = failing(&format!("fail-{i}@x"), &["RES-1", "NEW-4"]);
+    bad.tool = tools[i % tools.len()];
+    bad.fixture = i.is_multiple_of(7).then(|| format!("/tmp/toolpath-{i}"));
+    bad.duration_ms = 0.25 * i as f64;
+    let mut ok = case(&format!("ok-{i}@x"), Status::Pass, &["SEC-1"]);
+    ok.tool = tools[(i + 2) % tools.len()];
+    ok.duration_ms = 0.1 * i as f64;
+    [bad, ok]
+}
+
+/// What the subject did besides answering: output that is not the
+/// protocol, and a process killed at the end.
+fn findings() -> Vec<Finding> {
+    vec![
         Finding {
             kind: FindingKind::NotJsonRpc,
             count: 3,
@@ -255,10 +280,7 @@ fn varied_with(failures: usize) -> Report {
             cases: vec![],
             more_cases: 0,
         },
-    ];
-    report.partial = true;
-    report.fixture_dir = Some("/dev/shm (tmpfs)".to_owned());
-    report
+    ]
 }
 
 /// `label` followed by every attack on a reader seen so far, so a

@@ -15,7 +15,7 @@ use crate::case::error::quote;
 use crate::case::generate::{Generated, parse_size};
 use crate::case::limits::{MAX_GENERATED_TOTAL, SNAPSHOT_DEPTH};
 use crate::case::path::FixturePath;
-use crate::case::raw::{Feature, FileContent, RawFixture, RawGenerate};
+use crate::case::raw::{Feature, FileContent, RawFixture, RawGenerate, SpannedMap};
 
 /// The features the fixture needs, read from what the file lists (an entry
 /// refused for its path still says the case uses links or pipes).
@@ -47,114 +47,21 @@ pub struct Checked {
 /// Validates the fixture's own parts (see the module docs).
 pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Checked {
     let mut spans = Spans::new(id_at);
-    let roots = list(findings, &mut spans, "fixture.roots", &raw.roots);
-    for clash in raw
-        .roots
-        .iter()
-        .filter(|r| crate::placeholders::RESERVED.contains(&r.value.as_str()))
-    {
-        findings.error(
-            clash.referenced,
-            format!(
-                "fixture.roots: a root named `{}` would make the placeholder `{{{}}}` mean two directories; rename the root",
-                clash.value, clash.value
-            ),
-        );
-    }
-    if raw.roots.is_empty() {
-        findings.error(id_at, "fixture.roots: a workspace needs at least one root");
-    }
-    // `None` when the file gives none that is valid and has no root either:
-    // later checks then leave the target out rather than invent one.
-    let target = match &raw.target {
-        Some(t) => path(findings, &mut spans, "fixture.target", t).inspect(|target| {
-            if !roots.is_empty() && !roots.iter().any(|r| target.is_within(r)) {
-                findings.error(
-                    t.referenced,
-                    format!(
-                        "fixture.target: `{}` is not a root or below one",
-                        quote(target.as_str())
-                    ),
-                );
-            }
-        }),
-        None => roots.first().cloned(),
-    };
-    let mut files = Vec::new();
-    let mut generated = Vec::new();
-    let mut generated_total = 0u64;
-    for (key, content) in raw.files.0 {
-        let Some(file) = path(findings, &mut spans, "fixture.files", &key) else {
-            continue;
-        };
-        let bytes = match content {
-            FileContent::Generate { generate } => {
-                match generated_file(&generate) {
-                    Ok(g) => {
-                        generated_total += g.size;
-                        if generated_total > MAX_GENERATED_TOTAL {
-                            findings.error(
-                                generate.size.referenced,
-                                format!(
-                                    "fixture.files: `{}`: the generated files of this fixture hold more than {MAX_GENERATED_TOTAL} bytes together (16 MiB)",
-                                    quote(file.as_str())
-                                ),
-                            );
-                        }
-                        generated.push((file, g));
-                    }
-                    Err((at, message)) => findings.error(
-                        at,
-                        format!("fixture.files: `{}`: {message}", quote(file.as_str())),
-                    ),
-                }
-                continue;
-            }
-            other => match other.into_bytes() {
-                Ok(bytes) => bytes,
-                Err(e) => {
-                    findings.error(
-                        key.referenced,
-                        format!("fixture.files: `{}`: {e}", quote(file.as_str())),
-                    );
-                    continue;
-                }
-            },
-        };
-        files.push((file, bytes));
-    }
+    let roots = roots(findings, &mut spans, &raw.roots, id_at);
+    let target = target(findings, &mut spans, raw.target.as_ref(), &roots);
+    let (files, generated) = files(findings, &mut spans, raw.files);
     let mut symlinks = Vec::new();
     for (key, target) in raw.symlinks.0 {
         if let Some(link) = path(findings, &mut spans, "fixture.symlinks", &key) {
             symlinks.push((link, target));
         }
     }
-    let mut modes = Vec::new();
-    for (key, mode_text) in raw.modes.0 {
-        let file = path(findings, &mut spans, "fixture.modes", &key);
-        let bits = mode(findings, key.referenced, &mode_text);
-        if let (Some(file), Some(bits)) = (file, bits) {
-            modes.push((file, bits));
-        }
-    }
+    let modes = modes(findings, &mut spans, raw.modes);
     let dirs = list(findings, &mut spans, "fixture.dirs", &raw.dirs);
     let fifos = list(findings, &mut spans, "fixture.fifos", &raw.fifos);
     let sockets = list(findings, &mut spans, "fixture.sockets", &raw.sockets);
     let devices = list(findings, &mut spans, "fixture.devices", &raw.devices);
-    // Recorded in the spans only where nothing else wrote the path: an
-    // error about an entry at the same path points at the entry.
-    let mut own_ignore_files = Vec::new();
-    let mut own_at = Vec::new();
-    for (key, text) in raw.own_ignore_files.0 {
-        match FixturePath::parse(&key.value) {
-            Ok(dir) => {
-                spans.wrote_unless_written(&dir, key.referenced);
-                own_at.push((dir.clone(), key.referenced));
-                own_ignore_files.push((dir, text));
-            }
-            Err(e) => findings.error(key.referenced, format!("fixture.own_ignore_files: {e}")),
-        }
-    }
+    let (own_ignore_files, own_at) = own_ignore_files(findings, &mut spans, raw.own_ignore_files);
     // Parsed last, as before: a path also written elsewhere is located here.
     let git: Vec<(FixturePath, Location)> = raw
         .git
@@ -189,6 +96,160 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
         workspace,
         git,
     }
+}
+
+/// The workspace's roots: at least one, and none named as a placeholder
+/// is (a root `tmp` would make `{tmp}` mean two directories).
+fn roots(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    raw: &[Spanned<String>],
+    id_at: Location,
+) -> Vec<FixturePath> {
+    let roots = list(findings, spans, "fixture.roots", raw);
+    for clash in raw
+        .iter()
+        .filter(|r| crate::placeholders::RESERVED.contains(&r.value.as_str()))
+    {
+        findings.error(
+            clash.referenced,
+            format!(
+                "fixture.roots: a root named `{}` would make the placeholder `{{{}}}` mean two directories; rename the root",
+                clash.value, clash.value
+            ),
+        );
+    }
+    if raw.is_empty() {
+        findings.error(id_at, "fixture.roots: a workspace needs at least one root");
+    }
+    roots
+}
+
+/// The tool's target directory: the one given, which must be a root or
+/// below one, else the first root. `None` when the file gives none that
+/// is valid and has no root either: later checks then leave the target
+/// out rather than invent one.
+fn target(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    raw: Option<&Spanned<String>>,
+    roots: &[FixturePath],
+) -> Option<FixturePath> {
+    let Some(t) = raw else {
+        return roots.first().cloned();
+    };
+    path(findings, spans, "fixture.target", t).inspect(|target| {
+        if !roots.is_empty() && !roots.iter().any(|r| target.is_within(r)) {
+            findings.error(
+                t.referenced,
+                format!(
+                    "fixture.target: `{}` is not a root or below one",
+                    quote(target.as_str())
+                ),
+            );
+        }
+    })
+}
+
+/// The files with their bytes, and the generated ones by their
+/// description, whose sizes together are bounded
+/// ([`MAX_GENERATED_TOTAL`]): a case file a few lines long must not make
+/// a build write gigabytes.
+#[allow(
+    clippy::type_complexity,
+    reason = "the two lists as Fixture holds them, which check moves there"
+)]
+fn files(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    raw: SpannedMap<FileContent>,
+) -> (Vec<(FixturePath, Vec<u8>)>, Vec<(FixturePath, Generated)>) {
+    let mut files = Vec::new();
+    let mut generated = Vec::new();
+    let mut generated_total = 0u64;
+    for (key, content) in raw.0 {
+        let Some(file) = path(findings, spans, "fixture.files", &key) else {
+            continue;
+        };
+        let generate = match content {
+            FileContent::Generate { generate } => generate,
+            other => {
+                match other.into_bytes() {
+                    Ok(bytes) => files.push((file, bytes)),
+                    Err(e) => findings.error(
+                        key.referenced,
+                        format!("fixture.files: `{}`: {e}", quote(file.as_str())),
+                    ),
+                }
+                continue;
+            }
+        };
+        match generated_file(&generate) {
+            Ok(g) => {
+                generated_total += g.size;
+                if generated_total > MAX_GENERATED_TOTAL {
+                    findings.error(
+                        generate.size.referenced,
+                        format!(
+                            "fixture.files: `{}`: the generated files of this fixture hold more than {MAX_GENERATED_TOTAL} bytes together (16 MiB)",
+                            quote(file.as_str())
+                        ),
+                    );
+                }
+                generated.push((file, g));
+            }
+            Err((at, message)) => findings.error(
+                at,
+                format!("fixture.files: `{}`: {message}", quote(file.as_str())),
+            ),
+        }
+    }
+    (files, generated)
+}
+
+/// The modes to set, each on a valid path and of permission bits only.
+fn modes(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    raw: SpannedMap<String>,
+) -> Vec<(FixturePath, u32)> {
+    let mut modes = Vec::new();
+    for (key, mode_text) in raw.0 {
+        let file = path(findings, spans, "fixture.modes", &key);
+        let bits = mode(findings, key.referenced, &mode_text);
+        if let (Some(file), Some(bits)) = (file, bits) {
+            modes.push((file, bits));
+        }
+    }
+    modes
+}
+
+/// The directories that get the subject's own ignore files, with their
+/// text, and where each was written (for [`own_ignore_dirs`]). Recorded
+/// in the spans only where nothing else wrote the path: an error about
+/// an entry at the same path points at the entry.
+#[allow(
+    clippy::type_complexity,
+    reason = "Fixture's list, and where each was written beside it"
+)]
+fn own_ignore_files(
+    findings: &mut Findings,
+    spans: &mut Spans,
+    raw: SpannedMap<String>,
+) -> (Vec<(FixturePath, String)>, Vec<(FixturePath, Location)>) {
+    let mut own_ignore_files = Vec::new();
+    let mut own_at = Vec::new();
+    for (key, text) in raw.0 {
+        match FixturePath::parse(&key.value) {
+            Ok(dir) => {
+                spans.wrote_unless_written(&dir, key.referenced);
+                own_at.push((dir.clone(), key.referenced));
+                own_ignore_files.push((dir, text));
+            }
+            Err(e) => findings.error(key.referenced, format!("fixture.own_ignore_files: {e}")),
+        }
+    }
+    (own_ignore_files, own_at)
 }
 
 /// `untracked`: each a file the fixture writes (as text or base64), below a

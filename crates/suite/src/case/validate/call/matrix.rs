@@ -21,7 +21,7 @@ use super::super::{Findings, spanned};
 use super::{check_command, params as call_params};
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
-use crate::case::raw::{RawMatrix, ToolSelector};
+use crate::case::raw::{RawMatrix, SpannedMap, ToolSelector};
 use crate::case::shape::{Form, RootPlace, Shape};
 use crate::protocol::Tool;
 
@@ -95,16 +95,51 @@ pub fn check(
             "fixture.target: a matrix takes each of its roots as the target in turn; leave `target` out",
         );
     }
-    if raw.tools.is_empty() {
+    let tools = tools(findings, &raw.tools, at);
+    let forms = forms(findings, &raw.forms);
+    absolute_for_file_tools(findings, &raw.tools, &forms);
+    let root_indexes = root_indexes(findings, &raw.roots, roots);
+    let path = raw.path.value;
+    if path.is_empty() || path.starts_with('/') || path.starts_with('{') {
+        findings.error(
+            raw.path.referenced,
+            "matrix.path: write the path relative to the target directory (`lnk/../x`, `../outside`); the `absolute` form prefixes `{target}/` itself",
+        );
+    }
+    let params = params(findings, raw.params, &tools);
+    let matrix = Matrix {
+        tools,
+        forms,
+        roots: root_indexes,
+        path,
+        params,
+    };
+    let cells = matrix.count_cells();
+    if cells > crate::case::limits::MAX_MATRIX_CELLS {
+        findings.error(
+            at,
+            format!(
+                "matrix: it expands to {cells} cases (tools × forms × roots), more than {}: split it",
+                crate::case::limits::MAX_MATRIX_CELLS
+            ),
+        );
+    }
+    matrix
+}
+
+/// The tool selectors: at least one, each once, and `search` not beside
+/// the `grep` or `ripgrep` it stands for (a cell would be made twice).
+fn tools(
+    findings: &mut Findings,
+    raw: &[Spanned<ToolSelector>],
+    at: Location,
+) -> Vec<ToolSelector> {
+    if raw.is_empty() {
         findings.error(at, "matrix.tools: name at least one tool");
     }
-    let names: Vec<(&str, Location)> = raw
-        .tools
-        .iter()
-        .map(|t| (t.value.name(), t.referenced))
-        .collect();
+    let names: Vec<(&str, Location)> = raw.iter().map(|t| (t.value.name(), t.referenced)).collect();
     findings.repeats("matrix.tools", names, "");
-    let tools: Vec<ToolSelector> = raw.tools.iter().map(|t| t.value).collect();
+    let tools: Vec<ToolSelector> = raw.iter().map(|t| t.value).collect();
     let has = |s: ToolSelector| tools.contains(&s);
     if has(ToolSelector::Search) && (has(ToolSelector::Grep) || has(ToolSelector::Ripgrep)) {
         findings.error(
@@ -112,19 +147,28 @@ pub fn check(
             "matrix.tools: `search` already stands for `grep` and `ripgrep`",
         );
     }
+    tools
+}
 
-    let forms: Vec<Form> = if raw.forms.is_empty() {
-        Form::BOTH.to_vec()
-    } else {
-        let names: Vec<(&str, Location)> = raw
-            .forms
-            .iter()
-            .map(|f| (f.value.name(), f.referenced))
-            .collect();
-        findings.repeats("matrix.forms", names, "");
-        raw.forms.iter().map(|f| f.value).collect()
-    };
-    for selector in &raw.tools {
+/// The forms the path is sent in: both when the matrix names none, else
+/// each it names, once.
+fn forms(findings: &mut Findings, raw: &[Spanned<Form>]) -> Vec<Form> {
+    if raw.is_empty() {
+        return Form::BOTH.to_vec();
+    }
+    let names: Vec<(&str, Location)> = raw.iter().map(|f| (f.value.name(), f.referenced)).collect();
+    findings.repeats("matrix.forms", names, "");
+    raw.iter().map(|f| f.value).collect()
+}
+
+/// A file tool takes an absolute path only: a matrix of one must have the
+/// `absolute` form, or it would make no cell for that tool.
+fn absolute_for_file_tools(
+    findings: &mut Findings,
+    tools: &[Spanned<ToolSelector>],
+    forms: &[Form],
+) {
+    for selector in tools {
         let file_tool = selector.value.tools().iter().all(|t| t.is_file_tool());
         if file_tool && !forms.contains(&Form::Absolute) {
             findings.error(
@@ -136,39 +180,46 @@ pub fn check(
             );
         }
     }
+}
 
-    let root_indexes: Vec<usize> = if raw.roots.is_empty() {
-        (0..roots.len()).collect()
-    } else {
-        findings.repeats("matrix.roots", spanned(&raw.roots), "");
-        raw.roots
-            .iter()
-            .filter_map(|name| {
-                let found = roots.iter().position(|r| r.as_str() == name.value);
-                if found.is_none() {
-                    findings.error(
-                        name.referenced,
-                        format!(
-                            "matrix.roots: `{}` is not one of `fixture.roots`",
-                            quote(&name.value)
-                        ),
-                    );
-                }
-                found
-            })
-            .collect()
-    };
-
-    let path = raw.path.value;
-    if path.is_empty() || path.starts_with('/') || path.starts_with('{') {
-        findings.error(
-            raw.path.referenced,
-            "matrix.path: write the path relative to the target directory (`lnk/../x`, `../outside`); the `absolute` form prefixes `{target}/` itself",
-        );
+/// The roots taken in turn as the target, as indexes into the fixture's
+/// `roots`: every root when the matrix names none, else each it names
+/// that is one.
+fn root_indexes(
+    findings: &mut Findings,
+    raw: &[Spanned<String>],
+    roots: &[FixturePath],
+) -> Vec<usize> {
+    if raw.is_empty() {
+        return (0..roots.len()).collect();
     }
+    findings.repeats("matrix.roots", spanned(raw), "");
+    raw.iter()
+        .filter_map(|name| {
+            let found = roots.iter().position(|r| r.as_str() == name.value);
+            if found.is_none() {
+                findings.error(
+                    name.referenced,
+                    format!(
+                        "matrix.roots: `{}` is not one of `fixture.roots`",
+                        quote(&name.value)
+                    ),
+                );
+            }
+            found
+        })
+        .collect()
+}
 
+/// The other parameters of each tool of the matrix: never a path (the
+/// matrix sends that itself), and for the shell a command it can run.
+fn params(
+    findings: &mut Findings,
+    raw: SpannedMap<SpannedMap<Spanned<Value>>>,
+    tools: &[ToolSelector],
+) -> Vec<(ToolSelector, Map<String, Value>)> {
     let mut params = Vec::new();
-    for (key, value) in raw.params.0 {
+    for (key, value) in raw.0 {
         let Some(selector) = tools.iter().copied().find(|t| t.name() == key.value) else {
             findings.error(
                 key.referenced,
@@ -200,25 +251,7 @@ pub fn check(
         }
         params.push((selector, given));
     }
-
-    let matrix = Matrix {
-        tools,
-        forms,
-        roots: root_indexes,
-        path,
-        params,
-    };
-    let cells = matrix.count_cells();
-    if cells > crate::case::limits::MAX_MATRIX_CELLS {
-        findings.error(
-            at,
-            format!(
-                "matrix: it expands to {cells} cases (tools × forms × roots), more than {}: split it",
-                crate::case::limits::MAX_MATRIX_CELLS
-            ),
-        );
-    }
-    matrix
+    params
 }
 
 impl Matrix {
