@@ -41,7 +41,7 @@ fn rate(make: &SubjectFactory, jobs: usize, fixtures: Option<std::path::PathBuf>
         shrink: Budget::default(),
         fixtures,
         reference_scratch: None,
-        hang_timeout: toolpath::subject::hang::DEFAULT_HANG_TIMEOUT,
+        hang_timeout: toolpath::subject::fifos::DEFAULT_HANG_TIMEOUT,
         fixture_timeout: toolpath::subject::DEFAULT_CALL_TIMEOUT,
         max_findings: None,
         on_iteration: None,

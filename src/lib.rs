@@ -76,7 +76,7 @@ pub mod subject;
 #[allow(unsafe_code, clippy::disallowed_methods, clippy::disallowed_types)]
 pub mod sys;
 #[doc(hidden)]
-pub mod testing;
+pub mod test_support;
 
 /// The suite version: of the cases and spec this build carries.
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -326,7 +326,7 @@ fn a_write_above_the_fixture_directory_is_a_write_escape() {
 /// by the harness itself, which may).
 #[test]
 fn a_subject_cannot_hand_an_outside_file_to_another_owner() {
-    if !toolpath::testing::root_or_skip("handing a file to another owner") {
+    if !toolpath::test_support::root_or_skip("handing a file to another owner") {
         return;
     }
     let (_dir, log) = open_log();

@@ -233,7 +233,7 @@ fn an_adapter_s_text_is_shown_but_cannot_act_on_the_terminal() {
         let adapter = format!("python3 tests/adapters/hostile_text.py {mode}");
         let (exit, _, text) = fuzz(&adapter, dir.path(), &["--iterations", "2"]);
         assert_eq!(exit, code, "{mode}:\n{text}");
-        toolpath::testing::assert_shown_harmlessly(&text);
+        toolpath::test_support::assert_shown_harmlessly(&text);
     }
 }
 
@@ -481,7 +481,7 @@ fn a_hanging_adapter_is_a_finding() {
 }
 
 /// A call on a fixture with a FIFO is bounded as a suite run bounds it
-/// (`subject::hang`, issue 41): an adapter that opens the FIFO is released
+/// (`subject::fifos`, issue 41): an adapter that opens the FIFO is released
 /// after the short hang bound and found blocked on it (RES-10, FILE-6),
 /// not waited for up to its call timeout and called hung. Its finding is
 /// a case that passes the reference and fails the adapter so.

@@ -13,7 +13,7 @@ use std::time::Duration;
 mod surroundings;
 use surroundings::{Snapshot, Surroundings};
 
-use toolpath::testing::root_or_skip;
+use toolpath::test_support::root_or_skip;
 
 fn toolpath() -> Command {
     Command::cargo_bin("toolpath").unwrap()
@@ -874,7 +874,7 @@ fn an_adapter_s_reasons_and_stderr_cannot_fake_a_closing_line() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        toolpath::testing::assert_shown_harmlessly(&text);
+        toolpath::test_support::assert_shown_harmlessly(&text);
     }
 }
 
@@ -1557,7 +1557,7 @@ fn alive(pid: i32) -> bool {
 /// link is alive to write anything. The log proves every link existed.
 #[test]
 fn processes_an_adapter_leaves_behind_do_not_outlive_the_run() {
-    if !toolpath::testing::root_or_skip("boxing subjects") {
+    if !toolpath::test_support::root_or_skip("boxing subjects") {
         return;
     }
     assert!(

@@ -1348,7 +1348,7 @@ fn tools_lists_the_servers_tools_and_what_the_profile_maps_to_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stderr.contains("the server did not start"), "{stderr}");
-    toolpath::testing::assert_shown_harmlessly(&stderr);
+    toolpath::test_support::assert_shown_harmlessly(&stderr);
 }
 
 /// Issue 44: a server that answers in JSON text (the fake in mode
@@ -1431,7 +1431,7 @@ fn call_prints_one_answer_as_sent_and_the_text_the_rules_read() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(stdout.contains("Access denied"), "{stdout}");
-    toolpath::testing::assert_shown_harmlessly(&stdout);
+    toolpath::test_support::assert_shown_harmlessly(&stdout);
     for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
         assert!(!stdout.contains(bad), "{bad:?} in {stdout:?}");
     }

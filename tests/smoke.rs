@@ -148,7 +148,7 @@ fn an_adapter_s_text_is_shown_but_cannot_act_on_the_terminal() {
         let adapter = format!("python3 tests/adapters/hostile_text.py {mode}");
         let (code, out) = smoke(Path::new(ROOT), &["--adapter", &adapter]);
         assert_eq!(code, 1, "{mode}:\n{out}");
-        toolpath::testing::assert_shown_harmlessly(&out);
+        toolpath::test_support::assert_shown_harmlessly(&out);
     }
 }
 

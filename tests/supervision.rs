@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use toolpath::testing::root_or_skip;
+use toolpath::test_support::root_or_skip;
 
 const MINI: &str = "tests/data/mini";
 const RUN_LIMIT: Duration = Duration::from_secs(120);

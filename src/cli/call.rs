@@ -73,7 +73,7 @@ pub fn call(request: CallRequest) -> ExitCode {
         call_timeout: timeout,
         hello_timeout: timeout,
         max_restarts: 0,
-        hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+        hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
     };
     let (called, code) = crate::session::tools::call(
         loaded,

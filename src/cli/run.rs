@@ -48,7 +48,7 @@ pub struct RunRequest {
     /// How long a call on a fixture with FIFOs (which a tool must not
     /// open) is waited for before the harness opens their other ends, in
     /// milliseconds; a subject found blocked on one fails the case.
-    #[arg(long, value_name = "MS", default_value_t = crate::subject::hang::DEFAULT_HANG_TIMEOUT.as_millis() as u64)]
+    #[arg(long, value_name = "MS", default_value_t = crate::subject::fifos::DEFAULT_HANG_TIMEOUT.as_millis() as u64)]
     pub hang_timeout_ms: u64,
     /// Report format (repeatable; pair each with an --output, in order; one may go to stdout).
     #[arg(long = "format", value_name = "FORMAT", value_enum)]

@@ -91,7 +91,7 @@ pub fn smoke(request: SmokeRequest) -> ExitCode {
         timeout_ms: request.timeout_ms,
         hello_timeout_ms: request.hello_timeout_ms,
         max_restarts: 1,
-        hang_timeout_ms: crate::subject::hang::DEFAULT_HANG_TIMEOUT.as_millis() as u64,
+        hang_timeout_ms: crate::subject::fifos::DEFAULT_HANG_TIMEOUT.as_millis() as u64,
         format: vec![Format::Json],
         output: vec![output.clone()],
         keep_fixtures: false,

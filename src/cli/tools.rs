@@ -44,7 +44,7 @@ pub fn tools(request: ToolsRequest) -> ExitCode {
         call_timeout: Duration::from_millis(request.hello_timeout_ms),
         hello_timeout: Duration::from_millis(request.hello_timeout_ms),
         max_restarts: 0,
-        hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+        hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
     };
     let (listed, code) =
         crate::session::tools::list(loaded.clone(), &supervision, request.fixture_dir.as_deref());

@@ -166,7 +166,7 @@ mod tests {
                 },
                 failed: crate::fuzz::failed::Failed::Subject(FailureKind::Crash),
                 rules: vec!["RES-1".into()],
-                expect: crate::fuzz::expect::expect_of(
+                expect: crate::fuzz::from_reference::expect_of(
                     &ToolResult {
                         outcome: Some(Outcome::Ok),
                         path: Some(format!("{{ws}}/{hostile}")),

@@ -11,7 +11,7 @@
 //! - [`pools`]: the names, contents, patterns and keys a sample picks from, by index;
 //! - [`generate`]: the proptest strategies that make samples;
 //! - [`signature`]: what an input is made of, which tells findings apart;
-//! - [`expect`]: the reference's answer as a case's expectation, with the spec's latitude;
+//! - [`from_reference`]: the reference's answer as a case's expectation, with the spec's latitude;
 //! - [`failed`]: what a divergence failed, the judge's checks or the subject's failure;
 //! - [`probe`]: one sample against both subjects, judged;
 //! - [`rules`]: which requirement IDs a call exercises;
@@ -27,9 +27,9 @@
 //! `mcp`, `subject`, `case`, `reference`, `report`, `sys` and the suite
 //! model; never `session` or `cli` above it.
 
-pub mod expect;
 pub mod failed;
 pub mod finding;
+pub mod from_reference;
 pub mod generate;
 pub mod pools;
 pub mod probe;

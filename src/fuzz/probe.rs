@@ -1,5 +1,5 @@
 //! One probe: build a sample's fixture, ask the reference, turn its answer
-//! into the expectation a case would hold ([`crate::fuzz::expect`]), and
+//! into the expectation a case would hold ([`crate::fuzz::from_reference`]), and
 //! make the same call on the adapter and judge it by the path a suite run
 //! takes for a case ([`call_on`]: the adapter made ready, the fixture
 //! handed to its user, the FIFO bound, the harness's own judge). The probe
@@ -12,15 +12,15 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::case::fixture::BuiltFixture;
-use crate::fuzz::expect::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::failed::Failed;
+use crate::fuzz::from_reference::{allow_hidden, expect_of, portable_needles, required_in_message};
 use crate::fuzz::rules::{self, Exchange};
 use crate::fuzz::sample::{Rendered, Sample};
 use crate::fuzz::signature::Signature;
 use crate::harness::expected::Expected;
 use crate::harness::judge::Verdict;
+use crate::harness::judged_call::{self, Ask, Judged, OnSubject, call_on};
 use crate::harness::snapshot::{self, ChangeKind, State};
-use crate::harness::verdict::{self, Ask, Judged, OnSubject, call_on};
 use crate::report::Mismatch;
 use crate::subject::{AdapterFailure, Subject};
 use toolpath_suite::case::{Expect, FixturePath};
@@ -37,7 +37,7 @@ pub struct Divergence {
     pub rules: Vec<String>,
     /// What the case written for it expects (placeholders, as in a case
     /// file): the reference's answer, with the latitude of
-    /// [`crate::fuzz::expect`].
+    /// [`crate::fuzz::from_reference`].
     pub expect: Expect,
     /// The judge's mismatches and diff (placeholders); none for a failure.
     pub mismatches: Vec<Mismatch>,
@@ -73,10 +73,10 @@ pub struct Env {
     /// Where fixtures are built (the system temporary directory if `None`).
     pub fixtures: Option<std::path::PathBuf>,
     /// How long a call on a fixture with FIFOs is waited for before they
-    /// are released, as in a suite run ([`crate::subject::hang`]).
+    /// are released, as in a suite run ([`crate::subject::fifos`]).
     pub hang_timeout: std::time::Duration,
     /// The call's time limit: what a fixture's build gets, as in a suite
-    /// run ([`verdict::build`]).
+    /// run ([`judged_call::build`]).
     pub fixture_timeout: std::time::Duration,
 }
 
@@ -85,7 +85,7 @@ impl Default for Env {
         Env {
             permissions: false,
             fixtures: None,
-            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
         }
     }
@@ -155,7 +155,7 @@ pub fn probe(
 ) -> Probe {
     let rendered = sample.render(env.permissions);
     let fixtures = env.fixtures.as_deref();
-    let built = match verdict::build(&rendered.fixture, fixtures, env.fixture_timeout) {
+    let built = match judged_call::build(&rendered.fixture, fixtures, env.fixture_timeout) {
         Ok(built) => built,
         Err(e) => return Probe::Skipped(format!("fixture: {e}")),
     };
@@ -199,7 +199,7 @@ pub fn probe(
     let (call, vars) = match called.planned {
         Some(planned) => planned,
         None => {
-            let (call, mut vars) = verdict::plan(ask, &built, stand_in.as_deref());
+            let (call, mut vars) = judged_call::plan(ask, &built, stand_in.as_deref());
             match expect(&call, &mut vars, stand_in.as_deref()) {
                 Ok(_) => (call, vars),
                 Err(why) => return Probe::Skipped(why),
@@ -227,7 +227,7 @@ pub fn probe(
 
 /// The reference's answer to `call` on the adapter's fixture as what the
 /// adapter's answer is judged against (a case's expectation, with the
-/// latitude of [`crate::fuzz::expect`]), and what the finding keeps of it.
+/// latitude of [`crate::fuzz::from_reference`]), and what the finding keeps of it.
 fn expectation(
     rendered: &Rendered,
     env: &Env,
@@ -260,7 +260,7 @@ fn expectation(
     Ok((expected, asked))
 }
 
-/// The fuzzer's latitude (`fuzz::expect`), once the answer is known:
+/// The fuzzer's latitude (`fuzz::from_reference`), once the answer is known:
 /// what the answer's own shape says is not owed.
 fn latitude(expected: &mut Expected, actual: &ToolResult, roots: &[String]) {
     // RES-11: `parent` is judged where the adapter exposes it.
@@ -370,7 +370,7 @@ fn reference_answer(
         // The reference's answer is the expectation: one the judge fails
         // (SEC-12) cannot be a case's, so the input is no finding but a
         // disagreement between the judge and the reference.
-        let carried = verdict::carried_out(&rendered.fixture, built, call, &answer);
+        let carried = judged_call::carried_out(&rendered.fixture, built, call, &answer);
         match carried.first() {
             None => Ok(answer),
             Some((channel, seen)) => Err(format!(
@@ -383,7 +383,7 @@ fn reference_answer(
     if !rendered.tool.writes() {
         return Ok((answer(reference, call, built)?, Vec::new()));
     }
-    let own = verdict::build(
+    let own = judged_call::build(
         &rendered.fixture,
         env.fixtures.as_deref(),
         env.fixture_timeout,
@@ -394,7 +394,7 @@ fn reference_answer(
         tool: rendered.tool,
         params: &rendered.params,
     };
-    let (own_call, own_vars) = verdict::plan(ask, &own, scratch);
+    let (own_call, own_vars) = judged_call::plan(ask, &own, scratch);
     let git_dirs: Vec<Vec<u8>> = (rendered.fixture.git.iter())
         .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
         .collect();
@@ -609,7 +609,7 @@ mod tests {
     /// user before the call, as a suite run's does ([`Subject::user`]).
     #[test]
     fn the_fixture_is_handed_to_the_user_the_adapter_runs_as() {
-        if !crate::testing::root_or_skip("handing a fixture to another user") {
+        if !crate::test_support::root_or_skip("handing a fixture to another user") {
             return;
         }
         let sample = sample(Layout::Single, &["a"], ls());

@@ -137,7 +137,7 @@ fn rule_of(failed: &Failed, reference: &ToolResult, x: &Exchange) -> Option<&'st
     let check = match failed {
         Failed::Subject(FailureKind::Timeout) if x.fifo_in_workspace() => return Some("RES-10"),
         Failed::Subject(FailureKind::Blocked) => {
-            return Some(crate::subject::hang::rule(x.call.tool));
+            return Some(crate::subject::fifos::rule(x.call.tool));
         }
         Failed::Subject(_) => return None,
         Failed::Checks(checks) => checks,

@@ -62,7 +62,7 @@ pub struct FuzzConfig<'a> {
     /// system temporary directory if `None`): the run directory too.
     pub reference_scratch: Option<std::path::PathBuf>,
     /// How long a call on a fixture with FIFOs is waited for before they
-    /// are released ([`crate::subject::hang`]): the adapter blocked on one
+    /// are released ([`crate::subject::fifos`]): the adapter blocked on one
     /// is a finding after this bound, not after the call's timeout.
     pub hang_timeout: Duration,
     /// The call's time limit, which each fixture's build gets too, as in
@@ -492,7 +492,7 @@ mod tests {
             shrink: Budget::default(),
             fixtures: Some(fixtures.path().to_owned()),
             reference_scratch: Some(fixtures.path().to_owned()),
-            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
             max_findings: None,
             on_iteration: Some(&progress),

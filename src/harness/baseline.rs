@@ -471,7 +471,7 @@ mod tests {
             BaselineStatus::Skip
         );
         assert!(e.lookup("shell.x").is_none());
-        let case = |id| crate::report::render::testing::case(id, Status::Pass, &[]);
+        let case = |id| crate::report::render::sample_reports::case(id, Status::Pass, &[]);
         assert_eq!(
             e.unused(&vec![case("shell.x")]).unwrap(),
             ["search.*", "search.file.relative@grep"]
@@ -502,7 +502,7 @@ mod tests {
         assert_eq!(reason("a.c"), Some("two"));
         assert_eq!(reason("a.cd"), Some("three"));
         assert_eq!(reason("b.c"), None);
-        let case = |id| crate::report::render::testing::case(id, Status::Pass, &[]);
+        let case = |id| crate::report::render::sample_reports::case(id, Status::Pass, &[]);
         // A wildcard key is used by any instance it matches, beside the
         // exact key that wins the lookup.
         assert_eq!(e.unused(&vec![case("a.b")]).unwrap(), ["a.{x"]);
@@ -568,7 +568,7 @@ mod tests {
              a.b:\n  status: xfail\n  reason: fixed since\n",
         )
         .unwrap();
-        let passing = crate::report::render::testing::case("a.b", Status::Xpass, &[]);
+        let passing = crate::report::render::sample_reports::case("a.b", Status::Xpass, &[]);
         let text = write_from(&vec![passing], &previous).unwrap();
         let written = parse(&text).unwrap();
         let entries: Vec<(&str, &BaselineEntry)> = written.entries().collect();
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn an_escape_s_entry_names_the_case_s_rules_beside_the_escape_rule() {
         use crate::report::Mismatch;
-        let mut case = crate::report::render::testing::escape("s.dotdot.resolve", "list: x");
+        let mut case = crate::report::render::sample_reports::escape("s.dotdot.resolve", "list: x");
         case.spec = vec!["SEC-4".into(), "SEC-3".into()];
         case.mismatches.push(Mismatch {
             rule: Some("SEC-12".into()),
@@ -607,9 +607,9 @@ mod tests {
     fn an_escape_s_new_entry_says_it_escaped_and_what_showed_it() {
         let long = format!("content holds an outside file's canary {}", "x".repeat(400));
         let cases = vec![
-            crate::report::render::testing::escape("s.a", "answered ok"),
-            crate::report::render::testing::escape("s.b", &long),
-            crate::report::render::testing::escape("s.kept", "answered ok"),
+            crate::report::render::sample_reports::escape("s.a", "answered ok"),
+            crate::report::render::sample_reports::escape("s.b", &long),
+            crate::report::render::sample_reports::escape("s.kept", "answered ok"),
         ];
         let previous = parse("s.kept:\n  status: xfail\n  reason: known since 0.4\n").unwrap();
         let back = parse(&write_from(&cases, &previous).unwrap()).unwrap();
@@ -626,7 +626,8 @@ mod tests {
 
     #[test]
     fn written_entries_keep_every_requirement_and_read_back() {
-        let mut report = crate::report::render::testing::failing("a.b", &["SEARCH-5", "RES-2"]);
+        let mut report =
+            crate::report::render::sample_reports::failing("a.b", &["SEARCH-5", "RES-2"]);
         report.mismatches.clear();
         let text = write_from(&vec![report], &Baseline::default()).unwrap();
         assert!(text.contains("  spec: [SEARCH-5, RES-2]\n"), "{text}");

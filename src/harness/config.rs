@@ -55,7 +55,7 @@ pub struct RunConfig<'a> {
     /// run): the same bound as one call, `--timeout-ms`.
     pub fixture_timeout: Duration,
     /// How long a call on a fixture with FIFOs is waited for before they
-    /// are released (`--hang-timeout-ms`; see [`crate::subject::hang`]).
+    /// are released (`--hang-timeout-ms`; see [`crate::subject::fifos`]).
     pub hang_timeout: Duration,
 }
 
@@ -75,7 +75,7 @@ impl Default for RunConfig<'_> {
             fixtures: None,
             sink: None,
             fixture_timeout: crate::subject::DEFAULT_CALL_TIMEOUT,
-            hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+            hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
         }
     }
 }

@@ -32,7 +32,7 @@
 //! - [`interference`]: an answer against the answer on the fixture's
 //!   twin, which differs only outside every root (SEC-12's
 //!   non-interference), noise left out;
-//! - [`verdict`]: one call on a subject, from making it ready to its
+//! - [`judged_call`]: one call on a subject, from making it ready to its
 //!   verdict (the fixture handed to the subject's user, the FIFO bound,
 //!   the fixture's changes and SEC-12 included): the one path the worker
 //!   and the fuzzer both take;
@@ -40,7 +40,7 @@
 //! - [`baseline`]: known failures (`xfail`) and skips per implementation;
 //! - [`config`]: how a run is configured and what it finds around it
 //!   (the machine, whether it was cancelled), shared by run and worker;
-//! - `testing` (unit tests only): the cases and scripted answers the tests
+//! - `known_cases` (unit tests only): the cases and scripted answers the tests
 //!   of `run`, `worker` and the session share.
 //!
 //! May import the floors below (ARCHITECTURE.md): `sys`, `case`,
@@ -55,15 +55,15 @@ pub mod containment;
 pub mod expected;
 pub mod interference;
 pub mod judge;
+pub mod judged_call;
+#[cfg(test)]
+pub(crate) mod known_cases;
 pub mod outside;
 pub mod path_fold;
 pub mod reach;
 pub mod route;
 pub mod run;
 pub mod snapshot;
-#[cfg(test)]
-pub(crate) mod testing;
 pub mod truncation;
-pub mod verdict;
 pub mod watch;
 pub mod worker;

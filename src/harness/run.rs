@@ -345,7 +345,7 @@ mod tests {
 
     use super::*;
     use crate::harness::baseline::Baseline;
-    use crate::harness::testing::{MACHINE, cases, hello, never_cancelled, right, wrong};
+    use crate::harness::known_cases::{MACHINE, cases, hello, never_cancelled, right, wrong};
     use crate::report::Summary;
     use crate::subject::scripted::{Scripted, Step};
     use crate::subject::{FailureKind, Subject};
@@ -609,7 +609,7 @@ mod tests {
     /// the way through). Its restarts are waited time.
     #[test]
     fn a_crash_class_over_one_file_s_adjacent_cells_does_not_end_the_run() {
-        use crate::harness::testing::{case, case_text};
+        use crate::harness::known_cases::{case, case_text};
         use toolpath_suite::case::validate::parse_case;
         let sink = Recorded::default();
         let mut all: Vec<Case> = (0..6)

@@ -837,7 +837,7 @@ mod tests {
 
     #[test]
     fn an_entry_that_only_changed_hands_is_a_change() {
-        if !crate::testing::root_or_skip("changing an owner") {
+        if !crate::test_support::root_or_skip("changing an owner") {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

@@ -38,7 +38,7 @@ use crate::mcp::wire::{
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::excerpt;
 use crate::subject::budget::{self, MAX_ITEMS};
-use crate::subject::hang::{Blocked, HangProne};
+use crate::subject::fifos::{Blocked, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next};
 
 /// The newest protocol revision this client implements; offered first.
@@ -91,7 +91,7 @@ pub enum RequestError {
     /// A JSON-RPC error response.
     Rpc { code: i64, message: String },
     /// The server was found blocked on a FIFO of the call's fixture and
-    /// released ([`crate::subject::hang`]); `answered` when it then
+    /// released ([`crate::subject::fifos`]); `answered` when it then
     /// answered (the answer is not judged).
     Blocked { blocked: Blocked, answered: bool },
     /// A result that is not what the method answers (`wire`'s types).
@@ -280,7 +280,7 @@ impl Connection {
     }
 
     /// [`call_tool`](Self::call_tool); for a call whose fixture holds
-    /// FIFOs, with them released on the way ([`crate::subject::hang`]).
+    /// FIFOs, with them released on the way ([`crate::subject::fifos`]).
     pub fn call_tool_watched(
         &mut self,
         name: &str,
@@ -421,7 +421,7 @@ impl Connection {
             let watching = hang.filter(|_| blocked.is_none());
             let (next, found) = self.transport.next_line(deadline, limit, watching);
             if let Some(found) = found {
-                deadline = deadline.min(Instant::now() + crate::subject::hang::RELEASE_GRACE);
+                deadline = deadline.min(Instant::now() + crate::subject::fifos::RELEASE_GRACE);
                 blocked = Some(found);
             }
             let line = match next {

@@ -15,7 +15,7 @@ use std::process::{ChildStdin, Command};
 use std::time::{Duration, Instant};
 
 use crate::subject::adapter::{REAP_TIMEOUT, STDERR_GRACE, TERM_GRACE};
-use crate::subject::hang::{Blocked, HangProne};
+use crate::subject::fifos::{Blocked, HangProne};
 use crate::subject::lines::{Next, Output};
 use crate::subject::process::Process;
 
@@ -46,7 +46,7 @@ pub trait Transport: Send {
 
     /// The next line of at most `limit` bytes by `deadline`; for a
     /// hang-prone call, with the fixture's FIFOs released on the way and
-    /// what the release found ([`crate::subject::hang::next_line`]).
+    /// what the release found ([`crate::subject::fifos::next_line`]).
     fn next_line(
         &mut self,
         deadline: Instant,
@@ -118,7 +118,7 @@ impl Transport for Pipe {
         limit: usize,
         hang: Option<&HangProne>,
     ) -> (Next, Option<Blocked>) {
-        crate::subject::hang::next_line(&mut self.output, deadline, limit, hang)
+        crate::subject::fifos::next_line(&mut self.output, deadline, limit, hang)
     }
 
     fn take_stderr(&mut self) -> String {

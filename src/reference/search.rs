@@ -383,7 +383,7 @@ mod permission_tests {
 
     #[test]
     fn unreadable_targets_are_permission_denied() {
-        if !crate::testing::unprivileged_or_rerun(
+        if !crate::test_support::unprivileged_or_rerun(
             "reference::search::permission_tests::unreadable_targets_are_permission_denied",
         ) {
             return;

@@ -614,7 +614,7 @@ mod tests {
     use super::*;
     use crate::report::Mismatch;
     use crate::report::conformance::{Conformance, Standing};
-    use crate::report::render::testing::{case, failing};
+    use crate::report::render::sample_reports::{case, failing};
 
     /// Every count of [`ContainmentCounts`] is one column, under its own
     /// field's name (by channel, `escapes.CHANNEL`), channels in their
@@ -765,7 +765,7 @@ mod tests {
 
     #[test]
     fn a_rule_nothing_judged_says_why() {
-        use crate::report::render::testing::with_reason;
+        use crate::report::render::sample_reports::with_reason;
         let shell = "the adapter does not provide the `shell` tool";
         let cases = [
             with_reason(case("a", Status::Unsupported, &["SHELL-1"]), shell),

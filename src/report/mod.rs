@@ -567,7 +567,7 @@ mod tests {
     /// and pages see nothing new), and anything selected is described.
     #[test]
     fn a_selection_is_written_only_when_it_is_part_of_the_suite() {
-        let mut report = crate::report::render::testing::report("x", Vec::new());
+        let mut report = crate::report::render::sample_reports::report("x", Vec::new());
         let json = serde_json::to_value(&report).unwrap();
         assert!(json.get("selection").is_none(), "{json}");
         assert_eq!(report.selection.describe(), None);

@@ -113,7 +113,7 @@ mod tests {
     /// as it was written.
     #[test]
     fn escapes_of_a_report_before_channels_read_as_unrecorded() {
-        let mut today = crate::report::render::testing::report("x", Vec::new());
+        let mut today = crate::report::render::sample_reports::report("x", Vec::new());
         today.containment.escapes = 2;
         today.containment.escapes_by_channel.read = 2;
         let text = serde_json::to_string(&today).unwrap();
@@ -145,7 +145,7 @@ mod tests {
     /// stays there, and a report of today reads as it was written.
     #[test]
     fn a_resolve_escape_filed_under_list_reads_as_resolve() {
-        use crate::report::render::testing::{escape, report};
+        use crate::report::render::sample_reports::{escape, report};
         use crate::report::{Containment, ContainmentCounts};
         use toolpath_suite::protocol::Tool;
         let listed = |id: &str, tool: Tool| {

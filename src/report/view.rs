@@ -55,11 +55,15 @@ mod tests {
 
     #[test]
     fn a_slice_is_visited_in_order_and_stops_at_the_first_error() {
-        let mut report = crate::report::render::testing::report("x", Vec::new());
+        let mut report = crate::report::render::sample_reports::report("x", Vec::new());
         for id in ["a", "b", "c"] {
             report
                 .cases
-                .push(crate::report::render::testing::case(id, Status::Pass, &[]));
+                .push(crate::report::render::sample_reports::case(
+                    id,
+                    Status::Pass,
+                    &[],
+                ));
         }
         let view = View::of(&report);
         let mut seen = Vec::new();

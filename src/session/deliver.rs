@@ -221,7 +221,7 @@ pub fn print_out(text: &str) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing;
+    use crate::report::render::sample_reports;
 
     #[test]
     fn formats_pair_with_outputs_and_one_at_most_goes_to_stdout() {
@@ -274,7 +274,8 @@ mod tests {
         // A link planted in the claimed report's place meanwhile.
         std::fs::remove_file(&xml).unwrap();
         std::os::unix::fs::symlink(&sink, &xml).unwrap();
-        let report = testing::report("x", vec![testing::case("a.b", Status::Fail, &[])]);
+        let report =
+            sample_reports::report("x", vec![sample_reports::case("a.b", Status::Fail, &[])]);
         write_reports(View::of(&report), &targets, Detail::default()).unwrap();
         let written: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

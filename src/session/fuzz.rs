@@ -79,7 +79,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
         call_timeout: plan.call_timeout,
         hello_timeout: plan.hello_timeout,
         max_restarts: usize::MAX,
-        hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+        hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
     };
     // As a run starts it: as root, as the run's own user (it ran as root,
     // and rewrote the JUnit file of the suite run before it: issue 41).

@@ -82,7 +82,7 @@ pub struct Supervision {
     /// Restarts after crashes or hangs before the adapter is given up on.
     pub max_restarts: usize,
     /// How long a call on a fixture with FIFOs is waited for before they
-    /// are released (`--hang-timeout-ms`; [`crate::subject::hang`]).
+    /// are released (`--hang-timeout-ms`; [`crate::subject::fifos`]).
     pub hang_timeout: Duration,
 }
 

@@ -137,7 +137,7 @@ mod tests {
     }
 
     fn report(status: Status) -> CaseReport {
-        crate::report::render::testing::case("a.b", status, &[])
+        crate::report::render::sample_reports::case("a.b", status, &[])
     }
 
     /// Issue 44: output redirected showed nothing for minutes. A plain

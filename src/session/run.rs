@@ -448,7 +448,7 @@ mod tests {
 
     use super::*;
     use crate::case::select::Selection;
-    use crate::harness::testing::{case_text, hello, never_cancelled, right, wrong};
+    use crate::harness::known_cases::{case_text, hello, never_cancelled, right, wrong};
     use crate::session::deliver::Format;
     use crate::session::place::Place;
     use crate::subject::FailureKind;
@@ -496,7 +496,7 @@ mod tests {
                 call_timeout: Duration::from_secs(60),
                 hello_timeout: Duration::from_secs(60),
                 max_restarts: 0,
-                hang_timeout: crate::subject::hang::DEFAULT_HANG_TIMEOUT,
+                hang_timeout: crate::subject::fifos::DEFAULT_HANG_TIMEOUT,
             },
             keep_fixtures: false,
             write_expectations: None,
@@ -525,7 +525,7 @@ mod tests {
         assert!(unprotected(&Subjects::Reference, vec![gap.clone()]).is_empty());
         let gaps = unprotected(&adapter, vec![gap]);
         assert_eq!(gaps.len(), 1);
-        let mut report = crate::report::render::testing::report("x", Vec::new());
+        let mut report = crate::report::render::sample_reports::report("x", Vec::new());
         report.unprotected = gaps;
         let human = deliver::render(&report, Format::Human, false);
         assert!(

@@ -9,7 +9,7 @@
 //! answered between them, counted once per case file
 //! ([`restarts`](super::restarts)), the adapter is given up on and the
 //! caller marks the run partial. A call on a fixture with FIFOs is
-//! released rather than timed out ([`hang`](super::hang)). An adapter that answers between its crashes is still
+//! released rather than timed out ([`fifos`](super::fifos)). An adapter that answers between its crashes is still
 //! working, and each crash fails only its own case: a tool that blocks on
 //! a FIFO and ends itself does so on every FIFO cell of the suite (nine
 //! for one published package), and a budget over the whole run gave all
@@ -57,7 +57,7 @@ use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::subject::hang::{self, HangProne};
+use crate::subject::fifos::{self, HangProne};
 use crate::subject::lines::{MAX_LINE_BYTES, Next, Output};
 use crate::subject::process::Process;
 use crate::subject::restarts::{Restarts, SilentStarts};
@@ -328,7 +328,7 @@ impl Adapter {
     }
 
     /// The next message, within `timeout`; for a call that may block on a
-    /// FIFO, with its FIFOs released on the way ([`hang`]). A subject found
+    /// FIFO, with its FIFOs released on the way ([`fifos`]). A subject found
     /// blocked fails the call as [`FailureKind::Blocked`], whatever it then
     /// writes: kept running if it answered once released, else ended.
     fn receive(
@@ -339,7 +339,7 @@ impl Adapter {
     ) -> Result<AdapterMessage, AdapterFailure> {
         let deadline = Instant::now() + timeout;
         let running = self.running.as_mut().expect("running");
-        let (next, blocked) = hang::next_line(&mut running.output, deadline, limit, hang);
+        let (next, blocked) = fifos::next_line(&mut running.output, deadline, limit, hang);
         if let Some(blocked) = blocked {
             return Err(match next {
                 Next::Line(_) => {

@@ -3,7 +3,7 @@
 //! in-process run and a run over stdio take exactly the same path.
 //!
 //! - [`adapter`]: an adapter process speaking the protocol, supervised;
-//! - [`hang`]: a call on a fixture with FIFOs, and how a subject blocked
+//! - [`fifos`]: a call on a fixture with FIFOs, and how a subject blocked
 //!   on one is released;
 //! - [`restarts`]: the `--max-restarts` budget, once per case file, and
 //!   the run's budget of starts that never reach `hello`;
@@ -19,7 +19,7 @@
 
 pub mod adapter;
 pub mod budget;
-pub mod hang;
+pub mod fifos;
 pub mod lines;
 pub mod process;
 pub mod restarts;
@@ -78,7 +78,7 @@ pub enum FailureKind {
     /// ended; the case fails, and the findings say why.
     ServerFailed,
     /// The subject was found blocked on a FIFO of the fixture it must not
-    /// open (RES-10, FILE-6; see [`hang`]): released, it answered (not
+    /// open (RES-10, FILE-6; see [`fifos`]): released, it answered (not
     /// judged) or was ended. The implementation failed the case.
     Blocked,
 }
@@ -143,14 +143,14 @@ pub trait Subject {
     fn hello(&self) -> &AdapterHello;
     fn call(&mut self, call: &Call) -> Result<ToolResult, AdapterFailure>;
     /// [`call`](Self::call) for a call whose fixture holds FIFOs
-    /// ([`hang`]): a subject that waits on pipes releases them after each
+    /// ([`fifos`]): a subject that waits on pipes releases them after each
     /// `hang.bound` and fails the call as [`FailureKind::Blocked`] when it
     /// was found holding one. In-process, where nothing can be released
     /// (the reference opens no FIFO), it is a plain call.
     fn call_hang_prone(
         &mut self,
         call: &Call,
-        _hang: &hang::HangProne,
+        _hang: &fifos::HangProne,
     ) -> Result<ToolResult, AdapterFailure> {
         self.call(call)
     }

@@ -22,7 +22,7 @@
 //! the amended ones ([`Amended`]) for the run to record again.
 //!
 //! May import the rest of `harness` that an instance goes through (route,
-//! call, expected, verdict, judge, containment, stored, baseline, config)
+//! call, expected, judged_call, judge, containment, caps, baseline, config)
 //! and the floors below; never [`run`](crate::harness::run), which drives
 //! it. Its unit tests (`tests.rs`) drive a worker alone, as the run does.
 
@@ -40,8 +40,8 @@ use crate::harness::config::{Environment, RunConfig, cancelled};
 use crate::harness::containment::{self, Answered};
 use crate::harness::expected::Expected;
 use crate::harness::judge::{Verdict, judge_description};
+use crate::harness::judged_call::{Answer, Ask, Judged, OnSubject, call_on};
 use crate::harness::route::{Refusal, Route, route};
-use crate::harness::verdict::{Answer, Ask, Judged, OnSubject, call_on};
 use crate::report::findings::Finding;
 use crate::report::profile_rules::RuleUse;
 use crate::report::subject_noun;
@@ -49,7 +49,7 @@ use crate::report::{
     CaseReport, Channel, Containment, ContainmentClass, Mismatch, OwnCheck, Status,
 };
 use crate::subject::adapter::Adapter;
-use crate::subject::hang;
+use crate::subject::fifos;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::{Action, Case, Fixture, Instance};
 use toolpath_suite::placeholders::{Placeholders, RUN_DIR};
@@ -461,7 +461,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     expected: "an answer".to_owned(),
                     actual: cap(failure.message.clone(), MAX_VALUE_BYTES),
                     rule: (kind == FailureKind::Blocked)
-                        .then(|| hang::rule(instance.tool).to_owned()),
+                        .then(|| fifos::rule(instance.tool).to_owned()),
                 };
                 let mut r = base_report(instance, Status::Fail, Some(failure.to_string()));
                 r.diff = Some(format!(

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::*;
 use crate::harness::baseline::Baseline;
 use crate::harness::config::RunConfig;
-use crate::harness::testing::{MACHINE, case, case_text, cases, hello, never_cancelled, right};
+use crate::harness::known_cases::{MACHINE, case, case_text, cases, hello, never_cancelled, right};
 use crate::report::counts::Counts;
 use crate::report::{OwnCheck, Status, Summary};
 use crate::subject::scripted::{Scripted, Step};
@@ -245,7 +245,7 @@ fn owned_by_the_unprivileged_user(call: &Call) {
 /// of truth for the worker and the fuzzer alike.
 #[test]
 fn the_fixture_is_handed_to_the_user_the_subject_runs_as() {
-    if !crate::testing::root_or_skip("handing a fixture to another user") {
+    if !crate::test_support::root_or_skip("handing a fixture to another user") {
         return;
     }
     let script = Scripted::new(

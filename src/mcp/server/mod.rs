@@ -56,7 +56,7 @@ use crate::mcp::translate::{self};
 use crate::mcp::transport::Launch;
 use crate::report::findings::{Finding, FindingKind, Findings};
 use crate::report::profile_rules::{RuleUse, RuleUses};
-use crate::subject::hang::HangProne;
+use crate::subject::fifos::HangProne;
 use crate::subject::restarts::{Restarts, SilentStarts};
 use crate::subject::{AdapterFailure, FailureKind, HOME_DIR, Subject, WORK_DIR};
 use toolpath_suite::case::Instance;

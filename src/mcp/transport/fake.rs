@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::Transport;
 use crate::mcp::client::LATEST_PROTOCOL;
-use crate::subject::hang::{Blocked, HangProne};
+use crate::subject::fifos::{Blocked, HangProne};
 use crate::subject::lines::Next;
 
 /// What the peer writes back for each message it is sent.

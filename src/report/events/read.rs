@@ -242,7 +242,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("events.jsonl");
         let log = crate::report::events::EventLog::create(&path).unwrap();
-        let mut head = crate::report::render::testing::report("x", Vec::new());
+        let mut head = crate::report::render::sample_reports::report("x", Vec::new());
         head.unprotected = vec!["no PID namespace".into(), "run as root".into()];
         log.start(&head, 0);
         log.end(&head);

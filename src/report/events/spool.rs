@@ -240,7 +240,7 @@ mod tests {
             .open(&path)
             .unwrap();
         let log = EventLog::sealed(file, &path, SpoolKey::generate().unwrap());
-        let head = crate::report::render::testing::report("x", Vec::new());
+        let head = crate::report::render::sample_reports::report("x", Vec::new());
         log.start(&head, 3);
         for (position, id, status) in [
             (2, "c", Status::Pass),
@@ -248,12 +248,12 @@ mod tests {
             (1, "b", Status::Fail),
         ] {
             if Some(position) != skip {
-                let mut case = crate::report::render::testing::case(id, status, &[]);
+                let mut case = crate::report::render::sample_reports::case(id, status, &[]);
                 case.duration_ms = 1271.7055921705467;
                 log.record(position, &case, false);
             }
         }
-        let amended = crate::report::render::testing::case("a", Status::AdapterError, &[]);
+        let amended = crate::report::render::sample_reports::case("a", Status::AdapterError, &[]);
         log.record(0, &amended, true);
         log.end(&head);
         assert!(log.complete());

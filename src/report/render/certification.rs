@@ -263,7 +263,7 @@ fn cell(tally: &Tally) -> String {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, hostile, report, unprotected};
+    use crate::report::render::sample_reports::{case, hostile, report, unprotected};
     use toolpath_suite::sanitize::first_hostile;
 
     /// The implementation x area table, after the containment section.
@@ -348,7 +348,7 @@ mod tests {
         let mut slow = report("slow", vec![case("a", Status::Fail, &["RES-10"])]);
         slow.duration_ms = 861_000.0;
         slow.waited_ms = 772_000.0;
-        slow.run_against = Some(crate::report::render::testing::run_against());
+        slow.run_against = Some(crate::report::render::sample_reports::run_against());
         let fast = report("fast", vec![case("a", Status::Pass, &["RES-10"])]);
         let out = table(&[slow.clone(), fast.clone()]);
         assert!(
@@ -377,7 +377,7 @@ mod tests {
     #[test]
     fn snapshot_of_containment_on_top() {
         use crate::report::ContainmentClass::*;
-        use crate::report::render::testing::{contained, escape, expected, failing};
+        use crate::report::render::sample_reports::{contained, escape, expected, failing};
         let mut known = expected(escape("b@ls", "answered ok"), "follows links");
         known.status = Status::Xfail;
         let mut worded = contained(failing("w", &["ERR-4"]), Refused);
@@ -399,7 +399,7 @@ mod tests {
             ],
         );
         // One row records what it was run against, one nothing.
-        leaky.run_against = Some(crate::report::render::testing::run_against());
+        leaky.run_against = Some(crate::report::render::sample_reports::run_against());
         let tight = report(
             "tight",
             vec![contained(case("r", Status::Pass, &["SEC-4"]), Refused)],
@@ -415,7 +415,7 @@ mod tests {
     /// page alike.
     #[test]
     fn channels_a_report_did_not_record_are_shown_as_unknown() {
-        use crate::report::render::testing::escape;
+        use crate::report::render::sample_reports::escape;
         let mut old = escape("link", "answered ok");
         old.containment.as_mut().unwrap().channels.clear();
         let rows = [

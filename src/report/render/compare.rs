@@ -401,7 +401,7 @@ fn line(out: &mut String, change: &StatusChange) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{
+    use crate::report::render::sample_reports::{
         attack, broken, case, contained, escape, failing, hostile, report, with_reason,
     };
     use toolpath_suite::sanitize::first_hostile;
@@ -595,7 +595,7 @@ mod tests {
     /// exits 1 even when the expectations file lists it.
     #[test]
     fn an_escape_refused_is_a_fix_and_a_new_escape_a_regression() {
-        use crate::report::render::testing::{contained, escape, expected};
+        use crate::report::render::sample_reports::{contained, escape, expected};
         let mut worded = contained(failing("link", &["SEC-5"]), ContainmentClass::Refused);
         worded.containment.as_mut().unwrap().wording_failed = true;
         let ok = || case("ok", Status::Pass, &[]);
@@ -656,7 +656,7 @@ mod tests {
     /// recorded; a new instance that escapes is still a regression.
     #[test]
     fn an_escape_whose_channels_were_not_recorded_is_the_same_escape() {
-        use crate::report::render::testing::escape;
+        use crate::report::render::sample_reports::escape;
         let mut unrecorded = escape("link", "answered ok");
         let containment = unrecorded.containment.as_mut().unwrap();
         containment.channels.clear();

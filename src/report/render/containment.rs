@@ -276,7 +276,7 @@ pub fn more(listed: usize, total: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{CountedSpool, case, escape, head, report};
+    use crate::report::render::sample_reports::{CountedSpool, case, escape, head, report};
     use crate::report::{Containment, ContainmentClass};
 
     #[test]

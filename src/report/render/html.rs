@@ -695,7 +695,7 @@ const SCRIPT: &str = r#"
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{
+    use crate::report::render::sample_reports::{
         broken, case, expected, failing as failing_case, hostile, report, unprotected,
     };
     use toolpath_suite::sanitize::first_hostile;
@@ -757,7 +757,7 @@ mod tests {
     #[test]
     fn a_column_shows_what_it_was_run_against() {
         let mut recorded = broken();
-        recorded.run_against = Some(crate::report::render::testing::run_against());
+        recorded.run_against = Some(crate::report::render::sample_reports::run_against());
         let page = render_with(&[recorded], &reqs());
         let record = "<small title=\"run against: suite sha256:a1a1";
         assert!(page.contains(record), "{page}");
@@ -799,7 +799,7 @@ mod tests {
 
     #[test]
     fn containment_is_on_top_and_what_was_not_exercised_says_why() {
-        use crate::report::render::testing::{escape, with_reason};
+        use crate::report::render::sample_reports::{escape, with_reason};
         let r = report(
             "zeta",
             vec![
@@ -839,7 +839,7 @@ mod tests {
     /// no date says so.
     #[test]
     fn each_row_says_what_its_run_covered_when_and_at_what_cost() {
-        use crate::report::render::testing::run_against;
+        use crate::report::render::sample_reports::run_against;
         let mut control = report("old", vec![case("a", Status::Pass, &["RES-1"])]);
         control.duration_ms = 118_000.0;
         control.waited_ms = 19_400.0;
@@ -882,7 +882,7 @@ mod tests {
     /// against the same subject (the adapter command quoted for a shell).
     #[test]
     fn each_escape_channel_names_a_command_that_reproduces_it() {
-        use crate::report::render::testing::escape;
+        use crate::report::render::sample_reports::escape;
         let mut r = report(
             "leaky",
             vec![

@@ -755,7 +755,7 @@ impl Paint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{
+    use crate::report::render::sample_reports::{
         CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
@@ -1013,7 +1013,7 @@ mod tests {
     #[test]
     fn escapes_come_first_and_close_the_last_line() {
         use crate::report::ContainmentClass;
-        use crate::report::render::testing::{contained, escape};
+        use crate::report::render::sample_reports::{contained, escape};
         let mut known = expected(escape("b@ls", "answered ok"), "known");
         known.status = Status::Xfail;
         let cases = vec![
@@ -1114,7 +1114,7 @@ mod tests {
                 wrong("b", "RES-11", &[Field::ErrorCode, Field::Path]),
                 wrong("c", "RES-11", &[Field::Path, Field::Path]),
                 wrong("d", "RES-11", &[Field::Path]),
-                crate::report::render::testing::escape("e", "secret"),
+                crate::report::render::sample_reports::escape("e", "secret"),
             ],
         );
         let out = render(&r, false);

@@ -164,7 +164,7 @@ impl Serialize for Cases<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{CountedSpool, head, report, varied};
+    use crate::report::render::sample_reports::{CountedSpool, head, report, varied};
 
     fn written(view: View) -> io::Result<String> {
         super::super::written(|out| write(view, out))

@@ -404,7 +404,7 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::render::testing::{
+    use crate::report::render::sample_reports::{
         CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
@@ -546,7 +546,7 @@ mod tests {
 
     #[test]
     fn escapes_and_rule_counts_are_properties_and_an_escape_says_so() {
-        use crate::report::render::testing::escape;
+        use crate::report::render::sample_reports::escape;
         let out = render(&report("x", vec![escape("e@grep", "answered ok")]));
         assert!(
             out.contains("<property name=\"containment.escapes\" value=\"1\"/>"),

@@ -411,7 +411,7 @@ fn detail(out: &mut String, case: &CaseReport) {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{
+    use crate::report::render::sample_reports::{
         CountedSpool, broken, case, expected, failing, head, hostile, report, unprotected, varied,
         with_reason,
     };
@@ -428,7 +428,7 @@ mod tests {
     #[test]
     fn snapshot_of_a_broken_run() {
         let mut report = broken();
-        report.run_against = Some(crate::report::render::testing::run_against());
+        report.run_against = Some(crate::report::render::sample_reports::run_against());
         insta::assert_snapshot!(render_with(&report, &reqs()));
     }
 
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn containment_comes_before_the_requirements_and_escapes_are_listed() {
-        use crate::report::render::testing::escape;
+        use crate::report::render::sample_reports::escape;
         let mut known = expected(escape("b@ls", "answered ok"), "known");
         known.status = Status::Xfail;
         let r = report(

@@ -57,7 +57,7 @@ pub mod requirements;
 pub(crate) mod text;
 
 #[cfg(test)]
-pub(crate) mod testing;
+pub(crate) mod sample_reports;
 
 pub use outcome::RunOutcome;
 

@@ -104,7 +104,7 @@ pub fn cited_ids(reports: &[Report]) -> impl Iterator<Item = &str> {
 mod tests {
     use super::*;
     use crate::report::Status;
-    use crate::report::render::testing::{case, report};
+    use crate::report::render::sample_reports::{case, report};
     use toolpath_suite::spec;
 
     #[test]
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn what_was_not_exercised_says_why() {
         use crate::report::counts::Counts;
-        use crate::report::render::testing::with_reason;
+        use crate::report::render::sample_reports::with_reason;
         let reqs = spec::parse_requirements(
             "Applies to: `shell`.\n- **SHELL-1** One.\n- **SHELL-2** Two.\n- **SHELL-3** Three.\n",
         );

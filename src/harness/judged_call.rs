@@ -60,7 +60,7 @@ use crate::harness::reach;
 use crate::harness::snapshot::{self, Change, ExpectedWrite, Snapshot};
 use crate::harness::watch::Watched;
 use crate::report::{Channel, OwnCheck};
-use crate::subject::hang::HangProne;
+use crate::subject::fifos::HangProne;
 use crate::subject::{AdapterFailure, FailureKind, Subject};
 use toolpath_suite::case::Fixture;
 use toolpath_suite::placeholders::Placeholders;
@@ -454,8 +454,8 @@ struct Watch {
     /// The fixture's snapshot.
     before: Snapshot,
     /// What the fixture says about the outside, this call's canaries
-    /// included (SEC-12).
-    sight: Outside,
+    /// included (SEC-12): what an answer holding it carried out.
+    outside: Outside,
 }
 
 impl Watch {
@@ -482,7 +482,7 @@ impl Watch {
         let named = Watched::before(call, *scratch);
         let beyond = Watched::beyond(call, &built.root, *scratch);
         let before = snapshot::take(&built.root, &skip);
-        let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
+        let outside = Outside::before(&built.root, &roots, fixture, &built.canaries, &before)
             .with_canaries(reached);
         Watch {
             skip,
@@ -490,7 +490,7 @@ impl Watch {
             named,
             beyond,
             before,
-            sight,
+            outside,
         }
     }
 
@@ -541,7 +541,7 @@ impl Watch {
     ) -> Vec<(Channel, String)> {
         let command = call.params.get("command").and_then(|c| c.as_str());
         (self
-            .sight
+            .outside
             .escapes(call.tool, command, answer, unobserved)
             .into_iter())
         .map(|(channel, seen)| (channel, vars.collapse(&seen)))
@@ -791,7 +791,7 @@ pub fn carried_out(
         .collect();
     let roots = containment::root_places(&built.root, &call.workspace.roots);
     let now = snapshot::take(&built.root, &git_dirs);
-    let sight = Outside::before(&built.root, &roots, fixture, &built.canaries, &now);
+    let outside = Outside::before(&built.root, &roots, fixture, &built.canaries, &now);
     let command = call.params.get("command").and_then(|c| c.as_str());
-    sight.escapes(call.tool, command, answer, &[])
+    outside.escapes(call.tool, command, answer, &[])
 }
