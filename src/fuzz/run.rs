@@ -71,7 +71,7 @@ pub struct FuzzConfig<'a> {
     /// Stop once this many new findings are kept.
     pub max_findings: Option<usize>,
     /// Called after every iteration (progress display).
-    pub on_iteration: Option<&'a (dyn Fn(&Tally) + Sync)>,
+    pub on_iteration: Option<&'a (dyn Fn(&FuzzTally) + Sync)>,
     /// Called with each new finding, once shrunk.
     pub on_finding: Option<&'a (dyn Fn(&FuzzFinding) + Sync)>,
     /// Which signal cancelled the run, if one did (the session's): the run
@@ -81,7 +81,7 @@ pub struct FuzzConfig<'a> {
 
 /// Running totals.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub struct FuzzTally {
     pub iterations: AtomicU64,
     pub skipped: AtomicU64,
     pub diverged: AtomicU64,
@@ -95,7 +95,7 @@ pub struct Tally {
 /// The result of a fuzzing run.
 #[derive(Debug)]
 pub struct Fuzzed {
-    pub counts: Tally,
+    pub counts: FuzzTally,
     /// New findings, one per check and shape, lowest iteration first.
     pub findings: Vec<FuzzFinding>,
     pub elapsed: Duration,
@@ -216,7 +216,7 @@ struct Shared<'a, 'b> {
     caps: Capabilities,
     env: Env,
     started: Instant,
-    counts: Tally,
+    counts: FuzzTally,
     next: AtomicU64,
     order: Order,
     stop: AtomicBool,
@@ -397,7 +397,7 @@ pub fn fuzz(make: &SubjectFactory, config: &FuzzConfig) -> Result<Fuzzed, Adapte
         caps,
         config,
         started,
-        counts: Tally::default(),
+        counts: FuzzTally::default(),
         next: AtomicU64::new(config.first_iteration),
         order: Order::starting_at(config.first_iteration),
         stop: AtomicBool::new(false),
@@ -475,7 +475,7 @@ mod tests {
     fn a_cancelled_run_stops_between_iterations() {
         let fixtures = tempfile::tempdir().unwrap();
         let three = AtomicBool::new(false);
-        let progress = |counts: &Tally| {
+        let progress = |counts: &FuzzTally| {
             if counts.iterations.load(Ordering::SeqCst) == 3 {
                 three.store(true, Ordering::SeqCst);
             }

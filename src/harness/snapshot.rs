@@ -480,17 +480,17 @@ impl Walk<'_> {
 
 /// One entry outside the fixture directory, as [`entry_at`] found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct PathState {
     pub state: State,
     /// None when it could not be examined.
     marks: Option<Marks>,
 }
 
-impl Entry {
+impl PathState {
     /// What changed from `self` to `now`, as [`diff`] says it of an entry
     /// outside every root: its state, else its owner, its extended
     /// attributes or its times (a directory's never: see [`entry_at`]).
-    pub fn change_to(&self, now: Entry) -> Option<ChangeKind> {
+    pub fn change_to(&self, now: PathState) -> Option<ChangeKind> {
         if self.state != now.state {
             return Some(ChangeKind::Changed {
                 before: self.state.clone(),
@@ -505,13 +505,13 @@ impl Entry {
 /// not followed, a directory not looked into, and so not its times
 /// either), or `None` when nothing is there. For paths outside the
 /// fixture directory that a call names (`harness::watch`).
-pub fn entry_at(path: &Path) -> Option<Entry> {
+pub fn entry_at(path: &Path) -> Option<PathState> {
     use std::os::unix::ffi::OsStrExt;
     let (parent, name) = (path.parent()?, path.file_name()?);
     let missing =
         |e: rustix::io::Errno| e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR;
     let unexamined = |e| {
-        Some(Entry {
+        Some(PathState {
             state: unreadable(e),
             marks: None,
         })
@@ -535,7 +535,7 @@ pub fn entry_at(path: &Path) -> Option<Entry> {
     };
     let state = walk.state(&dir, &name, &stat);
     let is_dir = matches!(state, State::Directory { .. });
-    Some(Entry {
+    Some(PathState {
         marks: Some(marks(&dir, &name, &stat, !is_dir)),
         state,
     })

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::harness::snapshot::{self, Change, ChangeKind, Entry};
+use crate::harness::snapshot::{self, Change, ChangeKind, PathState};
 use crate::reference::resolve::lexical_resolve;
 use toolpath_suite::protocol::Call;
 
@@ -50,7 +50,7 @@ pub const MAX_WATCHED: usize = 64;
 pub struct Watched {
     scratch: PathBuf,
     /// Each path, relative to `scratch` (`/`-joined), and what was there.
-    before: Vec<(PathBuf, Option<Entry>)>,
+    before: Vec<(PathBuf, Option<PathState>)>,
 }
 
 impl Watched {
@@ -100,7 +100,7 @@ impl Watched {
             }
             named.push(below.to_path_buf());
         }
-        let mut before: Vec<(PathBuf, Option<Entry>)> = Vec::new();
+        let mut before: Vec<(PathBuf, Option<PathState>)> = Vec::new();
         for below in named {
             let mut first = true;
             for place in below.ancestors().filter(|p| !p.as_os_str().is_empty()) {

@@ -32,8 +32,8 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp::transport::{Launch, Pipe, Transport};
 use crate::mcp::wire::{
-    CallToolParams, CallToolResult, ClientCapabilities, Implementation, InitializeParams,
-    InitializeResult, ListToolsParams, ListToolsResult, RootsCapability,
+    CallToolParams, CallToolResult, ClientCapabilities, InitializeParams, InitializeResult,
+    ListToolsParams, ListToolsResult, PeerInfo, RootsCapability,
 };
 use crate::report::findings::FindingKind;
 use crate::subject::adapter::excerpt;
@@ -217,7 +217,7 @@ impl Connection {
             capabilities: ClientCapabilities {
                 roots: offer_roots.then_some(RootsCapability { list_changed: true }),
             },
-            client_info: Implementation {
+            client_info: PeerInfo {
                 name: "toolpath",
                 version: crate::SUITE_VERSION,
             },

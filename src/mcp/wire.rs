@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 pub struct InitializeParams<'a> {
     pub protocol_version: &'a str,
     pub capabilities: ClientCapabilities,
-    pub client_info: Implementation<'a>,
+    pub client_info: PeerInfo<'a>,
 }
 
 /// What the client offers: `roots` only when the profile gives roots over
@@ -42,7 +42,7 @@ pub struct RootsCapability {
 
 /// Who the client is.
 #[derive(Debug, Serialize)]
-pub struct Implementation<'a> {
+pub struct PeerInfo<'a> {
     pub name: &'a str,
     pub version: &'a str,
 }
@@ -262,7 +262,7 @@ mod tests {
             capabilities: ClientCapabilities {
                 roots: Some(RootsCapability { list_changed: true }),
             },
-            client_info: Implementation {
+            client_info: PeerInfo {
                 name: "toolpath",
                 version: "1",
             },

@@ -37,13 +37,13 @@ pub enum Format {
 
 /// Where one report goes: a file, or stdout when `path` is `None`.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub struct ReportTarget {
     pub format: Format,
     pub path: Option<PathBuf>,
 }
 
 /// Pairs formats with outputs (`-` is stdout); at most one may go to stdout.
-pub fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<Target>, String> {
+pub fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<ReportTarget>, String> {
     if outputs.len() > formats.len().max(1) {
         return Err("more --output than --format".into());
     }
@@ -52,10 +52,10 @@ pub fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<Target>, S
     } else {
         formats
     };
-    let targets: Vec<Target> = formats
+    let targets: Vec<ReportTarget> = formats
         .iter()
         .enumerate()
-        .map(|(i, format)| Target {
+        .map(|(i, format)| ReportTarget {
             format: *format,
             path: outputs.get(i).filter(|p| p.as_os_str() != "-").cloned(),
         })
@@ -69,7 +69,7 @@ pub fn targets(formats: &[Format], outputs: &[PathBuf]) -> Result<Vec<Target>, S
 /// Where the event log goes: where asked, or beside the first report that
 /// is a file (or not there yet): never beside a device, a FIFO or a link to
 /// one (`--output /dev/null` would put it in /dev).
-pub fn events_path(asked: Option<&Path>, targets: &[Target]) -> Option<PathBuf> {
+pub fn events_path(asked: Option<&Path>, targets: &[ReportTarget]) -> Option<PathBuf> {
     asked.map(Path::to_owned).or_else(|| {
         let first = targets
             .iter()
@@ -84,7 +84,7 @@ pub fn events_path(asked: Option<&Path>, targets: &[Target]) -> Option<PathBuf> 
 /// Empties every report file and starts the user's event log, if any: its
 /// live copy, written as the run goes (a killed run leaves it), until
 /// [`write_events`] replaces it.
-pub fn claim(targets: &[Target], events: Option<&Path>) -> Result<Option<EventLog>, String> {
+pub fn claim(targets: &[ReportTarget], events: Option<&Path>) -> Result<Option<EventLog>, String> {
     let outputs = targets.iter().filter_map(|t| t.path.as_deref());
     for path in outputs.clone().chain(events) {
         if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -147,7 +147,7 @@ pub fn write_format(
 }
 
 /// Writes each report; a file is replaced whole.
-pub fn write_reports(view: View, targets: &[Target], detail: Detail) -> Result<(), String> {
+pub fn write_reports(view: View, targets: &[ReportTarget], detail: Detail) -> Result<(), String> {
     for target in targets {
         match &target.path {
             Some(path) => replace_file(path, &mut |out| {
@@ -250,7 +250,7 @@ mod tests {
         std::fs::write(&sink, "the link's target").unwrap();
         let link = dir.path().join("link.xml");
         std::os::unix::fs::symlink(&sink, &link).unwrap();
-        let target = |format, path: &Path| Target {
+        let target = |format, path: &Path| ReportTarget {
             format,
             path: Some(path.to_owned()),
         };

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::fuzz::finding::FuzzFinding;
-use crate::fuzz::run::{FuzzConfig, Fuzzed, Tally};
+use crate::fuzz::run::{FuzzConfig, FuzzTally, Fuzzed};
 use crate::fuzz::shrink::Budget;
 use crate::harness::baseline::Baseline;
 use crate::harness::config::SubjectFactory;
@@ -87,7 +87,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     let make: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>);
     let terminal = std::io::stderr().is_terminal();
-    let progress = |counts: &Tally| {
+    let progress = |counts: &FuzzTally| {
         if terminal {
             show_progress(counts, plan.iterations);
         }
@@ -131,7 +131,7 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
 
 /// The progress line, rewritten in place on a terminal: iterations (of
 /// how many, when bounded), findings, known and skipped.
-fn show_progress(counts: &Tally, iterations: Option<u64>) {
+fn show_progress(counts: &FuzzTally, iterations: Option<u64>) {
     let done = counts.iterations.load(Ordering::SeqCst);
     let of = iterations.map_or(String::new(), |n| format!("/{n}"));
     eprint!(

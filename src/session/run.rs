@@ -24,7 +24,7 @@ use crate::report::render::human::Detail;
 use crate::report::sink::{Sink, Tee};
 use crate::report::view::View;
 use crate::report::{ExitCode, MCP_LABEL_PREFIX, Report, Selected};
-use crate::session::deliver::{self, Target};
+use crate::session::deliver::{self, ReportTarget};
 use crate::session::progress::Progress;
 use crate::session::{Session, Supervision};
 use crate::subject::Subject;
@@ -39,7 +39,7 @@ pub struct RunPlan {
     /// Who answers the calls.
     pub subjects: Subjects,
     /// Where each report goes.
-    pub targets: Vec<Target>,
+    pub targets: Vec<ReportTarget>,
     /// The user's event log, if any.
     pub events: Option<PathBuf>,
     /// Where the run directory goes (`--fixture-dir`).
@@ -485,7 +485,7 @@ mod tests {
             catalog,
             baseline: Baseline::default(),
             subjects,
-            targets: vec![Target {
+            targets: vec![ReportTarget {
                 format: Format::Json,
                 path: Some(dir.join("r.json")),
             }],

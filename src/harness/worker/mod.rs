@@ -92,7 +92,7 @@ pub struct Worker<'a, 'b> {
     /// Where the last fixture was built, and its case file, for a subject
     /// that keeps its process there ([`Subject::keeps_place`]): the next
     /// instance of that file with the same tree is built there again.
-    place: Option<(std::path::PathBuf, fixture::Place)>,
+    place: Option<(std::path::PathBuf, fixture::FixturePlace)>,
     /// Reports amended while an instance was run (a write after the answer
     /// found as its place was built again), returned with the next answer.
     pending: Vec<Amended>,

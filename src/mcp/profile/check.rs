@@ -89,8 +89,8 @@ impl Loaded {
 /// What the types cannot say: a supported format, the fields a `via`
 /// needs, known field and feature names, and a result rule for what each
 /// tool's cases judge. Every mistake is added to `found`, at its place.
-fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
-    let mut error = |place: Place, message: String| found.push((place, message));
+fn check(profile: &Profile, found: &mut Vec<(Position, String)>) {
+    let mut error = |place: Position, message: String| found.push((place, message));
     if *profile.profile != PROFILE_VERSION {
         error(
             profile.profile.place,
@@ -129,7 +129,7 @@ fn check(profile: &Profile, found: &mut Vec<(Place, String)>) {
 /// and no field another `via` alone reads (a `roots.tool` under `via:
 /// argv` would be silently ignored, and the profile's author would believe
 /// it used).
-fn check_roots(roots: &Roots, error: &mut impl FnMut(Place, String)) {
+fn check_roots(roots: &Roots, error: &mut impl FnMut(Position, String)) {
     match *roots.via {
         RootsVia::Flag if roots.flag.is_none() => {
             error(
@@ -183,7 +183,7 @@ fn check_roots(roots: &Roots, error: &mut impl FnMut(Place, String)) {
 /// The two files the harness itself touches for a profile, the version's
 /// `package.json` (read) and the roots' config file (written, as root),
 /// stay inside their directories ([`is_confined`]).
-fn check_confined(profile: &Profile, error: &mut impl FnMut(Place, String)) {
+fn check_confined(profile: &Profile, error: &mut impl FnMut(Position, String)) {
     if let VersionSource::PackageJson(file) = &profile.implementation.version
         && !is_confined(file)
     {
@@ -219,7 +219,7 @@ pub fn is_confined(path: &Path) -> bool {
 }
 
 /// `errors.codes`: each rule gives exactly one of `message` and `errno`.
-fn check_codes(errors: &Errors, place: &str, error: &mut impl FnMut(Place, String)) {
+fn check_codes(errors: &Errors, place: &str, error: &mut impl FnMut(Position, String)) {
     for (i, rule) in errors.codes.iter().enumerate() {
         if rule.message.is_some() == rule.errno.is_some() {
             error(
@@ -232,7 +232,7 @@ fn check_codes(errors: &Errors, place: &str, error: &mut impl FnMut(Place, Strin
 
 /// Every field of `list` is one the protocol knows: a profile may call
 /// unobservable whatever an adapter may (`entries.path`, `matches.path`).
-fn unknown_fields(list: &[At<String>], place: &str, error: &mut impl FnMut(Place, String)) {
+fn unknown_fields(list: &[At<String>], place: &str, error: &mut impl FnMut(Position, String)) {
     for field in list.iter().filter(|f| Field::from_wire(f).is_none()) {
         let known: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
         error(
@@ -252,9 +252,9 @@ fn check_tool(
     profile: &Profile,
     tool: Tool,
     entry: &At<ToolEntry>,
-    found: &mut Vec<(Place, String)>,
+    found: &mut Vec<(Position, String)>,
 ) {
-    let mut error = |place: Place, message: String| found.push((place, message));
+    let mut error = |place: Position, message: String| found.push((place, message));
     unknown_fields(
         &entry.unobservable,
         &format!("tools.{tool}.unobservable"),
@@ -292,7 +292,7 @@ fn check_judged_field(
     tool: Tool,
     result: &At<ResultMap>,
     unobservable: &impl Fn(Field) -> bool,
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     let needs = match tool {
         Tool::Ls => result.entries.is_some(),
@@ -339,7 +339,7 @@ fn check_kind_and_path(
     tool: Tool,
     result: &At<ResultMap>,
     unobservable: &impl Fn(Field) -> bool,
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     let missing: Vec<String> = [
         (Field::Kind, result.kind.is_some()),
@@ -381,7 +381,7 @@ fn check_rule_places(
     tool: Tool,
     entry: &ToolEntry,
     result: &ResultMap,
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     if let Some(content) = &result.content
         && tool != Tool::ReadFile
@@ -407,7 +407,7 @@ fn check_rule_places(
 /// Each line pattern has the named group its value is read from (a
 /// requested file's `line`, a file's `path`, a session's `session`):
 /// without it the rule would match and read nothing.
-fn check_groups(tool: Tool, result: &ResultMap, error: &mut impl FnMut(Place, String)) {
+fn check_groups(tool: Tool, result: &ResultMap, error: &mut impl FnMut(Position, String)) {
     if let Some(matches) = &result.matches
         && let Some(requested) = &matches.requested_file
         && !has_group(requested, "line")
@@ -445,9 +445,9 @@ fn check_groups(tool: Tool, result: &ResultMap, error: &mut impl FnMut(Place, St
 fn check_entries(
     tool: Tool,
     entries: &EntriesRule,
-    place: Place,
+    place: Position,
     unobservable: &impl Fn(Field) -> bool,
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     let typeless = "reads no entry type: every entry would be judged a file. Read the type, or name `entries` in `tools.{tool}.unobservable`";
     match (&entries.line, &entries.json) {
@@ -496,9 +496,9 @@ fn check_entries(
 fn check_matches(
     tool: Tool,
     matches: &MatchesRule,
-    place: Place,
+    place: Position,
     unobservable: &impl Fn(Field) -> bool,
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     let textless = !(unobservable(Field::MatchesText) || unobservable(Field::Matches));
     let why = format!(
@@ -576,7 +576,7 @@ fn check_json(
     json: &At<JsonItems>,
     needs: &[&str],
     foreign: &[&str],
-    error: &mut impl FnMut(Place, String),
+    error: &mut impl FnMut(Position, String),
 ) {
     let given = json.given();
     for key in needs {

@@ -1,4 +1,4 @@
-//! Values kept with their place in the profile ([`At`], [`Place`]), so
+//! Values kept with their place in the profile ([`At`], [`Position`]), so
 //! every mistake `check` finds is reported at its line and column, and
 //! regular expressions checked when the file is read ([`Pattern`]).
 
@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer};
 
 /// Where a value stands in the profile: 1-based line and column.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Place {
+pub struct Position {
     pub line: u64,
     pub column: u64,
 }
@@ -20,7 +20,7 @@ pub struct Place {
 #[derive(Debug, Clone)]
 pub struct At<T> {
     pub value: T,
-    pub place: Place,
+    pub place: Position,
 }
 
 impl<T> std::ops::Deref for At<T> {
@@ -35,7 +35,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let spanned = serde_saphyr::Spanned::<T>::deserialize(deserializer)?;
         Ok(At {
-            place: Place {
+            place: Position {
                 line: spanned.referenced.line(),
                 column: spanned.referenced.column(),
             },
@@ -72,7 +72,7 @@ impl<T: JsonSchema> JsonSchema for At<T> {
 /// A regular expression, compiled when the profile is read, and where it
 /// stands.
 #[derive(Debug, Clone)]
-pub struct Pattern(pub regex::Regex, pub Place);
+pub struct Pattern(pub regex::Regex, pub Position);
 
 impl<'de> Deserialize<'de> for Pattern {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -36,7 +36,7 @@ mod located;
 mod results;
 
 pub use check::{Loaded, is_confined};
-pub use located::{At, Pattern, Place};
+pub use located::{At, Pattern, Position};
 pub use results::{
     ContentRule, EntriesRule, FilesRule, JsonItems, KindLine, KindRule, MatchesRule, PathRule,
     Poll, PollAnswers, RelativeNames, ResultMap, WholeText,
@@ -308,7 +308,7 @@ pub fn features(list: &[At<String>]) -> Vec<Feature> {
 impl ToolEntry {
     /// The mapping this entry (at `place`) says, or what is wrong with
     /// it, where.
-    fn checked(self, tool: Tool, place: Place) -> Result<ToolMap, (Place, String)> {
+    fn checked(self, tool: Tool, place: Position) -> Result<ToolMap, (Position, String)> {
         if let Some(reason) = &self.none {
             if self.only_none() {
                 return Ok(ToolMap::None(reason.value.clone()));

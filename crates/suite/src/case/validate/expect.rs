@@ -5,7 +5,7 @@
 
 use serde_saphyr::{Location, Spanned};
 
-use super::{Findings, spanned};
+use super::{FileProblems, spanned};
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
 use crate::case::raw::{ExpectedOutcome, FileContent, RawExpect, SpannedMap};
@@ -16,7 +16,7 @@ use crate::protocol::{Field, Tool};
 /// collected, and gives the validated [`Expect`]: the rules first, then
 /// the conversion, which only reads what they checked.
 pub fn check(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: Spanned<RawExpect>,
     action: &Action,
     tools: &[Tool],
@@ -55,7 +55,12 @@ pub fn check(
 /// An error expects no result fields and an error code; a `describe` case
 /// expects `outcome: ok` with `mentions` or `excludes` alone, and only it
 /// expects those.
-fn outcome_and_fields(findings: &mut Findings, raw: &RawExpect, describing: bool, at: Location) {
+fn outcome_and_fields(
+    findings: &mut FileProblems,
+    raw: &RawExpect,
+    describing: bool,
+    at: Location,
+) {
     let has_result_fields = raw.kind.is_some()
         || raw.path.is_some()
         || raw.parent.is_some()
@@ -102,7 +107,7 @@ fn outcome_and_fields(findings: &mut Findings, raw: &RawExpect, describing: bool
 /// Whether the call writes (so the expectation may say what): a
 /// successful one must.
 fn writing(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: &RawExpect,
     tools: &[Tool],
     describing: bool,
@@ -127,7 +132,7 @@ fn writing(
 }
 
 /// The lists that are sets hold no repeat.
-fn no_repeats(findings: &mut Findings, raw: &RawExpect) {
+fn no_repeats(findings: &mut FileProblems, raw: &RawExpect) {
     for (field, list) in [
         ("expect.matches", &raw.matches),
         ("expect.notes", &raw.notes),
@@ -150,7 +155,7 @@ fn no_repeats(findings: &mut Findings, raw: &RawExpect) {
 
 /// Every `PATH:LINE` of `matches` that parses; each one that does not is
 /// a finding at its place.
-fn parsed_matches(findings: &mut Findings, list: &[Spanned<String>]) -> Vec<ExpectedMatch> {
+fn parsed_matches(findings: &mut FileProblems, list: &[Spanned<String>]) -> Vec<ExpectedMatch> {
     list.iter()
         .filter_map(|m| {
             let parsed = parse_match(&m.value);
@@ -204,7 +209,7 @@ fn expect_of(
 /// cell's is checked when the cell is made ([`check_written`]); the
 /// expectation then holds `PATH`, relative to the target.
 fn writes(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     map: SpannedMap<FileContent>,
     fixture: &Fixture,
     matrix: bool,
@@ -260,7 +265,12 @@ fn writes(
 /// below a file of the fixture. A root that is one of the fixture's links
 /// holds what lies below the place it leads to (SEC-1): a write through it
 /// names that file, since a write through a link names where it leads.
-pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixture, at: Location) {
+pub fn check_written(
+    findings: &mut FileProblems,
+    file: &FixturePath,
+    fixture: &Fixture,
+    at: Location,
+) {
     // Strictly below a root's place: the directory holding the file is
     // inside (a root, or a root's link target, is no file to write).
     let below_a_root = file
@@ -327,7 +337,7 @@ pub fn check_written(findings: &mut Findings, file: &FixturePath, fixture: &Fixt
 
 /// `files` belongs to `glob` and `entries` to `ls`: on any other tool the
 /// expectation could never be met, so it is a mistake in the case.
-fn tool_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Location) {
+fn tool_fields(findings: &mut FileProblems, raw: &RawExpect, tools: &[Tool], at: Location) {
     for (field, given, tool) in [
         (Field::Files, raw.files.is_some(), Tool::Glob),
         (Field::Entries, raw.entries.is_some(), Tool::Ls),
@@ -343,7 +353,7 @@ fn tool_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Loc
 
 /// A matrix's expectation is written once for all its tools: each result
 /// field must concern one of them.
-fn matrix_fields(findings: &mut Findings, raw: &RawExpect, tools: &[Tool], at: Location) {
+fn matrix_fields(findings: &mut FileProblems, raw: &RawExpect, tools: &[Tool], at: Location) {
     let given = [
         (Field::Kind, raw.kind.is_some()),
         (Field::Path, raw.path.is_some()),

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::{Location, Spanned};
 
-use super::{Findings, Spans, spanned};
+use super::{FileProblems, Spans, spanned};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::generate::{Generated, parse_size};
@@ -45,7 +45,7 @@ pub struct Checked {
 }
 
 /// Validates the fixture's own parts (see the module docs).
-pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Checked {
+pub fn check(findings: &mut FileProblems, raw: RawFixture, id_at: Location) -> Checked {
     let mut spans = Spans::new(id_at);
     let roots = roots(findings, &mut spans, &raw.roots, id_at);
     let target = target(findings, &mut spans, raw.target.as_ref(), &roots);
@@ -101,7 +101,7 @@ pub fn check(findings: &mut Findings, raw: RawFixture, id_at: Location) -> Check
 /// The workspace's roots: at least one, and none named as a placeholder
 /// is (a root `tmp` would make `{tmp}` mean two directories).
 fn roots(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     raw: &[Spanned<String>],
     id_at: Location,
@@ -130,7 +130,7 @@ fn roots(
 /// is valid and has no root either: later checks then leave the target
 /// out rather than invent one.
 fn target(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     raw: Option<&Spanned<String>>,
     roots: &[FixturePath],
@@ -160,7 +160,7 @@ fn target(
     reason = "the two lists as Fixture holds them, which check moves there"
 )]
 fn files(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     raw: SpannedMap<FileContent>,
 ) -> (Vec<(FixturePath, Vec<u8>)>, Vec<(FixturePath, Generated)>) {
@@ -209,7 +209,7 @@ fn files(
 
 /// The modes to set, each on a valid path and of permission bits only.
 fn modes(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     raw: SpannedMap<String>,
 ) -> Vec<(FixturePath, u32)> {
@@ -233,7 +233,7 @@ fn modes(
     reason = "Fixture's list, and where each was written beside it"
 )]
 fn own_ignore_files(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     raw: SpannedMap<String>,
 ) -> (Vec<(FixturePath, String)>, Vec<(FixturePath, Location)>) {
@@ -256,7 +256,7 @@ fn own_ignore_files(
 /// directory `git` makes a repository, given once: a repository's commit
 /// leaves it out, so a backend that searches tracked files only misses it.
 fn untracked(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: &[Spanned<String>],
     files: &[(FixturePath, Vec<u8>)],
     git: &[(FixturePath, Location)],
@@ -346,7 +346,7 @@ fn generated_file(raw: &RawGenerate) -> Result<Generated, (Location, String)> {
 /// One fixture path, recorded where it was written; `None` (and an error)
 /// when it is not a valid [`FixturePath`].
 fn path(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     field: &str,
     spanned: &Spanned<String>,
@@ -365,7 +365,7 @@ fn path(
 
 /// A list of paths: each valid one, once; a repeat is an error at the repeat.
 fn list(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     spans: &mut Spans,
     field: &str,
     items: &[Spanned<String>],
@@ -390,7 +390,7 @@ fn dedup(paths: Vec<FixturePath>) -> Vec<FixturePath> {
 /// An octal mode of permission bits only. Setuid, setgid and sticky are
 /// refused: no path-handling case needs them, and a setuid-root file in
 /// a fixture built by root would hand root to whoever runs it.
-fn mode(findings: &mut Findings, at: Location, mode: &str) -> Option<u32> {
+fn mode(findings: &mut FileProblems, at: Location, mode: &str) -> Option<u32> {
     let Some(bits) = u32::from_str_radix(mode, 8)
         .ok()
         .filter(|m| *m <= 0o7777 && !mode.is_empty())
@@ -425,7 +425,7 @@ fn mode(findings: &mut Findings, at: Location, mode: &str) -> Option<u32> {
 
 /// Two entries that create the same path would make the fixture depend on
 /// creation order: each such path is refused once, where it was last written.
-fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
+fn created_once(findings: &mut FileProblems, f: &Fixture, spans: &Spans) {
     let mut seen = BTreeSet::new();
     let mut reported = BTreeSet::new();
     for path in f.created() {
@@ -441,7 +441,7 @@ fn created_once(findings: &mut Findings, f: &Fixture, spans: &Spans) {
 /// `own_ignore_files`: each a directory files can be put in, not an entry
 /// the fixture makes as something else, nor at or below one of its links
 /// (the files would be written through it).
-fn own_ignore_dirs(findings: &mut Findings, f: &Fixture, own: &[(FixturePath, Location)]) {
+fn own_ignore_dirs(findings: &mut FileProblems, f: &Fixture, own: &[(FixturePath, Location)]) {
     let files = (f.files.iter().map(|(p, _)| (p, "a file")))
         .chain(f.generated.iter().map(|(p, _)| (p, "a file")))
         .chain(f.fifos.iter().map(|p| (p, "a named pipe")))
@@ -473,7 +473,12 @@ fn own_ignore_dirs(findings: &mut Findings, f: &Fixture, own: &[(FixturePath, Lo
 /// ancestor is a directory, and so is an entry of `dirs`, a root, the
 /// target or a repository) would stop it, and with it every check of what
 /// a call changed.
-fn within_snapshot(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
+fn within_snapshot(
+    findings: &mut FileProblems,
+    f: &Fixture,
+    workspace: &[FixturePath],
+    spans: &Spans,
+) {
     let levels = |p: &FixturePath| p.as_str().split('/').count();
     let dirs = (workspace.iter())
         .chain(&f.dirs)
@@ -497,7 +502,7 @@ fn within_snapshot(findings: &mut Findings, f: &Fixture, workspace: &[FixturePat
 /// directory (a file, pipe, socket or device) but is also a root, the
 /// target, or the parent of another entry; and a mode on a path the
 /// fixture does not create. `workspace` is the roots and the target.
-fn buildable(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
+fn buildable(findings: &mut FileProblems, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
     let all = workspace
         .iter()
         .chain(f.created())

@@ -2,12 +2,12 @@
 
 use serde_saphyr::Spanned;
 
-use super::{Findings, spanned};
+use super::{FileProblems, spanned};
 use crate::case::error::quote;
 use crate::case::raw::KNOWN_TAGS;
 
 pub fn check(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     id: &Spanned<String>,
     spec: &[Spanned<String>],
     tags: &[Spanned<String>],

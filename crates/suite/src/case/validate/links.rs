@@ -6,14 +6,14 @@
 
 use std::collections::BTreeSet;
 
-use super::{Findings, Spans};
+use super::{FileProblems, Spans};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::limits::PATH_BUDGET;
 use crate::case::path::FixturePath;
 
 /// Every check of the fixture's links; `workspace` is its roots and target.
-pub fn check(findings: &mut Findings, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
+pub fn check(findings: &mut FileProblems, f: &Fixture, workspace: &[FixturePath], spans: &Spans) {
     let everything = workspace
         .iter()
         .chain(f.created())

@@ -21,7 +21,7 @@
 //! May import the case model around it (`raw`, `path`, `error`, `yaml`,
 //! `limits`, `generate`, the [`Case`] types), [`crate::protocol`], [`crate::spec`] and
 //! [`crate::placeholders`]. The concern modules import only this module's
-//! [`Findings`] and [`Spans`], never each other: [`parse_case`] runs them
+//! [`FileProblems`] and [`Spans`], never each other: [`parse_case`] runs them
 //! in turn and hands each what an earlier one validated.
 
 pub mod call;
@@ -112,7 +112,7 @@ pub fn parse_case(file: &Path, text: &str) -> Result<Case, CaseErrors> {
 pub fn parse_cases(file: &Path, text: &str) -> Result<Vec<Case>, CaseErrors> {
     check_size(file, text.len())?;
     let raw: RawCase = yaml::parse(file, text, yaml_options())?;
-    let mut findings = Findings {
+    let mut findings = FileProblems {
         file,
         text,
         errors: Vec::new(),
@@ -169,7 +169,7 @@ fn yaml_options() -> serde_saphyr::Options {
 
 /// Every check, in the order of the file's sections. The cases returned
 /// (one, or a matrix's cells) are only handed out when nothing was found.
-fn case(findings: &mut Findings, raw: RawCase) -> Vec<Case> {
+fn case(findings: &mut FileProblems, raw: RawCase) -> Vec<Case> {
     let id_at = raw.id.referenced;
     header::check(findings, &raw.id, &raw.spec, &raw.tags);
     let used = fixture::features_used(&raw.fixture);
@@ -275,14 +275,14 @@ enum Calls {
 }
 
 /// What the checks of one file have found, and the file they read.
-pub struct Findings<'a> {
+pub struct FileProblems<'a> {
     file: &'a Path,
     /// The file's text, to read how a value was spelt (`yes` or `true`).
     text: &'a str,
     errors: Vec<CaseError>,
 }
 
-impl Findings<'_> {
+impl FileProblems<'_> {
     /// Records an error at `at`.
     pub fn error(&mut self, at: Location, message: impl Into<String>) {
         self.errors.push(CaseError {
@@ -326,7 +326,7 @@ impl Findings<'_> {
     }
 }
 
-/// The items of a list of spanned strings as [`Findings::repeats`] reads them.
+/// The items of a list of spanned strings as [`FileProblems::repeats`] reads them.
 pub fn spanned(items: &[Spanned<String>]) -> impl Iterator<Item = (&str, Location)> {
     items.iter().map(|s| (s.value.as_str(), s.referenced))
 }

@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::Location;
 
-use super::{Findings, Spans};
+use super::{FileProblems, Spans};
 use crate::case::Fixture;
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
@@ -42,7 +42,12 @@ const DOT_GIT: &str = ".git";
 const BESIDE_HEAD: &[&str] = &["objects", "refs", "commondir", "gitdir"];
 
 /// `git` is the fixture's `git:` entries, each with where it was written.
-pub fn check(findings: &mut Findings, f: &Fixture, git: &[(FixturePath, Location)], spans: &Spans) {
+pub fn check(
+    findings: &mut FileProblems,
+    f: &Fixture,
+    git: &[(FixturePath, Location)],
+    spans: &Spans,
+) {
     for (path, at) in git {
         if !f.roots.iter().any(|root| root.is_within(path)) {
             findings.error(
@@ -85,7 +90,7 @@ fn every_path(f: &Fixture) -> impl Iterator<Item = &FixturePath> {
         .chain(f.own_ignore_files.iter().map(|(p, _)| p))
 }
 
-fn dot_git_paths(findings: &mut Findings, f: &Fixture, spans: &Spans) {
+fn dot_git_paths(findings: &mut FileProblems, f: &Fixture, spans: &Spans) {
     let mut reported = BTreeSet::new();
     for path in every_path(f) {
         let Some(at) = path.as_str().split('/').position(is_dot_git) else {
@@ -110,7 +115,7 @@ fn dot_git_paths(findings: &mut Findings, f: &Fixture, spans: &Spans) {
     }
 }
 
-fn dot_git_targets(findings: &mut Findings, f: &Fixture, spans: &Spans) {
+fn dot_git_targets(findings: &mut FileProblems, f: &Fixture, spans: &Spans) {
     for (link, target) in &f.symlinks {
         if target.split('/').any(is_dot_git) {
             findings.error(
@@ -127,7 +132,7 @@ fn dot_git_targets(findings: &mut Findings, f: &Fixture, spans: &Spans) {
 
 /// Directories shaped like a repository (see the module docs), each
 /// refused once, where the path that puts `HEAD` in it is written.
-fn repository_shapes(findings: &mut Findings, f: &Fixture, spans: &Spans) {
+fn repository_shapes(findings: &mut FileProblems, f: &Fixture, spans: &Spans) {
     // Directory -> (lower-case name -> the first path that puts it there).
     let mut children: BTreeMap<&str, BTreeMap<String, &FixturePath>> = BTreeMap::new();
     for path in f

@@ -6,14 +6,14 @@ use std::collections::BTreeSet;
 
 use serde_saphyr::{Location, Spanned};
 
-use super::Findings;
+use super::FileProblems;
 use crate::case::Action;
 use crate::case::raw::Feature;
 
 /// `fixture` is what the fixture uses (`fixture::features_used`); the
 /// call adds `schemas` when it describes a parameter.
 pub fn check(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     declared: &[Spanned<Feature>],
     fixture: BTreeSet<Feature>,
     action: &Action,

@@ -17,7 +17,7 @@
 use serde_json::{Map, Value};
 use serde_saphyr::{Location, Spanned};
 
-use super::super::{Findings, spanned};
+use super::super::{FileProblems, spanned};
 use super::{check_command, params as call_params};
 use crate::case::error::quote;
 use crate::case::path::FixturePath;
@@ -82,7 +82,7 @@ fn defaults(tool: Tool) -> Vec<(&'static str, &'static str)> {
 /// Checks a matrix against the fixture's `roots`; `target_given` is where
 /// the fixture names a target of its own, which a matrix replaces.
 pub fn check(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: Spanned<RawMatrix>,
     roots: &[FixturePath],
     target_given: Option<Location>,
@@ -130,7 +130,7 @@ pub fn check(
 /// The tool selectors: at least one, each once, and `search` not beside
 /// the `grep` or `ripgrep` it stands for (a cell would be made twice).
 fn tools(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: &[Spanned<ToolSelector>],
     at: Location,
 ) -> Vec<ToolSelector> {
@@ -152,7 +152,7 @@ fn tools(
 
 /// The forms the path is sent in: both when the matrix names none, else
 /// each it names, once.
-fn forms(findings: &mut Findings, raw: &[Spanned<Form>]) -> Vec<Form> {
+fn forms(findings: &mut FileProblems, raw: &[Spanned<Form>]) -> Vec<Form> {
     if raw.is_empty() {
         return Form::BOTH.to_vec();
     }
@@ -164,7 +164,7 @@ fn forms(findings: &mut Findings, raw: &[Spanned<Form>]) -> Vec<Form> {
 /// A file tool takes an absolute path only: a matrix of one must have the
 /// `absolute` form, or it would make no cell for that tool.
 fn absolute_for_file_tools(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     tools: &[Spanned<ToolSelector>],
     forms: &[Form],
 ) {
@@ -186,7 +186,7 @@ fn absolute_for_file_tools(
 /// `roots`: every root when the matrix names none, else each it names
 /// that is one.
 fn root_indexes(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: &[Spanned<String>],
     roots: &[FixturePath],
 ) -> Vec<usize> {
@@ -214,7 +214,7 @@ fn root_indexes(
 /// The other parameters of each tool of the matrix: never a path (the
 /// matrix sends that itself), and for the shell a command it can run.
 fn params(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: SpannedMap<SpannedMap<Spanned<Value>>>,
     tools: &[ToolSelector],
 ) -> Vec<(ToolSelector, Map<String, Value>)> {

@@ -8,7 +8,7 @@ pub mod matrix;
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
-use super::Findings;
+use super::FileProblems;
 use crate::case::Action;
 use crate::case::error::quote;
 use crate::case::raw::{RawCall, SpannedMap};
@@ -17,7 +17,7 @@ use crate::protocol::Tool;
 /// The tools the case runs against and what it does with them; both are
 /// returned whatever was wrong, so the expectation can still be checked
 /// against them.
-pub fn check(findings: &mut Findings, raw: Spanned<RawCall>) -> (Vec<Tool>, Action) {
+pub fn check(findings: &mut FileProblems, raw: Spanned<RawCall>) -> (Vec<Tool>, Action) {
     let at = raw.referenced;
     let raw = raw.value;
     let tools = raw.tool.tools();
@@ -55,7 +55,7 @@ pub fn check(findings: &mut Findings, raw: Spanned<RawCall>) -> (Vec<Tool>, Acti
 /// and the fix is one word): write `true`/`false` for a boolean, or quote
 /// the word for a string.
 fn params(
-    findings: &mut Findings,
+    findings: &mut FileProblems,
     raw: SpannedMap<Spanned<Value>>,
     field: &str,
 ) -> Map<String, Value> {
