@@ -621,6 +621,39 @@ impl<T> Arg<T> {
     }
 }
 
+/// The path parameters of `$spec` (a `&CallSpec` or a `&mut CallSpec`),
+/// by their names on the wire, borrowed as `$spec` is: one list for
+/// [`CallSpec::paths`] and [`CallSpec::paths_mut`].
+macro_rules! path_params {
+    ($spec:expr) => {
+        match $spec {
+            CallSpec::Resolve { path } => vec![("path", path)],
+            CallSpec::Search { dir_path, path, .. }
+            | CallSpec::Glob { dir_path, path, .. }
+            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
+            CallSpec::Shell {
+                dir_path,
+                directory,
+                ..
+            } => vec![("dir_path", dir_path), ("directory", directory)],
+            CallSpec::ReadFile {
+                file_path,
+                absolute_path,
+            }
+            | CallSpec::WriteFile {
+                file_path,
+                absolute_path,
+                ..
+            }
+            | CallSpec::Edit {
+                file_path,
+                absolute_path,
+                ..
+            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
+        }
+    };
+}
+
 impl CallSpec {
     /// The call's tool and parameters, its paths rendered against `ctx`;
     /// an absent parameter is left out.
@@ -650,61 +683,13 @@ impl CallSpec {
     /// The parameters that name a path, by their names on the wire: each
     /// a [`PathText`], rendered against the fixture.
     fn paths(&self) -> Vec<(&'static str, &Arg<PathText>)> {
-        match self {
-            CallSpec::Resolve { path } => vec![("path", path)],
-            CallSpec::Search { dir_path, path, .. }
-            | CallSpec::Glob { dir_path, path, .. }
-            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
-            CallSpec::Shell {
-                dir_path,
-                directory,
-                ..
-            } => vec![("dir_path", dir_path), ("directory", directory)],
-            CallSpec::ReadFile {
-                file_path,
-                absolute_path,
-            }
-            | CallSpec::WriteFile {
-                file_path,
-                absolute_path,
-                ..
-            }
-            | CallSpec::Edit {
-                file_path,
-                absolute_path,
-                ..
-            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
-        }
+        path_params!(self)
     }
 
     /// [`CallSpec::paths`], to change: [`Sample::pin`] fixes each as the
     /// text it rendered to.
     pub(crate) fn paths_mut(&mut self) -> Vec<(&'static str, &mut Arg<PathText>)> {
-        match self {
-            CallSpec::Resolve { path } => vec![("path", path)],
-            CallSpec::Search { dir_path, path, .. }
-            | CallSpec::Glob { dir_path, path, .. }
-            | CallSpec::Ls { dir_path, path } => vec![("dir_path", dir_path), ("path", path)],
-            CallSpec::Shell {
-                dir_path,
-                directory,
-                ..
-            } => vec![("dir_path", dir_path), ("directory", directory)],
-            CallSpec::ReadFile {
-                file_path,
-                absolute_path,
-            }
-            | CallSpec::WriteFile {
-                file_path,
-                absolute_path,
-                ..
-            }
-            | CallSpec::Edit {
-                file_path,
-                absolute_path,
-                ..
-            } => vec![("file_path", file_path), ("absolute_path", absolute_path)],
-        }
+        path_params!(self)
     }
 
     /// The other parameters, rendered from their pools (`None`: absent).

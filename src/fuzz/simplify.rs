@@ -161,38 +161,20 @@ impl Sample {
 }
 
 impl CallSpec {
-    /// Each optional parameter's slot, type-erased to "absent or not".
+    /// Each optional parameter's slot, type-erased to "absent or not":
+    /// the path parameters ([`CallSpec::paths_mut`]), and a search's
+    /// `include`.
     fn slots(&mut self) -> Vec<&mut dyn Clearable> {
         match self {
-            CallSpec::Resolve { path } => vec![path],
             CallSpec::Search {
                 dir_path,
                 path,
                 include,
                 ..
             } => vec![dir_path, path, include],
-            CallSpec::Shell {
-                dir_path,
-                directory,
-                ..
-            } => vec![dir_path, directory],
-            CallSpec::Glob { dir_path, path, .. } | CallSpec::Ls { dir_path, path } => {
-                vec![dir_path, path]
-            }
-            CallSpec::ReadFile {
-                file_path,
-                absolute_path,
-            }
-            | CallSpec::WriteFile {
-                file_path,
-                absolute_path,
-                ..
-            }
-            | CallSpec::Edit {
-                file_path,
-                absolute_path,
-                ..
-            } => vec![file_path, absolute_path],
+            other => (other.paths_mut().into_iter())
+                .map(|(_, arg)| arg as &mut dyn Clearable)
+                .collect(),
         }
     }
 
