@@ -612,27 +612,9 @@ fn has_group(pattern: &Pattern, name: &str) -> bool {
 mod tests {
     use super::*;
 
-    const MINIMAL: &str = r#"
-profile: 1
-implementation: {name: fake, language: python, version: {text: "1.0"}}
-server: {command: [python3, fake.py]}
-roots: {via: mcp}
-relative_paths: roots
-tools:
-  resolve:
-    tool: get_file_info
-    arguments: {rename: {path: path}}
-    result: {path: request,
-      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}}
-  grep: {none: "no content search"}
-  ripgrep: {none: "no content search"}
-  glob: {none: "no search by name"}
-  ls: {none: "no listing"}
-  shell: {none: "no commands"}
-  read_file: {none: "no reads"}
-  write_file: {none: "no writes"}
-  edit: {none: "no edits"}
-"#;
+    /// A profile for one tool (`resolve`), its server started as `python3
+    /// fake.py`: [`MINIMAL_PROFILE`].
+    const MINIMAL: &str = super::MINIMAL_PROFILE;
 
     fn parse(text: &str) -> Result<Profile, CaseErrors> {
         Loaded::parse(Path::new("p.yaml"), text)

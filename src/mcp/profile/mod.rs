@@ -31,6 +31,33 @@ use serde_json::Value;
 use crate::mcp::template::Template;
 use toolpath_suite::protocol::{ErrorCode, Feature, Field, Tool};
 
+/// The smallest valid profile, for the unit tests of the profile's
+/// checks and of the server over a fake transport: one tool (`resolve`,
+/// as `get_file_info`, its kind read from its text), every other declared
+/// absent, the server started as `python3 fake.py`.
+#[cfg(test)]
+pub(crate) const MINIMAL_PROFILE: &str = r#"
+profile: 1
+implementation: {name: fake, language: python, version: {text: "1.0"}}
+server: {command: [python3, fake.py]}
+roots: {via: mcp}
+relative_paths: roots
+tools:
+  resolve:
+    tool: get_file_info
+    arguments: {rename: {path: path}}
+    result: {path: request,
+      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}}
+  grep: {none: "no content search"}
+  ripgrep: {none: "no content search"}
+  glob: {none: "no search by name"}
+  ls: {none: "no listing"}
+  shell: {none: "no commands"}
+  read_file: {none: "no reads"}
+  write_file: {none: "no writes"}
+  edit: {none: "no edits"}
+"#;
+
 mod check;
 mod located;
 mod results;

@@ -17,27 +17,9 @@ use crate::subject::lines::Next;
 
 /// `resolve` mapped onto the server's `get_file_info`, its kind read
 /// from a line, its path composed from the request; roots over MCP.
-const PROFILE: &str = r#"
-profile: 1
-implementation: {name: fake, language: python, version: {text: "1.0"}}
-server: {command: [fake-server]}
-roots: {via: mcp}
-relative_paths: roots
-tools:
-  resolve:
-    tool: get_file_info
-    arguments: {rename: {path: path}}
-    result: {path: request,
-      kind: {lines: [{line: '^isDirectory: true$', kind: directory}, {line: '^isFile: true$', kind: file}]}}
-  grep: {none: "no content search"}
-  ripgrep: {none: "no content search"}
-  glob: {none: "no search by name"}
-  ls: {none: "no listing"}
-  shell: {none: "no commands"}
-  read_file: {none: "no reads"}
-  write_file: {none: "no writes"}
-  edit: {none: "no edits"}
-"#;
+/// The profile the fake servers answer to ([`MINIMAL_PROFILE`]): its
+/// command is never run here, the opener makes the connection.
+const PROFILE: &str = crate::mcp::profile::MINIMAL_PROFILE;
 
 /// What a scripted server's `tools/call` writes back, given the request's
 /// id.
