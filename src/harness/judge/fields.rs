@@ -39,35 +39,18 @@ pub(super) fn files(j: &mut Checks, expected: &Expected, result: &ToolResult) {
 /// the directory it listed), each is compared by base name and type, and
 /// `entries.path` is reported unchecked.
 pub(super) fn entries(j: &mut Checks, expected: &Expected, result: &ToolResult) {
-    if expected.entries.as_ref().is_some_and(|e| !e.is_empty())
+    let by_base_name = expected.entries.as_ref().is_some_and(|e| !e.is_empty())
         && !j.unobserved(Field::Entries)
-        && !j.observable(Field::EntriesPath)
-    {
-        let by_name = |entries: Vec<(&str, EntryType)>| {
-            let mut shown: Vec<String> = entries
-                .iter()
-                .map(|(p, t)| quoted(&format!("{} {}", base_name(p), t.name())))
-                .collect();
-            shown.sort();
-            list(shown)
-        };
-        j.equal(
-            Field::Entries,
-            expected
-                .entries
-                .as_ref()
-                .map(|e| by_name(e.iter().map(|(p, t)| (p.as_str(), *t)).collect())),
-            result
-                .entries
-                .as_ref()
-                .map(|e| by_name(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
-        );
-        return;
-    }
-    let sorted = |entries: Vec<(&str, EntryType)>| {
+        && !j.observable(Field::EntriesPath);
+    // Each entry shown as `NAME TYPE`, NAME its base name or its path.
+    let name: fn(&str) -> &str = match by_base_name {
+        true => base_name,
+        false => |path| path,
+    };
+    let shown = |entries: Vec<(&str, EntryType)>| {
         let mut shown: Vec<String> = entries
             .iter()
-            .map(|(p, t)| quoted(&format!("{p} {}", t.name())))
+            .map(|(p, t)| quoted(&format!("{} {}", name(p), t.name())))
             .collect();
         shown.sort();
         list(shown)
@@ -77,11 +60,11 @@ pub(super) fn entries(j: &mut Checks, expected: &Expected, result: &ToolResult) 
         expected
             .entries
             .as_ref()
-            .map(|e| sorted(e.iter().map(|(p, t)| (p.as_str(), *t)).collect())),
+            .map(|e| shown(e.iter().map(|(p, t)| (p.as_str(), *t)).collect())),
         result
             .entries
             .as_ref()
-            .map(|e| sorted(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
+            .map(|e| shown(e.iter().map(|e| (e.path.as_str(), e.entry_type)).collect())),
     );
 }
 
