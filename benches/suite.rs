@@ -21,7 +21,7 @@
 //! for wall time and for CPU time (this process's and its children's: on a
 //! shared machine, wall time mostly measures the other processes).
 //! Then the start-up cost of `toolpath list` and `toolpath lint`, and the
-//! peak memory of a whole run over 1k and 10k generated cases (100k with
+//! peak memory of a whole run over 1k, 10k and 30k generated cases (100k with
 //! `TOOLPATH_BENCH_100K=1`; it takes a minute). Nothing here asserts on time
 //! (timed tests are flaky); the numbers go into notes and docs.
 //!
@@ -506,7 +506,8 @@ fn peak_child(bin: std::ffi::OsString) -> ! {
 }
 
 fn memory(tmp: &Path) {
-    let mut sizes = vec![1_000, 10_000];
+    // 10k and 30k: issue 46's measure of a flat run (within 5 MB).
+    let mut sizes = vec![1_000, 10_000, 30_000];
     if std::env::var_os("TOOLPATH_BENCH_100K").is_some() {
         sizes.push(100_000);
     }
