@@ -632,9 +632,12 @@ mod tests {
         format!("held-fd: {number}\n{text}")
     }
 
-    /// A user id no account and no run holds: runs claim theirs from the
-    /// start of `session::run_user::IDS` (60,900 on), this is near its end.
-    const SWEPT: u32 = 61_150;
+    /// A user id no run ever holds: just below `session::run_user::IDS`
+    /// (runs claim 60,900 to 61,183), so ending its processes can never
+    /// end a subject of a run beside these tests (an id inside the range
+    /// was safe only while fewer than 250 runs were live). The test checks
+    /// that no account names it.
+    const SWEPT: u32 = 60_899;
 
     #[test]
     fn a_live_process_is_one_whose_real_or_saved_id_is_the_user_s() {
@@ -666,6 +669,14 @@ mod tests {
         if !crate::sys::is_root() {
             return;
         }
+        let named = |file: &str| {
+            (std::fs::read_to_string(file).unwrap().lines())
+                .any(|line| line.split(':').nth(2) == Some(&SWEPT.to_string()))
+        };
+        assert!(
+            !named("/etc/passwd") && !named("/etc/group"),
+            "{SWEPT} is an account's"
+        );
         // Nothing of the user's: one round (a loop that stopped only on
         // `kill(-1)` failing made 10,000 calls, whatever there was).
         assert_eq!(live_processes(SWEPT), 0);
