@@ -95,12 +95,15 @@ const XATTR_MAX: usize = 64 * 1024;
 /// attribute removed between listing and reading is skipped.
 ///
 /// Linux 6.13's `listxattrat` and `getxattrat` read them relative to the
-/// directory's descriptor; on an older kernel (`ENOSYS`), the path goes
-/// through the descriptor (`/proc/self/fd/N/name`, the last component not
+/// directory's descriptor. Where they are missing, the path goes through
+/// the descriptor (`/proc/self/fd/N/name`, the last component not
 /// followed), since no other call reads a link's own attributes without
-/// opening it. The snapshot reads every entry of every fixture twice a
-/// call: the walk through `/proc` took three times as long (3.5 against
-/// 1.1 µs a listing, measured on Linux 6.18).
+/// opening it: on an older kernel (`ENOSYS`), and under a seccomp filter
+/// that refuses the calls it does not know (a container runtime's default
+/// profile answers `EPERM`), once the path way is seen to work. The
+/// snapshot reads every entry of every fixture twice a call: the walk
+/// through `/proc` took three times as long (3.5 against 1.1 µs a listing,
+/// measured on Linux 6.18).
 pub fn each_xattr(
     dir: impl AsFd,
     name: &std::ffi::CStr,
@@ -109,19 +112,41 @@ pub fn each_xattr(
     use std::sync::atomic::Ordering::Relaxed;
     let dir = dir.as_fd();
     if !XATTR_AT_MISSING.load(Relaxed) {
-        match each_xattr_of(&XattrOf::At(dir), name, &mut each) {
-            Err(Errno::NOSYS) => XATTR_AT_MISSING.store(true, Relaxed),
+        let mut given = 0usize;
+        let at = each_xattr_of(&XattrOf::At(dir), name, &mut |attr, value| {
+            given += 1;
+            each(attr, value)
+        });
+        match at {
+            // Refused before anything was read: the other way, this time
+            // and, once it works, every later time.
+            Err(Errno::NOSYS | Errno::PERM) if given == 0 => {
+                let through = each_xattr_through_proc(dir, name, &mut each);
+                if through.is_ok() {
+                    XATTR_AT_MISSING.store(true, Relaxed);
+                }
+                return through;
+            }
             done => return done.map_err(Into::into),
         }
     }
+    each_xattr_through_proc(dir, name, &mut each)
+}
+
+/// [`each_xattr`] by the entry's path through its directory's descriptor.
+fn each_xattr_through_proc(
+    dir: BorrowedFd,
+    name: &std::ffi::CStr,
+    each: &mut impl FnMut(&[u8], &[u8]),
+) -> io::Result<()> {
     let mut path = format!("/proc/self/fd/{}/", dir.as_raw_fd()).into_bytes();
     path.extend_from_slice(name.to_bytes());
     let path = std::ffi::CString::new(path).map_err(|_| io::Error::from(Errno::INVAL))?;
-    each_xattr_of(&XattrOf::Path(&path), name, &mut each).map_err(Into::into)
+    each_xattr_of(&XattrOf::Path(&path), name, each).map_err(Into::into)
 }
 
-/// Set once `listxattrat` is found missing (`ENOSYS`, a kernel before
-/// 6.13): every later reading goes through `/proc` at once.
+/// Set once `listxattrat` is found missing or refused (see [`each_xattr`]):
+/// every later reading goes through `/proc` at once.
 static XATTR_AT_MISSING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// How an entry's extended attributes are reached: by its name in its
@@ -613,6 +638,44 @@ mod tests {
                 Err(Errno::NODATA)
             );
         }
+    }
+
+    /// Under a seccomp filter that refuses `listxattrat` with `EPERM` (a
+    /// container runtime's default profile refuses the calls it does not
+    /// know so), the attributes are still read, through `/proc`. A thread
+    /// of its own holds the filter (seccomp filters are per thread).
+    #[test]
+    fn extended_attributes_are_read_through_proc_where_listxattrat_is_refused() {
+        use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        rustix::fs::setxattr(&file, "user.a", b"1", rustix::fs::XattrFlags::empty()).unwrap();
+        let open = rustix::fs::open(
+            dir.path(),
+            OFlags::RDONLY | OFlags::DIRECTORY,
+            Mode::empty(),
+        )
+        .unwrap();
+        let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
+        let rules = [(SYS_LISTXATTRAT, Vec::new())].into_iter().collect();
+        let refused = SeccompAction::Errno(libc::EPERM as u32);
+        let filter = SeccompFilter::new(rules, SeccompAction::Allow, refused, arch).unwrap();
+        let program = seccompiler::BpfProgram::try_from(filter).unwrap();
+        let seen = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    seccompiler::apply_filter(&program).unwrap();
+                    let refused = list_xattrs(&XattrOf::At(open.as_fd()), c"f", &mut [0u8; 64]);
+                    assert_eq!(refused, Err(Errno::PERM), "the filter holds");
+                    let mut seen: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+                    each_xattr(&open, c"f", |a, v| seen.push((a.to_vec(), v.to_vec()))).unwrap();
+                    seen
+                })
+                .join()
+                .unwrap()
+        });
+        assert_eq!(seen, [(b"user.a".to_vec(), b"1".to_vec())]);
     }
 
     #[test]
