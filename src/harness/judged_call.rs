@@ -786,11 +786,10 @@ pub fn carried_out(
     call: &Call,
     answer: &ToolResult,
 ) -> Vec<(Channel, String)> {
-    let git_dirs: Vec<Vec<u8>> = (fixture.git.iter())
-        .map(|repo| format!("{}/.git", repo.as_str()).into_bytes())
-        .collect();
+    // Nothing prepared: no subject made this fixture ready.
+    let skip = git_dirs(fixture, built, &[]);
     let roots = containment::root_places(&built.root, &call.workspace.roots);
-    let now = snapshot::take(&built.root, &git_dirs);
+    let now = snapshot::take(&built.root, &skip);
     let outside = Outside::before(&built.root, &roots, fixture, &built.canaries, &now);
     let command = call.params.get("command").and_then(|c| c.as_str());
     outside.escapes(call.tool, command, answer, &[])
