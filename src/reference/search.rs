@@ -82,18 +82,20 @@ fn compiled(pattern: &str) -> Result<Regex, regex::Error> {
     Ok(regex)
 }
 
-/// Compiled patterns by their text, bounded: at most [`Self::PATTERNS`],
-/// none longer than [`Self::LONGEST`] bytes (a fuzzed or hostile call may
-/// send any number of patterns of any size; a pattern past either bound is
-/// compiled for its call alone). Full, it starts again empty: the suite's
-/// few patterns come straight back.
+/// Compiled patterns by their text, bounded, since a case file or a fuzzed
+/// call may send any number of patterns of any size and a compiled one
+/// keeps its program (and what its searches cached) while it is kept: at
+/// most [`Self::PATTERNS`], none longer than [`Self::LONGEST`] bytes (a
+/// longer one is compiled for its call alone, as every pattern was
+/// before). Full, it starts again empty: the suite's few patterns come
+/// straight back.
 struct PatternCache {
     patterns: BTreeMap<String, Regex>,
 }
 
 impl PatternCache {
-    const PATTERNS: usize = 64;
-    const LONGEST: usize = 1024;
+    const PATTERNS: usize = 32;
+    const LONGEST: usize = 256;
 
     const fn new() -> Self {
         PatternCache {
