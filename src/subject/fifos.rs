@@ -155,12 +155,9 @@ pub fn next_line(
 mod tests {
     use super::*;
 
-    /// A reader blocked opening a FIFO is found and released: its open
-    /// returns and its read ends at once; nobody holding it is nobody.
-    /// The blocked thread is certain to block (nothing else opens the
-    /// FIFO), so no timing decides anything here.
-    #[test]
-    fn a_reader_blocked_on_a_fifo_is_found_and_released() {
+    /// A directory holding one FIFO, `pipe`, and the watch over it (a
+    /// 10 ms bound).
+    fn one_fifo() -> (tempfile::TempDir, HangProne) {
         let dir = tempfile::tempdir().unwrap();
         crate::sys::mkfifo(&dir.path().join("pipe"), 0o600).unwrap();
         let hang = HangProne {
@@ -168,6 +165,16 @@ mod tests {
             root: dir.path().to_owned(),
             fifos: vec!["pipe".into()],
         };
+        (dir, hang)
+    }
+
+    /// A reader blocked opening a FIFO is found and released: its open
+    /// returns and its read ends at once; nobody holding it is nobody.
+    /// The blocked thread is certain to block (nothing else opens the
+    /// FIFO), so no timing decides anything here.
+    #[test]
+    fn a_reader_blocked_on_a_fifo_is_found_and_released() {
+        let (dir, hang) = one_fifo();
         assert_eq!(hang.release(), None, "nobody holds it yet");
         let path = dir.path().join("pipe");
         let reader = std::thread::spawn(move || {
@@ -203,13 +210,7 @@ mod tests {
     /// is read and dropped.
     #[test]
     fn a_writer_blocked_on_a_fifo_is_found_and_released() {
-        let dir = tempfile::tempdir().unwrap();
-        crate::sys::mkfifo(&dir.path().join("pipe"), 0o600).unwrap();
-        let hang = HangProne {
-            bound: Duration::from_millis(10),
-            root: dir.path().to_owned(),
-            fifos: vec!["pipe".into()],
-        };
+        let (dir, hang) = one_fifo();
         // A writer that opens while the release holds the read end, and
         // after it has looked, is let through unseen (and its write then
         // fails): tried again with a fresh one until one is found blocked.
