@@ -19,6 +19,9 @@
 //! (`scripts/test` runs them). Without that setup these tests say so on
 //! stderr and pass only when `TOOLPATH_REQUIRE_RUNNERS` is unset; CI sets it.
 //! The Python port needs no setup and runs anyway.
+//!
+//! scripts/test-lanes: after the setup. The rows' adapters and servers are
+//! what scripts/setup installs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -1061,7 +1064,7 @@ fn a_runner_digest_covers_its_tracked_files() {
         .filter(|row| row != "reference")
         .map(|row| format!("runners/{row}"))
         .collect();
-    dirs.push("runners/common-node".to_owned());
+    dirs.extend(["runners/common-node", "runners/common-python"].map(str::to_owned));
     for dir in dirs {
         let mut want: Vec<PathBuf> = tracked
             .lines()

@@ -13,10 +13,9 @@
 //! lock, by a python3 child) for a moment, then released: a call that
 //! did not wait fails. No wall-clock time is asserted.
 //!
-//! And the index of pinned files the Python runners' pip installs read
-//! (scripts/pip-index), from a JSON API written to files here: exactly the
-//! pins' files, each with its digest, which pip installs from and refuses
-//! when a digest differs.
+//! And how the Python runners' setups install their pins
+//! (runners/common-python/setup-lib.sh's `install_pins`), against an
+//! index of wheels made here.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -175,164 +174,113 @@ fn the_setup_scripts_run_apt_get_only_through_apt_get_waiting() {
     );
 }
 
-/// A JSON API in files, as scripts/pip-index reads PyPI's
-/// (`$TOOLPATH_PYPI_JSON/NAME/json`): `demo` with two releases of a
-/// wheel built here, `other-name` with one file given by a relative
-/// address and yanked. Its `file://` address, and the wheel's digest.
-fn json_api(dir: &Path) -> (String, String) {
-    let files = dir.join("files");
-    std::fs::create_dir_all(&files).unwrap();
-    // A wheel pip installs: one module and its dist-info.
+/// A wheel of the one-module project `demo` at `version`, written into
+/// `dir`; its module says which version it is (`VERSION`).
+fn demo_wheel(dir: &Path, version: &str) {
     let built = Command::new("python3")
         .arg("-c")
         .arg(
             "import sys, zipfile\n\
+             v = sys.argv[2]\n\
              with zipfile.ZipFile(sys.argv[1], 'w') as w:\n\
-             \x20   w.writestr('demo_mod.py', 'VALUE = 1\\n')\n\
-             \x20   w.writestr('demo-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: demo\\nVersion: 1.0\\n')\n\
-             \x20   w.writestr('demo-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
-             \x20   w.writestr('demo-1.0.dist-info/RECORD', '')\n",
+             \x20   w.writestr('demo_mod.py', f'VERSION = {v!r}\\n')\n\
+             \x20   w.writestr(f'demo-{v}.dist-info/METADATA', f'Metadata-Version: 2.1\\nName: demo\\nVersion: {v}\\n')\n\
+             \x20   w.writestr(f'demo-{v}.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+             \x20   w.writestr(f'demo-{v}.dist-info/RECORD', '')\n",
         )
-        .arg(files.join("demo-1.0-py3-none-any.whl"))
+        .arg(dir.join(format!("demo-{version}-py3-none-any.whl")))
+        .arg(version)
         .status()
         .unwrap();
     assert!(built.success());
-    let wheel = std::fs::read(files.join("demo-1.0-py3-none-any.whl")).unwrap();
-    let digest: String = {
-        use sha2::Digest;
-        sha2::Sha256::digest(&wheel)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    };
-    let api = dir.join("api");
-    let file = |name: &str, url: String, sha: &str, python: &str, yanked: bool| {
-        serde_json::json!({
-            "filename": name, "url": url, "digests": {"sha256": sha},
-            "requires_python": python, "yanked": yanked,
-            "yanked_reason": if yanked { Some("broken <build>") } else { None },
-        })
-    };
-    let wheel_url = format!("file://{}/demo-1.0-py3-none-any.whl", files.display());
-    let demo = serde_json::json!({"releases": {
-        "1.0": [file("demo-1.0-py3-none-any.whl", wheel_url, &digest, ">=3.8", false)],
-        "2.0": [file("demo-2.0-py3-none-any.whl", "file:///nowhere/demo-2.0.whl".into(), "00", "", false)],
-    }});
-    let other = serde_json::json!({"releases": {
-        "2.0": [file("other_name-2.0.tar.gz", "../../files/other_name-2.0.tar.gz".into(), "ab", "", true)],
-    }});
-    for (name, project) in [("demo", demo), ("other-name", other)] {
-        std::fs::create_dir_all(api.join(name)).unwrap();
-        std::fs::write(api.join(name).join("json"), project.to_string()).unwrap();
+}
+
+/// The uv runners/common-python/setup-lib.sh installs (`ensure_uv`), if
+/// scripts/setup has installed it: `None` (said on stderr) when it has
+/// not and the runners are not required (`TOOLPATH_REQUIRE_RUNNERS`).
+fn installed_uv() -> Option<()> {
+    let lib = std::fs::read_to_string(Path::new(ROOT).join("runners/common-python/setup-lib.sh"))
+        .unwrap();
+    let version = lib
+        .lines()
+        .find_map(|l| l.strip_prefix("uv_version="))
+        .expect("setup-lib.sh pins uv_version");
+    let uv = Path::new(ROOT).join(format!("runners/common-python/venv/uv-{version}/bin/uv"));
+    if uv.is_file() {
+        return Some(());
     }
-    (format!("file://{}", api.display()), digest)
+    assert!(
+        std::env::var_os("TOOLPATH_REQUIRE_RUNNERS").is_none(),
+        "{} is missing: scripts/setup installs it",
+        uv.display()
+    );
+    eprintln!(
+        "SKIPPED: {} is missing (scripts/setup installs it)",
+        uv.display()
+    );
+    None
 }
 
-/// scripts/pip-index over `requirements` (written to a file): exit
-/// code, standard output, standard error.
-fn pip_index(dir: &Path, api: &str, requirements: &str) -> (i32, String, String) {
-    let file = dir.join("requirements.txt");
-    std::fs::write(&file, requirements).unwrap();
-    let _ = std::fs::remove_dir_all(dir.join("index"));
-    let out = Command::new(Path::new(ROOT).join("scripts/pip-index"))
-        .arg(dir.join("index"))
-        .arg(&file)
-        .env("TOOLPATH_PYPI_JSON", api)
-        .output()
-        .unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap(),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
-}
-
-/// scripts/pip-index writes, for the pins of the requirements it is given,
-/// an index of exactly those versions' files (each with its digest, its
-/// `requires-python`, a yank), from which pip installs the pinned
-/// version and refuses a file whose digest differs; a pin the API does not
-/// list, or a line that is not a pin, fails it whole, naming which.
+/// `install_pins` (runners/common-python/setup-lib.sh), as every Python
+/// runner's setup.sh calls it, against an index of two versions of one
+/// project: the venv holds the pinned version alone, compiled to byte
+/// code (the adapter's user could not write it), and no pip; a file the
+/// venv held already stays (openhands-tools' copy of its interpreter); a
+/// pin the index lacks fails the setup.
 #[test]
-fn the_pip_index_holds_the_pinned_files_alone_and_pip_installs_from_it() {
+fn install_pins_puts_exactly_the_pins_compiled_in_a_venv_without_pip() {
+    if installed_uv().is_none() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    let (api, digest) = json_api(dir.path());
-    let (code, out, err) = pip_index(
-        dir.path(),
-        &api,
-        "# the pins\ndemo==1.0\n\nOther_Name==2.0  # normalised\n",
-    );
-    assert_eq!(code, 0, "{err}");
-    let index = dir.path().join("index");
-    assert_eq!(out.trim(), format!("file://{}/", index.display()));
-    let page = |name: &str| std::fs::read_to_string(index.join(name).join("index.html")).unwrap();
-    let demo = page("demo");
-    assert!(
-        demo.contains(&format!(
-            "-1.0-py3-none-any.whl#sha256={digest}\" data-requires-python=\"&gt;=3.8\">"
-        )),
-        "{demo}"
-    );
-    assert!(!demo.contains("2.0"), "only the pinned version: {demo}");
-    let other = page("other-name");
-    let relative_resolved = format!(
-        "file://{}/files/other_name-2.0.tar.gz#sha256=ab",
-        dir.path().display()
-    );
-    assert!(other.contains(&relative_resolved), "{other}");
-    assert!(
-        other.contains("data-yanked=\"broken &lt;build&gt;\""),
-        "{other}"
-    );
-
-    // pip, kept to this index alone, installs the pinned wheel; with
-    // another digest on its link, it refuses it.
+    let wheels = dir.path().join("wheels");
+    std::fs::create_dir(&wheels).unwrap();
+    demo_wheel(&wheels, "1.0");
+    demo_wheel(&wheels, "2.0");
     let venv = dir.path().join("venv");
-    let made = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .status()
-        .unwrap();
-    assert!(made.success());
-    let install = |index: &str| {
-        Command::new(venv.join("bin/pip"))
-            .args([
-                "install",
-                "--no-deps",
-                "--no-cache-dir",
-                "--disable-pip-version-check",
-            ])
-            .arg("--target")
-            .arg(dir.path().join("installed"))
-            .arg("demo==1.0")
-            .env("PIP_INDEX_URL", index)
-            .env("PIP_CONFIG_FILE", "/dev/null")
-            .env_remove("PIP_FIND_LINKS")
+    std::fs::create_dir(&venv).unwrap();
+    std::fs::write(venv.join("own.txt"), "the runner's").unwrap();
+    let install = |pins: &str| {
+        let requirements = dir.path().join("requirements.txt");
+        std::fs::write(&requirements, pins).unwrap();
+        Command::new("bash")
+            .arg("-c")
+            .arg(". runners/common-python/setup-lib.sh && install_pins python3 \"$1\" \"$2\"")
+            .arg("install_pins")
+            .arg(&venv)
+            .arg(&requirements)
+            .current_dir(ROOT)
+            .env("UV_NO_INDEX", "1")
+            .env("UV_FIND_LINKS", &wheels)
+            .env("UV_CACHE_DIR", dir.path().join("cache"))
             .output()
             .unwrap()
     };
-    let installed = install(out.trim());
-    assert!(installed.status.success(), "{installed:?}");
-    assert!(dir.path().join("installed/demo_mod.py").is_file());
-    let _ = std::fs::remove_dir_all(dir.path().join("installed"));
-    let page_file = index.join("demo/index.html");
-    std::fs::write(&page_file, demo.replace(&digest, &"0".repeat(64))).unwrap();
-    let refused = install(out.trim());
-    assert!(!refused.status.success(), "a wrong digest must be refused");
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("HASHES"),
-        "{refused:?}"
+    let out = install("# the pin\ndemo==1.0\n");
+    assert!(out.status.success(), "{out:?}");
+    let imported = Command::new(venv.join("bin/python"))
+        // -B: this import writes no byte code of its own.
+        .args([
+            "-B",
+            "-c",
+            "import demo_mod; print(demo_mod.VERSION, demo_mod.__cached__)",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&imported.stdout).into_owned();
+    let (version, cached) = said.trim().split_once(' ').expect("version and cache path");
+    assert_eq!(version, "1.0", "{imported:?}");
+    assert!(Path::new(cached).is_file(), "not compiled: {cached}");
+    assert!(!venv.join("bin/pip").exists(), "a venv without pip");
+    assert_eq!(
+        std::fs::read_to_string(venv.join("own.txt")).unwrap(),
+        "the runner's"
     );
 
-    // One pin not listed, or one line not a pin: nothing printed, the pin
-    // or the line named.
-    let (code, out, err) = pip_index(dir.path(), &api, "demo==1.0\ndemo==9.9\n");
-    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    let missing = install("demo==3.0\n");
+    assert!(!missing.status.success(), "{missing:?}");
     assert!(
-        err.contains("demo==9.9") && err.contains("lists no file of that version"),
-        "{err}"
+        String::from_utf8_lossy(&missing.stderr).contains("demo==3.0"),
+        "{missing:?}"
     );
-    let (code, out, err) = pip_index(dir.path(), &api, "demo==1.0\ndemo>=1.0\n");
-    assert_eq!((code, out.as_str()), (1, ""), "{err}");
-    assert!(err.contains("requirements.txt:2: not a pin"), "{err}");
 }

@@ -12,6 +12,8 @@
 # requirements' hash, and a second run only checks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../common-python/setup-lib.sh
+. "$here/../common-python/setup-lib.sh"
 venv="$here/venv"
 stamp="$venv/.toolpath-requirements.sha256"
 want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
@@ -23,9 +25,8 @@ python=python3
 if [ -x /usr/bin/python3.11 ]; then
   python=/usr/bin/python3.11
 fi
-echo "setup: $venv: pip install -r requirements.txt ($python)"
+echo "setup: $venv: uv pip install -r requirements.txt ($python)"
 rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+install_pins "$python" "$venv" "$here/requirements.txt"
 chmod -R o+rX "$venv"
 printf '%s' "$want" > "$stamp"

@@ -11,6 +11,8 @@
 # requirements' hash, and a second run only checks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../common-python/setup-lib.sh
+. "$here/../common-python/setup-lib.sh"
 # shellcheck source=../common-node/setup-lib.sh
 . "$here/../common-node/setup-lib.sh"
 ensure_system_rg
@@ -25,9 +27,8 @@ python=python3
 if [ -x /usr/bin/python3.11 ]; then
   python=/usr/bin/python3.11
 fi
-echo "setup: $venv: pip install -r requirements.txt ($python)"
+echo "setup: $venv: uv pip install -r requirements.txt ($python)"
 rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+install_pins "$python" "$venv" "$here/requirements.txt"
 chmod -R o+rX "$venv"
 printf '%s' "$want" > "$stamp"

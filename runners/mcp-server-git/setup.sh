@@ -6,6 +6,8 @@
 # only checks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../common-python/setup-lib.sh
+. "$here/../common-python/setup-lib.sh"
 venv="$here/venv"
 stamp="$venv/.toolpath-requirements.sha256"
 # As root, toolpath runs the server as `nobody` (spec/protocol.md, "The
@@ -32,8 +34,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "setup: $venv is current"
   exit 0
 fi
-echo "setup: $venv: pip install -r requirements.txt"
+echo "setup: $venv: uv pip install -r requirements.txt"
 rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+install_pins "$python" "$venv" "$here/requirements.txt"
 printf '%s' "$want" > "$stamp"

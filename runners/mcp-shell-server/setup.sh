@@ -6,6 +6,8 @@
 # and a second run only checks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../common-python/setup-lib.sh
+. "$here/../common-python/setup-lib.sh"
 venv="$here/venv"
 stamp="$venv/.toolpath-requirements.sha256"
 # It needs Python 3.11 or newer. As root, toolpath runs the server as
@@ -33,8 +35,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "setup: $venv is current"
   exit 0
 fi
-echo "setup: $venv: pip install -r requirements.txt ($python)"
+echo "setup: $venv: uv pip install -r requirements.txt ($python)"
 rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+install_pins "$python" "$venv" "$here/requirements.txt"
 printf '%s' "$want" > "$stamp"

