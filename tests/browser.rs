@@ -23,6 +23,8 @@
 //! the test says so on stderr and passes only when
 //! `TOOLPATH_REQUIRE_BROWSER` is unset; `scripts/test` and `.ci/run` install
 //! it and set the variable, so there it fails instead.
+//!
+//! scripts/test-lanes: after the setup, which installs Chromium.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};

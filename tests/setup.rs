@@ -16,6 +16,9 @@
 //! And how the Python runners' setups install their pins
 //! (runners/common-python/setup-lib.sh's `install_pins`), against an
 //! index of wheels made here.
+//!
+//! scripts/test-lanes: after the setup, which installs the uv
+//! `install_pins` runs.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -282,5 +285,95 @@ fn install_pins_puts_exactly_the_pins_compiled_in_a_venv_without_pip() {
     assert!(
         String::from_utf8_lossy(&missing.stderr).contains("demo==3.0"),
         "{missing:?}"
+    );
+}
+
+/// scripts/test-lanes over two test binaries (shell scripts standing for
+/// them) while a setup runs: `early` starts at once and, a moment in,
+/// ends the setup with `status` (as scripts/test's background setup
+/// writes it); `late`, whose source says it needs the setup, records
+/// whether the setup had ended when it started. The lanes' exit code and
+/// output, and what `late` recorded (`None`: it never started).
+fn lanes_around_a_setup(status: &str) -> (i32, String, Option<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let setup_status = d.join("setup.status");
+    let setup_log = d.join("setup.log");
+    std::fs::write(&setup_log, "the setup's own words\n").unwrap();
+    let binary = |name: &str, source: &str, script: String| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(d.join(format!("{name}.rs")), source).unwrap();
+        let path = d.join(format!("{name}.sh"));
+        std::fs::write(&path, format!("#!/bin/sh\n{script}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        serde_json::json!({
+            "reason": "compiler-artifact",
+            "package_id": format!("path+file://{}#demo@1.0.0", d.display()),
+            "manifest_path": d.join("Cargo.toml"),
+            "target": {"kind": ["test"], "name": name, "src_path": d.join(format!("{name}.rs"))},
+            "profile": {"test": true},
+            "executable": path,
+        })
+        .to_string()
+    };
+    let status_file = setup_status.display();
+    let early = binary(
+        "early",
+        "// needs nothing\n",
+        format!(
+            "sleep 1\necho {status} > {status_file}.tmp && mv {status_file}.tmp {status_file}\n"
+        ),
+    );
+    let late = binary(
+        "late",
+        "//! scripts/test-lanes: after the setup\n",
+        format!(
+            "if [ -f {status_file} ]; then echo ended; else echo running; fi > {}\n",
+            d.join("late.saw").display()
+        ),
+    );
+    let mut lanes = Command::new(Path::new(ROOT).join("scripts/test-lanes"))
+        .env("TOOLPATH_SETUP_STATUS", &setup_status)
+        .env("TOOLPATH_SETUP_LOG", &setup_log)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    writeln!(lanes.stdin.take().unwrap(), "{early}\n{late}").unwrap();
+    let out = lanes.wait_with_output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saw = std::fs::read_to_string(d.join("late.saw")).ok();
+    (
+        out.status.code().unwrap(),
+        said,
+        saw.map(|s| s.trim().to_owned()),
+    )
+}
+
+/// The binaries that need the setup start once it has ended, the others
+/// at once; its output is shown, and a setup that failed fails the run
+/// and starts nothing more.
+#[test]
+fn test_lanes_start_what_needs_the_setup_once_it_has_ended() {
+    let (code, said, saw) = lanes_around_a_setup("0");
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(saw.as_deref(), Some("ended"), "{said}");
+    assert!(
+        said.contains("== scripts/setup") && said.contains("the setup's own words"),
+        "{said}"
+    );
+
+    let (code, said, saw) = lanes_around_a_setup("3");
+    assert_eq!(code, 101, "{said}");
+    assert_eq!(saw, None, "nothing starts after a failed setup: {said}");
+    assert!(
+        said.contains("scripts/setup: exit 3") && said.contains("the setup's own words"),
+        "{said}"
     );
 }
