@@ -1046,19 +1046,24 @@ fn mcp_server_commands_shows_its_escapes_on_exec() {
     }
 }
 
-/// The runner digest covers exactly the files of a runner directory the
-/// repository tracks, but its README: what setup installs (the
-/// repository ignores it) is never in it, and a file added to a runner
-/// is. For every runner directory a row records.
-#[test]
-fn a_runner_digest_covers_its_tracked_files() {
+/// The files under `runners/` the repository tracks, one path a line.
+fn tracked_runner_files() -> String {
     let out = Command::new("git")
         .current_dir(root())
         .args(["ls-files", "runners"])
         .output()
         .expect("git runs");
     assert!(out.status.success(), "{}", said(&out));
-    let tracked = String::from_utf8(out.stdout).unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The runner digest covers exactly the files of a runner directory the
+/// repository tracks, but its README: what setup installs (the
+/// repository ignores it) is never in it, and a file added to a runner
+/// is. For every runner directory a row records.
+#[test]
+fn a_runner_digest_covers_its_tracked_files() {
+    let tracked = tracked_runner_files();
     let mut dirs: Vec<String> = rows()
         .into_iter()
         .filter(|row| row != "reference")
@@ -1082,6 +1087,49 @@ fn a_runner_digest_covers_its_tracked_files() {
         got.sort();
         assert_eq!(got, want, "{dir}");
     }
+}
+
+/// A row's page records among its runner directories every shared one
+/// (`runners/common-*`) that a tracked file of the row's own directory
+/// uses (`../common-NAME/`: a setup script sourcing its helpers, an
+/// adapter importing shared code), so that a change there stales the page
+/// as a change to the row's own files does. For every row.
+#[test]
+fn every_page_records_the_shared_runner_directories_its_runner_uses() {
+    let tracked = tracked_runner_files();
+    let shared: Vec<&str> = tracked
+        .lines()
+        .filter_map(|f| f.strip_prefix("runners/")?.split('/').next())
+        .filter(|d| d.starts_with("common-"))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert!(shared.contains(&"common-node") && shared.contains(&"common-python"));
+    let mut missing = Vec::new();
+    for row in rows().into_iter().filter(|row| row != "reference") {
+        let page = std::fs::read_to_string(root().join(format!("docs/certification/{row}.md")))
+            .unwrap_or_else(|e| panic!("{row}'s page: {e}"));
+        let recorded = page
+            .lines()
+            .find(|l| l.starts_with("- **Run against:**"))
+            .unwrap_or_else(|| panic!("{row}'s page records no run against"));
+        let files = tracked
+            .lines()
+            .filter(|f| f.starts_with(&format!("runners/{row}/")))
+            .filter(|f| Path::new(f).file_name().unwrap() != "README.md");
+        for file in files {
+            let text = std::fs::read(root().join(file)).unwrap();
+            let text = String::from_utf8_lossy(&text);
+            for dir in &shared {
+                if text.contains(&format!("../{dir}/"))
+                    && !recorded.contains(&format!("`runners/{dir}`"))
+                {
+                    missing.push(format!("{row}: {file} uses runners/{dir}: {recorded}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
 /// `scripts/certify --compare` leaves out of the pages it compares the
