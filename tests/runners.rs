@@ -1097,12 +1097,10 @@ fn a_runner_digest_covers_its_tracked_files() {
 #[test]
 fn every_page_records_the_shared_runner_directories_its_runner_uses() {
     let tracked = tracked_runner_files();
-    let shared: Vec<&str> = tracked
+    let shared: std::collections::BTreeSet<&str> = tracked
         .lines()
         .filter_map(|f| f.strip_prefix("runners/")?.split('/').next())
         .filter(|d| d.starts_with("common-"))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
         .collect();
     assert!(shared.contains(&"common-node") && shared.contains(&"common-python"));
     let mut missing = Vec::new();

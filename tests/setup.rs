@@ -198,19 +198,21 @@ fn demo_wheel(dir: &Path, version: &str) {
     assert!(built.success());
 }
 
-/// The uv runners/common-python/setup-lib.sh installs (`ensure_uv`), if
-/// scripts/setup has installed it: `None` (said on stderr) when it has
-/// not and the runners are not required (`TOOLPATH_REQUIRE_RUNNERS`).
-fn installed_uv() -> Option<()> {
-    let lib = std::fs::read_to_string(Path::new(ROOT).join("runners/common-python/setup-lib.sh"))
+/// Whether the uv runners/common-python/setup-lib.sh installs
+/// (`ensure_uv`, at the lib's own `uv_home`) is there, as scripts/setup
+/// leaves it; when it is not and the runners are not required
+/// (`TOOLPATH_REQUIRE_RUNNERS`), false, said on stderr.
+fn uv_installed() -> bool {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(". runners/common-python/setup-lib.sh && printf %s \"$uv_home/bin/uv\"")
+        .current_dir(ROOT)
+        .output()
         .unwrap();
-    let version = lib
-        .lines()
-        .find_map(|l| l.strip_prefix("uv_version="))
-        .expect("setup-lib.sh pins uv_version");
-    let uv = Path::new(ROOT).join(format!("runners/common-python/venv/uv-{version}/bin/uv"));
+    assert!(out.status.success(), "{out:?}");
+    let uv = PathBuf::from(String::from_utf8(out.stdout).unwrap());
     if uv.is_file() {
-        return Some(());
+        return true;
     }
     assert!(
         std::env::var_os("TOOLPATH_REQUIRE_RUNNERS").is_none(),
@@ -221,7 +223,7 @@ fn installed_uv() -> Option<()> {
         "SKIPPED: {} is missing (scripts/setup installs it)",
         uv.display()
     );
-    None
+    false
 }
 
 /// `install_pins` (runners/common-python/setup-lib.sh), as every Python
@@ -232,7 +234,7 @@ fn installed_uv() -> Option<()> {
 /// pin the index lacks fails the setup.
 #[test]
 fn install_pins_puts_exactly_the_pins_compiled_in_a_venv_without_pip() {
-    if installed_uv().is_none() {
+    if !uv_installed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
