@@ -11,6 +11,9 @@
 //! crash, a line past the cap, forged responses, a search answered in
 //! sessions, roots on the command line and in a config file, commands that
 //! never end.
+//!
+//! scripts/test-lanes: waits. Most of the time here is a server's on
+//! purpose: requests never answered, servers lingering to their SIGKILL.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -19,6 +19,9 @@
 //!
 //! scripts/test-lanes: after the setup, which installs the uv
 //! `install_pins` runs.
+//!
+//! scripts/test-lanes: waits. Most of the time here is the locks' held
+//! on purpose.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -290,72 +293,86 @@ fn install_pins_puts_exactly_the_pins_compiled_in_a_venv_without_pip() {
     );
 }
 
-/// scripts/test-lanes over two test binaries (shell scripts standing for
-/// them) while a setup runs: `early` starts at once and, a moment in,
-/// ends the setup with `status` (as scripts/test's background setup
-/// writes it); `late`, whose source says it needs the setup, records
-/// whether the setup had ended when it started. The lanes' exit code and
-/// output, and what `late` recorded (`None`: it never started).
-fn lanes_around_a_setup(status: &str) -> (i32, String, Option<String>) {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let setup_status = d.join("setup.status");
-    let setup_log = d.join("setup.log");
-    std::fs::write(&setup_log, "the setup's own words\n").unwrap();
-    let binary = |name: &str, source: &str, script: String| {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::write(d.join(format!("{name}.rs")), source).unwrap();
-        let path = d.join(format!("{name}.sh"));
-        std::fs::write(&path, format!("#!/bin/sh\n{script}")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        serde_json::json!({
-            "reason": "compiler-artifact",
-            "package_id": format!("path+file://{}#demo@1.0.0", d.display()),
-            "manifest_path": d.join("Cargo.toml"),
-            "target": {"kind": ["test"], "name": name, "src_path": d.join(format!("{name}.rs"))},
-            "profile": {"test": true},
-            "executable": path,
-        })
-        .to_string()
-    };
-    let status_file = setup_status.display();
-    let early = binary(
-        "early",
-        "// needs nothing\n",
-        format!(
-            "sleep 1\necho {status} > {status_file}.tmp && mv {status_file}.tmp {status_file}\n"
-        ),
-    );
-    let late = binary(
-        "late",
-        "//! scripts/test-lanes: after the setup\n",
-        format!(
-            "if [ -f {status_file} ]; then echo ended; else echo running; fi > {}\n",
-            d.join("late.saw").display()
-        ),
-    );
+/// A test binary of a made-up `cargo test --no-run` build in `dir`: a
+/// shell script running `script`, built from a source whose text is
+/// `source` (where scripts/test-lanes reads its marks). The build's JSON
+/// line for it.
+fn fake_binary(dir: &Path, name: &str, source: &str, script: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(dir.join(format!("{name}.rs")), source).unwrap();
+    let path = dir.join(format!("{name}.sh"));
+    std::fs::write(&path, format!("#!/bin/sh\ncd {}\n{script}", dir.display())).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    serde_json::json!({
+        "reason": "compiler-artifact",
+        "package_id": format!("path+file://{}#demo@1.0.0", dir.display()),
+        "manifest_path": dir.join("Cargo.toml"),
+        "target": {"kind": ["test"], "name": name, "src_path": dir.join(format!("{name}.rs"))},
+        "profile": {"test": true},
+        "executable": path,
+    })
+    .to_string()
+}
+
+/// scripts/test-lanes over the build `binaries` (lines of [`fake_binary`]),
+/// with `env`: its exit code and what it printed.
+fn run_lanes(binaries: &[String], env: &[(&str, &Path)]) -> (i32, String) {
     let mut lanes = Command::new(Path::new(ROOT).join("scripts/test-lanes"))
-        .env("TOOLPATH_SETUP_STATUS", &setup_status)
-        .env("TOOLPATH_SETUP_LOG", &setup_log)
+        .env_remove("TOOLPATH_SETUP_STATUS")
+        .env_remove("TOOLPATH_SETUP_LOG")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     use std::io::Write;
-    writeln!(lanes.stdin.take().unwrap(), "{early}\n{late}").unwrap();
+    writeln!(lanes.stdin.take().unwrap(), "{}", binaries.join("\n")).unwrap();
     let out = lanes.wait_with_output().unwrap();
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    (out.status.code().unwrap(), said)
+}
+
+/// scripts/test-lanes over two test binaries while a setup runs: `early`
+/// starts at once and, a moment in, ends the setup with `status` (as
+/// scripts/test's background setup writes it); `late`, whose source says
+/// it needs the setup, records whether the setup had ended when it
+/// started. The lanes' exit code and output, and what `late` recorded
+/// (`None`: it never started).
+fn lanes_around_a_setup(status: &str) -> (i32, String, Option<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let setup_status = d.join("setup.status");
+    let setup_log = d.join("setup.log");
+    std::fs::write(&setup_log, "the setup's own words\n").unwrap();
+    let status_file = setup_status.display();
+    let early = fake_binary(
+        d,
+        "early",
+        "// needs nothing\n",
+        &format!(
+            "sleep 1\necho {status} > {status_file}.tmp && mv {status_file}.tmp {status_file}\n"
+        ),
+    );
+    let late = fake_binary(
+        d,
+        "late",
+        "//! scripts/test-lanes: after the setup\n",
+        &format!("if [ -f {status_file} ]; then echo ended; else echo running; fi > late.saw\n"),
+    );
+    let (code, said) = run_lanes(
+        &[early, late],
+        &[
+            ("TOOLPATH_SETUP_STATUS", &setup_status),
+            ("TOOLPATH_SETUP_LOG", &setup_log),
+        ],
+    );
     let saw = std::fs::read_to_string(d.join("late.saw")).ok();
-    (
-        out.status.code().unwrap(),
-        said,
-        saw.map(|s| s.trim().to_owned()),
-    )
+    (code, said, saw.map(|s| s.trim().to_owned()))
 }
 
 /// The binaries that need the setup start once it has ended, the others
@@ -378,4 +395,52 @@ fn test_lanes_start_what_needs_the_setup_once_it_has_ended() {
         said.contains("scripts/setup: exit 3") && said.contains("the setup's own words"),
         "{said}"
     );
+}
+
+/// How many binaries scripts/test-lanes ran at once, as each of
+/// `binaries` (name, its source) saw it: each, once started, waits up to
+/// `bound` tenths of a second for three to run (itself among them), then
+/// records how many it saw. With `leave`, each removes its mark when it
+/// ends, so that one started later does not count it (a binary that has
+/// seen three must not leave while another may not have looked yet:
+/// without `leave`, all are expected to run at once).
+fn at_once(binaries: &[(&str, &str)], bound: u32, leave: bool) -> Vec<(String, usize)> {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("running")).unwrap();
+    let build: Vec<String> = binaries
+        .iter()
+        .map(|(name, source)| {
+            let script = format!(
+                "touch running/{name}\nn=0\nwhile seen=$(ls running | wc -l); [ $seen -lt 3 ] && [ $n -lt {bound} ]; do sleep 0.1; n=$((n+1)); done\necho $seen > {name}.saw\n{}",
+                if leave { format!("rm running/{name}\n") } else { String::new() }
+            );
+            fake_binary(d, name, source, &script)
+        })
+        .collect();
+    let (code, said) = run_lanes(&build, &[]);
+    assert_eq!(code, 0, "{said}");
+    binaries
+        .iter()
+        .map(|(name, _)| {
+            let saw = std::fs::read_to_string(d.join(format!("{name}.saw")))
+                .unwrap_or_else(|e| panic!("{name} did not run ({e}): {said}"));
+            (name.to_string(), saw.trim().parse().unwrap())
+        })
+        .collect()
+}
+
+/// A binary whose source says it mostly waits runs beside the two lanes,
+/// three at once; binaries that do not are never three at once.
+#[test]
+fn test_lanes_run_a_waiting_binary_beside_the_two_lanes_and_no_third_other() {
+    let waiting = "//! scripts/test-lanes: waits\n";
+    let beside = at_once(&[("one", ""), ("two", ""), ("waits", waiting)], 600, false);
+    assert_eq!(
+        beside,
+        [("one", 3), ("two", 3), ("waits", 3)].map(|(n, c)| (n.to_owned(), c)),
+        "all three at once"
+    );
+    let others = at_once(&[("one", ""), ("two", ""), ("three", "")], 20, true);
+    assert!(others.iter().all(|(_, seen)| *seen <= 2), "{others:?}");
 }
