@@ -17,6 +17,10 @@
 //! (runners/common-python/setup-lib.sh's `install_pins`), against an
 //! index of wheels made here.
 //!
+//! And two pieces of scripts/test itself: how scripts/test-lanes runs the
+//! test binaries, and what scripts/test-rustc, the compiler cargo runs for
+//! the workspace's crates there, passes on.
+//!
 //! scripts/test-lanes: after the setup, which installs the uv
 //! `install_pins` runs.
 //!
@@ -443,4 +447,73 @@ fn test_lanes_run_a_waiting_binary_beside_the_two_lanes_and_no_third_other() {
     );
     let others = at_once(&[("one", ""), ("two", ""), ("three", "")], 20, true);
     assert!(others.iter().all(|(_, seen)| *seen <= 2), "{others:?}");
+}
+
+/// scripts/test-rustc (cargo's wrapper under scripts/test) hands every
+/// compilation to the clippy driver as cargo gave it, and adds `-C
+/// opt-level=1` to the `toolpath` library's alone: not to its unit tests,
+/// its binary, another crate or cargo's version probe.
+#[test]
+fn test_rustc_optimises_the_toolpath_library_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let driver = dir.path().join("driver");
+    std::fs::write(&driver, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").unwrap();
+    std::fs::set_permissions(&driver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let compile = |args: &[&str]| -> Vec<String> {
+        let out = Command::new(Path::new(ROOT).join("scripts/test-rustc"))
+            .env("TOOLPATH_CLIPPY_DRIVER", &driver)
+            .arg("rustc")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let given = |args: &[&str]| -> Vec<String> {
+        std::iter::once("rustc")
+            .chain(args.iter().copied())
+            .map(str::to_owned)
+            .collect()
+    };
+    let library = [
+        "--crate-name",
+        "toolpath",
+        "--edition=2024",
+        "src/lib.rs",
+        "--crate-type",
+        "lib",
+        "-C",
+        "overflow-checks=on",
+    ];
+    let mut optimised = given(&library);
+    optimised.extend(["-C".to_owned(), "opt-level=1".to_owned()]);
+    assert_eq!(compile(&library), optimised);
+    let unit_tests = [&library[..], &["--test"]].concat();
+    let others: [&[&str]; 5] = [
+        &unit_tests,
+        &[
+            "--crate-name",
+            "toolpath",
+            "src/main.rs",
+            "--crate-type",
+            "bin",
+        ],
+        &[
+            "--crate-name",
+            "toolpath_suite",
+            "crates/suite/src/lib.rs",
+            "--crate-type",
+            "lib",
+        ],
+        &["--crate-name", "mutants", "tests/mutants.rs", "--test"],
+        &["-vV"],
+    ];
+    for args in others {
+        assert_eq!(compile(args), given(args));
+    }
 }
