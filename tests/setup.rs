@@ -451,7 +451,7 @@ fn test_lanes_run_a_waiting_binary_beside_the_two_lanes_and_no_third_other() {
 
 /// scripts/test-rustc (cargo's wrapper under scripts/test) hands every
 /// compilation to the clippy driver as cargo gave it, and adds `-C
-/// opt-level=2` to the `toolpath` library's alone: not to its unit tests,
+/// opt-level=1` to the `toolpath` library's alone: not to its unit tests,
 /// its binary, another crate or cargo's version probe.
 #[test]
 fn test_rustc_optimises_the_toolpath_library_alone() {
@@ -491,7 +491,7 @@ fn test_rustc_optimises_the_toolpath_library_alone() {
         "overflow-checks=on",
     ];
     let mut optimised = given(&library);
-    optimised.extend(["-C".to_owned(), "opt-level=2".to_owned()]);
+    optimised.extend(["-C".to_owned(), "opt-level=1".to_owned()]);
     assert_eq!(compile(&library), optimised);
     let unit_tests = [&library[..], &["--test"]].concat();
     let others: [&[&str]; 5] = [
