@@ -73,12 +73,18 @@ struct Browser {
     session: String,
     /// Events seen while waiting for answers, in order.
     events: Vec<Value>,
-    _profile: tempfile::TempDir,
+    /// Chromium's `--user-data-dir`, and its `TMPDIR` (`tmp` inside).
+    profile: tempfile::TempDir,
 }
 
 impl Browser {
     fn start(binary: &Path) -> Browser {
         let profile = tempfile::tempdir().unwrap();
+        // Chromium's own temporary files (a directory per start, which it
+        // leaves behind when killed) go inside the profile, which is
+        // removed after it: under /tmp, every run left one.
+        let temporary = profile.path().join("tmp");
+        std::fs::create_dir(&temporary).unwrap();
         let (their_in, to_browser) = std::io::pipe().unwrap();
         let (from_them, their_out) = std::io::pipe().unwrap();
         let (fd_in, fd_out) = (their_in.as_raw_fd(), their_out.as_raw_fd());
@@ -99,6 +105,7 @@ impl Browser {
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
+            .env("TMPDIR", &temporary)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
@@ -137,7 +144,7 @@ impl Browser {
             next_id: 0,
             session: String::new(),
             events: Vec::new(),
-            _profile: profile,
+            profile,
         };
         browser.open_page();
         browser
@@ -269,6 +276,16 @@ impl Browser {
                 _ => false,
             })
             .collect()
+    }
+}
+
+impl Browser {
+    /// The entries Chromium made in its temporary directory: none would
+    /// mean it ignored `TMPDIR` and wrote them elsewhere (/tmp).
+    fn temporary_entries(&self) -> usize {
+        std::fs::read_dir(self.profile.path().join("tmp"))
+            .map(|entries| entries.count())
+            .unwrap_or(0)
     }
 }
 
@@ -545,6 +562,10 @@ fn the_certification_page_works_in_a_browser() {
 
     let mut browser = Browser::start(&binary);
     browser.load(&page);
+    assert!(
+        browser.temporary_entries() > 0,
+        "Chromium's temporary files are not in its profile"
+    );
     assert!(
         browser.complaints().is_empty(),
         "console: {:?}",
