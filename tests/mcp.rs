@@ -12,8 +12,9 @@
 //! sessions, roots on the command line and in a config file, commands that
 //! never end.
 //!
-//! scripts/test-lanes: waits. Most of the time here is a server's on
-//! purpose: requests never answered, servers lingering to their SIGKILL.
+//! scripts/test-lanes: waits. Most of its time is spent waiting on what
+//! the fake server does on purpose: requests never answered, servers
+//! lingering until their SIGKILL.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -24,8 +24,8 @@
 //! scripts/test-lanes: after the setup, which installs the uv
 //! `install_pins` runs.
 //!
-//! scripts/test-lanes: waits. Most of the time here is the locks' held
-//! on purpose.
+//! scripts/test-lanes: waits. Most of its time is spent waiting on locks
+//! held on purpose.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -8,8 +8,8 @@
 //! but for the reports", and each adapter process writes its pid to a file
 //! so the test can check none outlives the run.
 //!
-//! scripts/test-lanes: waits. Most of the time here is the deliberate
-//! hangs' and grace periods'.
+//! scripts/test-lanes: waits. Most of its time is spent waiting out
+//! deliberate hangs and grace periods.
 //!
 //! Timeouts: a run is given [`RUN_LIMIT`] before the test calls it hung.
 //! The runs take about a second; the limit is two orders of magnitude more
