@@ -1326,6 +1326,8 @@ fn output_within(mut command: std::process::Command, limit: Duration) -> std::pr
 /// that open forever (SIGTERM too waited on it); a FIFO named as its
 /// script passed the check, and the subject blocked on it instead. Both
 /// are refused at the start, exit 2, naming the FIFO, none of it opened.
+/// By every command that starts an adapter (`fuzz` did not check, and
+/// its subject blocked on the FIFO script until its hello timed out).
 /// (Within 10 s on a loaded machine: the refusal takes milliseconds.)
 #[test]
 fn a_fifo_named_by_the_subject_command_is_refused_at_once() {
@@ -1337,22 +1339,37 @@ fn a_fifo_named_by_the_subject_command_is_refused_at_once() {
     toolpath::sys::mkfifo(&fifo, 0o755).unwrap();
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
-    for adapter in [
-        fifo.display().to_string(),
-        format!("python3 {}", fifo.display()),
-    ] {
-        let mut run = scene.toolpath();
-        run.args(["run", "--cases", "tests/data/mini", "--adapter", &adapter])
-            .arg("--fixture-dir")
-            .arg(&place);
-        let out = output_within(run, Duration::from_secs(10));
-        assert_eq!(out.status.code(), Some(2), "{adapter}: {out:?}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            stderr.contains(&format!("{} is a FIFO, not a regular file", fifo.display())),
-            "{adapter}: {stderr}"
-        );
-        assert_eq!(listing(&place), Vec::<String>::new());
+    let findings = scene.path("findings");
+    let commands: [&[&str]; 3] = [
+        &["run", "--cases", "tests/data/mini"],
+        &["fuzz", "--iterations", "3", "--findings"],
+        &["smoke"],
+    ];
+    for command in commands {
+        for adapter in [
+            fifo.display().to_string(),
+            format!("python3 {}", fifo.display()),
+        ] {
+            let mut start = scene.toolpath();
+            start.args(command);
+            if command[0] == "fuzz" {
+                start.arg(&findings);
+            }
+            start.args(["--adapter", &adapter]);
+            if command[0] != "smoke" {
+                start.arg("--fixture-dir").arg(&place);
+            }
+            let out = output_within(start, Duration::from_secs(10));
+            let shown = format!("{command:?} {adapter}");
+            assert_eq!(out.status.code(), Some(2), "{shown}: {out:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(&format!("{} is a FIFO, not a regular file", fifo.display())),
+                "{shown}: {stderr}"
+            );
+            assert_eq!(listing(&place), Vec::<String>::new(), "{shown}");
+            assert!(!findings.exists(), "{shown}");
+        }
     }
 }
 

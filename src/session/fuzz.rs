@@ -83,7 +83,13 @@ fn fuzz_in(session: &Session, plan: &FuzzPlan) -> ExitCode {
     };
     // As a run starts it: as root, as the run's own user (it ran as root,
     // and rewrote the JUnit file of the suite run before it: issue 41).
-    let config = session.adapter_config(plan.argv.clone(), &supervision, adapters);
+    let config = match session.adapter_config(plan.argv.clone(), &supervision, adapters) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("toolpath: {e}");
+            return ExitCode::Usage;
+        }
+    };
     let make: &SubjectFactory =
         &|| Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>);
     let terminal = std::io::stderr().is_terminal();

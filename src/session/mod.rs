@@ -292,14 +292,20 @@ impl Session {
     /// run's subject ([`Self::subject_user`]): each of its processes gets
     /// a scratch directory of its own in `tmpdir` (below the run
     /// directory) and the run's id, by which `toolpath clean` finds what
-    /// a killed run left running.
+    /// a killed run left running. An adapter that user could not start is
+    /// refused here, naming the fix ([`reach::startable`]), for every
+    /// command that starts one alike.
     pub fn adapter_config(
         &self,
         argv: Vec<String>,
         supervision: &Supervision,
         tmpdir: PathBuf,
-    ) -> AdapterConfig {
-        self.adapter_config_as(argv, supervision, self.subject_user(), tmpdir)
+    ) -> Result<AdapterConfig, String> {
+        let user = self.subject_user();
+        if let Some(user) = user {
+            reach::startable(&argv, self.dir.path(), user)?;
+        }
+        Ok(self.adapter_config_as(argv, supervision, user, tmpdir))
     }
 
     /// [`Self::adapter_config`] for the run's unprivileged copy of its

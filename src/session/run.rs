@@ -229,11 +229,8 @@ fn subjects<'r>(
             Box::new(move || Ok(Box::new(session.reference(timeout)) as Box<dyn Subject + Send>))
         }
         Subjects::Adapter { argv, .. } => {
-            if let Some(user) = user {
-                crate::session::reach::startable(argv, session.dir().path(), user)?;
-            }
             let config =
-                session.adapter_config(argv.clone(), supervision, session.subdir("adapters")?);
+                session.adapter_config(argv.clone(), supervision, session.subdir("adapters")?)?;
             Box::new(move || {
                 Ok(Box::new(Adapter::start(config.clone())?) as Box<dyn Subject + Send>)
             })
