@@ -19,7 +19,7 @@ use std::process::{Command, Output, Stdio};
 
 /// The attacks every command is tried with.
 const ATTACKS: &[&str] = &[
-    "tty", "fds", "userns", "ipc", "tmp", "fill", "procs", "rootfile",
+    "tty", "fds", "userns", "ipc", "tmp", "fill", "procs", "memory", "rootfile",
 ];
 
 fn root_or_skip() -> bool {
@@ -227,7 +227,10 @@ fn commands(scene: &Scene) -> Vec<(&'static str, Vec<String>)> {
                 &adapter,
                 "--fixture-dir",
                 &place,
-            ]),
+            ])
+            .into_iter()
+            .chain(reports(scene))
+            .collect(),
         ),
         (
             "fuzz",
@@ -258,7 +261,10 @@ fn commands(scene: &Scene) -> Vec<(&'static str, Vec<String>)> {
                 &profile,
                 "--fixture-dir",
                 &place,
-            ]),
+            ])
+            .into_iter()
+            .chain(reports(scene))
+            .collect(),
         ),
         (
             "tools --mcp",
@@ -308,6 +314,75 @@ fn assert_attacks_are_real(scene: &Scene) {
     scene.clear_log();
 }
 
+/// The report formats a run writes beside its human report on stdout,
+/// as `--format` and `--output` arguments.
+fn reports(scene: &Scene) -> Vec<String> {
+    let mut argv = vec![
+        "--format".to_owned(),
+        "human".into(),
+        "--output".into(),
+        "-".into(),
+    ];
+    for format in ["json", "junit", "markdown"] {
+        argv.extend(["--format".to_owned(), format.into(), "--output".into()]);
+        argv.push(scene.path(format).display().to_string());
+    }
+    argv
+}
+
+/// What the box lacks without CAP_SYS_ADMIN, every report of the run
+/// says, and the certification table and page made from it: a reader of
+/// any one of them must not take the verdict for a protected one.
+fn assert_reports_say_what_the_box_lacked(
+    scene: &Scene,
+    out: &Output,
+    without_sys_admin: bool,
+    shown: &str,
+) {
+    let read = |format: &str| std::fs::read_to_string(scene.path(format)).unwrap();
+    let json = scene.path("json").display().to_string();
+    let certify = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolpath"))
+            .args(["certification", "--format", format, &json])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let said = [
+        (
+            "human",
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            "NOT PROTECTED",
+        ),
+        ("json", read("json"), "CAP_SYS_ADMIN"),
+        ("junit", read("junit"), "NOT PROTECTED"),
+        ("markdown", read("markdown"), "NOT PROTECTED"),
+        (
+            "certification table",
+            certify("markdown"),
+            "(not protected)",
+        ),
+        (
+            "certification page",
+            certify("html"),
+            "not protected</strong>",
+        ),
+    ];
+    for (report, text, mark) in said {
+        // Markdown escapes the underscores.
+        let unescaped = text.replace('\\', "");
+        assert_eq!(
+            text.contains(mark) && unescaped.contains("CAP_SYS_ADMIN"),
+            without_sys_admin,
+            "{report} of {shown}\n{text}"
+        );
+    }
+    for format in ["json", "junit", "markdown"] {
+        std::fs::remove_file(scene.path(format)).unwrap();
+    }
+}
+
 fn attack_every_command(without_sys_admin: bool) {
     let scene = Scene::new(if without_sys_admin { "nocap" } else { "root" });
     assert_attacks_are_real(&scene);
@@ -315,7 +390,9 @@ fn attack_every_command(without_sys_admin: bool) {
         let out = scene.under_a_terminal(&argv, without_sys_admin);
         let log = scene.log();
         let shown = format!("{name}:\n{log}\n{}", String::from_utf8_lossy(&out.stdout));
-        for attack in ["tty", "fds", "userns", "fill", "procs", "rootfile"] {
+        for attack in [
+            "tty", "fds", "userns", "fill", "procs", "memory", "rootfile",
+        ] {
             assert!(
                 log.contains(&format!("{attack}: denied")),
                 "{attack} not tried or not denied through {shown}"
@@ -326,14 +403,8 @@ fn attack_every_command(without_sys_admin: bool) {
             );
         }
         assert!(log.contains("ipc: ") && log.contains("tmp: "), "{shown}");
-        // What the box lacks without CAP_SYS_ADMIN, the run's report says.
         if name.starts_with("run ") {
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            assert_eq!(
-                stdout.contains("NOT PROTECTED") && stdout.contains("CAP_SYS_ADMIN"),
-                without_sys_admin,
-                "{shown}"
-            );
+            assert_reports_say_what_the_box_lacked(&scene, &out, without_sys_admin, &shown);
         }
         assert_eq!(
             scene.leftovers(),

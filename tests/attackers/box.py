@@ -21,6 +21,8 @@ attacks:
   tmp     makes files in /tmp, /var/tmp and /dev/shm named by the mark
   fill    writes a 300 MiB file in /dev/shm
   procs   forks up to 1,500 processes (each sleeps, then all are killed)
+  memory  maps 5 GiB of writable memory (none of it touched, so it costs
+          nothing where it is allowed)
   rootfile appends to $BOX_ROOT_FILE, a file of root's (mode 0644): the
           fuzzer's subject ran as root and rewrote the suite run's JUnit file
   peer    reads the memory of the process whose pid is in $BOX_PEER, and
@@ -163,6 +165,22 @@ def procs():
         os.waitpid(pid, 0)
     verdict = "done" if len(children) >= 1500 else "denied"
     log(f"procs: {verdict} ({len(children)} forked{'; ' + error if error else ''})")
+
+
+def memory():
+    import mmap
+
+    try:
+        m = mmap.mmap(
+            -1,
+            5 << 30,
+            flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+            prot=mmap.PROT_READ | mmap.PROT_WRITE,
+        )
+        m.close()
+        log("memory: done (mapped 5 GiB writable)")
+    except OSError as e:
+        log(f"memory: denied ({e.strerror})")
 
 
 def rootfile():
