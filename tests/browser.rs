@@ -642,16 +642,8 @@ fn the_certification_page_works_in_a_browser() {
         browser.complaints()
     );
 
-    // The committed page, as a reader opens it.
-    let committed = Path::new(ROOT).join("docs/certification/index.html");
-    browser.load(&committed);
-    assert!(
-        browser.complaints().is_empty(),
-        "console: {:?}",
-        browser.complaints()
-    );
-    let columns = browser.eval("document.querySelectorAll('#matrix th.imp').length");
-    // One column per row scripts/certify runs, each with a page of its own.
+    // One row and column per row scripts/certify runs, each with a page of
+    // its own.
     let rows_certified = std::fs::read_dir(Path::new(ROOT).join("docs/certification"))
         .unwrap()
         .filter_map(Result::ok)
@@ -662,6 +654,40 @@ fn the_certification_page_works_in_a_browser() {
         })
         .count();
     assert!(rows_certified >= 9, "{rows_certified} row pages");
+
+    // The README's picture of the committed page (scripts/page-picture)
+    // holds the whole containment table, every row and every column.
+    let committed = Path::new(ROOT).join("docs/certification/index.html");
+    let (width, height) = png_size(&Path::new(ROOT).join("docs/certification/page.png"));
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    browser.load(Path::new(&format!("{}#picture", committed.display())));
+    let table = browser.eval(
+        "(() => { const t = document.querySelector('#containment table'); \
+         const r = t.getBoundingClientRect(); \
+         return [r.right, r.bottom, t.querySelectorAll('tbody tr').length]; })()",
+    );
+    assert!(
+        table[0].as_f64().unwrap() <= f64::from(width)
+            && table[1].as_f64().unwrap() <= f64::from(height),
+        "the containment table ({table}) does not fit the picture ({width} x {height})"
+    );
+    assert_eq!(table[2], rows_certified);
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+    );
+
+    // The committed page, as a reader opens it.
+    browser.load(&committed);
+    assert!(
+        browser.complaints().is_empty(),
+        "console: {:?}",
+        browser.complaints()
+    );
+    let columns = browser.eval("document.querySelectorAll('#matrix th.imp').length");
     assert_eq!(
         columns, rows_certified,
         "the implementations scripts/certify runs"
@@ -684,6 +710,14 @@ fn the_certification_page_works_in_a_browser() {
         "console: {:?}",
         browser.complaints()
     );
+}
+
+/// The width and height of the PNG picture at `path`, from its header.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG", "{} is a PNG", path.display());
+    let number = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (number(16), number(20))
 }
 
 /// `name version (language)`, as the page labels a report's column.
