@@ -10,7 +10,10 @@
 //! with the same inherited descriptor) and must do harm there: the attack
 //! is real. Through every command it must then do none, judged by what is
 //! left afterwards where the log alone cannot say (an IPC object or a file
-//! in /tmp may be made inside the box, but must not outlive it).
+//! in /tmp may be made inside the box, but must not outlive it). What the
+//! box lacked (without `CAP_SYS_ADMIN`), every report of a run says: its
+//! human, JSON, JUnit and Markdown reports, and the certification table
+//! and page made from it.
 //!
 //! Root only: without root there is no other user to be.
 
