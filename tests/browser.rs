@@ -44,6 +44,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// machine running the tests may be a busy 2-core one where Chromium's
 /// start alone has taken seconds; it only turns a hang into a failure.
 const WAIT: Duration = Duration::from_secs(120);
+/// The size of the window the page is laid out in, but for the README's
+/// picture (which has its own).
+const WINDOW: (u32, u32) = (1400, 900);
 
 fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("TOOLPATH_CHROMIUM")
@@ -160,9 +163,14 @@ impl Browser {
         for domain in ["Page.enable", "Runtime.enable", "Log.enable"] {
             self.call(domain, json!({}));
         }
+        self.resize(WINDOW);
+    }
+
+    /// Lays the page out as in a window of `(width, height)` pixels.
+    fn resize(&mut self, (width, height): (u32, u32)) {
         self.call(
             "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
         );
     }
 
@@ -277,9 +285,7 @@ impl Browser {
             })
             .collect()
     }
-}
 
-impl Browser {
     /// The entries Chromium made in its temporary directory: none would
     /// mean it ignored `TMPDIR` and wrote them elsewhere (/tmp).
     fn temporary_entries(&self) -> usize {
@@ -659,10 +665,7 @@ fn the_certification_page_works_in_a_browser() {
     // holds the whole containment table, every row and every column.
     let committed = Path::new(ROOT).join("docs/certification/index.html");
     let (width, height) = png_size(&Path::new(ROOT).join("docs/certification/page.png"));
-    browser.call(
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
-    );
+    browser.resize((width, height));
     browser.load(Path::new(&format!("{}#picture", committed.display())));
     let table = browser.eval(
         "(() => { const t = document.querySelector('#containment table'); \
@@ -675,10 +678,7 @@ fn the_certification_page_works_in_a_browser() {
         "the containment table ({table}) does not fit the picture ({width} x {height})"
     );
     assert_eq!(table[2], rows_certified);
-    browser.call(
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
-    );
+    browser.resize(WINDOW);
 
     // The committed page, as a reader opens it.
     browser.load(&committed);
