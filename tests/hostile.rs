@@ -1340,9 +1340,24 @@ fn a_fifo_named_by_the_subject_command_is_refused_at_once() {
     let place = scene.path("place");
     std::fs::create_dir(&place).unwrap();
     let findings = scene.path("findings");
+    let (place_arg, findings_arg) = (place.to_str().unwrap(), findings.to_str().unwrap());
     let commands: [&[&str]; 3] = [
-        &["run", "--cases", "tests/data/mini"],
-        &["fuzz", "--iterations", "3", "--findings"],
+        &[
+            "run",
+            "--cases",
+            "tests/data/mini",
+            "--fixture-dir",
+            place_arg,
+        ],
+        &[
+            "fuzz",
+            "--iterations",
+            "3",
+            "--findings",
+            findings_arg,
+            "--fixture-dir",
+            place_arg,
+        ],
         &["smoke"],
     ];
     for command in commands {
@@ -1351,14 +1366,7 @@ fn a_fifo_named_by_the_subject_command_is_refused_at_once() {
             format!("python3 {}", fifo.display()),
         ] {
             let mut start = scene.toolpath();
-            start.args(command);
-            if command[0] == "fuzz" {
-                start.arg(&findings);
-            }
-            start.args(["--adapter", &adapter]);
-            if command[0] != "smoke" {
-                start.arg("--fixture-dir").arg(&place);
-            }
+            start.args(command).args(["--adapter", &adapter]);
             let out = output_within(start, Duration::from_secs(10));
             let shown = format!("{command:?} {adapter}");
             assert_eq!(out.status.code(), Some(2), "{shown}: {out:?}");
